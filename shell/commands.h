@@ -1,0 +1,11 @@
+/* commands — sbxsh's subcommands (`sbxsh NAME …`) and the shell itself. */
+#ifndef SBX_COMMANDS_H
+#define SBX_COMMANDS_H
+
+/* Each takes argv with argv[0] the subcommand's name and returns the exit status. */
+int cmd_policy(int argc, char **argv);
+
+/* The shell: everything that is not a subcommand (bash's argument contract). */
+int shell_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,106 @@
+/* policy — the INI policy engine (docs/sbxsh.ini.5): load the layers, resolve a profile.
+ *
+ * Trusts nothing it reads: every file is checked (owner, mode, type) on its open
+ * descriptor before it is parsed, and any error stops the load (fail closed).
+ */
+#ifndef SBX_POLICY_H
+#define SBX_POLICY_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "platform/strv.h"
+
+/* One value with the place it came from. */
+struct pol_value {
+	char *value;	  /* owned; expanded: paths absolute (glob characters kept), domains lowercased */
+	const char *file; /* interned, owned by the struct policy; "<embedded>" for the default */
+	unsigned line;
+};
+
+struct pol_list {
+	struct pol_value *v;
+	size_t n, cap;
+};
+
+enum net_mode { NET_NONE, NET_PROXY, NET_OPEN };
+enum tmp_mode { TMP_PRIVATE, TMP_SHARED };
+enum viol_mode { VIOL_FAIL, VIOL_WARN, VIOL_LOG };
+
+/* A scalar setting with its origin (file NULL: the built-in default). */
+struct pol_origin {
+	const char *file;
+	unsigned line;
+};
+
+/* [sbxsh] */
+struct settings {
+	char *inner_shell; /* absolute */
+	char *bwrap;	   /* absolute */
+	char *log;	   /* absolute */
+	enum viol_mode on_violation;
+	bool monitor, syslog, user_config;
+	unsigned idle_exit;
+	struct pol_list root_markers;
+	struct pol_origin o_inner_shell, o_bwrap, o_log, o_on_violation, o_monitor, o_syslog,
+		o_user_config, o_idle_exit;
+};
+
+/* The profile in force for one cwd. Lists are final: =, +=, -=, use and [limits] applied. */
+struct profile {
+	char *cwd;	   /* canonical */
+	char *root;	   /* project root, canonical */
+	struct strv sections; /* matched sections, least specific first: "[dir ~/src/*] file:line" */
+	struct pol_list read, deny_read, write, deny_write, unix_sockets, listen, env_unset, env_set,
+		allow_domains, deny_domains, ignore_read, ignore_write, ignore_network;
+	bool hermetic, git_config;
+	bool unix_all; /* unix_sockets = all */
+	enum tmp_mode tmp;
+	enum net_mode network;
+	enum viol_mode on_violation;
+	struct pol_origin o_hermetic, o_git_config, o_tmp, o_network, o_on_violation;
+	/* The section whose file should hold a new grant (most specific match, else [default]). */
+	char *grant_section; /* e.g. "[dir ~/src/app]" */
+	char *grant_file;    /* e.g. "~/.config/sbxsh/sbxsh.ini" */
+};
+
+struct policy_opts {
+	const char *user_config; /* --config / SBXSH_CONFIG, or NULL; ignored when login */
+	bool login;		 /* a login shell: no user_config override */
+	const char *sysconfdir;	 /* NULL: SBX_SYSCONFDIR (tests pass their own) */
+	uid_t sys_owner;	 /* owner system files must have: 0 (tests pass getuid()) */
+	const char *home;	 /* NULL: $HOME, else the passwd entry */
+};
+
+/* Diagnostics: errors stop the load; warnings (a grant dropped by [limits]) do not.
+ * Each line reads "file:line: message" and names the fix. */
+struct diag {
+	struct strv errors, warnings;
+};
+
+struct policy;
+
+/* Loads the embedded default, the system files and the user files.
+ * Returns 0 and *out (caller frees with policy_free), or a negative errno / -EINVAL
+ * with the reasons in d->errors and *out NULL. */
+int policy_load(struct policy **out, const struct policy_opts *o, struct diag *d);
+
+/* Validates the named files only (sbxsh policy --check FILE…), each as a user file.
+ * Returns 0 when all are valid, -EINVAL with d->errors otherwise. */
+int policy_check_files(char *const *files, size_t n, const struct policy_opts *o, struct diag *d);
+
+/* The [sbxsh] settings of a loaded policy; owned by p. */
+const struct settings *policy_settings(const struct policy *p);
+
+/* Resolves the profile for cwd (need not be canonical). Returns 0 and *out (caller frees
+ * with profile_free), or a negative errno with d->errors filled. */
+int profile_resolve(const struct policy *p, const char *cwd, struct profile **out, struct diag *d);
+
+void policy_free(struct policy *p);
+void profile_free(struct profile *p);
+void diag_release(struct diag *d);
+
+/* The embedded default (generated from etc/sbxsh.ini at build time). */
+extern const char policy_default_ini[];
+
+#endif

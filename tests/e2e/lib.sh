@@ -1,0 +1,45 @@
+# lib.sh — sourced by every end-to-end script.  Prints TAP lines; run by tests/run.sh
+# against a staged install ($SBXSH_STAGE), as root and as an unprivileged user.
+set -u
+: "${SBXSH_STAGE:?run through make check (tests/run.sh sets SBXSH_STAGE)}"
+SBXSH=$SBXSH_STAGE/bin/sbxsh
+SYSCONF=$SBXSH_STAGE/etc/sbxsh
+E2E=$SBXSH_STAGE/e2e
+tap_n=0
+tap_failed=0
+
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+diag() { echo "# $*"; }
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# check DESC CMD…: ok when CMD succeeds.
+check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# is DESC GOT WANT
+is() {
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		not_ok "$1"; diag "got:  $(printf '%s' "$2" | head -c 2000)"; diag "want: $3"
+	fi
+}
+# like DESC TEXT PATTERN (grep -E)
+like() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+		not_ok "$1"; diag "got:  $(printf '%s' "$2" | head -c 2000)"; diag "want /$3/"
+	fi
+}
+
+# A private scratch area with a fake HOME and a project; removed at exit.
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbxsh-e2e.XXXXXX")
+chmod 755 "$T"
+trap 'chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
+export HOME="$T/home"
+export XDG_CONFIG_HOME="$HOME/.config"
+unset XDG_STATE_HOME SBXSH_CONFIG SBXSH_SESSION
+mkdir -p "$HOME/.config/sbxsh" "$T/proj/.git"
+chmod 700 "$HOME"
+
+# user_policy TEXT: writes ~/.config/sbxsh/sbxsh.ini (mode 0600).
+user_policy() { printf '%s\n' "$1" > "$HOME/.config/sbxsh/sbxsh.ini"; chmod 600 "$HOME/.config/sbxsh/sbxsh.ini"; }
+
+done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }

@@ -1,0 +1,98 @@
+#!/bin/sh
+# run.sh — runs every suite and ends with one line: "N passed, N failed, N skipped".
+# Suites: unit/<name> (C, TAP), policy/<case> (golden), fuzz/<target> (corpus replay),
+# e2e/<script> (real bwrap; as root, then again as an unprivileged user).
+# TESTS="unit/* e2e/0010*" picks a subset (shell patterns on the suite names).
+set -u
+B=${B:-build}
+MAKE=${MAKE:-make}
+top=$(pwd)
+pass=0 fail=0 skip=0
+failed_suites=""
+out=$(mktemp -d "${TMPDIR:-/tmp}/sbxsh-check.XXXXXX")
+chmod 755 "$out"
+trap 'rm -rf "$out"' EXIT INT TERM
+
+selected() {
+	[ -z "${TESTS:-}" ] && return 0
+	for pat in $TESTS; do
+		# shellcheck disable=SC2254
+		case $1 in $pat) return 0 ;; esac
+	done
+	return 1
+}
+
+# run_suite NAME CMD…: prefixes its TAP lines and counts them.
+run_suite() {
+	name=$1; shift
+	log=$out/log
+	"$@" > "$log" 2>&1
+	rc=$?
+	p=$(grep -c '^ok ' "$log" | tr -d ' ') ; s=$(grep -c '^ok .*# SKIP' "$log" | tr -d ' ')
+	f=$(grep -c '^not ok' "$log" | tr -d ' ')
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $name exited $rc" >> "$log"
+		f=1
+	fi
+	if [ $((p + f + s)) -eq 0 ]; then
+		echo "not ok - $name ran no test" >> "$log"
+		f=1
+	fi
+	sed "s|^|[$name] |" "$log"
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	[ "$f" -gt 0 ] && failed_suites="$failed_suites $name"
+}
+
+# --- unit tests and fuzz-corpus replay ---
+for t in "$B"/tests/unit/test_*; do
+	[ -x "$t" ] || continue
+	n=unit/${t##*/}; selected "$n" && run_suite "$n" "$t"
+done
+for t in "$B"/tests/fuzz/fuzz_*; do
+	[ -x "$t" ] || continue
+	tgt=${t##*/}; n=fuzz/$tgt
+	selected "$n" && run_suite "$n" "$t" tests/fuzz/corpus/"${tgt#fuzz_}"
+done
+
+# --- an installed tree for golden and end-to-end tests, with its own SYSCONFDIR ---
+stage=$out/stage
+if ! $MAKE --no-print-directory B="$B/stage" PREFIX="$stage" SYSCONFDIR="$stage/etc" \
+	SANITIZE="${SANITIZE:-}" install > "$out/install.log" 2>&1; then
+	cat "$out/install.log"
+	echo "not ok - staged install failed"
+	fail=$((fail + 1))
+else
+	cp -R tests/e2e tests/policy "$stage/"
+	chmod -R a+rX "$stage"
+	export SBXSH_STAGE="$stage"
+	for d in tests/policy/*/; do
+		[ -d "$d" ] || continue
+		c=${d%/}; n=policy/${c##*/}
+		selected "$n" && run_suite "$n" sh tests/policy/run-case.sh "$stage/policy/${c##*/}"
+	done
+
+	# e2e: as the current user, and again as an unprivileged one when root.
+	testuser=sbxsh-test
+	if [ "$(id -u)" = 0 ] && ! id "$testuser" > /dev/null 2>&1; then
+		useradd --system --create-home --shell /bin/sh "$testuser" > /dev/null 2>&1 ||
+			echo "warning: could not create $testuser"
+	fi
+	for t in tests/e2e/[0-9]*.sh; do
+		[ -f "$t" ] || continue
+		base=${t##*/}; n=e2e/$base
+		selected "$n" || continue
+		run_suite "$n" sh "$stage/e2e/$base"
+		if [ "$(id -u)" = 0 ]; then
+			uid=$(id -u "$testuser" 2>/dev/null) || { echo "not ok - no user $testuser"; fail=$((fail+1)); continue; }
+			run_suite "$n@$testuser" setpriv --reuid="$uid" --regid="$(id -g "$testuser")" --init-groups \
+				env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$(getent passwd "$testuser" | cut -d: -f6)" \
+				USER="$testuser" LOGNAME="$testuser" TMPDIR=/tmp SBXSH_STAGE="$stage" \
+				sh "$stage/e2e/$base"
+		fi
+	done
+fi
+
+[ -n "$failed_suites" ] && echo "failed suites:$failed_suites"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
