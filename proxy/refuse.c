@@ -1,0 +1,242 @@
+/* refuse — refusal responses of the proxy.
+ *
+ * Rules this file keeps:
+ * - The host is hostile: a byte outside letters, digits and "-._:" is written as \xHH, so
+ *   no CR, LF or other control byte from it reaches a response; such a host is never put
+ *   in a suggested policy line.
+ * - The other strings (reason, profile, file) are the daemon's, but paths may hold any byte:
+ *   control bytes in them are escaped too.
+ * - Every response is complete and self-delimiting: Content-Length, Connection: close.
+ *   The output buffer is the caller's; nothing is written past cap.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "proxy/refuse.h"
+
+struct w {
+	char *p;
+	size_t n, cap;
+	int full;
+};
+
+static void w_put(struct w *w, const char *s, size_t n)
+{
+	if (w->full || w->cap - w->n < n) {
+		w->full = 1;
+		return;
+	}
+	if (w->p)
+		memcpy(w->p + w->n, s, n);
+	w->n += n;
+}
+
+static void w_str(struct w *w, const char *s)
+{
+	w_put(w, s, strlen(s));
+}
+
+static void w_hex(struct w *w, unsigned char c)
+{
+	char e[5];
+
+	snprintf(e, sizeof(e), "\\x%02X", c);
+	w_put(w, e, 4);
+}
+
+static int host_byte_ok(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '.' || c == '_' || c == ':';
+}
+
+/* The host, escaped; IPv6 literals bracketed so ":port" stays readable. */
+static void w_host(struct w *w, const char *host, uint16_t port)
+{
+	int v6 = host && strchr(host, ':');
+	char pb[8];
+
+	if (!host || !*host) {
+		w_str(w, "(no host)");
+		return;
+	}
+	if (v6)
+		w_str(w, "[");
+	for (size_t i = 0; host[i] && i < 1024; i++) {
+		if (host_byte_ok((unsigned char)host[i]))
+			w_put(w, host + i, 1);
+		else
+			w_hex(w, (unsigned char)host[i]);
+	}
+	if (v6)
+		w_str(w, "]");
+	if (port) {
+		snprintf(pb, sizeof(pb), ":%u", (unsigned)port);
+		w_str(w, pb);
+	}
+}
+
+/* Daemon text: control bytes escaped, the rest (UTF-8 paths) kept. */
+static void w_text(struct w *w, const char *s)
+{
+	for (size_t i = 0; s[i] && i < 8192; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			w_hex(w, c);
+		else
+			w_put(w, s + i, 1);
+	}
+}
+
+int refuse_host_is_plain(const char *host)
+{
+	size_t n = host ? strlen(host) : 0;
+
+	if (n == 0 || n > 255)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!host_byte_ok((unsigned char)host[i]))
+			return 0;
+	return 1;
+}
+
+static const char *status_phrase(int status)
+{
+	static const struct {
+		int status;
+		const char *phrase;
+	} phrases[] = {
+		{ 400, "Bad Request" },
+		{ 403, "Forbidden" },
+		{ 405, "Method Not Allowed" },
+		{ 408, "Request Timeout" },
+		{ 414, "URI Too Long" },
+		{ 431, "Request Header Fields Too Large" },
+		{ 500, "Internal Server Error" },
+		{ 501, "Not Implemented" },
+		{ 502, "Bad Gateway" },
+		{ 504, "Gateway Timeout" },
+		{ 505, "HTTP Version Not Supported" },
+	};
+
+	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
+		if (phrases[i].status == status)
+			return phrases[i].phrase;
+	return "Error";
+}
+
+typedef void (*body_fn)(struct w *w, const void *arg);
+
+/* Head and body: the body is written once to count it, then for real. */
+static ssize_t respond(int status, body_fn body, const void *arg, char *out, size_t cap)
+{
+	struct w count = { NULL, 0, (size_t)-1, 0 }, w = { out, 0, cap, 0 };
+	char line[128];
+
+	if (status < 100 || status > 599)
+		return -EINVAL;
+	body(&count, arg);
+	snprintf(line, sizeof(line), "HTTP/1.1 %d %s\r\n", status, status_phrase(status));
+	w_str(&w, line);
+	w_str(&w, "Content-Type: text/plain; charset=utf-8\r\n");
+	snprintf(line, sizeof(line), "Content-Length: %zu\r\n", count.n);
+	w_str(&w, line);
+	w_str(&w, "Connection: close\r\n\r\n");
+	body(&w, arg);
+	return w.full ? -ENOSPC : (ssize_t)w.n;
+}
+
+static void suggest(struct w *w, const struct refuse_info *ri)
+{
+	if (ri->line && !*ri->line)
+		return;
+	if (!ri->line && !refuse_host_is_plain(ri->host)) {
+		w_str(w, "The host name is not valid, so no policy line can allow it.\n");
+		return;
+	}
+	w_str(w, "To allow it, add this line to that section:\n\n    ");
+	if (ri->line) {
+		w_text(w, ri->line);
+	} else {
+		w_str(w, "allow_domains += ");
+		w_host(w, ri->host, ri->port == 80 || ri->port == 443 ? 0 : ri->port);
+	}
+	w_str(w, "\n");
+}
+
+static void body_403(struct w *w, const void *arg)
+{
+	const struct refuse_info *ri = arg;
+
+	w_str(w, "sbxsh: the sandbox's network proxy refused a connection to ");
+	w_host(w, ri->host, ri->port);
+	w_str(w, ".\n");
+	if (ri->reason) {
+		w_str(w, "Reason: ");
+		w_text(w, ri->reason);
+		w_str(w, "\n");
+	}
+	if (ri->profile) {
+		w_str(w, "Profile: ");
+		w_text(w, ri->profile);
+		w_str(w, " in ");
+		w_text(w, ri->file ? ri->file : "the built-in default policy");
+		w_str(w, "\n");
+	}
+	suggest(w, ri);
+}
+
+ssize_t refuse_http_403(const struct refuse_info *ri, char *out, size_t cap)
+{
+	return respond(403, body_403, ri, out, cap);
+}
+
+struct args_502 {
+	const char *host, *detail;
+	uint16_t port;
+	enum refuse_upstream why;
+};
+
+static void body_502(struct w *w, const void *arg)
+{
+	const struct args_502 *a = arg;
+	static const char *const what[] = {
+		[REFUSE_DNS] = "the host name does not resolve",
+		[REFUSE_UPSTREAM_REFUSED] = "the server refused the connection",
+		[REFUSE_UPSTREAM_UNREACHABLE] = "the server is unreachable",
+		[REFUSE_UPSTREAM_TIMEOUT] = "the connection timed out",
+	};
+	unsigned i = (unsigned)a->why;
+
+	w_str(w, "sbxsh: could not connect to ");
+	w_host(w, a->host, a->port);
+	w_str(w, ": ");
+	w_str(w, i < sizeof(what) / sizeof(what[0]) && what[i] ? what[i] : "connection failed");
+	if (a->detail) {
+		w_str(w, " (");
+		w_text(w, a->detail);
+		w_str(w, ")");
+	}
+	w_str(w, ".\n");
+}
+
+ssize_t refuse_http_502(const char *host, uint16_t port, enum refuse_upstream why,
+			const char *detail, char *out, size_t cap)
+{
+	struct args_502 a = { host, detail, port, why };
+
+	return respond(502, body_502, &a, out, cap);
+}
+
+static void body_status(struct w *w, const void *arg)
+{
+	w_str(w, "sbxsh: ");
+	w_text(w, arg ? arg : "request refused");
+	w_str(w, "\n");
+}
+
+ssize_t refuse_http_status(int status, const char *message, char *out, size_t cap)
+{
+	return respond(status, body_status, message, out, cap);
+}
