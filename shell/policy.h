@@ -7,6 +7,7 @@
 #define SBX_POLICY_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "platform/strv.h"
@@ -50,7 +51,8 @@ struct settings {
 struct profile {
 	char *cwd;	   /* canonical */
 	char *root;	   /* project root, canonical */
-	struct strv sections; /* matched sections, least specific first: "[dir ~/src/*] file:line" */
+	char *root_origin; /* why: "[dir …] file:line", "marker .git", "cwd" */
+	struct strv sections; /* matched sections, least specific first: "[dir ~/src/app] file:line" */
 	struct pol_list read, deny_read, write, deny_write, unix_sockets, listen, env_unset, env_set,
 		allow_domains, deny_domains, ignore_read, ignore_write, ignore_network;
 	bool hermetic, git_config;
@@ -85,6 +87,11 @@ struct policy;
  * with the reasons in d->errors and *out NULL. */
 int policy_load(struct policy **out, const struct policy_opts *o, struct diag *d);
 
+/* Loads the embedded default plus buf (len bytes, named name in messages) as a user file,
+ * without any file checks (fuzzing, benchmarks, tests). Returns as policy_load. */
+int policy_load_string(struct policy **out, const char *buf, size_t len, const char *name,
+		       const struct policy_opts *o, struct diag *d);
+
 /* Validates the named files only (sbxsh policy --check FILE…), each as a user file.
  * Returns 0 when all are valid, -EINVAL with d->errors otherwise. */
 int policy_check_files(char *const *files, size_t n, const struct policy_opts *o, struct diag *d);
@@ -95,6 +102,9 @@ const struct settings *policy_settings(const struct policy *p);
 /* Resolves the profile for cwd (need not be canonical). Returns 0 and *out (caller frees
  * with profile_free), or a negative errno with d->errors filled. */
 int profile_resolve(const struct policy *p, const char *cwd, struct profile **out, struct diag *d);
+
+/* Prints the profile and the [sbxsh] settings, each value with its origin (sbxsh policy). */
+void profile_print(FILE *f, const struct policy *p, const struct profile *pr);
 
 void policy_free(struct policy *p);
 void profile_free(struct profile *p);

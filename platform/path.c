@@ -1,0 +1,304 @@
+/* path — policy path spelling (see path.h).
+ *
+ * Rules kept: a variable that is unset, empty or relative is an error, never an empty or
+ * cwd-relative grant; glob syntax is validated here so the sandbox never sees a broken one;
+ * ".." is resolved lexically before symlinks are, so "x/.." is always the directory itself;
+ * an unreadable or missing prefix is kept as written, never an error.
+ */
+#include "platform/path.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sbuf {
+	char *s;
+	size_t n, cap;
+	int err;
+};
+
+static void sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		char *ns = realloc(b->s, cap);
+		if (!ns) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+static bool is_glob_char(char c)
+{
+	return c == '*' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}';
+}
+
+bool path_has_glob(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			continue;
+		}
+		if (is_glob_char(*s))
+			return true;
+	}
+	return false;
+}
+
+const char *path_glob_error(const char *s)
+{
+	int braces = 0;
+	for (; *s; s++) {
+		if (*s == '\\') {
+			if (!s[1])
+				return "ends with a lone '\\'; write '\\\\' for a backslash";
+			s++;
+		} else if (*s == '[') {
+			const char *e = s + 1;
+			if (*e == '!' || *e == '^')
+				e++;
+			if (*e == ']')
+				e++;
+			while (*e && *e != ']' && *e != '/')
+				e++;
+			if (*e != ']')
+				return "has an unterminated '['; close it with ']' or escape it as '\\['";
+			s = e;
+		} else if (*s == '{') {
+			braces++;
+		} else if (*s == '}') {
+			if (--braces < 0)
+				return "has a '}' without '{'; escape it as '\\}'";
+		}
+	}
+	if (braces > 0)
+		return "has an unterminated '{'; close it with '}' or escape it as '\\{'";
+	return NULL;
+}
+
+/* Expands one $VAR / ${VAR} at *pp (pointing at '$'); advances *pp. */
+static int expand_var(const char **pp, struct sbuf *b, char **err)
+{
+	const char *p = *pp + 1, *name, *end;
+	bool braced = *p == '{';
+	if (braced)
+		p++;
+	name = p;
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+	       *p == '_')
+		p++;
+	end = p;
+	if (braced && *p != '}') {
+		*err = strdup("has an unterminated '${'; write ${NAME}");
+		return -EINVAL;
+	}
+	if (end == name) {
+		*err = strdup("has a '$' without a variable name; write \\$ for a literal '$'");
+		return -EINVAL;
+	}
+	char var[256];
+	size_t n = (size_t)(end - name) < sizeof(var) - 1 ? (size_t)(end - name) : sizeof(var) - 1;
+	memcpy(var, name, n);
+	var[n] = '\0';
+	const char *val = getenv(var);
+	if (!val || !*val) {
+		if (asprintf(err, "uses $%s, which is not set; set it or write the path out", var) < 0)
+			*err = NULL;
+		return -EINVAL;
+	}
+	sb_puts(b, val);
+	*pp = braced ? p + 1 : p;
+	return 0;
+}
+
+/* Copies in to b expanding variables; keeps \ before glob characters, drops it elsewhere. */
+static int expand_vars(const char *in, struct sbuf *b, char **err)
+{
+	for (const char *p = in; *p;) {
+		if (*p == '\\' && p[1]) {
+			if (is_glob_char(p[1]) || p[1] == '\\')
+				sb_putn(b, p, 2);
+			else
+				sb_putn(b, p + 1, 1);
+			p += 2;
+		} else if (*p == '$') {
+			int r = expand_var(&p, b, err);
+			if (r < 0)
+				return r;
+		} else {
+			sb_putn(b, p++, 1);
+		}
+	}
+	return b->err;
+}
+
+void path_normalize(char *p)
+{
+	char *w = p;
+	const char *r = p;
+	while (*r) {
+		while (*r == '/')
+			r++;
+		const char *c = r;
+		while (*r && *r != '/')
+			r++;
+		size_t len = (size_t)(r - c);
+		if (len == 0 || (len == 1 && c[0] == '.'))
+			continue;
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			while (w > p && *--w != '/')
+				;
+			continue;
+		}
+		*w++ = '/';
+		memmove(w, c, len);
+		w += len;
+	}
+	if (w == p)
+		*w++ = '/';
+	*w = '\0';
+}
+
+int path_expand(const char *in, const char *home, const char *root, char **out, char **err)
+{
+	struct sbuf b = { 0 };
+	int r = 0;
+	const char *gerr;
+	bool from_var = in[0] == '$';
+
+	*out = NULL;
+	*err = NULL;
+	if (!*in) {
+		*err = strdup("is empty");
+		return -EINVAL;
+	}
+	if (in[0] == '~' && in[1] && in[1] != '/') {
+		*err = strdup("uses ~user, which is not supported; write the absolute path");
+		return -EINVAL;
+	}
+	if (in[0] == '~') {
+		if (!home || home[0] != '/') {
+			*err = strdup("starts with '~' but the home directory is unknown; set $HOME");
+			return -EINVAL;
+		}
+		sb_puts(&b, home);
+		in++;
+	} else if (in[0] != '/' && !from_var) {
+		sb_puts(&b, root);
+		sb_puts(&b, "/");
+	}
+	if ((gerr = path_glob_error(in))) {
+		*err = strdup(gerr);
+		r = -EINVAL;
+		goto out;
+	}
+	if ((r = expand_vars(in, &b, err)) < 0)
+		goto out;
+	if (from_var && b.s[0] != '/') {
+		if (asprintf(err, "expands to the relative path '%s'; a path from a variable must be absolute", b.s) < 0)
+			*err = NULL;
+		r = -EINVAL;
+		goto out;
+	}
+	path_normalize(b.s);
+	*out = b.s;
+	b.s = NULL;
+out:
+	free(b.s);
+	return r;
+}
+
+/* Length of the prefix of abs made of components without glob characters. */
+static size_t literal_prefix(const char *abs)
+{
+	size_t keep = 0;
+	const char *p = abs;
+	while (*p) {
+		const char *c = p + 1, *e = c;
+		while (*e && *e != '/')
+			e++;
+		char comp[NAME_MAX + 1];
+		size_t n = (size_t)(e - c) < NAME_MAX ? (size_t)(e - c) : NAME_MAX;
+		memcpy(comp, c, n);
+		comp[n] = '\0';
+		if (path_has_glob(comp) || strchr(comp, '\\'))
+			break;
+		keep = (size_t)(e - abs);
+		p = e;
+	}
+	return keep;
+}
+
+int path_canon(const char *abs, char **out)
+{
+	char *work = strdup(abs), *real = NULL, *res = NULL;
+	int r = 0;
+
+	*out = NULL;
+	if (!work)
+		return -ENOMEM;
+	path_normalize(work);
+	size_t lit = literal_prefix(work);
+	/* Walk back from the literal prefix to the longest part that exists. */
+	size_t cut = lit;
+	for (;;) {
+		char save = work[cut];
+		work[cut] = '\0';
+		real = realpath(cut ? work : "/", NULL);
+		work[cut] = save;
+		if (real || errno == ENOMEM || cut == 0)
+			break;
+		while (cut > 0 && work[--cut] != '/')
+			;
+	}
+	if (!real) {
+		if (errno == ENOMEM) {
+			r = -ENOMEM;
+			goto out;
+		}
+		real = strdup("/");
+		if (!real) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	if (asprintf(&res, "%s%s", strcmp(real, "/") ? real : "", work + cut) < 0) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (!*res) {
+		free(res);
+		res = strdup("/");
+	}
+	*out = res;
+out:
+	free(real);
+	free(work);
+	return r;
+}
+
+bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}

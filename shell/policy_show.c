@@ -1,0 +1,82 @@
+/* policy_show — `sbxsh policy` output: one "key = value  # origin" line per value, stable
+ * order (the tables' order), so that it can be grepped and golden-tested. */
+#include <stdio.h>
+
+#include "shell/policy_impl.h"
+
+static void origin(FILE *f, const char *file, unsigned line)
+{
+	if (file)
+		fprintf(f, "  # %s:%u\n", file, line);
+	else
+		fputs("  # default\n", f);
+}
+
+static void scalar(FILE *f, const char *key, const char *v, struct pol_origin o)
+{
+	fprintf(f, "%s = %s", key, v);
+	origin(f, o.file, o.line);
+}
+
+static void list(FILE *f, const char *key, const struct pol_list *l)
+{
+	if (!l->n)
+		fprintf(f, "%s =\n", key);
+	for (size_t i = 0; i < l->n; i++) {
+		fprintf(f, "%s = %s", key, l->v[i].value);
+		origin(f, l->v[i].file, l->v[i].line);
+	}
+}
+
+static const char *yn(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static void print_settings(FILE *f, const struct settings *s)
+{
+	char num[32];
+	fputs("[sbxsh]\n", f);
+	scalar(f, "inner_shell", s->inner_shell, s->o_inner_shell);
+	scalar(f, "bwrap", s->bwrap, s->o_bwrap);
+	scalar(f, "on_violation", policy_viol_names[s->on_violation], s->o_on_violation);
+	scalar(f, "monitor", yn(s->monitor), s->o_monitor);
+	list(f, "root_markers", &s->root_markers);
+	scalar(f, "log", s->log, s->o_log);
+	scalar(f, "syslog", yn(s->syslog), s->o_syslog);
+	snprintf(num, sizeof(num), "%u", s->idle_exit);
+	scalar(f, "idle_exit", num, s->o_idle_exit);
+	scalar(f, "user_config", yn(s->user_config), s->o_user_config);
+}
+
+void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
+{
+	fprintf(f, "cwd = %s\n", pr->cwd);
+	fprintf(f, "root = %s  # %s\n", pr->root, pr->root_origin);
+	for (size_t i = 0; i < pr->sections.n; i++)
+		fprintf(f, "section = %s\n", pr->sections.v[i]);
+	fprintf(f, "grant_in = %s in %s\n", pr->grant_section, pr->grant_file);
+	print_settings(f, policy_settings(p));
+	fputs("[profile]\n", f);
+	list(f, "read", &pr->read);
+	scalar(f, "hermetic", yn(pr->hermetic), pr->o_hermetic);
+	list(f, "deny_read", &pr->deny_read);
+	list(f, "write", &pr->write);
+	list(f, "deny_write", &pr->deny_write);
+	scalar(f, "git_config", yn(pr->git_config), pr->o_git_config);
+	scalar(f, "tmp", policy_tmp_names[pr->tmp], pr->o_tmp);
+	scalar(f, "network", policy_net_names[pr->network], pr->o_network);
+	list(f, "allow_domains", &pr->allow_domains);
+	list(f, "deny_domains", &pr->deny_domains);
+	if (pr->unix_all)
+		fputs("unix_sockets = all\n", f);
+	if (!pr->unix_all || pr->unix_sockets.n)
+		list(f, "unix_sockets", &pr->unix_sockets);
+	list(f, "listen", &pr->listen);
+	list(f, "env_unset", &pr->env_unset);
+	list(f, "env_set", &pr->env_set);
+	scalar(f, "on_violation", policy_viol_names[pr->on_violation], pr->o_on_violation);
+	list(f, "ignore_read", &pr->ignore_read);
+	list(f, "ignore_write", &pr->ignore_write);
+	list(f, "ignore_network", &pr->ignore_network);
+}

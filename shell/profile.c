@@ -1,0 +1,719 @@
+/* profile — from a loaded policy to the profile in force for one cwd.
+ *
+ * Rules kept: sections apply in a fixed order ([default], then matching [dir] sections least
+ * specific first, each after the profile it uses), so the most specific wins key by key;
+ * every value is expanded and canonicalized before it is compared; [limits] are applied last
+ * and only ever narrow a user's grants (one warning per dropped grant, never an error).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "platform/path.h"
+#include "proxy/domain.h"
+#include "shell/policy_impl.h"
+
+enum { MAX_USE_DEPTH = 16, MAX_DOUBLE_STAR = 4 };
+
+/* --- value lists --- */
+
+static int list_add(struct pol_list *l, const char *v, const char *file, unsigned line)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].value, v) == 0)
+			return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct pol_value *nv = realloc(l->v, cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		l->v = nv;
+		l->cap = cap;
+	}
+	char *c = strdup(v);
+	if (!c)
+		return -ENOMEM;
+	l->v[l->n++] = (struct pol_value){ c, file, line };
+	return 0;
+}
+
+static void list_remove_at(struct pol_list *l, size_t i)
+{
+	free(l->v[i].value);
+	memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(l->v[0]));
+	l->n--;
+}
+
+static void list_del(struct pol_list *l, const char *v, bool by_name)
+{
+	size_t n = strlen(v);
+	for (size_t i = l->n; i-- > 0;) {
+		const char *x = l->v[i].value;
+		if (strcmp(x, v) == 0 || (by_name && strncmp(x, v, n) == 0 && x[n] == '='))
+			list_remove_at(l, i);
+	}
+}
+
+static void list_clear(struct pol_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].value);
+	l->n = 0;
+}
+
+static void list_release(struct pol_list *l)
+{
+	list_clear(l);
+	free(l->v);
+	*l = (struct pol_list){ 0 };
+}
+
+/* --- policy_finish: checks that need every file, and the [sbxsh] settings --- */
+
+static bool profile_exists(const struct policy *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsecs; i++)
+		if (p->secs[i].kind == SEC_PROFILE && strcmp(p->secs[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Depth-first walk of use= edges from name; true when it reaches a name on the path. */
+static bool use_cycle(const struct policy *p, const char *name, struct strv *path)
+{
+	if (strv_find(path, name) >= 0)
+		return strv_push(path, name), true;
+	if (path->n >= MAX_USE_DEPTH || strv_push(path, name) < 0)
+		return path->n >= MAX_USE_DEPTH;
+	for (size_t i = 0; i < p->nsecs; i++) {
+		const struct section *s = &p->secs[i];
+		if (s->kind == SEC_PROFILE && s->use && strcmp(s->name, name) == 0 &&
+		    use_cycle(p, s->use, path))
+			return true;
+	}
+	strv_remove(path, path->n - 1);
+	return false;
+}
+
+static int check_uses(struct policy *p, struct diag *d)
+{
+	int r = 0;
+	bool cycle_told = false;
+	for (size_t i = 0; i < p->nsecs; i++) {
+		struct section *s = &p->secs[i];
+		if (!s->use)
+			continue;
+		if (!profile_exists(p, s->use)) {
+			policy_diag(&d->errors, s->file, s->use_line,
+				    "use = %s: no [profile %s] is defined in any policy file; define it or fix the name",
+				    s->use, s->use);
+			r = -EINVAL;
+			continue;
+		}
+		struct strv path = { 0 };
+		if (s->kind == SEC_PROFILE)
+			strv_push(&path, s->name);
+		if (!cycle_told && use_cycle(p, s->use, &path) && s->kind == SEC_PROFILE) {
+			char chain[1024] = "";
+			for (size_t j = 0; j < path.n; j++)
+				snprintf(chain + strlen(chain), sizeof(chain) - strlen(chain), "%s%s",
+					 j ? " -> " : "", path.v[j]);
+			policy_diag(&d->errors, s->file, s->use_line,
+				    "use = %s makes a cycle (%s); remove one of these use lines", s->use, chain);
+			cycle_told = true;
+			r = -EINVAL;
+		}
+		strv_release(&path);
+	}
+	return r;
+}
+
+static int split_comps(const char *path, struct strv *out)
+{
+	int r = 0;
+	char *copy = strdup(path), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *t = strtok_r(copy, "/", &save); t && r == 0; t = strtok_r(NULL, "/", &save))
+		r = strv_push(out, t);
+	free(copy);
+	return r;
+}
+
+static int compile_dir(struct policy *p, struct section *s, struct diag *d)
+{
+	char *exp = NULL, *canon = NULL, *err = NULL;
+	unsigned stars = 0;
+	int r = path_expand(s->name, p->home, "/", &exp, &err);
+	if (r == 0)
+		r = path_canon(exp, &canon);
+	if (r == 0)
+		r = split_comps(canon, &s->comps);
+	for (size_t i = 0; r == 0 && i < s->comps.n; i++) {
+		stars += strcmp(s->comps.v[i], "**") == 0;
+		s->literal += !path_has_glob(s->comps.v[i]);
+	}
+	if (r == -EINVAL || stars > MAX_DOUBLE_STAR) {
+		policy_diag(&d->errors, s->file, s->line, "%s: the pattern %s", s->head,
+			    err ? err : "has more than 4 '**'; simplify it");
+		r = -EINVAL;
+	}
+	free(exp);
+	free(canon);
+	free(err);
+	return r;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	char *c = strdup(v);
+	if (c) {
+		free(*dst);
+		*dst = c;
+	}
+}
+
+static int settings_defaults(struct policy *p)
+{
+	struct settings *st = &p->set;
+	const char *state = getenv("XDG_STATE_HOME");
+	st->inner_shell = strdup("/bin/bash");
+	st->bwrap = strdup("/usr/bin/bwrap");
+	bool xdg = state && state[0] == '/';
+	if (asprintf(&st->log, "%s%s/sbxsh/violations.jsonl", xdg ? state : p->home,
+		     xdg ? "" : "/.local/state") < 0)
+		st->log = NULL;
+	st->on_violation = VIOL_FAIL;
+	st->monitor = st->syslog = st->user_config = true;
+	st->idle_exit = 300;
+	if (!st->inner_shell || !st->bwrap || !st->log)
+		return -ENOMEM;
+	return list_add(&st->root_markers, ".git", NULL, 0);
+}
+
+/* Applies one [sbxsh] operation. */
+static int settings_op(struct policy *p, const struct pol_op *op)
+{
+	struct settings *st = &p->set;
+	const char *v = op->tokens.n ? op->tokens.v[0] : "";
+	struct pol_origin o = { op->file, op->line };
+	char *exp = NULL, *err = NULL;
+	int r = 0;
+	switch (op->key) {
+	case K_INNER_SHELL:
+	case K_BWRAP:
+	case K_LOG:
+		if ((r = path_expand(v, p->home, "/", &exp, &err)) < 0)
+			break;
+		set_str(op->key == K_LOG ? &st->log : op->key == K_BWRAP ? &st->bwrap : &st->inner_shell, exp);
+		*(op->key == K_LOG ? &st->o_log : op->key == K_BWRAP ? &st->o_bwrap : &st->o_inner_shell) = o;
+		break;
+	case K_ON_VIOLATION:
+		st->on_violation = (enum viol_mode)policy_enum(policy_viol_names, v), st->o_on_violation = o;
+		break;
+	case K_MONITOR:
+		st->monitor = policy_bool(v) == 1, st->o_monitor = o;
+		break;
+	case K_SYSLOG:
+		st->syslog = policy_bool(v) == 1, st->o_syslog = o;
+		break;
+	case K_USER_CONFIG:
+		st->user_config = policy_bool(v) == 1, st->o_user_config = o;
+		break;
+	case K_IDLE_EXIT:
+		st->idle_exit = (unsigned)strtoul(v, NULL, 10), st->o_idle_exit = o;
+		break;
+	case K_ROOT_MARKERS:
+		if (op->op == OP_SET)
+			list_clear(&st->root_markers);
+		for (size_t i = 0; r == 0 && i < op->tokens.n; i++) {
+			if (op->op == OP_DEL)
+				list_del(&st->root_markers, op->tokens.v[i], false);
+			else
+				r = list_add(&st->root_markers, op->tokens.v[i], op->file, op->line);
+		}
+		break;
+	default:
+		break;
+	}
+	free(exp);
+	free(err);
+	return r == -ENOMEM ? r : 0;
+}
+
+int policy_finish(struct policy *p, struct diag *d)
+{
+	int r = check_uses(p, d), e;
+	for (size_t i = 0; i < p->nsecs; i++)
+		if (p->secs[i].kind == SEC_DIR && (e = compile_dir(p, &p->secs[i], d)) < 0)
+			r = r ? r : e;
+	if (r < 0)
+		return r;
+	if ((r = settings_defaults(p)) < 0)
+		return r;
+	for (size_t i = 0; i < p->nsecs; i++) {
+		const struct section *s = &p->secs[i];
+		for (size_t j = 0; s->kind == SEC_SBXSH && j < s->nops; j++)
+			if ((r = settings_op(p, &s->ops[j])) < 0)
+				return r;
+	}
+	return 0;
+}
+
+void policy_sections_free(struct policy *p)
+{
+	for (size_t i = 0; i < p->nsecs; i++) {
+		struct section *s = &p->secs[i];
+		for (size_t j = 0; j < s->nops; j++)
+			strv_release(&s->ops[j].tokens);
+		free(s->ops);
+		free(s->name);
+		free(s->head);
+		free(s->use);
+		strv_release(&s->comps);
+	}
+	free(p->secs);
+	p->secs = NULL;
+	p->nsecs = p->cap = 0;
+}
+
+/* --- resolution --- */
+
+struct rstate {
+	const struct policy *p;
+	struct profile *pr;
+	struct diag *d;
+	int err;
+};
+
+static bool is_user_file(const struct policy *p, const char *file)
+{
+	for (size_t i = 0; i < p->nsys && i < p->files.n; i++)
+		if (p->files.v[i] == file)
+			return false;
+	return file != NULL;
+}
+
+static struct pol_list *profile_list(struct profile *pr, enum key_id k)
+{
+	switch (k) {
+	case K_READ: return &pr->read;
+	case K_DENY_READ: return &pr->deny_read;
+	case K_WRITE: return &pr->write;
+	case K_DENY_WRITE: return &pr->deny_write;
+	case K_UNIX_SOCKETS: return &pr->unix_sockets;
+	case K_LISTEN: return &pr->listen;
+	case K_ENV_UNSET: return &pr->env_unset;
+	case K_ENV_SET: return &pr->env_set;
+	case K_ALLOW_DOMAINS: return &pr->allow_domains;
+	case K_DENY_DOMAINS: return &pr->deny_domains;
+	case K_IGNORE_READ: return &pr->ignore_read;
+	case K_IGNORE_WRITE: return &pr->ignore_write;
+	case K_IGNORE_NETWORK: return &pr->ignore_network;
+	default: return NULL;
+	}
+}
+
+/* The canonical spelling of one token of key k. Returns 0 and *out, or -errno. */
+static int expand_token(const struct rstate *st, enum key_id k, const char *tok, char **out)
+{
+	const struct key_def *kd = &policy_keys[k];
+	char *exp = NULL, *err = NULL;
+	int r;
+	*out = NULL;
+	if (kd->kind == V_DOMAINS) {
+		struct domain_pattern dp;
+		char buf[300];
+		if ((r = domain_pattern_parse(tok, &dp, &err)) == 0)
+			*out = strdup(domain_pattern_format(&dp, buf, sizeof(buf)));
+	} else if (kd->kind == V_PATHS || kd->kind == V_SOCKETS) {
+		r = path_expand(tok, st->p->home, st->pr->root, &exp, &err);
+		if (r == 0)
+			r = path_canon(exp, out);
+		free(exp);
+		if (r < 0 && err)
+			policy_diag(&st->d->errors, "<resolve>", 0, "'%s' %s", tok, err);
+	} else {
+		*out = strdup(tok);
+		r = 0;
+	}
+	free(err);
+	return r < 0 ? r : *out ? 0 : -ENOMEM;
+}
+
+static void apply_scalar(struct rstate *st, const struct pol_op *op)
+{
+	struct profile *pr = st->pr;
+	const char *v = op->tokens.v[0];
+	struct pol_origin o = { op->file, op->line };
+	switch (op->key) {
+	case K_HERMETIC: pr->hermetic = policy_bool(v) == 1, pr->o_hermetic = o; break;
+	case K_GIT_CONFIG: pr->git_config = policy_bool(v) == 1, pr->o_git_config = o; break;
+	case K_TMP: pr->tmp = (enum tmp_mode)policy_enum(policy_tmp_names, v), pr->o_tmp = o; break;
+	case K_NETWORK: pr->network = (enum net_mode)policy_enum(policy_net_names, v), pr->o_network = o; break;
+	case K_ON_VIOLATION:
+		pr->on_violation = (enum viol_mode)policy_enum(policy_viol_names, v), pr->o_on_violation = o;
+		break;
+	default: break;
+	}
+}
+
+static void apply_op(struct rstate *st, const struct pol_op *op)
+{
+	struct pol_list *l = profile_list(st->pr, op->key);
+	if (!l) {
+		apply_scalar(st, op);
+		return;
+	}
+	if (op->op == OP_SET) {
+		list_clear(l);
+		if (op->key == K_UNIX_SOCKETS)
+			st->pr->unix_all = false;
+	}
+	for (size_t i = 0; i < op->tokens.n && !st->err; i++) {
+		char *v = NULL;
+		if (op->key == K_UNIX_SOCKETS && strcmp(op->tokens.v[i], "all") == 0) {
+			st->pr->unix_all = op->op != OP_DEL;
+			continue;
+		}
+		if ((st->err = expand_token(st, op->key, op->tokens.v[i], &v)) < 0)
+			break;
+		if (op->op == OP_DEL)
+			list_del(l, v, op->key == K_ENV_SET);
+		else
+			st->err = list_add(l, v, op->file, op->line);
+		free(v);
+	}
+}
+
+static void apply_profile(struct rstate *st, const char *name, unsigned depth);
+
+static void apply_section(struct rstate *st, const struct section *s, unsigned depth)
+{
+	if (s->use)
+		apply_profile(st, s->use, depth + 1);
+	if (strv_pushf(&st->pr->sections, "%s %s:%u", s->head, s->file, s->line) < 0)
+		st->err = -ENOMEM;
+	for (size_t i = 0; i < s->nops && !st->err; i++)
+		apply_op(st, &s->ops[i]);
+}
+
+static void apply_profile(struct rstate *st, const char *name, unsigned depth)
+{
+	if (depth > MAX_USE_DEPTH)
+		return;
+	for (size_t i = 0; i < st->p->nsecs && !st->err; i++) {
+		const struct section *s = &st->p->secs[i];
+		if (s->kind == SEC_PROFILE && strcmp(s->name, name) == 0)
+			apply_section(st, s, depth);
+	}
+}
+
+/* Length in cwd components of the shortest prefix pattern[i..] matches from cwd[j], or -1. */
+static int match_at(char *const *pat, size_t np, size_t i, char *const *cw, size_t nc, size_t j)
+{
+	if (i == np)
+		return (int)j;
+	if (strcmp(pat[i], "**") == 0) {
+		for (size_t k = j; k <= nc; k++) {
+			int r = match_at(pat, np, i + 1, cw, nc, k);
+			if (r >= 0)
+				return r;
+		}
+		return -1;
+	}
+	if (j == nc || fnmatch(pat[i], cw[j], FNM_PERIOD) != 0)
+		return -1;
+	return match_at(pat, np, i + 1, cw, nc, j + 1);
+}
+
+struct dir_match {
+	const struct section *s;
+	int len;
+};
+
+/* The [dir] sections matching cwd, least specific first (then in load order). */
+static size_t match_dirs(const struct policy *p, const struct strv *cw, struct dir_match *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nsecs; i++) {
+		const struct section *s = &p->secs[i];
+		if (s->kind != SEC_DIR)
+			continue;
+		int len = match_at(s->comps.v, s->comps.n, 0, cw->v, cw->n, 0);
+		if (len < 0)
+			continue;
+		size_t k = n++;
+		while (k > 0 && m[k - 1].s->literal > s->literal) {
+			m[k] = m[k - 1];
+			k--;
+		}
+		m[k] = (struct dir_match){ s, len };
+	}
+	return n;
+}
+
+static char *join_comps(const struct strv *cw, size_t n)
+{
+	size_t len = 2;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(cw->v[i]) + 1;
+	char *s = malloc(len), *w = s;
+	if (!s)
+		return NULL;
+	*w = '\0';
+	for (size_t i = 0; i < n; i++)
+		w += sprintf(w, "/%s", cw->v[i]);
+	if (!n)
+		strcpy(s, "/");
+	return s;
+}
+
+/* Nearest ancestor of cwd (itself included) holding a root marker, else cwd. */
+static char *marker_root(const struct policy *p, const struct strv *cw, char **why)
+{
+	for (size_t n = cw->n + 1; n-- > 0;) {
+		char *dir = join_comps(cw, n);
+		if (!dir)
+			return NULL;
+		for (size_t i = 0; i < p->set.root_markers.n; i++) {
+			char path[4200];
+			struct stat sb;
+			snprintf(path, sizeof(path), "%s/%s", n ? dir : "", p->set.root_markers.v[i].value);
+			if (lstat(path, &sb) == 0) {
+				if (asprintf(why, "marker %s", p->set.root_markers.v[i].value) < 0)
+					*why = NULL;
+				return dir;
+			}
+		}
+		free(dir);
+	}
+	*why = strdup("cwd");
+	return join_comps(cw, cw->n);
+}
+
+/* --- [limits] --- */
+
+struct limits {
+	int network; /* -1: no limit */
+	struct pol_origin o_network;
+	bool has_domains, has_write;
+	struct pol_list domains, write, deny_read;
+};
+
+static void limits_collect(struct rstate *st, struct limits *lim)
+{
+	for (size_t i = 0; i < st->p->nsecs && !st->err; i++) {
+		const struct section *s = &st->p->secs[i];
+		for (size_t j = 0; s->kind == SEC_LIMITS && j < s->nops && !st->err; j++) {
+			const struct pol_op *op = &s->ops[j];
+			struct pol_list *l = op->key == K_ALLOW_DOMAINS ? &lim->domains
+					     : op->key == K_WRITE	 ? &lim->write
+					     : op->key == K_DENY_READ	 ? &lim->deny_read
+									 : NULL;
+			if (op->key == K_NETWORK) {
+				lim->network = policy_enum(policy_net_names, op->tokens.v[0]);
+				lim->o_network = (struct pol_origin){ op->file, op->line };
+			}
+			if (!l)
+				continue;
+			lim->has_domains |= op->key == K_ALLOW_DOMAINS;
+			lim->has_write |= op->key == K_WRITE;
+			if (op->op == OP_SET)
+				list_clear(l);
+			for (size_t t = 0; t < op->tokens.n && !st->err; t++) {
+				char *v = NULL;
+				if ((st->err = expand_token(st, op->key, op->tokens.v[t], &v)) < 0)
+					break;
+				if (op->op == OP_DEL)
+					list_del(l, v, false);
+				else
+					st->err = list_add(l, v, op->file, op->line);
+				free(v);
+			}
+		}
+	}
+}
+
+static void drop(struct rstate *st, struct pol_list *l, size_t i, const char *key, const char *why,
+		 const struct pol_value *lim)
+{
+	const struct pol_value *v = &l->v[i];
+	if (lim)
+		policy_diag(&st->d->warnings, v->file, v->line, "%s '%s' dropped: %s [limits] (%s:%u); ask your administrator",
+			    key, v->value, why, lim->file, lim->line);
+	else
+		policy_diag(&st->d->warnings, v->file, v->line, "%s '%s' dropped: %s [limits]; ask your administrator",
+			    key, v->value, why);
+	list_remove_at(l, i);
+}
+
+static bool domain_covered(const struct pol_list *lim, const char *v)
+{
+	struct domain_pattern in, out;
+	char *err = NULL;
+	if (domain_pattern_parse(v, &in, &err) < 0) {
+		free(err);
+		return false;
+	}
+	for (size_t i = 0; i < lim->n; i++)
+		if (domain_pattern_parse(lim->v[i].value, &out, &err) == 0 && domain_covers(&out, &in))
+			return true;
+	free(err);
+	return false;
+}
+
+static const struct pol_value *under_any(const struct pol_list *lim, const char *path)
+{
+	for (size_t i = 0; i < lim->n; i++)
+		if (path_under(path, lim->v[i].value))
+			return &lim->v[i];
+	return NULL;
+}
+
+static void limits_apply(struct rstate *st, struct limits *lim)
+{
+	struct profile *pr = st->pr;
+	const struct pol_value *hit;
+	if (lim->network >= 0 && (int)pr->network > lim->network) {
+		policy_diag(&st->d->warnings, pr->o_network.file ? pr->o_network.file : "default", pr->o_network.line,
+			    "network = %s lowered to %s by [limits] (%s:%u)", policy_net_names[pr->network],
+			    policy_net_names[lim->network], lim->o_network.file, lim->o_network.line);
+		pr->network = (enum net_mode)lim->network;
+		pr->o_network = lim->o_network;
+	}
+	for (size_t i = pr->allow_domains.n; lim->has_domains && i-- > 0;)
+		if (is_user_file(st->p, pr->allow_domains.v[i].file) &&
+		    !domain_covered(&lim->domains, pr->allow_domains.v[i].value))
+			drop(st, &pr->allow_domains, i, "allow_domains", "not covered by allow_domains of", NULL);
+	for (size_t i = pr->write.n; i-- > 0;) {
+		const char *v = pr->write.v[i].value;
+		if (!is_user_file(st->p, pr->write.v[i].file))
+			continue;
+		if (lim->has_write && !under_any(&lim->write, v))
+			drop(st, &pr->write, i, "write", "outside every write tree of", NULL);
+		else if ((hit = under_any(&lim->deny_read, v)))
+			drop(st, &pr->write, i, "write", "inside deny_read of", hit);
+	}
+	for (size_t i = pr->read.n; i-- > 0;)
+		if (is_user_file(st->p, pr->read.v[i].file) && (hit = under_any(&lim->deny_read, pr->read.v[i].value)))
+			drop(st, &pr->read, i, "read", "inside deny_read of", hit);
+	for (size_t i = 0; i < lim->deny_read.n && !st->err; i++)
+		st->err = list_add(&pr->deny_read, lim->deny_read.v[i].value, lim->deny_read.v[i].file,
+				   lim->deny_read.v[i].line);
+}
+
+static void limits_release(struct limits *lim)
+{
+	list_release(&lim->domains);
+	list_release(&lim->write);
+	list_release(&lim->deny_read);
+}
+
+/* --- profile_resolve --- */
+
+static const char *const hermetic_read[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt", NULL };
+
+static void finish_profile(struct rstate *st)
+{
+	struct profile *pr = st->pr;
+	if (!pr->hermetic)
+		return;
+	for (size_t i = pr->read.n; i-- > 0;)
+		if (strcmp(pr->read.v[i].value, "/") == 0)
+			list_remove_at(&pr->read, i);
+	for (size_t i = 0; hermetic_read[i] && !st->err; i++)
+		st->err = list_add(&pr->read, hermetic_read[i], pr->o_hermetic.file, pr->o_hermetic.line);
+}
+
+static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, struct dir_match **m,
+			size_t *nm)
+{
+	const struct policy *p = st->p;
+	struct profile *pr = st->pr;
+	int r;
+	if ((r = path_canon(cwd, &pr->cwd)) < 0 || (r = split_comps(pr->cwd, cw)) < 0)
+		return r;
+	*m = calloc(p->nsecs + 1, sizeof(**m));
+	if (!*m)
+		return -ENOMEM;
+	*nm = match_dirs(p, cw, *m);
+	pr->root = *nm ? join_comps(cw, (size_t)(*m)[*nm - 1].len) : marker_root(p, cw, &pr->root_origin);
+	if (*nm && asprintf(&pr->root_origin, "%s %s:%u", (*m)[*nm - 1].s->head, (*m)[*nm - 1].s->file,
+			    (*m)[*nm - 1].s->line) < 0)
+		pr->root_origin = NULL;
+	pr->grant_section = strdup(*nm ? (*m)[*nm - 1].s->head : "[default]");
+	pr->grant_file = strdup(p->user_file ? p->user_file : "~/.config/sbxsh/sbxsh.ini");
+	if (!pr->root || !pr->root_origin || !pr->grant_section || !pr->grant_file)
+		return -ENOMEM;
+	pr->network = NET_PROXY;
+	pr->tmp = TMP_PRIVATE;
+	pr->on_violation = p->set.on_violation;
+	pr->o_on_violation = p->set.o_on_violation;
+	if ((r = list_add(&pr->read, "/", NULL, 0)) < 0)
+		return r;
+	return list_add(&pr->write, pr->root, NULL, 0);
+}
+
+int profile_resolve(const struct policy *p, const char *cwd, struct profile **out, struct diag *d)
+{
+	struct strv cw = { 0 };
+	struct dir_match *m = NULL;
+	struct limits lim = { .network = -1 };
+	size_t nm = 0;
+	struct rstate st = { p, calloc(1, sizeof(struct profile)), d, 0 };
+
+	*out = NULL;
+	if (!st.pr)
+		return -ENOMEM;
+	if (!cwd || cwd[0] != '/') {
+		policy_diag(&d->errors, cwd ? cwd : "(null)", 0, "the directory must be an absolute path");
+		st.err = -EINVAL;
+		goto out;
+	}
+	if ((st.err = profile_init(&st, cwd, &cw, &m, &nm)) < 0)
+		goto out;
+	for (size_t i = 0; i < p->nsecs && !st.err; i++)
+		if (p->secs[i].kind == SEC_DEFAULT)
+			apply_section(&st, &p->secs[i], 0);
+	for (size_t i = 0; i < nm && !st.err; i++)
+		apply_section(&st, m[i].s, 0);
+	if (!st.err)
+		finish_profile(&st);
+	if (!st.err)
+		limits_collect(&st, &lim);
+	if (!st.err)
+		limits_apply(&st, &lim);
+out:
+	limits_release(&lim);
+	strv_release(&cw);
+	free(m);
+	if (st.err) {
+		profile_free(st.pr);
+		return st.err;
+	}
+	*out = st.pr;
+	return 0;
+}
+
+void profile_free(struct profile *pr)
+{
+	if (!pr)
+		return;
+	struct pol_list *lists[] = { &pr->read, &pr->deny_read, &pr->write, &pr->deny_write,
+				     &pr->unix_sockets, &pr->listen, &pr->env_unset, &pr->env_set,
+				     &pr->allow_domains, &pr->deny_domains, &pr->ignore_read,
+				     &pr->ignore_write, &pr->ignore_network };
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		list_release(lists[i]);
+	strv_release(&pr->sections);
+	free(pr->cwd);
+	free(pr->root);
+	free(pr->root_origin);
+	free(pr->grant_section);
+	free(pr->grant_file);
+	free(pr);
+}
