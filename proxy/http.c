@@ -96,8 +96,8 @@ static int scan_byte(const char *buf, size_t i, int *in_method, int *in_line1)
 		else if (!is_tchar(c) || i >= HTTP_METHOD_MAX)
 			return HTTP_E_METHOD;
 	}
-	if (*in_line1 && i > HTTP_LINE_MAX + 1)
-		return HTTP_E_LINE_TOO_LONG;
+	if (*in_line1 && i > HTTP_LINE_MAX && c != '\n')
+		return HTTP_E_LINE_TOO_LONG; /* the CRLF would end past the limit */
 	if (i >= HTTP_HEAD_MAX)
 		return HTTP_E_HEAD_TOO_LARGE;
 	if (c == 0 || (i > 0 && buf[i - 1] == '\r' && c != '\n'))
@@ -129,10 +129,22 @@ static int head_end(const char *buf, size_t len, size_t last_len, size_t *head_l
 			return 0;
 		}
 	}
-	return HTTP_PARTIAL;
+	/* no end within HTTP_HEAD_MAX bytes: it can only end past the limit */
+	return len >= HTTP_HEAD_MAX ? HTTP_E_HEAD_TOO_LARGE : HTTP_PARTIAL;
 }
 
 /* --- request line ------------------------------------------------------------------------ */
+
+/* "HTTP/" then digits and dots, starting with a digit: a version, if not one we speak. */
+static int is_version(const char *p, size_t n)
+{
+	if (n < 6 || memcmp(p, "HTTP/", 5) != 0 || !is_digit((unsigned char)p[5]))
+		return 0;
+	for (size_t i = 6; i < n; i++)
+		if (!is_digit((unsigned char)p[i]) && p[i] != '.')
+			return 0;
+	return 1;
+}
 
 /* Parses "METHOD SP target SP HTTP/1.x CRLF"; *pos moves past it. */
 static int parse_request_line(const char *buf, size_t head_len, size_t *pos, struct http_request *req)
@@ -158,10 +170,8 @@ static int parse_request_line(const char *buf, size_t head_len, size_t *pos, str
 		if ((unsigned char)*q <= 0x20 || (unsigned char)*q >= 0x7f)
 			return HTTP_E_SYNTAX;
 	p = sp + 1;
-	if (crlf - p != 8 || memcmp(p, "HTTP/1.", 7) != 0)
-		return (crlf - p >= 5 && memcmp(p, "HTTP/", 5) == 0) ? HTTP_E_VERSION : HTTP_E_SYNTAX;
-	if (p[7] != '0' && p[7] != '1')
-		return is_digit((unsigned char)p[7]) ? HTTP_E_VERSION : HTTP_E_SYNTAX;
+	if (crlf - p != 8 || memcmp(p, "HTTP/1.", 7) != 0 || (p[7] != '0' && p[7] != '1'))
+		return is_version((const char *)p, (size_t)(crlf - p)) ? HTTP_E_VERSION : HTTP_E_SYNTAX;
 	req->version_minor = p[7] - '0';
 	*pos = (size_t)(crlf + 2 - buf);
 	return 0;
