@@ -9,6 +9,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 } subcommands[] = {
 	{ "policy", cmd_policy },
+	{ "doctor", cmd_doctor },
 };
 
 int main(int argc, char **argv)

@@ -1,9 +1,262 @@
-/* PLACEHOLDER: replaced by the sandbox work. */
+/* shell — `sbxsh [bash options] [-c CMD | FILE]`: the command, in the sandbox its cwd's
+ * profile describes (docs/sbxsh.1.md).
+ *
+ * Rules kept here:
+ * - Fail closed: a policy that does not load, a profile that does not resolve, a sandbox
+ *   that cannot be built → the command does not run; exit 125 with the cause and the fix.
+ * - bwrap and the stage are run by absolute path; argv arrays only, no shell strings.
+ * - Inside a sandbox already (the marker), the inner shell runs directly: no nesting.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paths.h"
 #include "platform/log.h"
+#include "platform/sandbox.h"
 #include "shell/commands.h"
+#include "shell/policy.h"
+#include "shell/shell.h"
+
+#define STAGE_PATH SBX_LIBEXECDIR "/sbxsh-stage"
+#define MARKER_PATH SBX_LIBEXECDIR "/sandbox-marker"
+
+extern char **environ;
+
+/* Everything one run holds; released by run_release. */
+struct run {
+	struct shell_args args;
+	struct policy *pol;
+	struct profile *prof;
+	struct sandbox_spec spec;
+	struct strv argv;
+	int fds[64]; /* the stage's socket end, then the data pipes */
+	size_t nfds;
+	int sock;
+};
+
+static void print_lines(const struct strv *l, const char *prefix)
+{
+	for (size_t i = 0; i < l->n; i++)
+		fprintf(stderr, "sbxsh: %s%s\n", prefix, l->v[i]);
+}
+
+static _Noreturn void refuse_diag(struct diag *d)
+{
+	print_lines(&d->errors, "");
+	if (!d->errors.n)
+		sbx_warn("the policy could not be loaded (out of memory)");
+	exit(SBX_EXIT_REFUSED);
+}
+
+static _Noreturn void run_nested(const struct shell_args *a, char *inner)
+{
+	const char *sh = inner ? inner : "/bin/bash";
+
+	if (a->dry_run) {
+		printf("# already inside an sbxsh sandbox: %s runs directly\n", sh);
+		exit(0);
+	}
+	execv(sh, a->fwd.v);
+	sbx_die(errno == ENOENT ? SBX_EXIT_NOTFOUND : SBX_EXIT_NOEXEC,
+		"cannot run the inner shell %s: %s", sh, strerror(errno));
+}
+
+static void load_profile(struct run *r)
+{
+	struct diag d = { 0 };
+	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
+	struct policy_opts o = { .user_config = cfg && *cfg ? cfg : NULL, .login = r->args.login };
+	char *cwd = getcwd(NULL, 0);
+
+	if (!cwd)
+		sbx_fatal("cannot read the current directory (%s); cd to a directory that exists",
+			  strerror(errno));
+	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0)
+		refuse_diag(&d);
+	print_lines(&d.warnings, "");
+	diag_release(&d);
+	free(cwd);
+}
+
+static bool all_tty(void)
+{
+	return isatty(0) && isatty(1) && isatty(2);
+}
+
+static void plan(struct run *r, const struct settings *set)
+{
+	struct strv notices = { 0 }, errors = { 0 };
+	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
+	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
+	struct sandbox_ctx c = {
+		.home = home,
+		.config_file = !r->args.login && cfg && cfg[0] == '/' ? cfg : NULL,
+		.stage = STAGE_PATH,
+		.marker = MARKER_PATH,
+		.inner_shell = set->inner_shell,
+		.environ = environ,
+		.root = geteuid() == 0,
+		/* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
+		.tty = all_tty() && !(r->args.interactive || (!r->args.command && !r->args.script)),
+	};
+	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
+
+	print_lines(&notices, "note: ");
+	free(home);
+	strv_release(&notices);
+	if (e < 0) {
+		print_lines(&errors, "");
+		if (!errors.n)
+			sbx_warn("cannot build the sandbox: %s", strerror(-e));
+		exit(SBX_EXIT_REFUSED);
+	}
+	strv_release(&errors);
+}
+
+static void check_helpers(const struct settings *set)
+{
+	if (access(set->bwrap, X_OK) < 0)
+		sbx_fatal("bwrap (%s) cannot be run: %s; install bubblewrap (apt-get install "
+			  "bubblewrap) or set [sbxsh] bwrap to its absolute path",
+			  set->bwrap, strerror(errno));
+	if (access(STAGE_PATH, X_OK) < 0)
+		sbx_fatal("the sandbox stage %s is missing (%s); reinstall sbxsh", STAGE_PATH,
+			  strerror(errno));
+}
+
+/* One pipe per data file bwrap reads: the marker's text, then empty hidden files. */
+static void make_data_fds(struct run *r)
+{
+	size_t n = sandbox_data_fds(&r->spec);
+	char *text = sandbox_marker_text(&r->spec);
+
+	if (!text || n + 2 > sizeof(r->fds) / sizeof(*r->fds))
+		sbx_fatal("too many hidden files (%zu); hide their directory instead", n);
+	for (size_t i = 0; i < n; i++) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			sbx_fatal("cannot make a pipe: %s", strerror(errno));
+		if (i == 0 && r->spec.marker && write(p[1], text, strlen(text)) != (ssize_t)strlen(text))
+			sbx_fatal("cannot write the sandbox marker: %s", strerror(errno));
+		close(p[1]);
+		r->fds[r->nfds++] = p[0];
+	}
+	free(text);
+}
+
+static void make_socket(struct run *r)
+{
+	int sv[2], one = 1;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0)
+		sbx_fatal("cannot make the stage's socket: %s", strerror(errno));
+	r->sock = sv[0];
+	r->fds[r->nfds++] = sv[1];
+	r->spec.stage_fd = sv[1];
+}
+
+static void make_tmp(struct run *r)
+{
+	char *why = NULL;
+
+	if (!r->spec.tmp_private)
+		return;
+	if (sandbox_tmp_create(&r->spec.tmp_host, &why) < 0)
+		sbx_fatal("%s", why ? why : "cannot make the private TMPDIR");
+}
+
+static _Noreturn void dry_run(struct run *r)
+{
+	for (size_t i = 0; i < r->argv.n; i++)
+		printf("%s\n", r->argv.v[i]);
+	if (r->spec.tmp_host)
+		sandbox_tmp_remove(r->spec.tmp_host);
+	exit(fflush(stdout) == 0 ? 0 : 1);
+}
+
+static _Noreturn void finish(struct run *r, const struct run_result *res)
+{
+	if (r->spec.tmp_host && sandbox_tmp_remove(r->spec.tmp_host) < 0)
+		sbx_warn("could not remove the private TMPDIR %s", r->spec.tmp_host);
+	if (res->reported)
+		supervise_exit(res->wstatus);
+	if (res->refused)
+		exit(SBX_EXIT_REFUSED);
+	int st = res->bwrap_status;
+	if (res->started || WIFSIGNALED(st)) {
+		/* The stage itself was killed: bwrap says 128+N. */
+		if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
+			supervise_exit(WEXITSTATUS(st) - 128);
+		supervise_exit(st);
+	}
+	sbx_die(SBX_EXIT_REFUSED,
+		"the sandbox could not be built (bwrap exited %d; its message is above); "
+		"`sbxsh doctor` checks what this machine allows",
+		WEXITSTATUS(st));
+}
+
+static void proxy_note(const struct profile *p)
+{
+	if (p->network == NET_PROXY)
+		sbx_warn("network = proxy is not available yet: this command has no network "
+			 "(as network = none)");
+}
+
+static int run_sandboxed(struct run *r)
+{
+	const struct settings *set;
+	struct run_result res;
+
+	load_profile(r);
+	set = policy_settings(r->pol);
+	plan(r, set);
+	if (!r->args.dry_run)
+		check_helpers(set);
+	make_socket(r);
+	make_data_fds(r);
+	make_tmp(r);
+	if (sandbox_argv(&r->spec, set->bwrap, r->fds + 1, r->args.fwd.v, &r->argv) < 0)
+		sbx_fatal("out of memory");
+	if (r->args.dry_run)
+		dry_run(r);
+	proxy_note(r->prof);
+	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session, &res);
+	if (e < 0) {
+		if (r->spec.tmp_host)
+			sandbox_tmp_remove(r->spec.tmp_host);
+		sbx_fatal("cannot start bwrap: %s", strerror(-e));
+	}
+	finish(r, &res);
+}
+
 int shell_main(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	sbx_warn("the sandboxed shell is not built yet");
-	return SBX_EXIT_REFUSED;
+	struct run r = { .sock = -1 };
+	char *inner = NULL;
+
+	if (shell_args_parse(argc, argv, &r.args) < 0)
+		sbx_fatal("out of memory");
+	switch (r.args.action) {
+	case SHELL_USAGE:
+		fprintf(stderr, "sbxsh: %s\n%s", r.args.error, shell_usage);
+		return SBX_EXIT_USAGE;
+	case SHELL_HELP:
+		fputs(shell_usage, stdout);
+		return 0;
+	case SHELL_VERSION:
+		printf("sbxsh %s\n", SBX_VERSION);
+		return 0;
+	case SHELL_RUN:
+		break;
+	}
+	if (nested_detect(MARKER_PATH, &inner))
+		run_nested(&r.args, inner);
+	return run_sandboxed(&r);
 }

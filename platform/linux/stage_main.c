@@ -1,0 +1,164 @@
+/* sbxsh-stage — runs inside the sandbox as its pid 1, between bwrap and the inner shell.
+ *
+ * Usage (bwrap runs it; not for people): sbxsh-stage --fd=N [--unix-all] -- SHELL ARGV0 ARGS…
+ *
+ * Rules kept here:
+ * - Nothing the command runs before the filter is installed, the capabilities (and the
+ *   bounding set) dropped and NO_NEW_PRIVS set; a failure there stops it (fail closed).
+ * - The control socket (fd N) is the front end's; the shell never inherits it.
+ * - As pid 1 it reaps every orphan, forwards the signals the front end sends to the
+ *   command's process group, and reports the shell's real wait status, so the front end
+ *   can die of the same signal. It trusts nothing it receives (it reads nothing).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "platform/log.h"
+#include "platform/sandbox.h"
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+struct stage_args {
+	int fd;
+	bool unix_all;
+	char **shell; /* SHELL ARGV0 ARGS… */
+};
+
+static void noop(int sig)
+{
+	(void)sig; /* pid 1 only receives signals it handles */
+}
+
+static int parse(int argc, char **argv, struct stage_args *a)
+{
+	a->fd = -1;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--fd=", 5) == 0) {
+			char *end;
+			long v = strtol(argv[i] + 5, &end, 10);
+			if (*end || v < 3 || v > 65535)
+				return -EINVAL;
+			a->fd = (int)v;
+		} else if (strcmp(argv[i], "--unix-all") == 0) {
+			a->unix_all = true;
+		} else if (strcmp(argv[i], "--") == 0 && i + 2 < argc) {
+			a->shell = argv + i + 1;
+			return a->fd >= 0 ? 0 : -EINVAL;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return -EINVAL;
+}
+
+static void send_msg(int fd, uint32_t kind, int32_t status)
+{
+	struct sbx_stage_msg m = { SBX_STAGE_MAGIC, kind, status };
+	struct ucred cred = { getpid(), getuid(), getgid() };
+	union {
+		char buf[CMSG_SPACE(sizeof(cred))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { &m, sizeof(m) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (kind == SBX_STAGE_STARTED) {
+		memset(&u, 0, sizeof(u));
+		mh.msg_control = u.buf;
+		mh.msg_controllen = sizeof(u.buf);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_CREDENTIALS;
+		c->cmsg_len = CMSG_LEN(sizeof(cred));
+		memcpy(CMSG_DATA(c), &cred, sizeof(cred));
+	}
+	while (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+static _Noreturn void fail(int fd, int err, const char *what)
+{
+	fprintf(stderr, "sbxsh: sandbox stage: %s: %s\n", what, strerror(err));
+	send_msg(fd, SBX_STAGE_FAILED, err);
+	_exit(SBX_EXIT_REFUSED);
+}
+
+static pid_t spawn_shell(const struct stage_args *a, const sigset_t *old)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		signal(forwarded[i], SIG_DFL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	execv(a->shell[0], a->shell + 1);
+	int e = errno;
+	fprintf(stderr, "sbxsh: cannot run the inner shell %s: %s\n", a->shell[0], strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/* Waits for the shell; reaps orphans; forwards signals sent from outside or by others. */
+static int supervise(pid_t shell, const sigset_t *set)
+{
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(set, &si);
+		if (sig < 0)
+			continue;
+		if (sig != SIGCHLD) {
+			/* From the terminal (SI_KERNEL) the group already has it; ours: skip. */
+			if (si.si_code <= 0 && si.si_pid != getpid())
+				kill(0, sig);
+			continue;
+		}
+		int status;
+		pid_t p;
+		while ((p = waitpid(-1, &status, WNOHANG)) > 0)
+			if (p == shell)
+				return status;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct stage_args a = { 0 };
+	sigset_t set, old;
+
+	if (parse(argc, argv, &a) < 0) {
+		fprintf(stderr, "sbxsh-stage: run by sbxsh inside the sandbox only\n");
+		return SBX_EXIT_REFUSED;
+	}
+	fcntl(a.fd, F_SETFD, FD_CLOEXEC);
+	/* Not traceable by the command it runs (same uid): its messages stay its own. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++) {
+		sigaddset(&set, forwarded[i]);
+		signal(forwarded[i], noop);
+	}
+	sigprocmask(SIG_BLOCK, &set, &old);
+
+	int r = sandbox_caps_drop();
+	if (r < 0)
+		fail(a.fd, -r, "dropping capabilities");
+	if ((r = sandbox_seccomp_install(a.unix_all)) < 0)
+		fail(a.fd, -r, "installing the seccomp filter");
+	send_msg(a.fd, SBX_STAGE_STARTED, 0);
+	pid_t shell = spawn_shell(&a, &old);
+	if (shell < 0)
+		fail(a.fd, errno, "fork");
+	int status = supervise(shell, &set);
+	send_msg(a.fd, SBX_STAGE_EXITED, status);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

@@ -1,0 +1,125 @@
+/* sandbox — the OS sandbox backend behind one small interface (Linux: bwrap + sbxsh-stage).
+ *
+ * The shell calls, in order: sandbox_plan (profile → a spec, reading the file system once),
+ * sandbox_tmp_create (the private TMPDIR), sandbox_argv (spec → the bwrap argv, pure), then
+ * runs the argv and, when the command is over, sandbox_tmp_remove and sandbox_spec_release.
+ * Nothing here prints; notices and errors are handed back as lines for the caller to show.
+ */
+#ifndef SBX_SANDBOX_H
+#define SBX_SANDBOX_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform/strv.h"
+
+struct profile;
+
+enum sbx_mount_op {
+	SBX_M_RO_BIND,	 /* src visible read-only at dst */
+	SBX_M_BIND,	 /* src writable at dst */
+	SBX_M_HIDE_DIR,	 /* an empty tmpfs at dst, remounted read-only */
+	SBX_M_HIDE_FILE, /* an empty read-only file at dst */
+	SBX_M_SYMLINK,	 /* dst is a symlink whose target is src */
+};
+
+struct sbx_mount {
+	enum sbx_mount_op op;
+	char *src; /* owned; NULL for HIDE_* */
+	char *dst; /* owned; canonical */
+};
+
+struct sbx_mounts {
+	struct sbx_mount *v;
+	size_t n, cap;
+};
+
+/* Everything the bwrap argv is made of: computed by sandbox_plan, or by hand in tests. */
+struct sandbox_spec {
+	struct sbx_mounts mounts; /* in mount order; the read-only remounts are derived */
+	char *cwd;		  /* canonical, visible in the sandbox */
+	char *stage;		  /* absolute path of sbxsh-stage (bound read-only) */
+	char *marker;		  /* the host's marker file, or NULL when it is not installed */
+	char *inner_shell;	  /* absolute */
+	char *profile_name;	  /* informative, e.g. "[dir ~/src/app]" */
+	char *tmp_host;		  /* the private TMPDIR's host directory, or NULL: shared /tmp */
+	bool tmp_private;
+	bool unshare_user; /* not root */
+	bool unshare_net;  /* network none (and proxy until the proxy exists) */
+	bool new_session;  /* no terminal on 0-2 */
+	bool unix_all;	   /* unix_sockets = all: no AF_UNIX filter */
+	bool git_discovery;
+	int stage_fd;		/* the stage's end of the control socket */
+	struct strv env_unset;	/* names, globs already expanded against the environment */
+	struct strv env_set;	/* NAME=value */
+};
+
+/* Where the sandbox takes its facts from (the caller's environment, already read). */
+struct sandbox_ctx {
+	const char *home;	 /* canonical or NULL */
+	const char *config_file; /* --config file, or NULL */
+	const char *stage;	 /* absolute path of sbxsh-stage */
+	const char *marker;	 /* the marker file (bound only if it exists) */
+	const char *inner_shell; /* absolute */
+	char *const *environ;	 /* for env_unset globs */
+	bool root;		 /* running as uid 0 */
+	bool tty;		 /* 0, 1 and 2 are all terminals */
+};
+
+/* The nested-sandbox marker: an empty root-owned file on the host (installed at
+ * SBX_LIBEXECDIR/sandbox-marker); each sandbox binds its content over it read-only. */
+#define SBX_MARKER_MAGIC "sbxsh-sandbox "
+
+/* Stage → front end messages on the control socket (SOCK_SEQPACKET). Untrusted: they come
+ * from inside the sandbox; the front end checks size, magic and range. */
+#define SBX_STAGE_MAGIC 0x53425853u /* "SBXS" */
+enum sbx_stage_kind {
+	SBX_STAGE_STARTED = 1, /* sent with SCM_CREDENTIALS: the stage's pid, for signals */
+	SBX_STAGE_EXITED = 2,  /* status = the inner shell's wait status */
+	SBX_STAGE_FAILED = 3,  /* status = errno: the stage could not set up or exec */
+};
+struct sbx_stage_msg {
+	uint32_t magic;
+	uint32_t kind;
+	int32_t status;
+};
+
+/* Resolves p into a spec: globs expanded, paths canonicalized, file write grants widened,
+ * mandatory denies found, the cwd checked. Returns 0 and fills *out (release it with
+ * sandbox_spec_release), or -EPERM/-ENOENT/... with one line per cause in errors.
+ * Lines for the user (widened grants, empty globs) are appended to notices either way. */
+int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sandbox_spec *out,
+		 struct strv *notices, struct strv *errors);
+void sandbox_spec_release(struct sandbox_spec *s);
+
+/* Appends a mount; src may be NULL. Returns 0 or -ENOMEM. */
+int sbx_mounts_add(struct sbx_mounts *m, enum sbx_mount_op op, const char *src, const char *dst);
+void sbx_mounts_release(struct sbx_mounts *m);
+
+/* Number of data descriptors sandbox_argv needs (the marker, then each hidden file). */
+size_t sandbox_data_fds(const struct sandbox_spec *s);
+
+/* The bwrap argv (pure: no I/O). bwrap is its absolute path; data_fds holds
+ * sandbox_data_fds(s) descriptors, each to be read by bwrap for one empty or marker file;
+ * shell_argv is the inner shell's argv (argv[0] as the caller gave it). Appends to out and
+ * returns 0, or -ENOMEM. */
+int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *data_fds,
+		 char *const *shell_argv, struct strv *out);
+
+/* The marker's content for this sandbox (caller frees). */
+char *sandbox_marker_text(const struct sandbox_spec *s);
+
+/* Makes the private TMPDIR: a fresh 0700 directory under $XDG_RUNTIME_DIR/sbxsh or
+ * /tmp/sbxsh-UID (each checked: ours, not a link, no group/other access). Returns 0 and
+ * *out (caller frees), or a negative errno with *why naming the directory (caller frees). */
+int sandbox_tmp_create(char **out, char **why);
+/* Removes it recursively without following links. Returns 0 or a negative errno. */
+int sandbox_tmp_remove(const char *path);
+
+/* The stage: installs the seccomp filter (AF_UNIX refused unless unix_all). 0 or -errno. */
+int sandbox_seccomp_install(bool unix_all);
+/* Drops every capability (effective, permitted, inheritable, ambient, bounding) and sets
+ * NO_NEW_PRIVS. 0 or -errno. */
+int sandbox_caps_drop(void);
+
+#endif

@@ -1,0 +1,54 @@
+/* shell — the parts of the sandboxed shell (docs/sbxsh.1.md): arguments, nesting, running. */
+#ifndef SBX_SHELL_H
+#define SBX_SHELL_H
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "platform/strv.h"
+
+enum shell_action { SHELL_RUN, SHELL_VERSION, SHELL_HELP, SHELL_USAGE };
+
+/* What sbxsh reads of bash's argument contract; everything else goes to the inner shell. */
+struct shell_args {
+	enum shell_action action;
+	bool login;	   /* argv[0] "-…", -l or --login */
+	bool command;	   /* -c */
+	bool stdin_script; /* -s */
+	bool interactive;  /* -i */
+	bool dry_run;	   /* --dry-run (sbxsh's own) */
+	const char *config; /* --config FILE (sbxsh's own), or NULL */
+	const char *cmd;    /* the -c command string */
+	const char *script; /* FILE: no -c, no -s */
+	struct strv fwd;    /* the inner shell's argv: argv[0], then the caller's arguments
+			       without sbxsh's own options, unchanged and in order */
+	char *error;	    /* SHELL_USAGE: the message (owned) */
+};
+
+/* Parses argv as bash would. Returns 0 (see a->action), or -ENOMEM. */
+int shell_args_parse(int argc, char **argv, struct shell_args *a);
+void shell_args_release(struct shell_args *a);
+/* Text of `sbxsh --help`. */
+extern const char shell_usage[];
+
+/* true inside an sbxsh sandbox: marker is a mount point of its own whose content starts
+ * with SBX_MARKER_MAGIC. *inner_shell (caller frees) is the shell the outer sbxsh named. */
+bool nested_detect(const char *marker, char **inner_shell);
+
+/* How the command ended, for the front end to pass on. */
+struct run_result {
+	bool started;	  /* the stage said it runs */
+	bool reported;	  /* the stage reported the shell's end: wstatus is the command's */
+	bool refused;	  /* the stage could not set up (it said why on stderr) */
+	int wstatus;	  /* the inner shell's wait status */
+	int bwrap_status; /* bwrap's own wait status */
+};
+
+/* Runs argv (bwrap, by absolute path) and supervises it: signals forwarded to the stage,
+ * the stage's report read from sock. keep_fds are made inheritable for bwrap only.
+ * Fills *res. Returns 0, or a negative errno when it could not start bwrap. */
+int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep,
+		  bool new_session, struct run_result *res);
+/* Exits with wstatus: the same code, or dies of the same signal. */
+_Noreturn void supervise_exit(int wstatus);
+
+#endif

@@ -1,0 +1,185 @@
+/* supervise — runs bwrap as our child and passes on how the command ended.
+ *
+ * Rules kept here:
+ * - stdin, stdout and stderr are never read or touched: bwrap inherits them. Descriptors the
+ *   caller passed stay open; ours are close-on-exec except those bwrap must read.
+ * - SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to sbxsh go to the stage, which passes them to the
+ *   command's process group. One the terminal sent to our whole group is not sent twice.
+ * - The stage's messages come from inside the sandbox: checked for size, magic and range.
+ * - A command killed by a signal makes sbxsh die of the same signal (compat.md 5).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "platform/log.h"
+#include "platform/sandbox.h"
+#include "shell/shell.h"
+
+static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+
+struct sup {
+	pid_t bwrap;
+	int sock, sigfd, pidfd;
+	bool new_session;
+	struct run_result *res;
+};
+
+static void sigset_handled(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++)
+		sigaddset(set, handled[i]);
+}
+
+static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkeep,
+				 const sigset_t *old)
+{
+	for (size_t i = 0; i < nkeep; i++)
+		fcntl(keep[i], F_SETFD, 0);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	execv(argv[0], argv);
+	fprintf(stderr, "sbxsh: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(SBX_EXIT_REFUSED);
+}
+
+static void on_message(struct sup *s)
+{
+	struct sbx_stage_msg m;
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { &m, sizeof(m) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+
+	if (n != (ssize_t)sizeof(m) || m.magic != SBX_STAGE_MAGIC || (mh.msg_flags & MSG_TRUNC))
+		return;
+	if (m.kind == SBX_STAGE_STARTED && !s->res->started) {
+		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+		if (c && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_level == SOL_SOCKET) {
+			struct ucred cr;
+			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
+			if (cr.pid > 0)
+				s->pidfd = (int)syscall(SYS_pidfd_open, cr.pid, 0);
+		}
+		s->res->started = true;
+	} else if (m.kind == SBX_STAGE_EXITED && s->res->started) {
+		s->res->wstatus = m.status & 0xffff;
+		s->res->reported = true;
+	} else if (m.kind == SBX_STAGE_FAILED) {
+		s->res->refused = true;
+	}
+}
+
+/* A signal for the command: to the stage once it runs, else to bwrap (which then dies of it
+ * and takes the half-built sandbox along). */
+static void forward(struct sup *s, const struct signalfd_siginfo *si)
+{
+	/* The terminal sent it to our process group, which holds the sandbox too. */
+	if (si->ssi_code == SI_KERNEL && !s->new_session)
+		return;
+	if (s->pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, s->pidfd, (int)si->ssi_signo, NULL, 0);
+	else if (!s->res->started)
+		kill(s->bwrap, (int)si->ssi_signo);
+}
+
+/* Returns true once bwrap has been reaped. */
+static bool on_signal(struct sup *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD) {
+			forward(s, &si);
+			continue;
+		}
+		int st;
+		if (waitpid(s->bwrap, &st, WNOHANG) == s->bwrap) {
+			s->res->bwrap_status = st;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void loop(struct sup *s)
+{
+	for (;;) {
+		struct pollfd p[2] = { { s->sigfd, POLLIN, 0 }, { s->sock, POLLIN, 0 } };
+		if (poll(p, 2, -1) < 0)
+			continue;
+		if (p[1].revents & POLLIN)
+			on_message(s);
+		if ((p[0].revents & POLLIN) && on_signal(s))
+			break;
+	}
+	/* The stage's last words were queued before bwrap could exit. */
+	for (int i = 0; i < 4; i++)
+		on_message(s);
+}
+
+int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep,
+		  bool new_session, struct run_result *res)
+{
+	struct sup s = { .sock = sock, .pidfd = -1, .new_session = new_session, .res = res };
+	sigset_t set, old;
+	int r = 0;
+
+	memset(res, 0, sizeof(*res));
+	sigset_handled(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	s.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s.sigfd < 0) {
+		r = -errno;
+		goto out;
+	}
+	s.bwrap = fork();
+	if (s.bwrap < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (s.bwrap == 0)
+		child_exec(argv, keep_fds, nkeep, &old);
+	for (size_t i = 0; i < nkeep; i++)
+		if (keep_fds[i] != sock)
+			close(keep_fds[i]);
+	loop(&s);
+out:
+	if (s.pidfd >= 0)
+		close(s.pidfd);
+	if (s.sigfd >= 0)
+		close(s.sigfd);
+	return r;
+}
+
+_Noreturn void supervise_exit(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		exit(WEXITSTATUS(wstatus));
+	int sig = WTERMSIG(wstatus);
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+
+	fflush(NULL);
+	setrlimit(RLIMIT_CORE, &no_core); /* the command's core, if any, is its own */
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig); /* a signal whose default is to be ignored */
+}
