@@ -71,6 +71,11 @@ const char *path_glob_error(const char *s)
 			if (!s[1])
 				return "ends with a lone '\\'; write '\\\\' for a backslash";
 			s++;
+		} else if (*s == '$' && s[1] == '{') {
+			const char *e = strchr(s, '}');
+			if (!e)
+				return "has an unterminated '${'; write ${NAME}";
+			s = e;
 		} else if (*s == '[') {
 			const char *e = s + 1;
 			if (*e == '!' || *e == '^')

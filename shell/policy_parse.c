@@ -435,10 +435,9 @@ static int parse_name(struct pctx *c, const char *raw, enum key_id *key, enum op
 		if (strcmp(policy_keys[i].name, name) != 0)
 			continue;
 		if (!(policy_keys[i].where & (1u << c->cur->kind))) {
-			perr(c, "'%s' does not belong in %s; did you mean '%s'? ('%s' goes in %s)", name,
-			     c->cur->head, closest_key(name, c->cur->kind), name,
+			perr(c, "'%s' does not belong in %s; it goes in %s", name, c->cur->head,
 			     policy_keys[i].where & IN_PROFILE ? "[default], [profile NAME] or [dir PATTERN]"
-							       : "[sbxsh]");
+			     : policy_keys[i].where & IN_SBXSH ? "[sbxsh]" : "[limits]");
 			return -1;
 		}
 		*key = (enum key_id)i;
@@ -521,7 +520,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (c->skip)
 		return 1;
 	if (!c->cur) {
-		perr(c, "'%s' is outside any section; put it under [default] or [sbxsh]", name);
+		perr(c, "a key before any section; put it under [default] or [sbxsh]");
 		c->skip = true;
 		return 1;
 	}
@@ -559,6 +558,8 @@ static const char *find_sep(const char *s, const char *chars)
 /* Handles a "[…]" line; returns false when it is malformed (already reported). */
 static bool section_line(struct pctx *c, const char *start)
 {
+	c->cur = NULL;
+	c->skip = true;
 	const char *close = find_sep(start + 1, "]");
 	if (*close != ']') {
 		perr(c, "section header without ']'; write [NAME]");

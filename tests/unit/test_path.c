@@ -1,0 +1,82 @@
+/* test_path — path spelling: ~, $VAR, relative to the root, glob checks, canonical form. */
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "platform/path.h"
+#include "tests/unit/tap.h"
+
+static void expands(const char *in, const char *want)
+{
+	char *out = NULL, *err = NULL;
+	int r = path_expand(in, "/home/u", "/proj", &out, &err);
+	is_int(r, 0, "'%s' expands%s%s", in, err ? ": " : "", err ? err : "");
+	is_str(out, want, "'%s' is '%s'", in, want);
+	free(out);
+	free(err);
+}
+
+static void refused(const char *in, const char *msg)
+{
+	char *out = NULL, *err = NULL;
+	int r = path_expand(in, "/home/u", "/proj", &out, &err);
+	ok(r < 0 && !out && err && strstr(err, msg), "'%s' is refused: %s", in, err ? err : "(none)");
+	free(out);
+	free(err);
+}
+
+int main(void)
+{
+	setenv("SBX_T_DIR", "/var/t", 1);
+	setenv("SBX_T_REL", "rel/dir", 1);
+	unsetenv("SBX_T_UNSET");
+	expands("~", "/home/u");
+	expands("~/.ssh", "/home/u/.ssh");
+	expands("$SBX_T_DIR/x", "/var/t/x");
+	expands("${SBX_T_DIR}y", "/var/ty");
+	expands(".", "/proj");
+	expands("src/../lib/./x/", "/proj/lib/x");
+	expands("/a//b/../c", "/a/c");
+	expands("/a/*.txt", "/a/*.txt");
+	expands("/a/{x,y}/[ab]?", "/a/{x,y}/[ab]?");
+	expands("/a/\\*lit", "/a/\\*lit");
+	expands("/a/\\$HOME", "/a/$HOME");
+	expands("../sib", "/sib");
+	refused("$SBX_T_UNSET/x", "not set");
+	refused("${SBX_T_UNSET}", "not set");
+	refused("$SBX_T_REL/x", "must be absolute");
+	refused("${SBX_T_DIR", "unterminated '${'");
+	refused("/a/{x,y", "unterminated '{'");
+	refused("/a/[ab", "unterminated '['");
+	refused("/a/b}", "without '{'");
+	refused("/a/b\\", "lone '\\'");
+	refused("~bob/x", "~user");
+	refused("$/x", "without a variable name");
+	refused("", "empty");
+
+	ok(path_has_glob("/a/*") && !path_has_glob("/a/\\*") && !path_has_glob("/a/b"), "path_has_glob sees unescaped globs only");
+	ok(path_under("/a/b", "/a") && path_under("/a", "/a") && !path_under("/ab", "/a") && path_under("/x", "/"),
+	   "path_under is component-wise");
+
+	char tmpl[] = "/tmp/sbx-path.XXXXXX", *c = NULL, want[256], link[256];
+	char *d = mkdtemp(tmpl), *real = realpath(d, NULL);
+	snprintf(link, sizeof(link), "%s/link", d);
+	symlink(real, link);
+	snprintf(want, sizeof(want), "%s/link/missing/more", d);
+	is_int(path_canon(want, &c), 0, "canon of a missing suffix succeeds");
+	snprintf(want, sizeof(want), "%s/missing/more", real);
+	is_str(c, want, "the symlink is resolved and the missing suffix re-appended");
+	free(c);
+	snprintf(want, sizeof(want), "%s/link/*/x", d);
+	path_canon(want, &c);
+	snprintf(want, sizeof(want), "%s/*/x", real);
+	is_str(c, want, "a glob component is kept as written after the resolved prefix");
+	free(c);
+	path_canon("/", &c);
+	is_str(c, "/", "canon of / is /");
+	free(c);
+	unlink(link);
+	rmdir(d);
+	free(real);
+	return tap_done();
+}
