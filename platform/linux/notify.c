@@ -1,0 +1,232 @@
+/* notify — seccomp rules that hand calls to the violation monitor, and the listener's plumbing.
+ *
+ * Rules this file keeps:
+ * - It only ever adds SCMP_ACT_NOTIFY rules: what the monitor sees is answered CONTINUE (or,
+ *   for socket(AF_UNIX), refused), so adding a call here never widens anything. A dead monitor
+ *   makes the call fail with ENOSYS: fail closed.
+ * - Read and write opens are told apart in BPF (masked compares on the flags), so a level that
+ *   watches writes does not stop every read.
+ * - The listener is never left in the sandbox: the stage sends it and closes its copy.
+ */
+#include "platform/linux/notify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+#define N NOTIFY_NOARG
+#define CWD NOTIFY_FD_CWD
+#define W MONITOR_WRITES
+#define F MONITOR_FULL
+
+/* name, op, level, dirfd, path, dirfd2, path2, flags, openat2 */
+static const struct notify_call calls[] = {
+	{ "open", NOP_OPEN, W, CWD, 0, N, N, 1, false },
+	{ "openat", NOP_OPEN, W, 0, 1, N, N, 2, false },
+	{ "openat2", NOP_OPEN, W, 0, 1, N, N, 2, true },
+	{ "creat", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "execve", NOP_EXEC, W, CWD, 0, N, N, N, false },
+	{ "execveat", NOP_EXEC, W, 0, 1, N, N, N, false },
+	{ "access", NOP_READ, F, CWD, 0, N, N, N, false },
+	{ "faccessat", NOP_READ, F, 0, 1, N, N, N, false },
+	{ "faccessat2", NOP_READ, F, 0, 1, N, N, N, false },
+	{ "chdir", NOP_READ, F, CWD, 0, N, N, N, false },
+	{ "readlink", NOP_READ, F, CWD, 0, N, N, N, false },
+	{ "readlinkat", NOP_READ, F, 0, 1, N, N, N, false },
+	{ "mkdir", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "mkdirat", NOP_WRITE, W, 0, 1, N, N, N, false },
+	{ "unlink", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "unlinkat", NOP_WRITE, W, 0, 1, N, N, N, false },
+	{ "rmdir", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "rename", NOP_WRITE, W, CWD, 0, CWD, 1, N, false },
+	{ "renameat", NOP_WRITE, W, 0, 1, 2, 3, N, false },
+	{ "renameat2", NOP_WRITE, W, 0, 1, 2, 3, N, false },
+	{ "link", NOP_WRITE, W, CWD, 1, N, N, N, false },
+	{ "linkat", NOP_WRITE, W, 2, 3, N, N, N, false },
+	{ "symlink", NOP_WRITE, W, CWD, 1, N, N, N, false },
+	{ "symlinkat", NOP_WRITE, W, 1, 2, N, N, N, false },
+	{ "truncate", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "truncate64", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "utimensat", NOP_WRITE, W, 0, 1, N, N, N, false },
+	{ "utime", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "utimes", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "futimesat", NOP_WRITE, W, 0, 1, N, N, N, false },
+	{ "chmod", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "fchmodat", NOP_WRITE, W, 0, 1, N, N, N, false },
+	{ "chown", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "chown32", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "lchown", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "lchown32", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "fchownat", NOP_WRITE, W, 0, 1, N, N, N, false },
+	{ "mknod", NOP_WRITE, W, CWD, 0, N, N, N, false },
+	{ "mknodat", NOP_WRITE, W, 0, 1, N, N, N, false },
+	{ "socket", NOP_UNIX, W, N, N, N, N, N, false },
+};
+
+#undef N
+#undef CWD
+#undef W
+#undef F
+
+const struct notify_call *notify_calls(unsigned *n)
+{
+	*n = sizeof(calls) / sizeof(calls[0]);
+	return calls;
+}
+
+/* One NOTIFY rule per write bit: libseccomp ORs rules of one call, and has no "masked !=". */
+static int add_write_opens(scmp_filter_ctx ctx, int nr, unsigned arg)
+{
+	static const unsigned bits[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND };
+	int r = 0;
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]) && r == 0; i++) {
+		struct scmp_arg_cmp c = SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, bits[i], bits[i]);
+
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1, c);
+	}
+	return r;
+}
+
+static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monitor_level level,
+		    unsigned flags)
+{
+	int nr = seccomp_syscall_resolve_name(c->name);
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0; /* no such call on any architecture libseccomp knows here */
+	if (c->op == NOP_UNIX) {
+		if (!(flags & NOTIFY_UNIX))
+			return 0;
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
+					SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	}
+	if (level < c->level)
+		return 0;
+	if (c->op == NOP_OPEN && !c->openat2 && level < MONITOR_FULL)
+		return add_write_opens(ctx, nr, c->flags);
+	return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+}
+
+int notify_rules_add(scmp_filter_ctx ctx, enum monitor_level level, unsigned flags)
+{
+	int r = 0;
+
+	if (level == MONITOR_OFF)
+		return 0;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && r == 0; i++) {
+		r = add_call(ctx, &calls[i], level, flags);
+		if (r == -EDOM || r == -EOPNOTSUPP)
+			r = 0; /* the call does not exist on one of ctx's architectures */
+	}
+	return r;
+}
+
+int notify_fd_send(int sock, int fd)
+{
+	char byte = 'L';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *cm;
+
+	memset(u.buf, 0, sizeof(u.buf));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+int notify_fd_recv(int sock, int *fd)
+{
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	*fd = -1;
+	while ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0)
+		if (errno != EINTR)
+			return -errno;
+	cm = CMSG_FIRSTHDR(&mh);
+	if (n != 1 || byte != 'L' || !cm || cm->cmsg_level != SOL_SOCKET ||
+	    cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int))) {
+		/* a truncated or foreign message: close whatever came with it */
+		for (; cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+				int x;
+				size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+				for (size_t i = 0; i < k; i++) {
+					memcpy(&x, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+					close(x);
+				}
+			}
+		return -EBADMSG;
+	}
+	memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	return 0;
+}
+
+int notify_listener_setup(int fd)
+{
+	__u64 fl = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
+
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+		return -errno;
+	/* Without it a 2-CPU machine bounces the waker and the handler across CPUs (1-3 s per
+	 * 50,000 opens instead of ~0.5 s); an old kernel answers EINVAL/ENOTTY: run without. */
+	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, &fl) < 0 && errno != EINVAL &&
+	    errno != ENOTTY)
+		return -errno;
+	return 0;
+}
+
+static const char *const level_names[] = { "off", "writes", "full" };
+
+const char *notify_level_name(enum monitor_level l)
+{
+	return (unsigned)l < 3 ? level_names[l] : "?";
+}
+
+int notify_level_parse(const char *s)
+{
+	static const struct {
+		const char *s;
+		int l;
+	} t[] = { { "off", MONITOR_OFF }, { "no", MONITOR_OFF },	 { "false", MONITOR_OFF },
+		  { "0", MONITOR_OFF },	  { "writes", MONITOR_WRITES }, { "full", MONITOR_FULL },
+		  { "on", MONITOR_FULL }, { "yes", MONITOR_FULL },	 { "true", MONITOR_FULL },
+		  { "1", MONITOR_FULL } };
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(s, t[i].s) == 0)
+			return t[i].l;
+	return -1;
+}

@@ -1,0 +1,71 @@
+/* notify — the seccomp user-notification half of the violation monitor (docs/monitor.md).
+ *
+ * The stage adds the rules (notify_rules_add) to its own filter before it loads it, sends the
+ * listener to the front end (notify_fd_send) and closes its copy before exec. The front end
+ * receives it (notify_fd_recv), prepares it (notify_listener_setup) and runs shell/monitor.c.
+ * The call table here is the one both sides read: which calls notify, and where their path,
+ * directory descriptor and open flags sit in the arguments.
+ */
+#ifndef SBX_NOTIFY_H
+#define SBX_NOTIFY_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <seccomp.h>
+
+/* How much the monitor sees. WRITES: every write-intent call (opens told apart by their flags
+ * in BPF), execs and AF_UNIX sockets; FULL adds read opens, access, readlink and chdir. */
+enum monitor_level { MONITOR_OFF = 0, MONITOR_WRITES = 1, MONITOR_FULL = 2 };
+
+/* notify_rules_add flags */
+#define NOTIFY_UNIX 0x1u /* socket(AF_UNIX) notifies; the monitor refuses it with EPERM */
+
+/* What a call does to the path it names. */
+enum notify_op {
+	NOP_READ,  /* open for reading, access, readlink, chdir */
+	NOP_WRITE, /* creates, removes, renames, changes metadata */
+	NOP_OPEN,  /* read or write by its flags (open, openat, openat2) */
+	NOP_EXEC,
+	NOP_UNIX, /* socket(AF_UNIX) */
+};
+
+#define NOTIFY_NOARG 0xff
+#define NOTIFY_FD_CWD 0xfe /* no dirfd argument: relative to the cwd */
+
+struct notify_call {
+	const char *name;
+	uint8_t op;		   /* enum notify_op */
+	uint8_t level;		   /* the least monitor_level that notifies it */
+	uint8_t dirfd, path;	   /* argument indexes (dirfd may be NOTIFY_FD_CWD) */
+	uint8_t dirfd2, path2;	   /* a second path written (rename, link), or NOTIFY_NOARG */
+	uint8_t flags;		   /* open flags argument, NOTIFY_NOARG; openat2: the how pointer */
+	bool openat2;		   /* flags are in struct open_how at the flags argument */
+};
+
+/* The table of monitored calls; *n receives its length. Static, never freed. */
+const struct notify_call *notify_calls(unsigned *n);
+
+/* Open flags that mean the open may write. */
+#define NOTIFY_OPEN_WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)
+
+/* Adds SCMP_ACT_NOTIFY rules for level to ctx, on every architecture ctx holds. Calls the
+ * architecture lacks are skipped. flags: NOTIFY_UNIX. Returns 0 or a negative errno from
+ * libseccomp. MONITOR_OFF adds nothing. */
+int notify_rules_add(scmp_filter_ctx ctx, enum monitor_level level, unsigned flags);
+
+/* Sends fd over the unix socket sock (SCM_RIGHTS), with one byte of payload. 0 or -errno. */
+int notify_fd_send(int sock, int fd);
+
+/* Receives one descriptor sent by notify_fd_send. Returns 0 and *fd (caller closes; made
+ * close-on-exec), -EBADMSG when the message carried none, or -errno. Blocks. */
+int notify_fd_recv(int sock, int *fd);
+
+/* Prepares a listener in the front end: close-on-exec, and the synchronous wake-up flag
+ * (kernel 6.6+; older kernels refuse it, which is not an error). Returns 0 or -errno. */
+int notify_listener_setup(int fd);
+
+/* Name of a monitor level ("off", "writes", "full"); parses one back (-1 when unknown). */
+const char *notify_level_name(enum monitor_level l);
+int notify_level_parse(const char *s);
+
+#endif

@@ -1,0 +1,665 @@
+/* judge — one call against the mount layout and the profile: violation or not, and the fix.
+ *
+ * Rules this file keeps:
+ * - Input paths come from inside the sandbox and are untrusted strings: they are only compared
+ *   and copied (bounded), never used to open anything; the host is asked one question through
+ *   the caller's exists() callback, about the translated path.
+ * - The verdict follows the mounts as built (what the kernel enforced), not a re-reading of the
+ *   policy; the profile only names the line that decided and the grant to add.
+ * - Credential stores and system denies are named, never suggested as a grant.
+ */
+#include "shell/judge.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "platform/sandbox.h"
+#include "shell/policy.h"
+
+enum vis { VIS_NONE, VIS_SKELETON, VIS_RO, VIS_RW, VIS_HIDDEN, VIS_PRIVATE };
+
+void judge_normalize(char *p)
+{
+	char *out = p, *s = p;
+
+	if (*s != '/')
+		return;
+	while (*s) {
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		char *e = strchr(s, '/');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (len == 1 && s[0] == '.') {
+			/* skip */
+		} else if (len == 2 && s[0] == '.' && s[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, s, len);
+			out += len;
+		}
+		s += len;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = '\0';
+}
+
+/* path is dir or under it, component-wise. */
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static size_t depth_of(const char *p)
+{
+	size_t d = 0;
+
+	for (; *p; p++)
+		if (*p == '/' && p[1])
+			d++;
+	return d;
+}
+
+/* ---- glob matching: * ? [..] within a component, ** across, {a,b} alternatives ---- */
+
+static bool match_here(const char *pat, const char *path, int depth);
+
+static bool match_brace(const char *pat, const char *open, const char *path, int depth)
+{
+	const char *close = open + 1, *alt = open + 1;
+	int level = 0;
+	char buf[PATH_MAX];
+
+	for (; *close; close++) {
+		if (*close == '\\' && close[1])
+			close++;
+		else if (*close == '{')
+			level++;
+		else if (*close == '}' && level-- == 0)
+			break;
+	}
+	if (!*close)
+		return false;
+	for (const char *q = open + 1; q <= close; q++) {
+		if (*q == '\\' && q[1] && q < close) {
+			q++;
+			continue;
+		}
+		if (*q == '{')
+			level++;
+		else if (*q == '}' && q < close)
+			level--;
+		else if ((*q == ',' && level == 0) || q == close) {
+			int k = snprintf(buf, sizeof(buf), "%.*s%.*s%s", (int)(open - pat), pat,
+					 (int)(q - alt), alt, close + 1);
+
+			if (k > 0 && (size_t)k < sizeof(buf) && match_here(buf, path, depth + 1))
+				return true;
+			alt = q + 1;
+		}
+	}
+	return false;
+}
+
+static const char *find_brace(const char *pat)
+{
+	for (; *pat; pat++) {
+		if (*pat == '\\' && pat[1])
+			pat++;
+		else if (*pat == '{')
+			return pat;
+	}
+	return NULL;
+}
+
+/* Component-wise: "**" eats zero or more components; others go to fnmatch. */
+static bool match_comps(const char *pat, const char *path)
+{
+	while (*pat == '/')
+		pat++;
+	while (*path == '/')
+		path++;
+	if (!*pat)
+		return !*path;
+	const char *pe = strchr(pat, '/');
+	size_t pl = pe ? (size_t)(pe - pat) : strlen(pat);
+
+	if (pl == 2 && pat[0] == '*' && pat[1] == '*') {
+		const char *rest = pat + pl;
+
+		for (const char *q = path;; ) {
+			if (match_comps(rest, q))
+				return true;
+			q = strchr(q, '/');
+			if (!q)
+				return false;
+			q++;
+		}
+	}
+	if (!*path)
+		return false;
+	const char *xe = strchr(path, '/');
+	size_t xl = xe ? (size_t)(xe - path) : strlen(path);
+	char pc[NAME_MAX * 2 + 2], xc[NAME_MAX + 1];
+
+	if (pl >= sizeof(pc) || xl >= sizeof(xc))
+		return false;
+	memcpy(pc, pat, pl);
+	pc[pl] = '\0';
+	memcpy(xc, path, xl);
+	xc[xl] = '\0';
+	if (fnmatch(pc, xc, FNM_PERIOD) != 0)
+		return false;
+	return match_comps(pat + pl, path + xl);
+}
+
+static bool match_here(const char *pat, const char *path, int depth)
+{
+	const char *b = depth < 8 ? find_brace(pat) : NULL;
+
+	if (b)
+		return match_brace(pat, b, path, depth);
+	return match_comps(pat, path);
+}
+
+bool judge_glob_match(const char *pat, const char *path)
+{
+	if (pat[0] != '/' || path[0] != '/')
+		return false;
+	if (!strpbrk(pat, "*?[{\\"))
+		return strcmp(pat, path) == 0;
+	return match_here(pat, path, 0);
+}
+
+bool judge_glob_covers(const char *pat, const char *path)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (!strpbrk(pat, "*?[{\\"))
+		return under(path, pat);
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, path, n + 1);
+	for (;;) {
+		if (judge_glob_match(pat, buf))
+			return true;
+		char *s = strrchr(buf, '/');
+
+		if (!s || s == buf)
+			return strcmp(pat, "/") == 0;
+		*s = '\0';
+	}
+}
+
+/* ---- the mount layout ---- */
+
+static bool join(char *out, size_t n, const char *a, const char *rest)
+{
+	int k;
+
+	if (strcmp(a, "/") == 0)
+		k = snprintf(out, n, "%s", *rest ? rest : "/");
+	else
+		k = snprintf(out, n, "%s%s", a, rest);
+	if (k <= 0 || (size_t)k >= n)
+		return false;
+	judge_normalize(out);
+	return true;
+}
+
+static enum vis vis_profile(const struct judge_ctx *c, const char *p);
+
+/* How the sandbox shows sandbox path p; the host path behind it goes into host. */
+static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, size_t n, int hops)
+{
+	const struct sandbox_spec *s = c->spec;
+	const struct sbx_mount *m = NULL;
+
+	if (strlen(p) >= n)
+		return VIS_NONE;
+	strcpy(host, p);
+	if (!s)
+		return vis_profile(c, p);
+	for (size_t i = 0; i < s->mounts.n; i++)
+		if (s->mounts.v[i].dst && under(p, s->mounts.v[i].dst))
+			m = &s->mounts.v[i];
+	if (!m) {
+		if (s->tmp_private && under(p, "/tmp"))
+			return VIS_PRIVATE;
+		for (size_t i = 0; i < s->mounts.n; i++)
+			if (s->mounts.v[i].dst && under(s->mounts.v[i].dst, p))
+				return VIS_SKELETON;
+		return VIS_NONE;
+	}
+	const char *rest = p + (strcmp(m->dst, "/") == 0 ? 0 : strlen(m->dst));
+
+	switch (m->op) {
+	case SBX_M_RO_BIND:
+	case SBX_M_BIND:
+		if (!m->src || !join(host, n, m->src, rest))
+			return VIS_NONE;
+		if (m->op == SBX_M_BIND)
+			return (s->tmp_private && s->tmp_host && strcmp(m->src, s->tmp_host) == 0)
+				       ? VIS_PRIVATE
+				       : VIS_RW;
+		return VIS_RO;
+	case SBX_M_HIDE_DIR:
+	case SBX_M_HIDE_FILE:
+		return VIS_HIDDEN;
+	case SBX_M_SYMLINK: {
+		char t[PATH_MAX];
+
+		if (!*rest || !m->src || hops > 8)
+			return VIS_RO; /* the link itself */
+		int k;
+
+		if (m->src[0] == '/')
+			k = snprintf(t, sizeof(t), "%s%s", m->src, rest);
+		else
+			k = snprintf(t, sizeof(t), "%.*s/%s%s", (int)(strrchr(m->dst, '/') - m->dst),
+				     m->dst, m->src, rest);
+		if (k < 0 || (size_t)k >= sizeof(t))
+			return VIS_NONE;
+		judge_normalize(t);
+		return vis_of(c, t, host, n, hops + 1);
+	}
+	}
+	return VIS_NONE;
+}
+
+struct best {
+	const struct pol_value *v;
+	size_t depth;
+	int which; /* 0 grant, 1 deny */
+};
+
+static void best_in(const struct pol_list *l, const char *path, int which, struct best *b)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const char *pat = l->v[i].value;
+		size_t d;
+
+		if (!pat || !judge_glob_covers(pat, path))
+			continue;
+		d = depth_of(pat);
+		if (!b->v || d > b->depth || (d == b->depth && which > b->which)) {
+			b->v = &l->v[i];
+			b->depth = d;
+			b->which = which;
+		}
+	}
+}
+
+/* Without a spec: the profile's own most specific rule. */
+static enum vis vis_profile(const struct judge_ctx *c, const char *p)
+{
+	struct best r = { 0 }, w = { 0 };
+
+	best_in(&c->prof->read, p, 0, &r);
+	best_in(&c->prof->deny_read, p, 1, &r);
+	best_in(&c->prof->write, p, 0, &r);
+	best_in(&c->prof->write, p, 0, &w);
+	best_in(&c->prof->deny_write, p, 1, &w);
+	if (r.v && r.which == 1)
+		return VIS_HIDDEN;
+	if (w.v && w.which == 0)
+		return VIS_RW;
+	return r.v ? VIS_RO : VIS_NONE;
+}
+
+/* ---- mandatory write denies (policy.md) ---- */
+
+static const char *const mandatory[] = {
+	".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
+	".zlogin", ".config/fish", ".gitconfig", ".gitmodules", ".git/hooks", ".git/config", ".ssh",
+	".config/sbxsh", ".vscode", ".idea", ".mcp.json", ".claude/commands", ".claude/agents",
+	".claude/settings*.json", ".codex", ".gemini",
+};
+
+/* The mandatory entry a path hits: at any depth below home or a write grant. */
+static const char *mandatory_of(const struct judge_ctx *c, const char *path)
+{
+	bool inside = c->home && under(path, c->home);
+
+	for (size_t i = 0; !inside && i < c->prof->write.n; i++)
+		inside = c->prof->write.v[i].value && judge_glob_covers(c->prof->write.v[i].value, path);
+	if (!inside)
+		return NULL;
+	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+		for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
+			char pat[PATH_MAX];
+
+			snprintf(pat, sizeof(pat), "%.*s/%s", (int)(s - path), path, mandatory[i]);
+			if (judge_glob_covers(pat, path))
+				return mandatory[i];
+		}
+	}
+	return NULL;
+}
+
+/* ---- verdicts ---- */
+
+static bool ignored(const struct pol_list *l, const char *path)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].value && judge_glob_covers(l->v[i].value, path))
+			return true;
+	return false;
+}
+
+static enum viol_why deny_origin(const struct judge_ctx *c, const struct pol_value *v)
+{
+	if (!v->file || strcmp(v->file, "<embedded>") == 0)
+		return VW_CREDENTIAL;
+	if (c->sysconfdir && under(v->file, c->sysconfdir))
+		return VW_SYSTEM;
+	return VW_DENY_READ;
+}
+
+static void why_read(const struct judge_ctx *c, struct verdict *v)
+{
+	struct best b = { 0 };
+
+	best_in(&c->prof->read, v->path, 0, &b);
+	best_in(&c->prof->write, v->path, 0, &b);
+	best_in(&c->prof->deny_read, v->path, 1, &b);
+	v->rule = b.v;
+	v->why = (b.v && b.which == 1) ? deny_origin(c, b.v) : VW_NO_GRANT;
+}
+
+static void why_write(const struct judge_ctx *c, struct verdict *v)
+{
+	struct best b = { 0 }, r = { 0 };
+
+	v->mandatory = mandatory_of(c, v->path);
+	if (v->mandatory) {
+		v->why = strcmp(v->mandatory, ".git/config") == 0 ? VW_GIT_CONFIG : VW_MANDATORY;
+		return;
+	}
+	best_in(&c->prof->deny_read, v->path, 1, &r);
+	best_in(&c->prof->read, v->path, 0, &r);
+	if (r.v && r.which == 1 && deny_origin(c, r.v) != VW_DENY_READ) {
+		v->rule = r.v;
+		v->why = deny_origin(c, r.v);
+		return;
+	}
+	best_in(&c->prof->write, v->path, 0, &b);
+	best_in(&c->prof->deny_write, v->path, 1, &b);
+	v->rule = b.v;
+	if (b.v && b.which == 1)
+		v->why = VW_DENY_WRITE;
+	else
+		v->why = b.v ? VW_UNMOUNTED : VW_NO_GRANT;
+}
+
+static bool noise(const char *p)
+{
+	return under(p, "/proc") || under(p, "/dev") || under(p, "/sys");
+}
+
+int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_path,
+	       unsigned flags, struct verdict *v)
+{
+	char p[PATH_MAX];
+	enum vis vis;
+
+	memset(v, 0, offsetof(struct verdict, path));
+	v->path[0] = '\0';
+	v->kind = kind;
+	if (sbx_path[0] != '/')
+		return -EINVAL;
+	if (strlen(sbx_path) >= sizeof(p))
+		return -ENAMETOOLONG;
+	strcpy(p, sbx_path);
+	judge_normalize(p);
+	if (noise(p))
+		return 0;
+	vis = vis_of(c, p, v->path, sizeof(v->path), 0);
+	if (vis == VIS_PRIVATE || vis == VIS_RW || vis == VIS_SKELETON)
+		return 0;
+	if (kind == VK_WRITE) {
+		if (vis == VIS_RO && (flags & (JF_MKDIR | JF_TIMES)) && c->exists &&
+		    c->exists(v->path, c->arg))
+			return 0; /* EEXIST, or a time change on a file it can read: nothing written */
+		if (ignored(&c->prof->ignore_write, v->path))
+			return 0;
+		why_write(c, v);
+		return 1;
+	}
+	if (vis == VIS_RO)
+		return 0;
+	if (!c->exists || !c->exists(v->path, c->arg))
+		return 0; /* missing on the host too: the command's own miss */
+	if (ignored(&c->prof->ignore_read, v->path))
+		return 0;
+	why_read(c, v);
+	return 1;
+}
+
+void judge_unix(struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->kind = VK_UNIX;
+	v->why = VW_UNIX;
+	strcpy(v->path, "AF_UNIX");
+}
+
+int judge_network(const struct judge_ctx *c, const char *host, unsigned port, struct verdict *v)
+{
+	memset(v, 0, offsetof(struct verdict, path));
+	v->kind = VK_NETWORK;
+	v->why = VW_NETWORK;
+	if (port)
+		snprintf(v->path, sizeof(v->path), "%s:%u", host, port);
+	else
+		snprintf(v->path, sizeof(v->path), "%s", host);
+	for (size_t i = 0; i < c->prof->ignore_network.n; i++) {
+		const char *pat = c->prof->ignore_network.v[i].value;
+
+		if (pat && (fnmatch(pat, host, 0) == 0 || fnmatch(pat, v->path, 0) == 0))
+			return 0;
+	}
+	for (size_t i = 0; i < c->prof->deny_domains.n; i++) {
+		const char *pat = c->prof->deny_domains.v[i].value;
+
+		if (pat && (fnmatch(pat, host, 0) == 0 || fnmatch(pat, v->path, 0) == 0 ||
+			    (pat[0] == '*' && pat[1] == '.' && fnmatch(pat, host, 0) == 0))) {
+			v->why = VW_DENY_DOMAIN;
+			v->rule = &c->prof->deny_domains.v[i];
+			break;
+		}
+	}
+	return 1;
+}
+
+bool judge_is_grant_root(const struct judge_ctx *c, const char *sbx_path)
+{
+	char p[PATH_MAX];
+
+	if (!c->spec || strlen(sbx_path) >= sizeof(p))
+		return false;
+	strcpy(p, sbx_path);
+	judge_normalize(p);
+	for (size_t i = 0; i < c->spec->mounts.n; i++) {
+		const struct sbx_mount *m = &c->spec->mounts.v[i];
+
+		if (m->op == SBX_M_BIND && m->dst && strcmp(m->dst, p) == 0 &&
+		    !(c->spec->tmp_host && m->src && strcmp(m->src, c->spec->tmp_host) == 0))
+			return true;
+	}
+	return false;
+}
+
+char *judge_tilde(const char *home, const char *path, char *buf, size_t n)
+{
+	if (home && strcmp(home, "/") != 0 && under(path, home))
+		snprintf(buf, n, "~%s", path + strlen(home));
+	else
+		snprintf(buf, n, "%s", path);
+	return buf;
+}
+
+const char *judge_kind_name(enum viol_kind k)
+{
+	static const char *const names[] = { "read", "write", "exec", "unix", "network" };
+
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+/* ---- suggestions ---- */
+
+static const char *grant_where(const struct judge_ctx *c, char *buf, size_t n)
+{
+	const struct profile *p = c->prof;
+
+	snprintf(buf, n, "%s in %s", p->grant_section ? p->grant_section : "[default]",
+		 p->grant_file ? p->grant_file : "~/.config/sbxsh/sbxsh.ini");
+	return buf;
+}
+
+static const char *origin(const struct judge_ctx *c, const struct pol_value *v, char *buf,
+			  size_t n)
+{
+	char f[PATH_MAX];
+
+	if (!v || !v->file || strcmp(v->file, "<embedded>") == 0)
+		snprintf(buf, n, "the default policy");
+	else
+		snprintf(buf, n, "%s:%u", judge_tilde(c->home, v->file, f, sizeof(f)), v->line);
+	return buf;
+}
+
+static void dir_of(const char *path, char *buf, size_t n)
+{
+	const char *s = strrchr(path, '/');
+
+	if (!s || s == path)
+		snprintf(buf, n, "/");
+	else
+		snprintf(buf, n, "%.*s", (int)(s - path), path);
+}
+
+static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, const char *where,
+			   char *buf, size_t n)
+{
+	char d[PATH_MAX], td[PATH_MAX], rv[PATH_MAX], o[PATH_MAX];
+	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
+
+	dir_of(v->path, d, sizeof(d));
+	judge_tilde(c->home, d, td, sizeof(td));
+	switch (v->why) {
+	case VW_MANDATORY:
+		snprintf(buf, n, "a mandatory deny (%s): sbxsh never lets a sandboxed command "
+			 "write it; make this change outside sbxsh", v->mandatory);
+		break;
+	case VW_GIT_CONFIG:
+		snprintf(buf, n, "a mandatory deny (.git/config); to allow: %s: git_config = yes",
+			 where);
+		break;
+	case VW_DENY_WRITE:
+		if (v->rule && depth_of(d) > depth_of(v->rule->value))
+			snprintf(buf, n, "read-only by deny_write %s (%s); to allow: %s: write += %s",
+				 rule, origin(c, v->rule, o, sizeof(o)), where, td);
+		else
+			snprintf(buf, n, "read-only by deny_write %s (%s); remove it there: "
+				 "deny_write -= %s", rule, origin(c, v->rule, o, sizeof(o)), rule);
+		break;
+	case VW_UNMOUNTED:
+		snprintf(buf, n, "write grant %s (%s) matched nothing when the command started "
+			 "(a grant covers what exists); create %s first and run it again",
+			 rule, origin(c, v->rule, o, sizeof(o)), td);
+		break;
+	case VW_CREDENTIAL:
+		snprintf(buf, n, "a credential store hidden by deny_read %s (%s); sbxsh does not "
+			 "suggest a grant for it", rule, origin(c, v->rule, o, sizeof(o)));
+		break;
+	case VW_SYSTEM:
+		snprintf(buf, n, "hidden by deny_read %s (%s, system policy); a user file cannot "
+			 "grant it", rule, origin(c, v->rule, o, sizeof(o)));
+		break;
+	default:
+		snprintf(buf, n, "%s: write += %s", where, td);
+		break;
+	}
+	return buf;
+}
+
+static char *suggest_read(const struct judge_ctx *c, const struct verdict *v, const char *where,
+			  char *buf, size_t n)
+{
+	char tp[PATH_MAX], rv[PATH_MAX], o[PATH_MAX];
+	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
+
+	judge_tilde(c->home, v->path, tp, sizeof(tp));
+	switch (v->why) {
+	case VW_CREDENTIAL:
+		snprintf(buf, n, "a credential store hidden by deny_read %s (%s); sbxsh does not "
+			 "suggest a grant for it", rule, origin(c, v->rule, o, sizeof(o)));
+		break;
+	case VW_SYSTEM:
+		snprintf(buf, n, "hidden by deny_read %s (%s, system policy); a user file cannot "
+			 "grant it", rule, origin(c, v->rule, o, sizeof(o)));
+		break;
+	case VW_DENY_READ:
+		snprintf(buf, n, "hidden by deny_read %s (%s); a deeper grant shows it: %s: read += %s",
+			 rule, origin(c, v->rule, o, sizeof(o)), where, tp);
+		break;
+	default:
+		snprintf(buf, n, "%s: read += %s", where, tp);
+		break;
+	}
+	return buf;
+}
+
+static char *suggest_network(const struct judge_ctx *c, const struct verdict *v, const char *where,
+			     char *buf, size_t n)
+{
+	char o[PATH_MAX], host[PATH_MAX];
+	const char *colon = strrchr(v->path, ':');
+
+	snprintf(host, sizeof(host), "%s", v->path);
+	if (colon && (strcmp(colon, ":443") == 0 || strcmp(colon, ":80") == 0) &&
+	    !strchr(colon + 1, ']'))
+		host[colon - v->path] = '\0';
+	if (v->why == VW_DENY_DOMAIN)
+		snprintf(buf, n, "refused by deny_domains %s (%s)", v->rule ? v->rule->value : "",
+			 origin(c, v->rule, o, sizeof(o)));
+	else
+		snprintf(buf, n, "%s: allow_domains += %s", where, host);
+	return buf;
+}
+
+char *judge_suggest(const struct judge_ctx *c, const struct verdict *v, char *buf, size_t n)
+{
+	char where[PATH_MAX];
+
+	grant_where(c, where, sizeof(where));
+	switch (v->kind) {
+	case VK_WRITE:
+		return suggest_write(c, v, where, buf, n);
+	case VK_READ:
+	case VK_EXEC:
+		return suggest_read(c, v, where, buf, n);
+	case VK_NETWORK:
+		return suggest_network(c, v, where, buf, n);
+	case VK_UNIX:
+		snprintf(buf, n, "%s: unix_sockets += PATH (the socket it connects to, e.g. "
+			 "$SSH_AUTH_SOCK)", where);
+		return buf;
+	}
+	buf[0] = '\0';
+	return buf;
+}

@@ -1,0 +1,66 @@
+/* monitor — the front end's seccomp notification loop: see each monitored call, answer it,
+ * judge it (shell/judge.h), keep the violations of one command (docs/monitor.md).
+ */
+#ifndef SBX_MONITOR_H
+#define SBX_MONITOR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "platform/strv.h"
+#include "shell/judge.h"
+
+/* One violation seen (deduplicated by kind and path for the command). */
+struct mon_viol {
+	enum viol_kind kind;
+	enum viol_why why;
+	const struct pol_value *rule; /* owned by the profile */
+	const char *mandatory;	      /* static */
+	char *path;		      /* owned: host path, or host:port */
+	const char *call;	      /* static: the call's name */
+	pid_t pid;		      /* as the front end sees it (host pid namespace) */
+};
+
+struct mon_stats {
+	unsigned long notifications; /* answered */
+	unsigned long unknown;	     /* a path that could not be read: not judged */
+	unsigned long dropped;	     /* violations past the per-command cap, counted only */
+};
+
+struct monitor;
+
+/* A monitor over listener (ownership taken: closed by monitor_free, also on error) that judges
+ * with jc (copied; what it points to must outlive the monitor). Returns 0 and *out, or -errno. */
+int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
+
+/* Runs the loop on a thread of its own (signals blocked there) until monitor_stop.
+ * Returns 0 or -errno (then nothing runs; the sandboxed calls fail with ENOSYS once the
+ * listener is closed: fail closed). */
+int monitor_start(struct monitor *m);
+
+/* Stops the thread: answers what is pending, then returns once the thread has ended.
+ * Safe to call when not started. */
+void monitor_stop(struct monitor *m);
+
+/* Waits for one notification (up to timeout_ms; -1 forever) and answers it. Returns 1 when one
+ * was handled, 0 on timeout, -EPIPE when no process can notify any more, or -errno. For
+ * callers that run their own loop, and for tests. */
+int monitor_dispatch(struct monitor *m, int timeout_ms);
+
+/* The listener, for a caller's own poll(). */
+int monitor_fd(const struct monitor *m);
+
+/* Results (valid until monitor_free; read them after monitor_stop). */
+const struct mon_viol *monitor_violations(const struct monitor *m, size_t *n);
+const struct mon_stats *monitor_stats(const struct monitor *m);
+/* Write-grant roots the command tried to remove or rename (EBUSY/EROFS): hint material. */
+const struct strv *monitor_root_removals(const struct monitor *m);
+/* true when the command ran a program named git. */
+bool monitor_saw_git(const struct monitor *m);
+
+void monitor_free(struct monitor *m);
+
+/* Does path exist on the host (lstat)? The default exists() for a judge_ctx. */
+bool monitor_host_exists(const char *path, void *arg);
+
+#endif
