@@ -40,7 +40,7 @@ static const struct class_row class_table[] = {
 	{ AF_INET, { 172, 16 }, 12, ADDR_PRIVATE },
 	{ AF_INET, { 192, 168 }, 16, ADDR_PRIVATE },
 	{ AF_INET, { 100, 64 }, 10, ADDR_PRIVATE },
-	{ AF_INET6, { 0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x54 }, 128,
+	{ AF_INET6, { 0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54 }, 128,
 	  ADDR_METADATA }, /* AWS IMDS over IPv6: fd00:ec2::254 */
 	{ AF_INET6, { 0 }, 128, ADDR_UNSPECIFIED },
 	{ AF_INET6, { [15] = 1 }, 128, ADDR_LOOPBACK },
