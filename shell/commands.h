@@ -4,6 +4,7 @@
 
 /* Each takes argv with argv[0] the subcommand's name and returns the exit status. */
 int cmd_policy(int argc, char **argv);
+int cmd_session(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
 /* The shell: everything that is not a subcommand (bash's argument contract). */

@@ -9,6 +9,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 } subcommands[] = {
 	{ "policy", cmd_policy },
+	{ "session", cmd_session },
 	{ "doctor", cmd_doctor },
 };
 

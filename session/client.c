@@ -1,0 +1,528 @@
+/* client — find or start the session daemon and talk to it.
+ *
+ * Rules kept here:
+ * - the daemon is run by absolute path (SBX_LIBEXECDIR), with an empty environment and
+ *   every descriptor closed but the readiness pipe, so nothing of the first command leaks
+ *   into the long-lived daemon;
+ * - readiness comes through a pipe, never by polling; one flock on <dir>/lock makes two
+ *   first commands start one daemon;
+ * - the daemon must run as our uid (SO_PEERCRED), though its directory is already private;
+ * - no libuv, no OpenSSL: this is linked into the per-command front end.
+ */
+#include "session/client.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "proxy/domain.h"
+#include "session/errf.h"
+#include "session/ident.h"
+#include "session/wire.h"
+#include "shell/policy.h"
+
+#define SESSIOND SBX_LIBEXECDIR "/sbxsh-sessiond"
+
+struct sess_conn {
+	int fd;
+	char id[SESS_ID_MAX + 1];
+	char *dir, *sock;
+	unsigned idle_exit;
+	char *log;
+};
+
+static int reach_port(const char *v, uint16_t *port)
+{
+	struct domain_pattern d;
+	char *e = NULL;
+
+	if (domain_pattern_parse(v, &d, &e) < 0) {
+		free(e);
+		return 0;
+	}
+	if (d.port == 0 || d.wildcard)
+		return 0;
+	if ((d.kind == DOM_NAME && strcmp(d.host, "localhost") == 0) ||
+	    (d.kind == DOM_IPV4 && strcmp(d.host, "127.0.0.1") == 0) ||
+	    (d.kind == DOM_IPV6 && strcmp(d.host, "::1") == 0)) {
+		*port = (uint16_t)d.port;
+		return 1;
+	}
+	return 0;
+}
+
+static int add_port(uint16_t *v, size_t *n, uint16_t port)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == port)
+			return 0;
+	if (*n >= SESS_PORTS_MAX)
+		return -E2BIG;
+	v[(*n)++] = port;
+	return 0;
+}
+
+static int listen_port(const struct pol_value *v, uint16_t *port, char **err)
+{
+	char *end;
+	unsigned long n = strtoul(v->value, &end, 10);
+
+	if (end == v->value || *end || n == 0 || n > 65535)
+		return sess_errf(err, -EINVAL, "%s:%u: listen = %s is not a port (1-65535)", v->file,
+				 v->line, v->value);
+	*port = (uint16_t)n;
+	return 0;
+}
+
+int sess_command_from_profile(struct sess_command *cmd, const struct profile *p, char **err)
+{
+	const struct pol_list *a = &p->allow_domains, *d = &p->deny_domains;
+	uint16_t port;
+
+	if (a->n > SESS_LIST_MAX || d->n > SESS_LIST_MAX)
+		return sess_errf(err, -E2BIG, "more than %d allow_domains or deny_domains entries",
+				 SESS_LIST_MAX);
+	cmd->nallow = cmd->ndeny = cmd->nreach = cmd->nlisten = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		cmd->allow[cmd->nallow++] = a->v[i].value;
+		if (reach_port(a->v[i].value, &port) && add_port(cmd->reach, &cmd->nreach, port) < 0)
+			return sess_errf(err, -E2BIG, "%s:%u: more than %d localhost ports",
+					 a->v[i].file, a->v[i].line, SESS_PORTS_MAX);
+	}
+	for (size_t i = 0; i < d->n; i++)
+		cmd->deny[cmd->ndeny++] = d->v[i].value;
+	for (size_t i = 0; i < p->listen.n; i++) {
+		int rc = listen_port(&p->listen.v[i], &port, err);
+		if (rc < 0)
+			return rc;
+		if (add_port(cmd->listen, &cmd->nlisten, port) < 0)
+			return sess_errf(err, -E2BIG, "%s:%u: more than %d listen ports",
+					 p->listen.v[i].file, p->listen.v[i].line, SESS_PORTS_MAX);
+	}
+	cmd->profile = p->grant_section;
+	cmd->profile_file = p->grant_file;
+	return 0;
+}
+
+static int try_connect(const char *path, int *out)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct ucred cr;
+	socklen_t crl = sizeof(cr);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl) < 0 || cr.uid != getuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	*out = fd;
+	return 0;
+}
+
+/* The grandchild: becomes the daemon. Only async-signal-safe calls from here on. */
+static _Noreturn void exec_daemon(int ready, char *const *argv)
+{
+	static char *const envp[] = { NULL };
+	sigset_t none;
+	int null = open("/dev/null", O_RDWR);
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
+	if (ready != 3) {
+		dup2(ready, 3);
+		ready = 3;
+	} else {
+		fcntl(3, F_SETFD, 0);
+	}
+	close_range(4, ~0U, 0);
+	execve(SESSIOND, argv, envp);
+	{
+		static const char msg[] = "cannot run " SESSIOND ": ";
+		const char *e = strerror(errno);
+		if (write(3, msg, sizeof(msg) - 1) < 0 || write(3, e, strlen(e)) < 0)
+			_exit(127);
+	}
+	_exit(127);
+}
+
+/* Reads the daemon's readiness line: "ok" or its reason. */
+static int await_ready(int rd, char **err)
+{
+	char buf[512];
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < sizeof(buf) - 1 && (r = read(rd, buf + n, sizeof(buf) - 1 - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return sess_errf(err, -errno, "session daemon: %s", strerror(errno));
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (strcmp(buf, "ok") == 0)
+		return 0;
+	return sess_errf(err, -ECHILD, "the session daemon did not start: %s",
+			 n ? buf : "it exited without a word");
+}
+
+static int spawn_daemon(struct sess_conn *c, char **err)
+{
+	char idle[16], *argv[] = { "sbxsh-sessiond", "--dir",  c->dir, "--session", c->id,
+				   "--idle-exit",    idle,     "--log", c->log,	   "--ready-fd",
+				   "3",		     NULL };
+	int p[2], st, rc;
+	pid_t pid;
+
+	snprintf(idle, sizeof(idle), "%u", c->idle_exit);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return sess_errf(err, -errno, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		exec_daemon(p[1], argv);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return sess_errf(err, -errno, "fork: %s", strerror(errno));
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	rc = await_ready(p[0], err);
+	close(p[0]);
+	return rc;
+}
+
+static int lock_dir(const char *dir, char **err)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return sess_errf(err, -errno, "%s: %s", path, strerror(errno));
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			int e = errno;
+			close(fd);
+			return sess_errf(err, -e, "lock %s: %s", path, strerror(e));
+		}
+	}
+	return fd;
+}
+
+static int connect_error(const struct sess_conn *c, int rc, char **err)
+{
+	if (rc == -EPERM)
+		return sess_errf(err, rc, "%s is served by another user's process: remove it",
+				 c->sock);
+	return sess_errf(err, rc, "cannot reach the session daemon at %s: %s", c->sock,
+			 strerror(-rc));
+}
+
+/* Connects to the daemon, starting one under the lock when none answers. */
+static int reach_daemon(struct sess_conn *c, int start, char **err)
+{
+	int rc = try_connect(c->sock, &c->fd), lk;
+
+	if (rc == 0)
+		return 0;
+	if (rc != -ENOENT && rc != -ECONNREFUSED)
+		return connect_error(c, rc, err);
+	if (!start)
+		return -ENOENT;
+	if ((lk = lock_dir(c->dir, err)) < 0)
+		return lk;
+	rc = try_connect(c->sock, &c->fd);
+	if (rc == -ENOENT || rc == -ECONNREFUSED) {
+		rc = spawn_daemon(c, err);
+		if (rc < 0) {
+			close(lk);
+			return rc;
+		}
+		rc = try_connect(c->sock, &c->fd);
+	}
+	close(lk);
+	return rc < 0 ? connect_error(c, rc, err) : 0;
+}
+
+static char *default_log(void)
+{
+	const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char *p = NULL;
+
+	if (st && st[0] == '/')
+		return asprintf(&p, "%s/sbxsh/violations.jsonl", st) < 0 ? NULL : p;
+	if (home && home[0] == '/')
+		return asprintf(&p, "%s/.local/state/sbxsh/violations.jsonl", home) < 0 ? NULL : p;
+	return strdup("/dev/null");
+}
+
+static int conn_new(const struct settings *s, struct sess_conn **out, char **err)
+{
+	struct sess_conn *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c)
+		return sess_errf(err, -ENOMEM, "out of memory");
+	c->fd = -1;
+	c->idle_exit = s ? s->idle_exit : 300;
+	c->log = s && s->log ? strdup(s->log) : default_log();
+	if (!c->log) {
+		rc = sess_errf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = sess_id(c->id, err)) < 0 || (rc = sess_dir(c->id, &c->dir, err)) < 0 ||
+	    (rc = sess_sock_path(c->dir, "ctl.sock", &c->sock, err)) < 0)
+		goto out;
+	*out = c;
+	return 0;
+out:
+	sess_close(c);
+	return rc;
+}
+
+int sess_connect(const struct settings *s, struct sess_conn **out, char **err)
+{
+	struct sess_conn *c = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = conn_new(s, &c, err)) < 0)
+		return rc;
+	if ((rc = reach_daemon(c, 1, err)) < 0) {
+		sess_close(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int sess_connect_existing(struct sess_conn **out, char **err)
+{
+	struct sess_conn *c = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = conn_new(NULL, &c, err)) < 0)
+		return rc;
+	if ((rc = reach_daemon(c, 0, err)) < 0) {
+		sess_close(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+/* One request and its reply. -ECONNRESET when the daemon went away before answering. */
+static int exchange(struct sess_conn *c, const struct sess_msg *m, const int *fds, size_t nfds,
+		    uint8_t *rbuf, struct sess_msg *reply, char **err)
+{
+	struct sess_buf b = { 0 };
+	int rfds[SESS_FDS_MAX];
+	size_t nr = 0;
+	long n;
+	int rc = sess_encode(m, &b);
+
+	if (rc < 0) {
+		sess_buf_release(&b);
+		return sess_errf(err, rc, "session message: %s", strerror(-rc));
+	}
+	rc = sess_send(c->fd, b.p, b.n, fds, nfds);
+	sess_buf_release(&b);
+	if (rc == -EPIPE || rc == -ECONNRESET)
+		return -ECONNRESET;
+	if (rc < 0)
+		return sess_errf(err, rc, "session daemon: %s", strerror(-rc));
+	n = sess_recv(c->fd, rbuf, rfds, &nr);
+	sess_close_fds(rfds, nr);
+	if (n == 0 || n == -ECONNRESET)
+		return -ECONNRESET;
+	if (n < 0 || sess_decode(rbuf, (size_t)n, reply) < 0)
+		return sess_errf(err, -EPROTO, "the session daemon answered something unreadable: "
+					       "run `sbxsh session stop`");
+	if (reply->type == SESS_ERR)
+		return sess_errf(err, -EPERM, "%.*s", (int)reply->text.n,
+				 reply->text.p ? reply->text.p : "");
+	return 0;
+}
+
+/* exchange(), and once more with a fresh daemon if this one vanished meanwhile. */
+static int request(struct sess_conn *c, const struct sess_msg *m, const int *fds, size_t nfds,
+		   struct sess_msg *reply, char **err)
+{
+	static uint8_t rbuf[SESS_HDR_LEN + SESS_BODY_MAX];
+	int rc = exchange(c, m, fds, nfds, rbuf, reply, err);
+
+	if (rc != -ECONNRESET)
+		return rc;
+	if (m->type != SESS_BEGIN)
+		return sess_errf(err, rc, "the session daemon at %s closed the connection",
+				 c->sock);
+	close(c->fd);
+	c->fd = -1;
+	if ((rc = reach_daemon(c, 1, err)) < 0)
+		return rc;
+	rc = exchange(c, m, fds, nfds, rbuf, reply, err);
+	if (rc == -ECONNRESET)
+		return sess_errf(err, rc, "the session daemon at %s closed the connection",
+				 c->sock);
+	return rc;
+}
+
+static void fill_begin(struct sess_msg *m, const struct sess_command *cmd, char *idbuf)
+{
+	struct timespec ts;
+
+	m->type = SESS_BEGIN;
+	if (!cmd->id) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		snprintf(idbuf, 64, "%ld-%lld", (long)getpid(),
+			 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	}
+	m->cmd_id = sess_s(cmd->id ? cmd->id : idbuf);
+	m->cmdline = sess_s(cmd->cmdline);
+	if (m->cmdline.n > SESS_CMDLINE_MAX)
+		m->cmdline.n = SESS_CMDLINE_MAX;
+	m->cwd = sess_s(cmd->cwd);
+	m->profile = sess_s(cmd->profile);
+	m->profile_file = sess_s(cmd->profile_file);
+	for (size_t i = 0; i < cmd->nallow && i < SESS_LIST_MAX; i++)
+		m->allow[m->nallow++] = sess_s(cmd->allow[i]);
+	for (size_t i = 0; i < cmd->ndeny && i < SESS_LIST_MAX; i++)
+		m->deny[m->ndeny++] = sess_s(cmd->deny[i]);
+	m->nreach = cmd->nreach < SESS_PORTS_MAX ? cmd->nreach : SESS_PORTS_MAX;
+	memcpy(m->reach, cmd->reach, m->nreach * sizeof(uint16_t));
+	m->nlisten = cmd->nlisten < SESS_PORTS_MAX ? cmd->nlisten : SESS_PORTS_MAX;
+	memcpy(m->listen, cmd->listen, m->nlisten * sizeof(uint16_t));
+}
+
+int sess_begin(struct sess_conn *c, const struct sess_command *cmd, const struct sess_fd *fds,
+	       size_t nfds, char **err)
+{
+	struct sess_msg *m = calloc(2, sizeof(*m));
+	int raw[SESS_FDS_MAX], rc;
+	char idbuf[64];
+
+	if (!m)
+		return sess_errf(err, -ENOMEM, "out of memory");
+	if (nfds > SESS_FDS_MAX) {
+		rc = sess_errf(err, -E2BIG, "%zu descriptors for one command (at most %d)", nfds,
+			       SESS_FDS_MAX);
+		goto out;
+	}
+	fill_begin(m, cmd, idbuf);
+	for (size_t i = 0; i < nfds; i++) {
+		raw[i] = fds[i].fd;
+		m->fds[i].role = (uint8_t)fds[i].role;
+		m->fds[i].port = fds[i].port;
+	}
+	m->nfds = nfds;
+	rc = request(c, m, raw, nfds, m + 1, err);
+out:
+	free(m);
+	return rc;
+}
+
+static int simple(struct sess_conn *c, uint8_t type, struct sess_msg *reply, char **err)
+{
+	struct sess_msg *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m)
+		return sess_errf(err, -ENOMEM, "out of memory");
+	m->type = type;
+	rc = request(c, m, NULL, 0, reply, err);
+	free(m);
+	return rc;
+}
+
+int sess_end(struct sess_conn *c, char **err)
+{
+	struct sess_msg *r = malloc(sizeof(*r));
+	int rc;
+
+	if (!r)
+		return sess_errf(err, -ENOMEM, "out of memory");
+	rc = simple(c, SESS_END, r, err);
+	free(r);
+	return rc;
+}
+
+int sess_status(struct sess_conn *c, struct sess_status *st, char **err)
+{
+	struct sess_msg *r = malloc(sizeof(*r));
+	int rc;
+
+	if (!r)
+		return sess_errf(err, -ENOMEM, "out of memory");
+	rc = simple(c, SESS_STATUS, r, err);
+	if (rc == 0 && r->type != SESS_STATUS_REPLY)
+		rc = sess_errf(err, -EPROTO, "the session daemon did not answer with its status");
+	for (int i = 0; rc == 0 && i < SC_N; i++)
+		st->v[i] = r->counter[i];
+	free(r);
+	return rc;
+}
+
+int sess_stop(struct sess_conn *c, char **err)
+{
+	struct sess_msg *r = malloc(sizeof(*r));
+	int rc;
+
+	if (!r)
+		return sess_errf(err, -ENOMEM, "out of memory");
+	rc = simple(c, SESS_STOP, r, err);
+	free(r);
+	return rc;
+}
+
+const char *sess_conn_dir(const struct sess_conn *c)
+{
+	return c->dir;
+}
+
+const char *sess_conn_id(const struct sess_conn *c)
+{
+	return c->id;
+}
+
+void sess_close(struct sess_conn *c)
+{
+	if (!c)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->dir);
+	free(c->sock);
+	free(c->log);
+	free(c);
+}

@@ -1,0 +1,81 @@
+/* client — the front end's side of the session daemon (no event loop, no OpenSSL).
+ *
+ * One struct sess_conn per command: sess_connect (starts the daemon when none answers),
+ * sess_begin with the command's listeners, then sess_end (or sess_close) when it finished.
+ * The daemon treats a closed connection as the command's end, so a front end killed with
+ * -9 takes its command's front with it.
+ */
+#ifndef SBX_SESS_CLIENT_H
+#define SBX_SESS_CLIENT_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/proto.h"
+
+struct settings;
+struct profile;
+struct sess_conn;
+
+/* What the daemon is told about a command. Texts and arrays are the caller's. */
+struct sess_command {
+	const char *id;		  /* NULL: "<pid>-<monotonic ns>" */
+	const char *cmdline;	  /* truncated to SESS_CMDLINE_MAX bytes */
+	const char *cwd;
+	const char *profile;	  /* the section a grant would go in: profile->grant_section */
+	const char *profile_file; /* profile->grant_file */
+	const char *allow[SESS_LIST_MAX];
+	const char *deny[SESS_LIST_MAX];
+	size_t nallow, ndeny;
+	uint16_t reach[SESS_PORTS_MAX];	 /* localhost:PORT entries of allow */
+	uint16_t listen[SESS_PORTS_MAX]; /* listen = PORT */
+	size_t nreach, nlisten;
+};
+
+/* One descriptor handed to the daemon with BEGIN. */
+struct sess_fd {
+	int fd;		       /* the caller keeps it open and closes it after sess_begin */
+	enum sess_fd_role role;
+	uint16_t port;	       /* SESS_FD_REACH: the port; else 0 */
+};
+
+struct sess_status {
+	uint64_t v[SC_N]; /* indexed by enum sess_counter */
+};
+
+/* Fills cmd from a resolved profile: allow/deny (pointing into p), reach ports (the
+ * localhost:PORT / 127.0.0.1:PORT / [::1]:PORT entries of allow), listen ports, profile
+ * section and file. cmdline, cwd and id are left for the caller. Returns 0, or -EINVAL /
+ * -E2BIG with *err (caller frees) naming the value. */
+int sess_command_from_profile(struct sess_command *cmd, const struct profile *p, char **err);
+
+/* Connects to this session's daemon, starting it (SBX_LIBEXECDIR/sbxsh-sessiond) when none
+ * answers; s gives idle_exit and log (NULL: the defaults). Returns 0 and *out (free with
+ * sess_close), or a negative errno with *err (caller frees) saying what failed and the fix. */
+int sess_connect(const struct settings *s, struct sess_conn **out, char **err);
+
+/* Connects to a running daemon only. -ENOENT when none runs (no *err then). */
+int sess_connect_existing(struct sess_conn **out, char **err);
+
+/* Sends BEGIN with fds (duplicated into the daemon; the caller still closes its own).
+ * A daemon that vanished since sess_connect is started again once. Returns 0, -EPERM with
+ * the daemon's refusal in *err (a listen port held, say), or another negative errno. */
+int sess_begin(struct sess_conn *c, const struct sess_command *cmd, const struct sess_fd *fds,
+	       size_t nfds, char **err);
+
+/* The command finished. Returns 0 or a negative errno (*err). */
+int sess_end(struct sess_conn *c, char **err);
+
+/* Asks for the daemon's counters. */
+int sess_status(struct sess_conn *c, struct sess_status *st, char **err);
+
+/* Asks the daemon to exit; returns once it said it will. */
+int sess_stop(struct sess_conn *c, char **err);
+
+/* The session directory and id this connection uses (owned by c). */
+const char *sess_conn_dir(const struct sess_conn *c);
+const char *sess_conn_id(const struct sess_conn *c);
+
+/* Closes the connection (an implicit END); accepts NULL. */
+void sess_close(struct sess_conn *c);
+
+#endif

@@ -1,0 +1,269 @@
+/* command — one command's front in the daemon: its rules, its listeners, its host ports.
+ *
+ * Rules kept here:
+ * - a command's rules come only from its own BEGIN; the listener a connection arrives on is
+ *   what names the command, so nothing sent through a listener can borrow another's rules;
+ * - every descriptor passed in is checked for what its role says (a listening TCP socket,
+ *   a connected unix socket) before it is used, and closed on every error path;
+ * - a loopback-reach listener must name a port the allow list grants as localhost:PORT;
+ * - a listen port already held on the host refuses the command by name, before it runs.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "session/errf.h"
+#include "session/sessd.h"
+#include "session/wire.h"
+
+static char *dupstr(struct sess_str s)
+{
+	return s.p ? strndup(s.p, s.n) : strdup("");
+}
+
+void cmd_ref(struct cmd *c)
+{
+	c->refs++;
+}
+
+void cmd_unref(struct cmd *c)
+{
+	if (--c->refs)
+		return;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		c->d->cmds = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	free(c->id);
+	free(c->cmdline);
+	free(c->cwd);
+	free(c->profile);
+	free(c->profile_file);
+	free(c->allow);
+	free(c->deny);
+	free(c);
+}
+
+static void lsn_closed(uv_handle_t *h)
+{
+	struct lsn *l = h->data;
+	struct cmd *c = l->cmd;
+
+	free(l);
+	cmd_unref(c);
+}
+
+void cmd_end(struct cmd *c)
+{
+	if (c->ended)
+		return;
+	c->ended = true;
+	for (struct lsn *l = c->lsns, *next; l; l = next) {
+		next = l->next;
+		uv_close((uv_handle_t *)&l->h, lsn_closed);
+	}
+	c->lsns = NULL;
+	while (c->conns)
+		conn_close(c->conns);
+	if (c->relay_fd >= 0)
+		close(c->relay_fd);
+	c->relay_fd = -1;
+	cmd_unref(c);
+}
+
+static int parse_list(const struct sess_str *v, size_t n, const char *key,
+		      struct domain_pattern **out, char **why)
+{
+	struct domain_pattern *p = calloc(n ? n : 1, sizeof(*p));
+	char text[SESS_FIELD_MAX + 1], *e = NULL;
+
+	if (!p)
+		return sess_errf(why, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		snprintf(text, sizeof(text), "%.*s", (int)v[i].n, v[i].p);
+		if (domain_pattern_parse(text, &p[i], &e) < 0) {
+			sess_errf(why, -EINVAL, "%s = %s: %s", key, text, e ? e : "invalid");
+			free(e);
+			free(p);
+			return -EINVAL;
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+static int sockopt(int fd, int opt)
+{
+	int v = -1;
+	socklen_t l = sizeof(v);
+
+	return getsockopt(fd, SOL_SOCKET, opt, &v, &l) < 0 ? -1 : v;
+}
+
+static bool port_in(const uint16_t *v, size_t n, uint16_t port)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == port)
+			return true;
+	return false;
+}
+
+/* Checks a passed descriptor against its role. */
+static int check_fd(const struct cmd *c, int fd, const struct sess_fdspec *fs, char **why)
+{
+	int dom = sockopt(fd, SO_DOMAIN), type = sockopt(fd, SO_TYPE);
+	int acc = sockopt(fd, SO_ACCEPTCONN);
+
+	if (fs->role == SESS_FD_RELAY) {
+		if (dom != AF_UNIX || type != SOCK_STREAM || acc != 0 || c->relay_fd >= 0)
+			return sess_errf(why, -EINVAL, "the listen relay descriptor is not one "
+						       "connected unix stream socket");
+		return 0;
+	}
+	if ((dom != AF_INET && dom != AF_INET6) || type != SOCK_STREAM || acc != 1)
+		return sess_errf(why, -EINVAL, "descriptor %d is not a listening TCP socket", fd);
+	if (fs->role == SESS_FD_REACH && !port_in(c->reach, c->nreach, fs->port))
+		return sess_errf(why, -EPERM, "loopback port %u is not granted (localhost:%u)",
+				 fs->port, fs->port);
+	return 0;
+}
+
+static void on_lsn_conn(uv_stream_t *s, int status)
+{
+	struct lsn *l = s->data;
+
+	if (status < 0 || l->cmd->ended)
+		return;
+	conn_accepted(l);
+}
+
+/* Wraps a listening descriptor into a handle of the command. Takes fd. */
+static int add_lsn(struct cmd *c, int fd, int role, uint16_t port, char **why)
+{
+	struct lsn *l = calloc(1, sizeof(*l));
+	int rc;
+
+	if (!l) {
+		close(fd);
+		return sess_errf(why, -ENOMEM, "out of memory");
+	}
+	uv_tcp_init(c->d->loop, &l->h);
+	l->h.data = l;
+	l->cmd = c;
+	l->role = role;
+	l->port = port;
+	cmd_ref(c);
+	l->next = c->lsns;
+	c->lsns = l;
+	if ((rc = uv_tcp_open(&l->h, fd)) < 0) {
+		close(fd);
+		return sess_errf(why, rc, "listener: %s", uv_strerror(rc));
+	}
+	if ((rc = uv_listen((uv_stream_t *)&l->h, 511, on_lsn_conn)) < 0)
+		return sess_errf(why, rc, "listener: %s", uv_strerror(rc));
+	return 0;
+}
+
+/* Binds the host's 127.0.0.1:port for a listen grant. */
+static int host_port(struct cmd *c, uint16_t port, char **why)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0)
+		return sess_errf(why, -errno, "socket: %s", strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 511) < 0) {
+		int e = errno;
+		close(fd);
+		if (e == EADDRINUSE)
+			return sess_errf(why, -e,
+					 "listen = %u: port %u is already in use on the host's "
+					 "127.0.0.1; stop what holds it or choose another port "
+					 "(in %s of %s)",
+					 port, port, c->profile, c->profile_file);
+		return sess_errf(why, -e, "listen = %u: cannot bind 127.0.0.1:%u: %s", port, port,
+				 strerror(e));
+	}
+	return add_lsn(c, fd, SESS_FD_RELAY, port, why);
+}
+
+static int cmd_fill(struct cmd *c, const struct sess_msg *m, char **why)
+{
+	int rc;
+
+	c->id = dupstr(m->cmd_id);
+	c->cmdline = dupstr(m->cmdline);
+	c->cwd = dupstr(m->cwd);
+	c->profile = dupstr(m->profile);
+	c->profile_file = dupstr(m->profile_file);
+	if (!c->id || !c->cmdline || !c->cwd || !c->profile || !c->profile_file)
+		return sess_errf(why, -ENOMEM, "out of memory");
+	if ((rc = parse_list(m->allow, m->nallow, "allow_domains", &c->allow, why)) < 0 ||
+	    (rc = parse_list(m->deny, m->ndeny, "deny_domains", &c->deny, why)) < 0)
+		return rc;
+	c->nallow = m->nallow;
+	c->ndeny = m->ndeny;
+	memcpy(c->reach, m->reach, sizeof(c->reach));
+	memcpy(c->listen, m->listen, sizeof(c->listen));
+	c->nreach = m->nreach;
+	c->nlisten = m->nlisten;
+	return 0;
+}
+
+static int take_fds(struct cmd *c, const struct sess_msg *m, int *fds, size_t nfds, char **why)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nfds && rc == 0; i++) {
+		if ((rc = check_fd(c, fds[i], &m->fds[i], why)) < 0)
+			break;
+		if (m->fds[i].role == SESS_FD_RELAY) {
+			c->relay_fd = fds[i];
+			fcntl(c->relay_fd, F_SETFL, O_NONBLOCK);
+		} else {
+			rc = add_lsn(c, fds[i], m->fds[i].role, m->fds[i].port, why);
+		}
+		fds[i] = -1;
+	}
+	if (rc == 0 && c->nlisten && c->relay_fd < 0)
+		rc = sess_errf(why, -EINVAL, "listen ports need the stage's listen relay");
+	for (size_t i = 0; i < c->nlisten && rc == 0; i++)
+		rc = host_port(c, c->listen[i], why);
+	return rc;
+}
+
+int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds,
+	      struct cmd **out, char **why)
+{
+	struct cmd *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c) {
+		sess_close_fds(fds, nfds);
+		return sess_errf(why, -ENOMEM, "out of memory");
+	}
+	c->d = d;
+	c->refs = 1;
+	c->relay_fd = -1;
+	c->next = d->cmds;
+	if (d->cmds)
+		d->cmds->prev = c;
+	d->cmds = c;
+	if ((rc = cmd_fill(c, m, why)) < 0 || (rc = take_fds(c, m, fds, nfds, why)) < 0) {
+		sess_close_fds(fds, nfds);
+		cmd_end(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}

@@ -1,0 +1,402 @@
+/* conn — a proxied connection's life: accept, hold the client's first bytes, relay both ways
+ * with backpressure and half-close, close.
+ *
+ * Rules kept here:
+ * - the client's bytes are held (bounded by CONN_HELD_MAX) until front.c judged them; nothing
+ *   reaches an upstream before the verdict;
+ * - a side is not read while the other side has more than CONN_HIGH_WATER queued, so a fast
+ *   sender cannot grow the daemon's memory;
+ * - a connection is freed only once every handle and request of it has called back; the
+ *   command it belongs to stays allocated until then (cmd_ref).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "session/conn.h"
+#include "session/proto.h"
+#include "session/wire.h"
+
+struct wbuf {
+	uv_write_t req;
+	struct pconn *p;
+	size_t cap;
+	char data[];
+};
+
+#define WBUF_OF(base) ((struct wbuf *)((char *)(base) - offsetof(struct wbuf, data)))
+
+static struct wbuf *wbuf_new(struct pconn *p, size_t cap)
+{
+	struct wbuf *w = malloc(sizeof(*w) + cap);
+
+	if (w) {
+		w->p = p;
+		w->cap = cap;
+	}
+	return w;
+}
+
+void conn_drop_read(char *base)
+{
+	if (base)
+		free(WBUF_OF(base));
+}
+
+void conn_release(struct pconn *p)
+{
+	if (--p->handles)
+		return;
+	free(p->in);
+	free(p->req);
+	cmd_unref(p->cmd);
+	free(p);
+}
+
+static void handle_closed(uv_handle_t *h)
+{
+	conn_release(h->data);
+}
+
+static void free_handle(uv_handle_t *h)
+{
+	free(h);
+}
+
+void conn_close(struct pconn *p)
+{
+	struct cmd *c = p->cmd;
+
+	if (p->closing)
+		return;
+	p->closing = true;
+	if (p->st == P_DIAL)
+		uv_cancel((uv_req_t *)&p->gai);
+	p->st = P_CLOSED;
+	if (p->prev)
+		p->prev->next = p->next;
+	else
+		c->conns = p->next;
+	if (p->next)
+		p->next->prev = p->prev;
+	uv_close((uv_handle_t *)&p->cli, handle_closed);
+	if (p->up_init)
+		uv_close((uv_handle_t *)&p->up, handle_closed);
+}
+
+static uv_tcp_t *other(struct pconn *p, uv_stream_t *s)
+{
+	return (uv_tcp_t *)s == &p->cli ? &p->up : &p->cli;
+}
+
+static void resume(struct pconn *p, uv_tcp_t *from);
+
+static void on_write(uv_write_t *req, int status)
+{
+	struct wbuf *w = req->data;
+	struct pconn *p = w->p;
+	uv_stream_t *to = req->handle;
+
+	free(w);
+	if (p->closing)
+		return;
+	if (status < 0) {
+		conn_close(p);
+		return;
+	}
+	/* Resume the side feeding this one once its queue drained. */
+	if (to->write_queue_size < CONN_LOW_WATER) {
+		uv_tcp_t *from = other(p, to);
+		bool *paused = from == &p->cli ? &p->cli_paused : &p->up_paused;
+		if (*paused) {
+			*paused = false;
+			resume(p, from);
+		}
+	}
+}
+
+static void send_wbuf(struct pconn *p, uv_tcp_t *to, struct wbuf *w, char *base, size_t n)
+{
+	uv_buf_t b = uv_buf_init(base, (unsigned)n);
+
+	w->req.data = w;
+	if (uv_write(&w->req, (uv_stream_t *)to, &b, 1, on_write) < 0) {
+		free(w);
+		conn_close(p);
+	}
+}
+
+int conn_write(uv_tcp_t *to, struct pconn *p, const void *data, size_t n)
+{
+	struct wbuf *w = wbuf_new(p, n);
+
+	if (!w)
+		return -ENOMEM;
+	memcpy(w->data, data, n);
+	send_wbuf(p, to, w, w->data, n);
+	return 0;
+}
+
+/* Stops reading from when the other way is full. */
+static void pressure(struct pconn *p, uv_tcp_t *from, uv_tcp_t *to)
+{
+	if (to->write_queue_size <= CONN_HIGH_WATER)
+		return;
+	uv_read_stop((uv_stream_t *)from);
+	if (from == &p->cli)
+		p->cli_paused = true;
+	else
+		p->up_paused = true;
+}
+
+void conn_send_read(struct pconn *p, char *base, size_t n)
+{
+	struct sessd *d = p->cmd->d;
+
+	d->bytes_up += n;
+	send_wbuf(p, &p->up, WBUF_OF(base), base, n);
+	pressure(p, &p->cli, &p->up);
+}
+
+static void alloc_relay(uv_handle_t *h, size_t sugg, uv_buf_t *b)
+{
+	struct wbuf *w = wbuf_new(h->data, CONN_READ_SIZE);
+
+	(void)sugg;
+	*b = uv_buf_init(w ? w->data : NULL, w ? CONN_READ_SIZE : 0);
+}
+
+static void alloc_cli(uv_handle_t *h, size_t sugg, uv_buf_t *b)
+{
+	struct pconn *p = h->data;
+
+	if (p->st == P_HEAD || p->st == P_SOCKS || p->st == P_SNI) {
+		if (p->in_cap == 0) {
+			p->in = malloc(CONN_HELD_MAX);
+			p->in_cap = p->in ? CONN_HELD_MAX : 0;
+		}
+		*b = uv_buf_init((char *)p->in + p->in_n, (unsigned)(p->in_cap - p->in_n));
+		return;
+	}
+	alloc_relay(h, sugg, b);
+}
+
+static void after_shutdown(uv_shutdown_t *req, int status)
+{
+	struct pconn *p = req->data;
+
+	(void)status;
+	if (p->closing)
+		return;
+	if (req == &p->sh_cli)
+		p->cli_shut = true;
+	else
+		p->up_shut = true;
+	if (p->st == P_RELAY && p->cli_shut && p->up_shut)
+		conn_close(p);
+}
+
+static void shut(struct pconn *p, uv_tcp_t *h)
+{
+	uv_shutdown_t *req = h == &p->cli ? &p->sh_cli : &p->sh_up;
+
+	req->data = p;
+	if (uv_shutdown(req, (uv_stream_t *)h, after_shutdown) < 0)
+		conn_close(p);
+}
+
+/* A side ended (EOF): pass the half-close on. */
+static void side_eof(struct pconn *p, uv_tcp_t *from)
+{
+	if (from == &p->cli) {
+		p->cli_eof = true;
+		shut(p, &p->up);
+	} else {
+		p->up_eof = true;
+		shut(p, &p->cli);
+	}
+}
+
+static void on_relay_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+	struct pconn *p = s->data;
+	uv_tcp_t *to = other(p, s);
+
+	if (n > 0) {
+		if ((uv_tcp_t *)s == &p->cli)
+			p->cmd->d->bytes_up += (uint64_t)n;
+		else
+			p->cmd->d->bytes_down += (uint64_t)n;
+		send_wbuf(p, to, WBUF_OF(b->base), b->base, (size_t)n);
+		if (!p->closing)
+			pressure(p, (uv_tcp_t *)s, to);
+		return;
+	}
+	conn_drop_read(b->base);
+	if (n == UV_EOF && !p->closing) {
+		uv_read_stop(s);
+		if (p->st == P_FORWARD && (uv_tcp_t *)s == &p->up)
+			conn_finish(p); /* the response ended: so does this connection */
+		else if (p->st == P_FORWARD)
+			front_client_eof(p);
+		else
+			side_eof(p, (uv_tcp_t *)s);
+	} else if (n < 0) {
+		conn_close(p);
+	}
+}
+
+static void on_cli_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+	struct pconn *p = s->data;
+
+	if (p->st == P_HEAD || p->st == P_SOCKS || p->st == P_SNI) {
+		if (n > 0) {
+			p->in_n += (size_t)n;
+			front_input(p);
+		} else if (n == UV_EOF) {
+			front_client_eof(p);
+		} else if (n < 0) {
+			conn_close(p);
+		}
+		return;
+	}
+	if (p->st == P_FINISH) {
+		conn_drop_read(b->base);
+		if (n < 0)
+			conn_close(p);
+		return;
+	}
+	if (p->st == P_FORWARD && n > 0) {
+		front_body(p, b->base, (size_t)n);
+		return;
+	}
+	on_relay_read(s, n, b);
+}
+
+static void resume(struct pconn *p, uv_tcp_t *from)
+{
+	if (from == &p->cli)
+		uv_read_start((uv_stream_t *)from, alloc_cli, on_cli_read);
+	else
+		uv_read_start((uv_stream_t *)from, alloc_relay, on_relay_read);
+}
+
+void conn_start_reading(struct pconn *p)
+{
+	uv_read_start((uv_stream_t *)&p->cli, alloc_cli, on_cli_read);
+}
+
+void conn_relay_down(struct pconn *p)
+{
+	uv_read_start((uv_stream_t *)&p->up, alloc_relay, on_relay_read);
+}
+
+void conn_relay(struct pconn *p)
+{
+	p->st = P_RELAY;
+	if (p->cli_eof)
+		shut(p, &p->up);
+	else
+		uv_read_start((uv_stream_t *)&p->cli, alloc_cli, on_cli_read);
+	conn_relay_down(p);
+}
+
+static void after_finish(uv_shutdown_t *req, int status)
+{
+	struct pconn *p = req->data;
+
+	if ((status < 0 || p->cli_eof) && !p->closing)
+		conn_close(p);
+}
+
+void conn_finish(struct pconn *p)
+{
+	if (p->closing || p->st == P_FINISH)
+		return;
+	p->st = P_FINISH;
+	if (p->up_init)
+		uv_read_stop((uv_stream_t *)&p->up);
+	p->sh_cli.data = p;
+	if (uv_shutdown(&p->sh_cli, (uv_stream_t *)&p->cli, after_finish) < 0) {
+		conn_close(p);
+		return;
+	}
+	/* the client's further bytes are read and dropped, so closing sends no reset over
+	 * the answer */
+	if (!p->cli_eof)
+		uv_read_start((uv_stream_t *)&p->cli, alloc_relay, on_cli_read);
+}
+
+/* A host connection to a listen port: handed to the stage's relay inside the sandbox. */
+static void to_relay(struct lsn *l, uv_tcp_t *h)
+{
+	struct sess_msg m = { .type = SESS_RELAY, .port = l->port };
+	struct sess_buf b = { 0 };
+	uv_os_fd_t fd;
+
+	if (l->cmd->relay_fd >= 0 && uv_fileno((uv_handle_t *)h, &fd) == 0 &&
+	    sess_encode(&m, &b) == 0 &&
+	    sess_send(l->cmd->relay_fd, b.p, b.n, &fd, 1) == 0)
+		l->cmd->d->allowed++;
+	sess_buf_release(&b);
+	uv_close((uv_handle_t *)h, free_handle);
+}
+
+static struct pconn *pconn_new(struct lsn *l)
+{
+	struct pconn *p = calloc(1, sizeof(*p));
+	struct cmd *c = l->cmd;
+
+	if (!p)
+		return NULL;
+	p->cmd = c;
+	p->role = l->role;
+	uv_tcp_init(c->d->loop, &p->cli);
+	p->cli.data = p;
+	p->handles = 1;
+	cmd_ref(c);
+	p->next = c->conns;
+	if (c->conns)
+		c->conns->prev = p;
+	c->conns = p;
+	return p;
+}
+
+void conn_accepted(struct lsn *l)
+{
+	struct sessd *d = l->cmd->d;
+	struct pconn *p;
+
+	if (l->role == SESS_FD_RELAY) {
+		uv_tcp_t *h = malloc(sizeof(*h));
+		if (!h)
+			return;
+		uv_tcp_init(d->loop, h);
+		if (uv_accept((uv_stream_t *)&l->h, (uv_stream_t *)h) == 0)
+			to_relay(l, h);
+		else
+			uv_close((uv_handle_t *)h, free_handle);
+		return;
+	}
+	if (!(p = pconn_new(l)))
+		return;
+	if (uv_accept((uv_stream_t *)&l->h, (uv_stream_t *)&p->cli) < 0) {
+		conn_close(p);
+		return;
+	}
+	d->conns++;
+	uv_tcp_nodelay(&p->cli, 1);
+	if (l->role == SESS_FD_REACH) {
+		p->port = l->port;
+		p->st = P_DIAL;
+		dial_loopback(p);
+		return;
+	}
+	p->st = l->role == SESS_FD_HTTP ? P_HEAD : P_SOCKS;
+	socks_conn_init(&p->socks);
+	conn_start_reading(p);
+}

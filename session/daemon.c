@@ -1,0 +1,462 @@
+/* daemon — the session daemon's loop: control socket, control connections, idle exit.
+ *
+ * Rules kept here:
+ * - only peers of the daemon's own uid are served (SO_PEERCRED, checked at accept);
+ * - a control connection is one command's life: when it closes, the command ends, so a
+ *   front end killed with -9 takes its command's listeners with it;
+ * - every frame is bounded and decoded by proto.c; descriptors that arrive with a frame are
+ *   counted against its T_FD fields and closed on any mismatch;
+ * - the daemon never exits on a client's error: that client's connection is closed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "session/errf.h"
+#include "session/ident.h"
+#include "session/sessd.h"
+#include "session/wire.h"
+
+struct ctl {
+	uv_poll_t poll;
+	struct sessd *d;
+	int fd;
+	uint8_t *buf;
+	size_t have, want;
+	int fds[SESS_FDS_MAX];
+	size_t nfds;
+	struct cmd *cmd;
+	struct ctl *prev, *next;
+};
+
+static struct ctl *ctls;
+
+uint64_t sessd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void on_idle(uv_timer_t *t);
+static void sessd_stop(struct sessd *d);
+
+void sessd_touch(struct sessd *d)
+{
+	if (d->stopping || !d->o->idle_exit)
+		return;
+	if (d->nctl == 0 && d->live == 0)
+		uv_timer_start(&d->idle, on_idle, (uint64_t)d->o->idle_exit * 1000, 0);
+	else
+		uv_timer_stop(&d->idle);
+}
+
+static void on_idle(uv_timer_t *t)
+{
+	struct sessd *d = t->data;
+
+	if (d->nctl == 0 && d->live == 0)
+		sessd_stop(d);
+}
+
+static void ctl_freed(uv_handle_t *h)
+{
+	struct ctl *c = h->data;
+
+	free(c->buf);
+	free(c);
+}
+
+static void ctl_close(struct ctl *c)
+{
+	struct sessd *d = c->d;
+
+	if (c->fd < 0)
+		return;
+	uv_poll_stop(&c->poll);
+	if (c->cmd) {
+		cmd_end(c->cmd);
+		c->cmd = NULL;
+		d->live--;
+	}
+	sess_close_fds(c->fds, c->nfds);
+	c->nfds = 0;
+	close(c->fd);
+	c->fd = -1;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		ctls = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	d->nctl--;
+	uv_close((uv_handle_t *)&c->poll, ctl_freed);
+	sessd_touch(d);
+}
+
+static int reply(struct ctl *c, struct sess_msg *m)
+{
+	struct sess_buf b = { 0 };
+	int rc = sess_encode(m, &b);
+
+	if (rc == 0 && send(c->fd, b.p, b.n, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)b.n)
+		rc = -EIO;
+	sess_buf_release(&b);
+	return rc;
+}
+
+static int reply_text(struct ctl *c, uint8_t type, const char *text)
+{
+	struct sess_msg *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	m->type = type;
+	m->text = sess_s(text);
+	if (m->text.n > SESS_FIELD_MAX)
+		m->text.n = SESS_FIELD_MAX;
+	rc = reply(c, m);
+	free(m);
+	return rc;
+}
+
+static int reply_status(struct ctl *c)
+{
+	struct sessd *d = c->d;
+	struct sess_msg *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	m->type = SESS_STATUS_REPLY;
+	m->counter[SC_PID] = (uint64_t)getpid();
+	m->counter[SC_UPTIME] = (sessd_now_ms() - d->start_ms) / 1000;
+	m->counter[SC_SERVED] = d->served;
+	m->counter[SC_LIVE] = d->live;
+	m->counter[SC_CONNS] = d->conns;
+	m->counter[SC_ALLOWED] = d->allowed;
+	m->counter[SC_REFUSED] = d->refused;
+	m->counter[SC_BYTES_UP] = d->bytes_up;
+	m->counter[SC_BYTES_DOWN] = d->bytes_down;
+	m->have_counters = (1u << SC_N) - 1;
+	rc = reply(c, m);
+	free(m);
+	return rc;
+}
+
+static int handle_begin(struct ctl *c, const struct sess_msg *m)
+{
+	char *why = NULL;
+	int rc;
+
+	if (c->cmd) {
+		sess_close_fds(c->fds, c->nfds);
+		c->nfds = 0;
+		return reply_text(c, SESS_ERR, "this connection already began a command");
+	}
+	rc = cmd_begin(c->d, m, c->fds, c->nfds, &c->cmd, &why);
+	c->nfds = 0; /* taken by cmd_begin */
+	if (rc < 0) {
+		rc = reply_text(c, SESS_ERR, why ? why : strerror(-rc));
+		free(why);
+		return rc;
+	}
+	c->d->served++;
+	c->d->live++;
+	sessd_touch(c->d);
+	return reply_text(c, SESS_OK, NULL);
+}
+
+/* Handles one decoded frame. Returns < 0 to close the connection. */
+static int handle(struct ctl *c, const struct sess_msg *m)
+{
+	switch (m->type) {
+	case SESS_BEGIN:
+		return handle_begin(c, m);
+	case SESS_END:
+		if (c->cmd) {
+			cmd_end(c->cmd);
+			c->cmd = NULL;
+			c->d->live--;
+			sessd_touch(c->d);
+		}
+		return reply_text(c, SESS_OK, NULL);
+	case SESS_STATUS:
+		return reply_status(c);
+	case SESS_STOP:
+		reply_text(c, SESS_OK, NULL);
+		sessd_stop(c->d);
+		return 0;
+	default:
+		reply_text(c, SESS_ERR, "unexpected message");
+		return -EPROTO;
+	}
+}
+
+static void frame_done(struct ctl *c)
+{
+	struct sess_msg *m = malloc(sizeof(*m));
+	int rc = m ? sess_decode(c->buf, c->want, m) : -ENOMEM;
+
+	if (rc == -EPROTONOSUPPORT) {
+		reply_text(c, SESS_ERR,
+			   "this sbxsh speaks another session protocol than the running daemon: "
+			   "run `sbxsh session stop` once its commands finished");
+	} else if (rc < 0) {
+		reply_text(c, SESS_ERR, "malformed session message");
+	} else if (c->nfds != sess_fds_expected(m)) {
+		reply_text(c, SESS_ERR, "descriptors do not match the message");
+		rc = -EPROTO;
+	} else {
+		rc = handle(c, m);
+	}
+	free(m);
+	sess_close_fds(c->fds, c->nfds);
+	c->nfds = 0;
+	c->have = 0;
+	c->want = SESS_HDR_LEN;
+	if (rc < 0)
+		ctl_close(c);
+}
+
+/* Reads what is there of the current frame. Returns 1 for a complete frame, 0 for more
+ * later, < 0 to close. */
+static int ctl_read(struct ctl *c)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * SESS_FDS_MAX)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { c->buf + c->have, c->want - c->have };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	ssize_t r = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	int bad = 0;
+
+	if (r < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&mh); h; h = CMSG_NXTHDR(&mh, h)) {
+		size_t k = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; h->cmsg_type == SCM_RIGHTS && i < k; i++) {
+			int fd;
+			memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+			if (c->nfds < SESS_FDS_MAX)
+				c->fds[c->nfds++] = fd;
+			else
+				close(fd), bad = 1;
+		}
+	}
+	if (r == 0 || bad || (mh.msg_flags & MSG_CTRUNC))
+		return -EPROTO;
+	c->have += (size_t)r;
+	if (c->have == SESS_HDR_LEN && c->want == SESS_HDR_LEN) {
+		long n = sess_frame_len(c->buf, c->have);
+		if (n < 0)
+			return (int)n;
+		c->want = (size_t)n;
+	}
+	return c->have == c->want && c->want > SESS_HDR_LEN;
+}
+
+static void on_ctl(uv_poll_t *h, int status, int events)
+{
+	struct ctl *c = h->data;
+	int rc;
+
+	(void)events;
+	if (status < 0) {
+		ctl_close(c);
+		return;
+	}
+	rc = ctl_read(c);
+	if (rc < 0)
+		ctl_close(c);
+	else if (rc == 1)
+		frame_done(c);
+}
+
+/* A peer of another uid is told why and dropped. */
+static int peer_ok(int fd)
+{
+	struct ucred cr;
+	socklen_t l = sizeof(cr);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l) == 0 && cr.uid == getuid();
+}
+
+static void refuse_peer(int fd)
+{
+	struct ctl tmp = { .fd = fd };
+
+	reply_text(&tmp, SESS_ERR, "refused: this session daemon serves only its own user");
+	close(fd);
+}
+
+static void ctl_new(struct sessd *d, int fd)
+{
+	struct ctl *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->buf = malloc(SESS_HDR_LEN + SESS_BODY_MAX)) ||
+	    uv_poll_init(d->loop, &c->poll, fd) < 0) {
+		if (c)
+			free(c->buf);
+		free(c);
+		close(fd);
+		return;
+	}
+	c->d = d;
+	c->fd = fd;
+	c->want = SESS_HDR_LEN;
+	c->poll.data = c;
+	c->next = ctls;
+	if (ctls)
+		ctls->prev = c;
+	ctls = c;
+	d->nctl++;
+	sessd_touch(d);
+	uv_poll_start(&c->poll, UV_READABLE | UV_DISCONNECT, on_ctl);
+}
+
+static void on_accept(uv_poll_t *h, int status, int events)
+{
+	struct sessd *d = h->data;
+	int fd;
+
+	(void)events;
+	if (status < 0)
+		return;
+	while ((fd = accept4(d->ctl_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0) {
+		if (!peer_ok(fd))
+			refuse_peer(fd);
+		else
+			ctl_new(d, fd);
+	}
+}
+
+static void sessd_stop(struct sessd *d)
+{
+	if (d->stopping)
+		return;
+	d->stopping = true;
+	uv_poll_stop(&d->ctl_poll);
+	uv_close((uv_handle_t *)&d->ctl_poll, NULL);
+	unlink(d->sock);
+	close(d->ctl_fd);
+	d->ctl_fd = -1;
+	while (ctls)
+		ctl_close(ctls);
+	for (struct cmd *c = d->cmds, *next; c; c = next) {
+		next = c->next;
+		if (!c->ended)
+			cmd_end(c);
+	}
+	uv_timer_stop(&d->idle);
+	uv_close((uv_handle_t *)&d->idle, NULL);
+	uv_close((uv_handle_t *)&d->sigterm, NULL);
+	uv_close((uv_handle_t *)&d->sighup, NULL);
+}
+
+static void on_signal(uv_signal_t *s, int sig)
+{
+	(void)sig;
+	sessd_stop(s->data);
+}
+
+/* Binds the control socket, replacing a stale one no daemon answers on. */
+static int bind_ctl(struct sessd *d, char **why)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (fd < 0)
+		return sess_errf(why, -errno, "socket: %s", strerror(errno));
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", d->sock);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
+		close(fd);
+		return sess_errf(why, -EEXIST, "a session daemon already answers on %s", d->sock);
+	}
+	close(fd);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return sess_errf(why, -errno, "socket: %s", strerror(errno));
+	unlink(d->sock);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 || listen(fd, 128) < 0) {
+		int e = errno;
+		close(fd);
+		return sess_errf(why, -e, "cannot listen on %s: %s", d->sock, strerror(e));
+	}
+	d->ctl_fd = fd;
+	return 0;
+}
+
+static void ready(const struct sessd_opts *o, const char *why)
+{
+	if (o->ready_fd < 0)
+		return;
+	if (write(o->ready_fd, why ? why : "ok", strlen(why ? why : "ok")) < 0 ||
+	    write(o->ready_fd, "\n", 1) < 0) {
+		/* the client is gone: it will find the socket or start another daemon */
+	}
+	close(o->ready_fd);
+}
+
+static int sessd_setup(struct sessd *d, char **why)
+{
+	int rc;
+
+	if ((rc = sess_sock_path(d->o->dir, "ctl.sock", &d->sock, why)) < 0 ||
+	    (rc = bind_ctl(d, why)) < 0)
+		return rc;
+	uv_poll_init(d->loop, &d->ctl_poll, d->ctl_fd);
+	d->ctl_poll.data = d;
+	uv_poll_start(&d->ctl_poll, UV_READABLE, on_accept);
+	uv_timer_init(d->loop, &d->idle);
+	d->idle.data = d;
+	uv_signal_init(d->loop, &d->sigterm);
+	uv_signal_init(d->loop, &d->sighup);
+	d->sigterm.data = d->sighup.data = d;
+	uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+	uv_signal_start(&d->sighup, on_signal, SIGHUP);
+	d->start_ms = sessd_now_ms();
+	sessd_touch(d);
+	return 0;
+}
+
+int sessd_run(const struct sessd_opts *o)
+{
+	struct sessd d = { .o = o, .ctl_fd = -1 };
+	uv_loop_t loop;
+	char *why = NULL;
+	int rc;
+
+	umask(077);
+	signal(SIGPIPE, SIG_IGN);
+	if ((rc = uv_loop_init(&loop)) < 0) {
+		ready(o, uv_strerror(rc));
+		return rc;
+	}
+	d.loop = &loop;
+	if ((rc = sessd_setup(&d, &why)) < 0) {
+		ready(o, why ? why : strerror(-rc));
+		free(why);
+		free(d.sock);
+		uv_loop_close(&loop);
+		return rc;
+	}
+	ready(o, NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	rc = uv_loop_close(&loop);
+	free(d.sock);
+	return rc == UV_EBUSY ? -EBUSY : 0;
+}

@@ -1,0 +1,217 @@
+/* dial — resolve a destination, apply the address guard, connect.
+ *
+ * Rules kept here:
+ * - the daemon resolves names itself and connects to exactly the address it checked (the
+ *   sockaddr it judged is the one passed to connect; nothing is resolved twice);
+ * - loopback, unspecified, link-local, metadata, multicast, broadcast and reserved addresses,
+ *   and the host's own interface addresses, are refused unless the policy named that address
+ *   (or localhost:PORT) literally; IPv4-mapped and other spellings are judged as one address
+ *   (proxy/addr.c normalises);
+ * - a refused or failed address moves on to the next one the name resolved to, never to
+ *   an address that was not checked.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proxy/addr.h"
+#include "session/conn.h"
+
+#define OWN_MAX 128
+
+/* The host's own addresses, looked up again when older than a few seconds. */
+static int own_address(const struct addr_ip *ip)
+{
+	static struct addr_ip own[OWN_MAX];
+	static int n = -1;
+	static uint64_t at;
+	uint64_t now = sessd_now_ms();
+
+	if (n < 0 || now - at > 5000) {
+		n = addr_host_list(own, OWN_MAX);
+		if (n > OWN_MAX)
+			n = OWN_MAX;
+		at = now;
+	}
+	return n > 0 && addr_in_list(ip, own, (size_t)n);
+}
+
+/* 0 when the guard lets sa through; else -EPERM with the reason in p->why. */
+static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
+{
+	struct addr_ip ip;
+	enum addr_class c;
+	char text[64] = "?";
+
+	if (addr_from_sockaddr(sa, len, &ip, NULL) < 0) {
+		snprintf(p->why, sizeof(p->why), "resolves to an address of an unknown family");
+		return -EPERM;
+	}
+	if (p->literal_grant)
+		return 0;
+	addr_format(&ip, text, sizeof(text));
+	c = addr_classify(&ip);
+	if (c != ADDR_PUBLIC && c != ADDR_PRIVATE) {
+		snprintf(p->why, sizeof(p->why), "resolves to %s (%s)", text, addr_class_name(c));
+		return -EPERM;
+	}
+	if (own_address(&ip)) {
+		snprintf(p->why, sizeof(p->why), "resolves to %s (an address of this host)", text);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static void try_next(struct pconn *p);
+
+static void up_closed(uv_handle_t *h)
+{
+	struct pconn *p = h->data;
+
+	if (p->closing) {
+		conn_release(p);
+		return;
+	}
+	p->handles--;
+	try_next(p);
+}
+
+/* A socket whose connect failed is not reused: close it, then try the next address. */
+static void failed_cand(struct pconn *p, int status)
+{
+	snprintf(p->why, sizeof(p->why), "%s", uv_strerror(status));
+	p->icand++;
+	p->up_init = false;
+	uv_close((uv_handle_t *)&p->up, up_closed);
+}
+
+static void on_connect(uv_connect_t *req, int status)
+{
+	struct pconn *p = req->data;
+
+	if (p->closing || status == UV_ECANCELED)
+		return;
+	if (status < 0) {
+		failed_cand(p, status);
+		return;
+	}
+	uv_tcp_nodelay(&p->up, 1);
+	front_connected(p);
+}
+
+static void connect_cand(struct pconn *p)
+{
+	int rc;
+
+	uv_tcp_init(p->cmd->d->loop, &p->up);
+	p->up.data = p;
+	p->up_init = true;
+	p->handles++;
+	p->tried++;
+	p->creq.data = p;
+	rc = uv_tcp_connect(&p->creq, &p->up, (struct sockaddr *)&p->cand[p->icand], on_connect);
+	if (rc < 0)
+		failed_cand(p, rc);
+}
+
+/* Connects to the next candidate the guard lets through; reports when none is left. */
+static void try_next(struct pconn *p)
+{
+	for (; p->icand < p->ncand; p->icand++) {
+		if (guard(p, (struct sockaddr *)&p->cand[p->icand], p->candlen[p->icand]) == 0) {
+			connect_cand(p);
+			return;
+		}
+		snprintf(p->guard_why, sizeof(p->guard_why), "%s", p->why);
+	}
+	if (p->tried == 0 && p->guard_why[0])
+		front_dial_failed(p, DIAL_GUARD, p->guard_why);
+	else
+		front_dial_failed(p, DIAL_REFUSED, p->why);
+}
+
+static void add_cand(struct pconn *p, const struct sockaddr *sa, socklen_t len)
+{
+	if (p->ncand >= sizeof(p->cand) / sizeof(p->cand[0]) || len > sizeof(p->cand[0]))
+		return;
+	memcpy(&p->cand[p->ncand], sa, len);
+	p->candlen[p->ncand++] = len;
+}
+
+static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
+{
+	struct pconn *p = req->data;
+
+	if (p->closing) {
+		uv_freeaddrinfo(res);
+		conn_release(p);
+		return;
+	}
+	p->handles--;
+	for (struct addrinfo *a = res; status == 0 && a; a = a->ai_next)
+		if (a->ai_family == AF_INET || a->ai_family == AF_INET6)
+			add_cand(p, a->ai_addr, a->ai_addrlen);
+	uv_freeaddrinfo(res);
+	if (status < 0 || p->ncand == 0) {
+		front_dial_failed(p, DIAL_DNS, status < 0 ? uv_strerror(status) : "no address");
+		return;
+	}
+	try_next(p);
+}
+
+/* Fills the one candidate of an IP literal. */
+static void literal_cand(struct pconn *p, const struct addr_ip *ip)
+{
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(p->port) };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(p->port) };
+
+	if (ip->family == AF_INET) {
+		memcpy(&a4.sin_addr, ip->b, 4);
+		add_cand(p, (struct sockaddr *)&a4, sizeof(a4));
+	} else {
+		memcpy(&a6.sin6_addr, ip->b, 16);
+		add_cand(p, (struct sockaddr *)&a6, sizeof(a6));
+	}
+}
+
+void dial_start(struct pconn *p)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_ADDRCONFIG };
+	struct addr_ip ip;
+	char port[8];
+	int rc;
+
+	p->st = P_DIAL;
+	if (addr_parse_literal(p->host, strlen(p->host), &ip) == 0) {
+		literal_cand(p, &ip);
+		try_next(p);
+		return;
+	}
+	snprintf(port, sizeof(port), "%u", p->port);
+	p->gai.data = p;
+	p->handles++;
+	rc = uv_getaddrinfo(p->cmd->d->loop, &p->gai, on_resolved, p->host, port, &hints);
+	if (rc < 0) {
+		p->handles--;
+		front_dial_failed(p, DIAL_DNS, uv_strerror(rc));
+	}
+}
+
+void dial_loopback(struct pconn *p)
+{
+	struct addr_ip ip = { .family = AF_INET, .b = { 127, 0, 0, 1 } };
+
+	snprintf(p->host, sizeof(p->host), "localhost");
+	p->literal_grant = true;
+	literal_cand(p, &ip);
+	ip.family = AF_INET6;
+	memset(ip.b, 0, sizeof(ip.b));
+	ip.b[15] = 1;
+	literal_cand(p, &ip);
+	p->st = P_DIAL;
+	try_next(p);
+}

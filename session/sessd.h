@@ -1,0 +1,87 @@
+/* sessd — the session daemon's insides, shared by its files (daemon, command, conn, front,
+ * dial, vlog). Only sbxsh-sessiond and tests link these: they need libuv. */
+#ifndef SBX_SESSD_H
+#define SBX_SESSD_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "proxy/domain.h"
+#include "session/proto.h"
+
+struct sessd_opts {
+	const char *dir;     /* the session directory (checked by the client) */
+	const char *session; /* the session id */
+	const char *log;     /* violation log path */
+	unsigned idle_exit;  /* seconds with no command before exiting; 0: never */
+	int ready_fd;	     /* written "ok\n" or a reason once listening; -1: none */
+};
+
+struct cmd;
+struct pconn;
+
+struct sessd {
+	uv_loop_t *loop;
+	uv_poll_t ctl_poll;
+	uv_timer_t idle;
+	uv_signal_t sigterm, sighup;
+	int ctl_fd;
+	char *sock;
+	const struct sessd_opts *o;
+	uint64_t start_ms;
+	uint64_t served, live, conns, allowed, refused, bytes_up, bytes_down;
+	size_t nctl;		/* control connections open */
+	struct cmd *cmds;	/* live and ending commands */
+	bool stopping;
+};
+
+/* One command's front: its rules, listeners and connections. Freed when it ended and the
+ * last handle referring to it closed. */
+struct cmd {
+	struct sessd *d;
+	struct cmd *prev, *next;
+	unsigned refs;
+	bool ended;
+	char *id, *cmdline, *cwd, *profile, *profile_file;
+	struct domain_pattern *allow, *deny;
+	size_t nallow, ndeny;
+	uint16_t reach[SESS_PORTS_MAX], listen[SESS_PORTS_MAX];
+	size_t nreach, nlisten;
+	struct lsn *lsns;
+	struct pconn *conns;
+	int relay_fd; /* the stage's listen relay, or -1 */
+};
+
+/* A listening socket of a command: one passed by the stage, or a host port for listen. */
+struct lsn {
+	uv_tcp_t h;
+	struct cmd *cmd;
+	struct lsn *next;
+	int role; /* enum sess_fd_role; SESS_FD_RELAY for a host listen port */
+	uint16_t port;
+};
+
+/* daemon.c */
+int sessd_run(const struct sessd_opts *o);
+void sessd_touch(struct sessd *d); /* re-arms the idle timer when nothing is live */
+uint64_t sessd_now_ms(void);
+
+/* command.c */
+/* Builds a command from a decoded BEGIN and its descriptors (taken: closed on error).
+ * Returns 0 and *out, or a negative errno with *why (caller frees) for the ERR reply. */
+int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds,
+	      struct cmd **out, char **why);
+/* Closes the command's listeners and connections; it is freed once they closed. */
+void cmd_end(struct cmd *c);
+void cmd_ref(struct cmd *c);
+void cmd_unref(struct cmd *c);
+
+/* conn.c / front.c: a connection accepted on one of the command's listeners. */
+void conn_accepted(struct lsn *l);
+void conn_close(struct pconn *p);
+
+/* vlog.c: appends one refusal record; never fails anything. */
+void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason);
+
+#endif

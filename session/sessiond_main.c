@@ -1,0 +1,61 @@
+/* sbxsh-sessiond — the session daemon. Started by sbxsh (session/client.c), never by hand:
+ *   sbxsh-sessiond --dir DIR --session ID --idle-exit SECONDS --log PATH [--ready-fd N]
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform/log.h"
+#include "session/sessd.h"
+
+static const struct opt {
+	const char *name;
+	size_t off;
+	int numeric;
+} opts[] = {
+	{ "--dir", offsetof(struct sessd_opts, dir), 0 },
+	{ "--session", offsetof(struct sessd_opts, session), 0 },
+	{ "--log", offsetof(struct sessd_opts, log), 0 },
+	{ "--idle-exit", offsetof(struct sessd_opts, idle_exit), 1 },
+	{ "--ready-fd", offsetof(struct sessd_opts, ready_fd), 1 },
+};
+
+static int set_opt(struct sessd_opts *o, const char *name, const char *val)
+{
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char *end;
+		long n;
+		if (strcmp(name, opts[i].name) != 0)
+			continue;
+		if (!opts[i].numeric) {
+			*(const char **)((char *)o + opts[i].off) = val;
+			return 0;
+		}
+		errno = 0;
+		n = strtol(val, &end, 10);
+		if (errno || end == val || *end || n < 0 || n > INT_MAX)
+			return -EINVAL;
+		if (opts[i].off == offsetof(struct sessd_opts, idle_exit))
+			o->idle_exit = (unsigned)n;
+		else
+			o->ready_fd = (int)n;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int main(int argc, char **argv)
+{
+	struct sessd_opts o = { .idle_exit = 300, .ready_fd = -1 };
+
+	for (int i = 1; i < argc; i += 2)
+		if (i + 1 >= argc || set_opt(&o, argv[i], argv[i + 1]) < 0)
+			sbx_die(SBX_EXIT_USAGE, "sbxsh-sessiond: bad argument %s (it is started by "
+						"sbxsh, not by hand)",
+				argv[i]);
+	if (!o.dir || !o.session || !o.log)
+		sbx_die(SBX_EXIT_USAGE, "sbxsh-sessiond: --dir, --session and --log are required");
+	return sessd_run(&o) < 0 ? 1 : 0;
+}
