@@ -92,6 +92,7 @@ static bool match_brace(const char *pat, const char *open, const char *path, int
 	}
 	if (!*close)
 		return false;
+	level = 0;
 	for (const char *q = open + 1; q <= close; q++) {
 		if (*q == '\\' && q[1] && q < close) {
 			q++;

@@ -1,0 +1,238 @@
+/* test_judge — the pure judge: hand-built layouts and profiles, verdicts and suggestions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform/sandbox.h"
+#include "shell/judge.h"
+#include "shell/policy.h"
+#include "tests/unit/tap.h"
+
+#define H "/home/u"
+#define USERF "/home/u/.config/sbxsh/sbxsh.ini"
+
+static void add(struct pol_list *l, const char *v, const char *file)
+{
+	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n].value = strdup(v);
+	l->v[l->n].file = file;
+	l->v[l->n].line = 10 + (unsigned)l->n;
+	l->n++;
+}
+
+static void mnt(struct sandbox_spec *s, enum sbx_mount_op op, const char *src, const char *dst)
+{
+	s->mounts.v = realloc(s->mounts.v, (s->mounts.n + 1) * sizeof(*s->mounts.v));
+	s->mounts.v[s->mounts.n].op = op;
+	s->mounts.v[s->mounts.n].src = src ? strdup(src) : NULL;
+	s->mounts.v[s->mounts.n].dst = strdup(dst);
+	s->mounts.n++;
+}
+
+static bool fake_exists(const char *p, void *arg)
+{
+	(void)arg;
+	return !strstr(p, "missing");
+}
+
+static struct profile prof;
+static struct sandbox_spec spec;
+static struct judge_ctx jc;
+
+static void setup(void)
+{
+	add(&prof.read, "/", "<embedded>");
+	add(&prof.deny_read, H "/.aws", "<embedded>");
+	add(&prof.deny_read, H "/.config/rclone", USERF);
+	add(&prof.deny_read, H "/corp", "/etc/sbxsh/sbxsh.ini");
+	add(&prof.read, H "/.aws/config", USERF);
+	add(&prof.write, H "/proj", USERF);
+	add(&prof.write, H "/dist", USERF);
+	add(&prof.deny_write, H "/proj/vendor", USERF);
+	add(&prof.ignore_read, H "/.cache/**", USERF);
+	add(&prof.ignore_write, H "/scratch", USERF);
+	add(&prof.deny_domains, "*.evil.com", USERF);
+	add(&prof.ignore_network, "*.noise.com", USERF);
+	prof.grant_section = "[dir ~/proj]";
+	prof.grant_file = "~/.config/sbxsh/sbxsh.ini";
+	mnt(&spec, SBX_M_RO_BIND, "/", "/");
+	mnt(&spec, SBX_M_SYMLINK, "usr/lib", "/libx");
+	mnt(&spec, SBX_M_HIDE_DIR, NULL, H "/.aws");
+	mnt(&spec, SBX_M_RO_BIND, H "/.aws/config", H "/.aws/config");
+	mnt(&spec, SBX_M_HIDE_DIR, NULL, H "/.config/rclone");
+	mnt(&spec, SBX_M_HIDE_DIR, NULL, H "/corp");
+	mnt(&spec, SBX_M_BIND, H "/proj", H "/proj");
+	mnt(&spec, SBX_M_RO_BIND, H "/proj/vendor", H "/proj/vendor");
+	mnt(&spec, SBX_M_RO_BIND, H "/proj/.git/hooks", H "/proj/.git/hooks");
+	mnt(&spec, SBX_M_RO_BIND, H "/proj/.git/config", H "/proj/.git/config");
+	mnt(&spec, SBX_M_BIND, "/run/user/1/sbxsh/tmp.1", "/tmp");
+	spec.tmp_private = true;
+	spec.tmp_host = strdup("/run/user/1/sbxsh/tmp.1");
+	jc.prof = &prof;
+	jc.spec = &spec;
+	jc.home = H;
+	jc.sysconfdir = "/etc/sbxsh";
+	jc.exists = fake_exists;
+}
+
+static int J(enum viol_kind k, const char *p, unsigned f, struct verdict *v)
+{
+	return judge_path(&jc, k, p, f, v);
+}
+
+static void test_glob(void)
+{
+	ok(judge_glob_match("/a/*/c", "/a/b/c"), "* matches one component");
+	ok(!judge_glob_match("/a/*/c", "/a/b/x/c"), "* does not cross /");
+	ok(judge_glob_match("/a/**/c", "/a/b/x/c"), "** crosses components");
+	ok(judge_glob_match("/a/**/c", "/a/c"), "** matches zero components");
+	ok(judge_glob_match("/a/{x,y}.txt", "/a/y.txt"), "{a,b} alternatives");
+	ok(!judge_glob_match("/a/{x,y}.txt", "/a/z.txt"), "{a,b} only those");
+	ok(judge_glob_match("/a/f?[0-9]", "/a/fo7"), "? and [..]");
+	ok(judge_glob_match("/a/\\*", "/a/*") && !judge_glob_match("/a/\\*", "/a/b"),
+	   "\\ escapes a glob character");
+	ok(judge_glob_covers("/a/*", "/a/b/c/d"), "a glob covers what lies under its match");
+	ok(judge_glob_covers("/a", "/a/b") && !judge_glob_covers("/a", "/ab"),
+	   "a literal covers component-wise");
+	ok(judge_glob_covers("/", "/x"), "/ covers everything");
+	ok(!judge_glob_match("/a/*", "/a/.hidden"), "* does not match a leading dot");
+}
+
+static void test_normalize(void)
+{
+	char p[64] = "//a/./b/../c//";
+
+	judge_normalize(p);
+	is_str(p, "/a/c", "lexical normalization");
+	strcpy(p, "/..");
+	judge_normalize(p);
+	is_str(p, "/", "/.. stays at /");
+}
+
+static void test_reads(void)
+{
+	struct verdict v;
+	char s[1024];
+
+	is_int(J(VK_READ, H "/.aws/credentials", 0, &v), 1, "a hidden credential read is a violation");
+	is_int(v.why, VW_CREDENTIAL, "… named a credential store");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, "credential store") && strstr(s, "~/.aws") && !strstr(s, "read +="),
+	   "… never suggested as a grant: %s", s);
+	is_int(J(VK_READ, H "/.aws/config", 0, &v), 0, "a file re-granted under a deny is readable");
+	is_int(J(VK_READ, H "/.aws/missing", 0, &v), 0, "a hidden path missing on the host is not");
+	is_int(J(VK_READ, H "/.config/rclone/rclone.conf", 0, &v), 1, "a user deny_read hides");
+	is_int(v.why, VW_DENY_READ, "… named as the user's deny_read");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	is_str(strstr(s, "[dir"), "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: read += "
+	       "~/.config/rclone/rclone.conf", "… a deeper read grant, spelled with ~");
+	ok(strstr(s, "~/.config/sbxsh/sbxsh.ini:11") != NULL, "… naming the deny's file:line: %s", s);
+	is_int(J(VK_READ, H "/corp/x", 0, &v), 1, "a system deny hides");
+	is_int(v.why, VW_SYSTEM, "… named system policy");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, "/etc/sbxsh/sbxsh.ini:") && !strstr(s, "+="), "… no grant suggested: %s", s);
+	is_int(J(VK_READ, "/proc/1/environ", 0, &v), 0, "/proc is never a violation");
+	is_int(J(VK_READ, "/dev/tty", 0, &v), 0, "/dev is never a violation");
+	is_int(J(VK_READ, "/sys/kernel", 0, &v), 0, "/sys is never a violation");
+	is_int(J(VK_READ, "/libx/libc.so", 0, &v), 0, "a path through a symlink mount translates");
+	is_int(J(VK_EXEC, H "/.aws/tool", 0, &v), 1, "an exec of a hidden binary is a violation");
+	is_int(v.kind, VK_EXEC, "… of kind exec");
+	is_int(J(VK_READ, "relative", 0, &v), -22, "a relative path is refused");
+}
+
+static void test_writes(void)
+{
+	struct verdict v;
+	char s[1024];
+
+	is_int(J(VK_WRITE, H "/proj/src/a.c", 0, &v), 0, "a write under a grant is fine");
+	is_int(J(VK_WRITE, "/tmp/x", 0, &v), 0, "the private TMPDIR is writable");
+	is_int(J(VK_WRITE, H "/other/out.txt", 0, &v), 1, "a write outside the grants");
+	is_int(v.why, VW_NO_GRANT, "… no grant");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	is_str(s, "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: write += ~/other",
+	       "… the directory to grant");
+	is_int(J(VK_WRITE, H "/proj/.git/hooks/pre-commit", 0, &v), 1, "a write to .git/hooks");
+	is_int(v.why, VW_MANDATORY, "… a mandatory deny");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, ".git/hooks") && !strstr(s, "+="), "… explained, nothing suggested: %s", s);
+	is_int(J(VK_WRITE, H "/proj/.git/config", 0, &v), 1, "a write to .git/config");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(v.why == VW_GIT_CONFIG && strstr(s, "git_config = yes"), "… git_config = yes: %s", s);
+	is_int(J(VK_WRITE, H "/.bashrc", 0, &v), 1, "a write to ~/.bashrc");
+	is_int(v.why, VW_MANDATORY, "… a mandatory deny");
+	is_int(J(VK_WRITE, H "/proj/vendor/x", 0, &v), 1, "a write under deny_write");
+	is_int(v.why, VW_DENY_WRITE, "… named deny_write");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, "deny_write ~/proj/vendor") != NULL, "… with its value: %s", s);
+	is_int(J(VK_WRITE, H "/dist/a.js", 0, &v), 1, "a write grant that was never mounted");
+	is_int(v.why, VW_UNMOUNTED, "… says it matched nothing at start");
+	is_int(J(VK_WRITE, H "/.aws/credentials", 0, &v), 1, "a write to a credential store");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(v.why == VW_CREDENTIAL && !strstr(s, "+="), "… never suggested: %s", s);
+	is_int(J(VK_WRITE, H "/scratch/x", 0, &v), 0, "ignore_write silences");
+	is_int(J(VK_WRITE, H "/proj", JF_MKDIR, &v), 0, "mkdir of a writable root is fine");
+	is_int(J(VK_WRITE, "/usr", JF_MKDIR, &v), 0, "mkdir of a directory that exists meets EEXIST");
+	is_int(J(VK_WRITE, "/usr/missing", JF_MKDIR, &v), 1, "mkdir of a new one is a violation");
+	is_int(J(VK_WRITE, "/usr/bin/ls", JF_TIMES, &v), 0, "a time change on a readable file is not");
+	ok(judge_is_grant_root(&jc, H "/proj"), "a write grant's root is a mount point");
+	ok(!judge_is_grant_root(&jc, H "/proj/src") && !judge_is_grant_root(&jc, "/tmp"),
+	   "its children and the TMPDIR are not");
+}
+
+static void test_hermetic(void)
+{
+	struct sandbox_spec sp = { 0 };
+	struct judge_ctx c = jc;
+	struct verdict v;
+	char s[1024];
+
+	mnt(&sp, SBX_M_RO_BIND, "/usr", "/usr");
+	mnt(&sp, SBX_M_BIND, H "/proj", H "/proj");
+	c.spec = &sp;
+	is_int(judge_path(&c, VK_READ, H, 0, &v), 0, "a directory bwrap made to hold a mount is not");
+	is_int(judge_path(&c, VK_READ, H "/.profile", 0, &v), 1, "a path no mount covers is");
+	judge_suggest(&c, &v, s, sizeof(s));
+	is_str(s, "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: read += ~/.profile", "… read += it");
+	is_int(judge_path(&c, VK_READ, H "/.cache/pip/x", 0, &v), 0, "ignore_read ** silences");
+	c.spec = NULL;
+	is_int(judge_path(&c, VK_READ, H "/.aws/credentials", 0, &v), 1,
+	       "without a layout the profile decides (hidden)");
+	is_int(judge_path(&c, VK_WRITE, H "/proj/x", 0, &v), 0, "… (writable)");
+}
+
+static void test_other(void)
+{
+	struct verdict v;
+	char s[1024];
+
+	is_int(judge_network(&jc, "example.org", 443, &v), 1, "a refused host");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	is_str(s, "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: allow_domains += example.org",
+	       "… allow_domains, port 443 left out");
+	is_str(v.path, "example.org:443", "… recorded as host:port");
+	is_int(judge_network(&jc, "db.example.org", 5432, &v), 1, "another port");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, "allow_domains += db.example.org:5432") != NULL, "… keeps the port: %s", s);
+	is_int(judge_network(&jc, "x.evil.com", 443, &v), 1, "a deny_domains host");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(v.why == VW_DENY_DOMAIN && strstr(s, "deny_domains *.evil.com"), "… names it: %s", s);
+	is_int(judge_network(&jc, "a.noise.com", 443, &v), 0, "ignore_network silences");
+	judge_unix(&v);
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, "unix_sockets += ") != NULL, "AF_UNIX suggests unix_sockets: %s", s);
+	is_str(judge_tilde(H, H "/x", s, sizeof(s)), "~/x", "~ for paths under home");
+	is_str(judge_tilde(H, "/home/uu/x", s, sizeof(s)), "/home/uu/x", "… component-wise");
+	is_str(judge_kind_name(VK_NETWORK), "network", "kind names");
+}
+
+int main(void)
+{
+	setup();
+	test_glob();
+	test_normalize();
+	test_reads();
+	test_writes();
+	test_hermetic();
+	test_other();
+	return tap_done();
+}
