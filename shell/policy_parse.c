@@ -510,6 +510,8 @@ out:
 	strv_release(&toks);
 }
 
+static const char *find_sep(const char *s, const char *chars);
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct pctx *c = user;
@@ -540,7 +542,22 @@ static int handler(void *user, const char *section, const char *name, const char
 	}
 	c->last_key = key;
 	c->last_op = op;
-	take_value(c, key, op, value);
+	if (!c->cont) {
+		take_value(c, key, op, value);
+		return 1;
+	}
+	/* inih 55 keeps " ; comment" on continuation lines: cut it as on a key line. */
+	char *v = strdup(value);
+	if (!v) {
+		c->nomem = -ENOMEM;
+		return 1;
+	}
+	char *cut = (char *)find_sep(v, "");
+	while (cut > v && (cut[-1] == ' ' || cut[-1] == '\t'))
+		cut--;
+	*cut = '\0';
+	take_value(c, key, op, v);
+	free(v);
 	return 1;
 }
 
