@@ -1,0 +1,86 @@
+#!/bin/sh
+# 0120-seccomp — the stage's filter and privilege drop: AF_UNIX, TIOCSTI (masked compare),
+# user namespaces, mounts, capabilities, setuid programs.
+TMPDIR=/var/tmp; export TMPDIR
+. "$(dirname "$0")/lib.sh"
+cd "$T/proj" || exit 1
+user_policy '[default]
+network = none'
+sb() { "$SBXSH" "$@"; }
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
+
+unix='import socket
+try:
+    socket.socket(socket.AF_UNIX); print("allowed")
+except OSError as e:
+    print("errno", e.errno)'
+is "control: AF_UNIX sockets work outside" "$("$PY" -c "$unix")" "allowed"
+is "socket(AF_UNIX) fails with EPERM" "$(sb -c '"$0" -c "$1"' "$PY" "$unix" 2>/dev/null)" "errno 1"
+is "socket(AF_INET) still works (loopback only)" \
+	"$(sb -c '"$0" -c "import socket; socket.socket(); print(1)"' "$PY" 2>/dev/null)" "1"
+user_policy '[default]
+network = none
+unix_sockets = all'
+is "unix_sockets = all lifts the AF_UNIX filter" "$(sb -c '"$0" -c "$1"' "$PY" "$unix" 2>/dev/null)" "allowed"
+user_policy '[default]
+network = none'
+
+# TIOCSTI on a pty that is the caller's controlling terminal; the second try sets high bits
+# in the 64-bit request, which the kernel drops and a plain 64-bit compare would miss.
+tiocsti='import os, fcntl, termios, ctypes, sys
+m, s = os.openpty()
+name = os.ttyname(s)
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    fd = os.open(name, os.O_RDWR)
+    def res(ok, err): return "allowed" if ok else ("EPERM" if err == 1 else "errno%d" % err)
+    try:
+        fcntl.ioctl(fd, termios.TIOCSTI, b"x"); a = res(True, 0)
+    except OSError as e:
+        a = res(False, e.errno)
+    libc = ctypes.CDLL(None, use_errno=True)
+    c = ctypes.c_char(b"y")
+    rv = libc.ioctl(fd, ctypes.c_ulong(termios.TIOCSTI | (1 << 32)), ctypes.byref(c))
+    print(a, res(rv == 0, ctypes.get_errno())); sys.stdout.flush()
+    os._exit(0)
+os.waitpid(pid, 0)'
+ctl=$("$PY" -c "$tiocsti" 2>&1)
+if [ "$ctl" = "allowed allowed" ]; then
+	ok "control: TIOCSTI works outside the sandbox here"
+	is "TIOCSTI fails with EPERM, also with high bits set" \
+		"$(sb -c '"$0" -c "$1"' "$PY" "$tiocsti" 2>&1)" "EPERM EPERM"
+else
+	skip "TIOCSTI is refused by the filter" "the kernel refuses TIOCSTI here already ($ctl)"
+fi
+
+# Namespaces and mounts.
+out=$(sb -c 'unshare -r true 2>&1; echo "rc=$?"' 2>/dev/null)
+like "unshare -r fails" "$out" 'rc=[1-9]'
+out=$(sb -c 'unshare -m true 2>&1; echo "rc=$?"' 2>/dev/null)
+like "unshare -m fails" "$out" 'rc=[1-9]'
+out=$(sb -c 'mount -t tmpfs none "$PWD" 2>&1; echo "rc=$?"; umount /proc 2>&1; echo "rc=$?"' 2>/dev/null)
+like "mount fails" "$out" 'rc=[1-9].*'
+like "umount fails" "$(echo "$out" | tail -n1)" 'rc=[1-9]'
+
+# Capabilities and setuid programs.
+st=$(sb -c 'grep -E "^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):" /proc/self/status' 2>/dev/null)
+is "no capabilities at all, bounding set empty, no_new_privs, seccomp filter" \
+	"$(echo "$st" | tr -s '\t ' ' ')" "CapInh: 0000000000000000
+CapPrm: 0000000000000000
+CapEff: 0000000000000000
+CapBnd: 0000000000000000
+CapAmb: 0000000000000000
+NoNewPrivs: 1
+Seccomp: 2"
+if is_root; then
+	skip "su -c id cannot reach uid 0" "running as root already; capabilities checked above"
+elif [ -u /bin/su ] || [ -u /usr/bin/su ]; then
+	out=$(sb -c 'su -c id root < /dev/null 2>&1; echo "rc=$?"' 2>/dev/null)
+	like "setuid su gains nothing (fails)" "$out" 'rc=[1-9]'
+	check "…and never ran id as root" sh -c "! echo '$out' | grep -q 'uid=0'"
+else
+	skip "setuid su gains nothing" "no setuid su on this machine"
+fi
+done_testing
