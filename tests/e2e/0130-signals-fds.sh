@@ -1,0 +1,75 @@
+#!/bin/sh
+# 0130-signals-fds — exit status and signals as bash gives them (compat.md 5), stdio bytes
+# and the caller's descriptors (compat.md 6), no sandboxed process outliving sbxsh.
+TMPDIR=/var/tmp; export TMPDIR
+. "$(dirname "$0")/lib.sh"
+cd "$T/proj" || exit 1
+user_policy '[default]
+network = none'
+
+# wait_for FILE: up to ~10 s for the sandboxed command to have started.
+wait_for() { n=0; while [ ! -e "$1" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done; [ -e "$1" ]; }
+# alive PATTERN: a process whose command line holds PATTERN exists.
+alive() { for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f" 2>/dev/null | grep -q -- "$1" && return 0; done; return 1; }
+
+"$SBXSH" -c 'kill -KILL $$' 2>/dev/null; rc=$?
+is "a command killed by SIGKILL: sbxsh dies of SIGKILL (137)" "$rc" 137
+"$SBXSH" -c 'kill -SEGV $$' 2>/dev/null; rc=$?
+is "…of SIGSEGV (139)" "$rc" 139
+sh -c '"$0" -c "exit 143" 2>/dev/null; echo $?' "$SBXSH" > "$T/st"
+is "an exit status of 143 stays an exit status" "$(cat "$T/st")" 143
+
+# kill -TERM of sbxsh: the command gets it, sbxsh dies of SIGTERM.
+rm -f started got
+"$SBXSH" -c 'trap "echo TERM > got; exit 0" TERM; touch started; while :; do sleep 0.1; done' 2>/dev/null &
+pid=$!
+wait_for started && kill -TERM $pid
+wait $pid
+check "kill -TERM of sbxsh reaches the command (its trap ran)" wait_for got
+rm -f started
+"$SBXSH" -c 'touch started; exec sleep 31.5' 2>/dev/null &
+pid=$!
+wait_for started && kill -TERM $pid
+wait $pid; rc=$?
+is "sbxsh dies of SIGTERM when the command does (143)" "$rc" 143
+sleep 0.2
+check "…and the command is gone" sh -c '! alive "sleep 31.5"' 
+rm -f started
+"$SBXSH" -c 'touch started; exec sleep 32.5' 2>/dev/null &
+pid=$!
+wait_for started && kill -INT $pid
+wait $pid; rc=$?
+is "SIGINT likewise (130)" "$rc" 130
+rm -f started
+"$SBXSH" -c 'touch started; sleep 33.5 & sleep 33.6' 2>/dev/null &
+pid=$!
+wait_for started && kill -HUP $pid
+wait $pid; rc=$?
+is "SIGHUP reaches the command's whole process group (129)" "$rc" 129
+sleep 0.2
+check "…background jobs included" sh -c '! alive "sleep 33.5"'
+
+# kill -KILL of sbxsh takes the whole sandbox along (die-with-parent, pid namespace).
+rm -f started
+"$SBXSH" -c 'touch started; (setsid sleep 34.5 &); exec sleep 34.6' 2>/dev/null &
+pid=$!
+wait_for started && kill -KILL $pid
+wait $pid
+n=0; while { alive "sleep 34.5" || alive "sleep 34.6"; } && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+check "a SIGKILLed sbxsh leaves no sandboxed process (setsid ones included)" \
+	sh -c '! alive "sleep 34.5" && ! alive "sleep 34.6"'
+
+# stdio: a binary stream byte for byte; descriptors the caller passed stay open.
+head -c 10485760 /dev/urandom > "$T/in.bin"
+"$SBXSH" -c 'cat' < "$T/in.bin" > "$T/out.bin" 2>/dev/null
+check "10 MB of binary through cat is byte-identical" cmp -s "$T/in.bin" "$T/out.bin"
+"$SBXSH" -c 'cat >&2' < "$T/in.bin" 2> "$T/err.bin"
+check "…through stderr too" cmp -s "$T/in.bin" "$T/err.bin"
+echo from-fd3 > "$T/fd3"
+is "fd 3 passed by the caller is readable" "$("$SBXSH" -c 'cat <&3' 3< "$T/fd3" 2>/dev/null)" "from-fd3"
+"$SBXSH" -c 'echo to-fd4 >&4' 4> "$T/fd4" 2>/dev/null
+is "fd 4 passed by the caller is writable" "$(cat "$T/fd4")" "to-fd4"
+is "the command sees exactly the caller's descriptors" \
+	"$("$SBXSH" -c 'ls /proc/self/fd' 3< "$T/fd3" 2>/dev/null | tr '\n' ' ')" \
+	"$(/bin/bash -c 'ls /proc/self/fd' 3< "$T/fd3" | tr '\n' ' ')"
+done_testing
