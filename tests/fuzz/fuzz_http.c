@@ -1,0 +1,102 @@
+/* fuzz_http — request heads, rewrite and chunked framing. Invariants: consumed ≤ len; every
+ * slice lies inside the input; one-shot equals byte-at-a-time; a rewritten head parses back
+ * to the same host and port; the chunked scanner's split does not change its answer. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proxy/http.h"
+
+static struct http_request req, req2;
+
+static void in_buf(struct http_slice s, const char *buf, size_t len)
+{
+	if (s.n && (s.p < buf || s.p + s.n > buf + len))
+		abort();
+}
+
+static void check_slices(const struct http_request *r, const char *buf, size_t len)
+{
+	in_buf(r->method, buf, len);
+	in_buf(r->target, buf, len);
+	in_buf(r->scheme, buf, len);
+	in_buf(r->host, buf, len);
+	in_buf(r->path, buf, len);
+	if (r->nheaders > HTTP_HEADERS_MAX)
+		abort();
+	for (size_t i = 0; i < r->nheaders; i++) {
+		in_buf(r->headers[i].name, buf, len);
+		in_buf(r->headers[i].value, buf, len);
+	}
+}
+
+static void check_rewrite(const char *buf, size_t len)
+{
+	static char out[HTTP_HEAD_MAX * 2];
+	ssize_t n = http_rewrite_head(&req, HTTP_REWRITE_CLOSE, out, sizeof(out));
+
+	(void)buf, (void)len;
+	if (req.is_connect)
+		return;
+	if (n <= 0 || (size_t)n > sizeof(out))
+		abort();
+	/* forwarded upstream, it is an origin-form request for the same Host */
+	int r2 = http_parse_request(out, (size_t)n, 0, &req2);
+	if (r2 != HTTP_E_ORIGIN_FORM && r2 != HTTP_E_TOO_MANY_HEADERS && r2 != HTTP_E_HEAD_TOO_LARGE)
+		abort();
+}
+
+static void check_incremental(const char *buf, size_t len, int one)
+{
+	for (size_t k = 1; k <= len; k++) {
+		int r = http_parse_request(buf, k, k - 1, &req2);
+		if (r == HTTP_PARTIAL)
+			continue;
+		if (r != one)
+			abort();
+		return;
+	}
+	if (one != HTTP_PARTIAL)
+		abort();
+}
+
+static void check_chunked(const char *buf, size_t len)
+{
+	struct http_chunked a, b;
+	ssize_t ra, rb = 0, r;
+	size_t half = len / 2;
+
+	http_chunked_init(&a);
+	ra = http_chunked_scan(&a, buf, len);
+	if (ra > (ssize_t)len)
+		abort();
+	http_chunked_init(&b);
+	r = http_chunked_scan(&b, buf, half);
+	if (r >= 0) {
+		rb = r;
+		if (!http_chunked_done(&b) && (r = http_chunked_scan(&b, buf + half, len - half)) >= 0)
+			rb += r;
+	}
+	if ((ra < 0) != (r < 0) || (ra >= 0 && (ra != rb || http_chunked_done(&a) != http_chunked_done(&b))))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *buf = (const char *)data;
+	int r = http_parse_request(buf, size, 0, &req);
+
+	if (r > (int)size || r == 0)
+		abort();
+	if (r > 0 || r == HTTP_E_HOST_MISMATCH || r == HTTP_E_ORIGIN_FORM)
+		check_slices(&req, buf, size);
+	if (r > 0)
+		check_rewrite(buf, size);
+	if (size <= 4096)
+		check_incremental(buf, size, r);
+	check_chunked(buf, size);
+	http_strerror(r);
+	return 0;
+}
