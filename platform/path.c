@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct sbuf {
 	char *s;
@@ -252,52 +253,156 @@ static size_t literal_prefix(const char *abs)
 	return keep;
 }
 
-int path_canon(const char *abs, char **out)
+struct path_cache_ent {
+	char *key, *val;
+	unsigned long hash;
+	bool missing;
+};
+
+static unsigned long hash_str(const char *s, size_t n)
 {
-	char *work = strdup(abs), *real = NULL, *res = NULL;
-	int r = 0;
+	unsigned long h = 1469598103934665603UL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211UL;
+	return h;
+}
+
+static struct path_cache_ent *cache_find(struct path_cache *c, const char *k, size_t n,
+					 unsigned long h)
+{
+	if (!c || !c->cap)
+		return NULL;
+	for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		struct path_cache_ent *e = &c->v[i];
+		if (!e->key)
+			return NULL;
+		if (e->hash == h && strncmp(e->key, k, n) == 0 && e->key[n] == '\0')
+			return e;
+	}
+}
+
+static int cache_put(struct path_cache *c, const char *k, size_t n, unsigned long h,
+		     const char *val, bool missing)
+{
+	if (!c)
+		return 0;
+	if ((c->n + 1) * 4 > c->cap * 3) {
+		struct path_cache old = *c;
+		c->cap = old.cap ? old.cap * 2 : 64;
+		c->n = 0;
+		if (!(c->v = calloc(c->cap, sizeof(*c->v)))) {
+			*c = old;
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < old.cap; i++) {
+			struct path_cache_ent *e = &old.v[i];
+			if (!e->key)
+				continue;
+			size_t j = e->hash & (c->cap - 1);
+			while (c->v[j].key)
+				j = (j + 1) & (c->cap - 1);
+			c->v[j] = *e;
+			c->n++;
+		}
+		free(old.v);
+	}
+	size_t j = h & (c->cap - 1);
+	while (c->v[j].key)
+		j = (j + 1) & (c->cap - 1);
+	char *kk = strndup(k, n), *vv = strdup(val);
+	if (!kk || !vv) {
+		free(kk);
+		free(vv);
+		return -ENOMEM;
+	}
+	c->v[j] = (struct path_cache_ent){ kk, vv, h, missing };
+	c->n++;
+	return 0;
+}
+
+void path_cache_release(struct path_cache *c)
+{
+	for (size_t i = 0; c && i < c->cap; i++) {
+		free(c->v[i].key);
+		free(c->v[i].val);
+	}
+	if (c) {
+		free(c->v);
+		*c = (struct path_cache){ 0 };
+	}
+}
+
+/* Canonical form of the literal directory path p[0..n) (normalized, absolute): *val (caller
+ * frees) and whether it exists. One lstat per directory not yet in the cache. */
+static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **val, bool *missing)
+{
+	unsigned long h = hash_str(p, n);
+	struct path_cache_ent *e;
+	char *pv = NULL, *cand = NULL;
+	bool pmiss = false;
+	struct stat st;
+	int r;
+
+	if (n <= 1) {
+		*missing = false;
+		return (*val = strdup("/")) ? 0 : -ENOMEM;
+	}
+	if ((e = cache_find(c, p, n, h))) {
+		*missing = e->missing;
+		return (*val = strdup(e->val)) ? 0 : -ENOMEM;
+	}
+	size_t cut = n;
+	while (cut > 0 && p[cut - 1] != '/')
+		cut--;
+	if ((r = canon_prefix(p, cut > 1 ? cut - 1 : 1, c, &pv, &pmiss)) < 0)
+		return r;
+	if (asprintf(&cand, "%s/%.*s", strcmp(pv, "/") ? pv : "", (int)(n - cut), p + cut) < 0) {
+		free(pv);
+		return -ENOMEM;
+	}
+	free(pv);
+	*missing = pmiss || lstat(cand, &st) < 0;
+	if (!*missing && S_ISLNK(st.st_mode)) {
+		char *real = realpath(cand, NULL);
+		if (real) {
+			free(cand);
+			cand = real;
+		} else {
+			*missing = true;
+		}
+	}
+	if ((r = cache_put(c, p, n, h, cand, *missing)) < 0) {
+		free(cand);
+		return r;
+	}
+	*val = cand;
+	return 0;
+}
+
+int path_canon_cached(const char *abs, struct path_cache *c, char **out)
+{
+	char *work = strdup(abs), *pre = NULL;
+	bool missing;
+	int r;
 
 	*out = NULL;
 	if (!work)
 		return -ENOMEM;
 	path_normalize(work);
 	size_t lit = literal_prefix(work);
-	/* Walk back from the literal prefix to the longest part that exists. */
-	size_t cut = lit;
-	for (;;) {
-		char save = work[cut];
-		work[cut] = '\0';
-		real = realpath(cut ? work : "/", NULL);
-		work[cut] = save;
-		if (real || errno == ENOMEM || cut == 0)
-			break;
-		while (cut > 0 && work[--cut] != '/')
-			;
-	}
-	if (!real) {
-		if (errno == ENOMEM) {
-			r = -ENOMEM;
-			goto out;
-		}
-		real = strdup("/");
-		if (!real) {
-			r = -ENOMEM;
-			goto out;
-		}
-	}
-	if (asprintf(&res, "%s%s", strcmp(real, "/") ? real : "", work + cut) < 0) {
+	if ((r = canon_prefix(work, lit, c, &pre, &missing)) == 0 &&
+	    asprintf(out, "%s%s", strcmp(pre, "/") || !work[lit] ? pre : "", work + lit) < 0) {
+		*out = NULL;
 		r = -ENOMEM;
-		goto out;
 	}
-	if (!*res) {
-		free(res);
-		res = strdup("/");
-	}
-	*out = res;
-out:
-	free(real);
+	free(pre);
 	free(work);
 	return r;
+}
+
+int path_canon(const char *abs, char **out)
+{
+	return path_canon_cached(abs, NULL, out);
 }
 
 bool path_under(const char *path, const char *dir)

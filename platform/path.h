@@ -6,6 +6,7 @@
 #ifndef SBX_PATH_H
 #define SBX_PATH_H
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Expands ~ (home), $VAR and ${VAR} (caller's environment), and makes a relative path
  * absolute under root ("." is root); normalizes it lexically and checks glob syntax.
@@ -25,6 +26,16 @@ void path_normalize(char *p);
 /* Canonical form of an absolute path: symlinks resolved in the longest existing prefix
  * that holds no glob, the rest re-appended. Returns 0 and *out (caller frees) or -errno. */
 int path_canon(const char *abs, char **out);
+
+/* A memo of canonical directories, so that resolving many paths under the same trees costs
+ * one lstat per directory. Start zeroed; valid while the file system does not change. */
+struct path_cache {
+	struct path_cache_ent *v;
+	size_t n, cap;
+};
+/* As path_canon, remembering what it learns in c (may be NULL). */
+int path_canon_cached(const char *abs, struct path_cache *c, char **out);
+void path_cache_release(struct path_cache *c);
 
 /* true when path is dir or lies under it (component-wise; both normalized). */
 bool path_under(const char *path, const char *dir);

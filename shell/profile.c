@@ -73,61 +73,107 @@ static void list_release(struct pol_list *l)
 
 /* --- policy_finish: checks that need every file, and the [sbxsh] settings --- */
 
-static bool profile_exists(const struct policy *p, const char *name)
+/* The [profile] sections sorted by name (stable: load order within a name). */
+struct prof_index {
+	const struct section **v;
+	size_t n;
+};
+
+static int cmp_prof(const void *a, const void *b)
 {
-	for (size_t i = 0; i < p->nsecs; i++)
-		if (p->secs[i].kind == SEC_PROFILE && strcmp(p->secs[i].name, name) == 0)
-			return true;
-	return false;
+	const struct section *x = *(const struct section *const *)a, *y = *(const struct section *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x < y ? -1 : x > y);
 }
 
-/* Depth-first walk of use= edges from name; true when it reaches a name on the path. */
-static bool use_cycle(const struct policy *p, const char *name, struct strv *path)
+static int prof_index_build(const struct policy *p, struct prof_index *ix)
+{
+	ix->n = 0;
+	ix->v = malloc((p->nsecs + 1) * sizeof(*ix->v));
+	if (!ix->v)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nsecs; i++)
+		if (p->secs[i].kind == SEC_PROFILE)
+			ix->v[ix->n++] = &p->secs[i];
+	qsort(ix->v, ix->n, sizeof(*ix->v), cmp_prof);
+	return 0;
+}
+
+/* Index of the first section named name, or ix->n. */
+static size_t prof_first(const struct prof_index *ix, const char *name)
+{
+	size_t lo = 0, hi = ix->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(ix->v[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->n && strcmp(ix->v[lo]->name, name) == 0 ? lo : ix->n;
+}
+
+/* Depth-first walk of use= edges from name: 1 when it reaches a name already on the path (a
+ * cycle), 2 when the chain is deeper than MAX_USE_DEPTH, 0 otherwise (or out of memory). */
+static int use_cycle(const struct prof_index *ix, const char *name, struct strv *path)
 {
 	if (strv_find(path, name) >= 0)
-		return strv_push(path, name), true;
-	if (path->n >= MAX_USE_DEPTH || strv_push(path, name) < 0)
-		return path->n >= MAX_USE_DEPTH;
-	for (size_t i = 0; i < p->nsecs; i++) {
-		const struct section *s = &p->secs[i];
-		if (s->kind == SEC_PROFILE && s->use && strcmp(s->name, name) == 0 &&
-		    use_cycle(p, s->use, path))
-			return true;
+		return strv_push(path, name), 1;
+	if (path->n >= MAX_USE_DEPTH)
+		return 2;
+	if (strv_push(path, name) < 0)
+		return 0;
+	for (size_t i = prof_first(ix, name); i < ix->n && strcmp(ix->v[i]->name, name) == 0; i++) {
+		int r;
+		if (ix->v[i]->use && (r = use_cycle(ix, ix->v[i]->use, path)))
+			return r;
 	}
 	strv_remove(path, path->n - 1);
-	return false;
+	return 0;
+}
+
+static void report_cycle(const struct section *s, const struct strv *path, int c, struct diag *d)
+{
+	char chain[1024] = "";
+	for (size_t j = 0; c == 1 && j < path->n; j++)
+		snprintf(chain + strlen(chain), sizeof(chain) - strlen(chain), "%s%s", j ? " -> " : "",
+			 path->v[j]);
+	if (c == 1)
+		policy_diag(&d->errors, s->file, s->use_line,
+			    "use = %s makes a cycle (%s); remove one of these use lines", s->use, chain);
+	else
+		policy_diag(&d->errors, s->file, s->use_line,
+			    "use = %s starts a chain of more than %d profiles; flatten it", s->use, MAX_USE_DEPTH);
 }
 
 static int check_uses(struct policy *p, struct diag *d)
 {
-	int r = 0;
-	bool cycle_told = false;
-	for (size_t i = 0; i < p->nsecs; i++) {
+	struct prof_index ix;
+	int r = prof_index_build(p, &ix);
+	bool told = false;
+	for (size_t i = 0; r != -ENOMEM && i < p->nsecs; i++) {
 		struct section *s = &p->secs[i];
 		if (!s->use)
 			continue;
-		if (!profile_exists(p, s->use)) {
+		if (prof_first(&ix, s->use) == ix.n) {
 			policy_diag(&d->errors, s->file, s->use_line,
 				    "use = %s: no [profile %s] is defined in any policy file; define it or fix the name",
 				    s->use, s->use);
 			r = -EINVAL;
 			continue;
 		}
+		if (told || s->kind != SEC_PROFILE)
+			continue;
 		struct strv path = { 0 };
-		if (s->kind == SEC_PROFILE)
-			strv_push(&path, s->name);
-		if (!cycle_told && use_cycle(p, s->use, &path) && s->kind == SEC_PROFILE) {
-			char chain[1024] = "";
-			for (size_t j = 0; j < path.n; j++)
-				snprintf(chain + strlen(chain), sizeof(chain) - strlen(chain), "%s%s",
-					 j ? " -> " : "", path.v[j]);
-			policy_diag(&d->errors, s->file, s->use_line,
-				    "use = %s makes a cycle (%s); remove one of these use lines", s->use, chain);
-			cycle_told = true;
-			r = -EINVAL;
-		}
+		strv_push(&path, s->name);
+		int c = use_cycle(&ix, s->use, &path);
+		if (c)
+			report_cycle(s, &path, c, d);
+		told = c != 0;
+		r = c ? -EINVAL : r;
 		strv_release(&path);
 	}
+	free(ix.v);
 	return r;
 }
 
@@ -143,13 +189,13 @@ static int split_comps(const char *path, struct strv *out)
 	return r;
 }
 
-static int compile_dir(struct policy *p, struct section *s, struct diag *d)
+static int compile_dir(struct policy *p, struct section *s, struct path_cache *pc, struct diag *d)
 {
 	char *exp = NULL, *canon = NULL, *err = NULL;
 	unsigned stars = 0;
 	int r = path_expand(s->name, p->home, "/", &exp, &err);
 	if (r == 0)
-		r = path_canon(exp, &canon);
+		r = path_canon_cached(exp, pc, &canon);
 	if (r == 0)
 		r = split_comps(canon, &s->comps);
 	for (size_t i = 0; r == 0 && i < s->comps.n; i++) {
@@ -247,9 +293,11 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 int policy_finish(struct policy *p, struct diag *d)
 {
 	int r = check_uses(p, d), e;
+	struct path_cache pc = { 0 };
 	for (size_t i = 0; i < p->nsecs; i++)
-		if (p->secs[i].kind == SEC_DIR && (e = compile_dir(p, &p->secs[i], d)) < 0)
+		if (p->secs[i].kind == SEC_DIR && (e = compile_dir(p, &p->secs[i], &pc, d)) < 0)
 			r = r ? r : e;
+	path_cache_release(&pc);
 	if (r < 0)
 		return r;
 	if ((r = settings_defaults(p)) < 0)
@@ -287,6 +335,7 @@ struct rstate {
 	struct profile *pr;
 	struct diag *d;
 	int err;
+	struct path_cache cache;
 };
 
 static bool is_user_file(const struct policy *p, const char *file)
@@ -318,7 +367,7 @@ static struct pol_list *profile_list(struct profile *pr, enum key_id k)
 }
 
 /* The canonical spelling of one token of key k. Returns 0 and *out, or -errno. */
-static int expand_token(const struct rstate *st, enum key_id k, const char *tok, char **out)
+static int expand_token(struct rstate *st, enum key_id k, const char *tok, char **out)
 {
 	const struct key_def *kd = &policy_keys[k];
 	char *exp = NULL, *err = NULL;
@@ -332,7 +381,7 @@ static int expand_token(const struct rstate *st, enum key_id k, const char *tok,
 	} else if (kd->kind == V_PATHS || kd->kind == V_SOCKETS) {
 		r = path_expand(tok, st->p->home, st->pr->root, &exp, &err);
 		if (r == 0)
-			r = path_canon(exp, out);
+			r = path_canon_cached(exp, &st->cache, out);
 		free(exp);
 		if (r < 0 && err)
 			policy_diag(&st->d->errors, "<resolve>", 0, "'%s' %s", tok, err);
@@ -635,7 +684,7 @@ static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, str
 	const struct policy *p = st->p;
 	struct profile *pr = st->pr;
 	int r;
-	if ((r = path_canon(cwd, &pr->cwd)) < 0 || (r = split_comps(pr->cwd, cw)) < 0)
+	if ((r = path_canon_cached(cwd, &st->cache, &pr->cwd)) < 0 || (r = split_comps(pr->cwd, cw)) < 0)
 		return r;
 	*m = calloc(p->nsecs + 1, sizeof(**m));
 	if (!*m)
@@ -664,7 +713,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 	struct dir_match *m = NULL;
 	struct limits lim = { .network = -1 };
 	size_t nm = 0;
-	struct rstate st = { p, calloc(1, sizeof(struct profile)), d, 0 };
+	struct rstate st = { p, calloc(1, sizeof(struct profile)), d, 0, { 0 } };
 
 	*out = NULL;
 	if (!st.pr)
@@ -689,6 +738,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 		limits_apply(&st, &lim);
 out:
 	limits_release(&lim);
+	path_cache_release(&st.cache);
 	strv_release(&cw);
 	free(m);
 	if (st.err) {
