@@ -40,6 +40,7 @@
 
 struct monitor {
 	int fd, stopfd;
+	int boot; /* the socket the listener arrives on (monitor_start_recv), or -1 */
 	pthread_t thread;
 	bool running;
 	struct judge_ctx jc;
@@ -111,6 +112,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		goto out;
 	m->fd = listener;
 	m->stopfd = -1;
+	m->boot = -1;
 	m->jc = *jc;
 	m->calls = notify_calls(&m->ncalls);
 	m->jflags = calloc(m->ncalls, sizeof(*m->jflags));
@@ -483,9 +485,37 @@ int monitor_dispatch(struct monitor *m, int timeout_ms)
 	return -EPIPE; /* POLLHUP: no process holds the filter any more */
 }
 
+/* Waits for the stage to send the listener; false when it never will (or we stop). */
+static bool receive_listener(struct monitor *m)
+{
+	struct pollfd p[2] = { { .fd = m->boot, .events = POLLIN }, { .fd = m->stopfd, .events = POLLIN } };
+	int fd = -1;
+
+	for (;;) {
+		int r = poll(p, 2, -1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (p[1].revents & POLLIN) || !(p[0].revents & (POLLIN | POLLHUP)))
+			return false;
+		break;
+	}
+	if (notify_fd_recv(m->boot, &fd) < 0)
+		return false; /* EOF: the stage died before installing its filter */
+	notify_listener_setup(fd);
+	m->fd = fd;
+	close(m->boot);
+	m->boot = -1;
+	return true;
+}
+
 static void *loop(void *arg)
 {
 	struct monitor *m = arg;
+
+	if (m->fd < 0 && !receive_listener(m))
+		return NULL;
+
 	struct pollfd p[2] = { { .fd = m->fd, .events = POLLIN }, { .fd = m->stopfd, .events = POLLIN } };
 
 	for (;;) {
@@ -524,6 +554,12 @@ int monitor_start(struct monitor *m)
 		return -r;
 	m->running = true;
 	return 0;
+}
+
+int monitor_start_recv(struct monitor *m, int sock)
+{
+	m->boot = sock;
+	return monitor_start(m);
 }
 
 void monitor_stop(struct monitor *m)
@@ -574,6 +610,8 @@ void monitor_free(struct monitor *m)
 		close(m->fd);
 	if (m->stopfd >= 0)
 		close(m->stopfd);
+	if (m->boot >= 0)
+		close(m->boot);
 	for (size_t i = 0; m->viol && i < m->nviol; i++)
 		free(m->viol[i].path);
 	free(m->viol);

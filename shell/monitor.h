@@ -38,6 +38,11 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
  * listener is closed: fail closed). */
 int monitor_start(struct monitor *m);
 
+/* monitor_start for a monitor made with listener -1: the thread first receives the listener
+ * on sock (notify_fd_send from the stage; sock is taken), then runs. A stage that dies first
+ * closes its end: the thread ends with nothing seen. */
+int monitor_start_recv(struct monitor *m, int sock);
+
 /* Stops the thread: answers what is pending, then returns once the thread has ended.
  * Safe to call when not started. */
 void monitor_stop(struct monitor *m);

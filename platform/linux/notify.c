@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -229,4 +231,75 @@ int notify_level_parse(const char *s)
 		if (strcmp(s, t[i].s) == 0)
 			return t[i].l;
 	return -1;
+}
+
+char *notify_env_format(char *buf, size_t n, int fd, enum monitor_level level, unsigned flags)
+{
+	snprintf(buf, n, "%d:%d:%u", fd, (int)level, flags);
+	return buf;
+}
+
+int notify_stage_parse(struct notify_stage *st)
+{
+	const char *v = getenv(NOTIFY_ENV);
+	char *end;
+	long fd, lvl;
+	unsigned long fl;
+
+	st->fd = -1;
+	st->level = MONITOR_OFF;
+	st->flags = 0;
+	if (!v)
+		return 0;
+	fd = strtol(v, &end, 10);
+	if (*end != ':' || fd < 3 || fd > 65535)
+		goto bad;
+	lvl = strtol(end + 1, &end, 10);
+	if (*end != ':' || lvl <= MONITOR_OFF || lvl > MONITOR_FULL)
+		goto bad;
+	fl = strtoul(end + 1, &end, 10);
+	if (*end || fl > NOTIFY_UNIX)
+		goto bad;
+	unsetenv(NOTIFY_ENV);
+	st->fd = (int)fd;
+	st->level = (enum monitor_level)lvl;
+	st->flags = (unsigned)fl;
+	return 0;
+bad:
+	unsetenv(NOTIFY_ENV);
+	return -EINVAL;
+}
+
+static int add_arches(scmp_filter_ctx ctx)
+{
+	int r = 0;
+
+	if (seccomp_arch_native() != SCMP_ARCH_X86_64)
+		return 0;
+	r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
+	if (r == 0 || r == -EEXIST)
+		r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
+	return r == -EEXIST ? 0 : r;
+}
+
+int notify_stage_install(const struct notify_stage *st)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int r = ctx ? 0 : -ENOMEM, lfd = -1;
+
+	if (r == 0)
+		r = add_arches(ctx);
+	if (r == 0)
+		r = notify_rules_add(ctx, st->level, st->flags);
+	if (r == 0)
+		r = seccomp_load(ctx);
+	if (r == 0 && (lfd = seccomp_notify_fd(ctx)) < 0)
+		r = lfd;
+	if (r == 0)
+		r = notify_fd_send(st->fd, lfd);
+	if (lfd >= 0)
+		close(lfd);
+	close(st->fd);
+	seccomp_release(ctx);
+	return r;
 }

@@ -9,6 +9,7 @@
 #ifndef SBX_NOTIFY_H
 #define SBX_NOTIFY_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <seccomp.h>
@@ -63,6 +64,28 @@ int notify_fd_recv(int sock, int *fd);
 /* Prepares a listener in the front end: close-on-exec, and the synchronous wake-up flag
  * (kernel 6.6+; older kernels refuse it, which is not an error). Returns 0 or -errno. */
 int notify_listener_setup(int fd);
+
+/* The front end tells the stage through this variable ("FD:LEVEL:FLAGS"), which bwrap passes
+ * on and the stage removes before anything else runs. */
+#define NOTIFY_ENV "SBXSH_MONITOR"
+
+struct notify_stage {
+	int fd; /* the socket to send the listener on, or -1: no monitor */
+	enum monitor_level level;
+	unsigned flags; /* NOTIFY_UNIX */
+};
+
+/* Formats the variable's value. Returns buf. */
+char *notify_env_format(char *buf, size_t n, int fd, enum monitor_level level, unsigned flags);
+
+/* Stage: reads and removes NOTIFY_ENV. Returns 0 (st->fd -1 when there is none), or -EINVAL
+ * for a malformed value. */
+int notify_stage_parse(struct notify_stage *st);
+
+/* Stage: loads a second filter holding only the notify rules (native arch and, on x86-64, the
+ * x86 and x32 ABIs, as the main filter), sends its listener on st->fd and closes both, so
+ * nothing the stage runs holds them. NO_NEW_PRIVS must be set. Returns 0 or -errno. */
+int notify_stage_install(const struct notify_stage *st);
 
 /* Name of a monitor level ("off", "writes", "full"); parses one back (-1 when unknown). */
 const char *notify_level_name(enum monitor_level l);

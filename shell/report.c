@@ -1,0 +1,265 @@
+/* report — the violations of one command, on stderr and in the log.
+ *
+ * Rules this file keeps:
+ * - It never reads the command's output: stdout and stderr pass through untouched, so hints
+ *   come from what the monitor saw (calls), not from error messages.
+ * - It runs after the command, once: a slow log or syslog never slows the command, and a log
+ *   that cannot be written never changes the exit status.
+ * - Only fail turns a success into REPORT_EXIT_VIOLATION; a failing status is the command's.
+ */
+#include "shell/report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "platform/linux/notify.h"
+#include "platform/sandbox.h"
+#include "session/ident.h"
+#include "session/vlog.h"
+
+char *report_command_id(char *buf, size_t n)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(buf, n, "%ld-%llx", (long)getpid(),
+		 (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec);
+	return buf;
+}
+
+static void to_verdict(const struct mon_viol *x, struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->kind = x->kind;
+	v->why = x->why;
+	v->rule = x->rule;
+	v->mandatory = x->mandatory;
+	snprintf(v->path, sizeof(v->path), "%s", x->path);
+}
+
+static const char *profile_at(const struct judge_ctx *jc)
+{
+	const struct strv *s = &jc->prof->sections;
+
+	return s->n ? s->v[s->n - 1] : NULL;
+}
+
+static void log_one(const struct report_ctx *rc, const struct mon_viol *x, const char *grant)
+{
+	struct vlog_record r = {
+		.session = rc->session,
+		.command = rc->command,
+		.cmdline = rc->cmdline,
+		.cwd = rc->cwd,
+		.profile = rc->jc->prof->grant_section,
+		.profile_file = rc->jc->prof->grant_file,
+		.profile_at = profile_at(rc->jc),
+		.kind = judge_kind_name(x->kind),
+		.path = x->path,
+		.call = x->call,
+		.pid = x->pid,
+		.grant = grant,
+	};
+
+	vlog_write(rc->log, rc->syslog, &r);
+}
+
+static void print_one(FILE *err, const struct report_ctx *rc, const struct mon_viol *x,
+		      const char *grant)
+{
+	char tp[PATH_MAX];
+
+	judge_tilde(rc->jc->home, x->path, tp, sizeof(tp));
+	if (x->kind == VK_UNIX)
+		fprintf(err, "sbxsh:   unix socket refused (%s): %s%s\n", x->call,
+			grant[0] == '[' ? "to allow, " : "", grant);
+	else
+		fprintf(err, "sbxsh:   %s %s (%s): %s%s\n", judge_kind_name(x->kind), tp, x->call,
+			grant[0] == '[' ? "to allow, " : "", grant);
+}
+
+/* The nearest .git at or above dir on the host, into out; false when none. */
+static bool find_git(const struct judge_ctx *jc, const char *dir, char *out, size_t n)
+{
+	char d[PATH_MAX];
+
+	snprintf(d, sizeof(d), "%s", dir);
+	for (;;) {
+		int k = snprintf(out, n, "%s%s.git", d, strcmp(d, "/") == 0 ? "" : "/");
+
+		if (k > 0 && (size_t)k < n && jc->exists && jc->exists(out, jc->arg))
+			return true;
+		char *s = strrchr(d, '/');
+
+		if (!s || s == d)
+			return false;
+		*s = '\0';
+	}
+}
+
+int report_hints(const struct report_ctx *rc, const struct monitor *m, struct strv *out)
+{
+	const struct strv *roots = monitor_root_removals(m);
+	char t[PATH_MAX], g[PATH_MAX], why[PATH_MAX * 2];
+	struct verdict v;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < roots->n; i++)
+		r = strv_pushf(out, "%s is the root of a write grant (a mount point): it cannot be "
+			       "removed or renamed in the sandbox (EBUSY, Read-only file system); "
+			       "empty it instead: rm -rf %s/*",
+			       judge_tilde(rc->jc->home, roots->v[i], t, sizeof(t)), t);
+	if (r == 0 && monitor_saw_git(m) && rc->cwd && find_git(rc->jc, rc->cwd, g, sizeof(g)) &&
+	    judge_path(rc->jc, VK_READ, g, 0, &v) == 1) {
+		judge_suggest(rc->jc, &v, why, sizeof(why));
+		r = strv_pushf(out, "git cannot see the repository (\"not a git repository\"): %s is "
+			       "hidden; %s", judge_tilde(rc->jc->home, g, t, sizeof(t)), why);
+	}
+	return r;
+}
+
+static int failed_status(int wstatus)
+{
+	return !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+}
+
+int report_finish(const struct report_ctx *rc, const struct monitor *m, int wstatus, FILE *err)
+{
+	size_t n;
+	const struct mon_viol *x = monitor_violations(m, &n);
+	const struct mon_stats *st = monitor_stats(m);
+	bool show = rc->mode != VIOL_LOG;
+	char grant[PATH_MAX * 2];
+	struct strv hints = { 0 };
+	unsigned long total = n + st->dropped;
+
+	if (show && total)
+		fprintf(err, "sbxsh: %lu violation%s\n", total, total == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		struct verdict v;
+
+		to_verdict(&x[i], &v);
+		judge_suggest(rc->jc, &v, grant, sizeof(grant));
+		log_one(rc, &x[i], grant);
+		if (show)
+			print_one(err, rc, &x[i], grant);
+	}
+	if (show && st->dropped)
+		fprintf(err, "sbxsh:   (%lu more not listed)\n", st->dropped);
+	if (show && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
+		for (size_t i = 0; i < hints.n; i++)
+			fprintf(err, "sbxsh: hint: %s\n", hints.v[i]);
+	strv_release(&hints);
+	if (rc->mode == VIOL_FAIL && total && !failed_status(wstatus)) {
+		fprintf(err, "sbxsh: exit status %d: the command succeeded but caused a violation "
+			"(on_violation = fail)\n", REPORT_EXIT_VIOLATION);
+		return REPORT_EXIT_VIOLATION << 8;
+	}
+	fflush(err);
+	return wstatus;
+}
+
+/* ---- the front end's hooks around one command ---- */
+
+struct report_run {
+	struct monitor *mon;
+	struct judge_ctx jc;
+	struct report_ctx rc;
+	char *home, *cmdline;
+	char command[64];
+	char session[SESS_ID_MAX + 1];
+};
+
+void report_run_free(struct report_run *rr)
+{
+	if (!rr)
+		return;
+	monitor_free(rr->mon);
+	free(rr->home);
+	free(rr->cmdline);
+	free(rr);
+}
+
+static void fill_ctx(struct report_run *rr, const struct settings *set, const struct profile *prof,
+		     const struct sandbox_spec *spec)
+{
+	const char *h = getenv("HOME");
+	char *err = NULL;
+
+	rr->home = h && *h ? realpath(h, NULL) : NULL;
+	rr->jc.prof = prof;
+	rr->jc.spec = spec;
+	rr->jc.home = rr->home;
+	rr->jc.sysconfdir = SBX_SYSCONFDIR "/sbxsh";
+	rr->jc.exists = monitor_host_exists;
+	if (sess_id(rr->session, &err) < 0)
+		snprintf(rr->session, sizeof(rr->session), "user");
+	free(err);
+	rr->rc.jc = &rr->jc;
+	rr->rc.mode = prof->on_violation;
+	rr->rc.log = set->log;
+	rr->rc.syslog = set->syslog;
+	rr->rc.session = rr->session;
+	rr->rc.command = report_command_id(rr->command, sizeof(rr->command));
+	rr->rc.cmdline = rr->cmdline;
+	rr->rc.cwd = spec->cwd ? spec->cwd : prof->cwd;
+}
+
+int report_run_begin(struct report_run **out, const struct settings *set,
+		     const struct profile *prof, const struct sandbox_spec *spec,
+		     const char *cmdline, int *stage_fd)
+{
+	struct report_run *rr = NULL;
+	int sv[2] = { -1, -1 }, r = 0;
+	char env[64];
+
+	*out = NULL;
+	*stage_fd = -1;
+	if (!set->monitor)
+		return 0;
+	rr = calloc(1, sizeof(*rr));
+	if (!rr || !(rr->cmdline = strdup(cmdline ? cmdline : ""))) {
+		r = -ENOMEM;
+		goto out;
+	}
+	fill_ctx(rr, set, prof, spec);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
+		goto out;
+	notify_env_format(env, sizeof(env), sv[1], MONITOR_FULL, spec->unix_all ? 0 : NOTIFY_UNIX);
+	if (setenv(NOTIFY_ENV, env, 1) < 0 || (r = monitor_start_recv(rr->mon, sv[0])) < 0) {
+		r = r ? r : -errno;
+		goto out;
+	}
+	sv[0] = -1; /* the monitor's now */
+	*stage_fd = sv[1];
+	*out = rr;
+	return 0;
+out:
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	unsetenv(NOTIFY_ENV);
+	report_run_free(rr);
+	return r;
+}
+
+int report_run_end(struct report_run *rr, int wstatus)
+{
+	if (!rr)
+		return wstatus;
+	monitor_stop(rr->mon);
+	return report_finish(&rr->rc, rr->mon, wstatus, stderr);
+}

@@ -1,0 +1,53 @@
+/* report — what the user and the log learn after a monitored command (docs/monitor.md):
+ * the violations on stderr with the grant that allows each, the JSON-lines log and syslog,
+ * on_violation, and hints for a failure the monitor saw no violation for.
+ */
+#ifndef SBX_REPORT_H
+#define SBX_REPORT_H
+#include <stdio.h>
+
+#include "shell/monitor.h"
+#include "shell/policy.h"
+
+/* The exit status of a command that succeeded but caused a violation under
+ * on_violation = fail. Not bash's 1/2/126/127/128+n, not sbxsh's 125, not timeout(1)'s 124. */
+#define REPORT_EXIT_VIOLATION 122
+
+struct report_ctx {
+	const struct judge_ctx *jc;
+	enum viol_mode mode; /* the profile's on_violation */
+	const char *log;     /* the violation log, or NULL */
+	bool syslog;
+	const char *session, *command, *cmdline, *cwd;
+};
+
+/* Writes every violation of m to the log (and syslog), prints the summary and hints on err
+ * (not under on_violation = log), and returns the wait status to exit with: wstatus, or
+ * REPORT_EXIT_VIOLATION when the command exited 0 with violations under fail. */
+int report_finish(const struct report_ctx *rc, const struct monitor *m, int wstatus, FILE *err);
+
+/* The hints for a command that failed (pure but for the exists() of rc->jc): a write-grant
+ * root it tried to remove, a hidden .git when it ran git. Appends lines to out; 0 or -ENOMEM. */
+int report_hints(const struct report_ctx *rc, const struct monitor *m, struct strv *out);
+
+/* The front end's hooks around one command (shell/shell.c). */
+struct report_run;
+struct sandbox_spec;
+struct settings;
+
+/* Before bwrap starts: when set->monitor, starts the monitor's thread and sets the stage's
+ * NOTIFY_ENV; *stage_fd is the descriptor bwrap must inherit (the caller closes its copy
+ * once bwrap runs). prof, spec and set must outlive the run. Returns 0 and *out (NULL when
+ * the monitor is off), or -errno: then nothing was started and the command must not run
+ * (fail closed). */
+int report_run_begin(struct report_run **out, const struct settings *set,
+		     const struct profile *prof, const struct sandbox_spec *spec,
+		     const char *cmdline, int *stage_fd);
+/* After the command: stops the monitor, reports, returns the wait status to exit with. */
+int report_run_end(struct report_run *rr, int wstatus);
+void report_run_free(struct report_run *rr);
+
+/* A command id for the log: "<pid>-<hex monotonic ns>", into buf. */
+char *report_command_id(char *buf, size_t n);
+
+#endif
