@@ -11,6 +11,7 @@ static const struct {
 	{ "policy", cmd_policy },
 	{ "session", cmd_session },
 	{ "doctor", cmd_doctor },
+	{ "log", cmd_log },
 };
 
 int main(int argc, char **argv)
