@@ -246,6 +246,11 @@ static char *dir_pattern_error(struct pctx *c, const char *pat)
 			msg = NULL;
 		return msg;
 	}
+	if (strpbrk(pat, "{}")) {
+		if (asprintf(&msg, "[dir %s]: '{a,b}' is not supported in [dir] patterns; write one section per directory", pat) < 0)
+			msg = NULL;
+		return msg;
+	}
 	if (path_expand(pat, c->p->home, "/", &out, &err) < 0) {
 		if (asprintf(&msg, "[dir %s]: the pattern %s", pat, err ? err : "is invalid") < 0)
 			msg = NULL;

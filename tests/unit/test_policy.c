@@ -160,6 +160,8 @@ static void test_errors(void)
 	user_refused("[default]\nread = a # note\n", "'#' starts a comment only", "an inline # comment");
 	user_refused("read = /x\n", "before any section", "a key before any section");
 	user_refused("[dir relative/x]\n", "must be absolute", "a relative [dir] pattern");
+	user_refused("[dir /a/{b,c}]\n", "not supported in [dir] patterns", "braces in a [dir] pattern");
+	user_refused("[dir /a/**/**/**/**/**]\n", "more than 4 '**'", "too many ** in a [dir] pattern");
 	user_refused("[default]\nlisten = 99999\n", "not a TCP port", "a bad port");
 	user_refused("[default]\nenv_set = novalue\n", "not NAME=value", "a bad env_set");
 
