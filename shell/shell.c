@@ -168,6 +168,11 @@ static void make_tmp(struct run *r)
 
 	if (!r->spec.tmp_private)
 		return;
+	if (r->args.dry_run) { /* shown, not made */
+		if (!(r->spec.tmp_host = strdup("<a fresh 0700 TMPDIR>")))
+			sbx_fatal("out of memory");
+		return;
+	}
 	if (sandbox_tmp_create(&r->spec.tmp_host, &why) < 0)
 		sbx_fatal("%s", why ? why : "cannot make the private TMPDIR");
 }
@@ -176,8 +181,6 @@ static _Noreturn void dry_run(struct run *r)
 {
 	for (size_t i = 0; i < r->argv.n; i++)
 		printf("%s\n", r->argv.v[i]);
-	if (r->spec.tmp_host)
-		sandbox_tmp_remove(r->spec.tmp_host);
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
