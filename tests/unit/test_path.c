@@ -61,7 +61,7 @@ int main(void)
 	char tmpl[] = "/tmp/sbx-path.XXXXXX", *c = NULL, want[256], link[256];
 	char *d = mkdtemp(tmpl), *real = realpath(d, NULL);
 	snprintf(link, sizeof(link), "%s/link", d);
-	symlink(real, link);
+	ok(symlink(real, link) == 0, "made a symlink to the scratch dir");
 	snprintf(want, sizeof(want), "%s/link/missing/more", d);
 	is_int(path_canon(want, &c), 0, "canon of a missing suffix succeeds");
 	snprintf(want, sizeof(want), "%s/missing/more", real);

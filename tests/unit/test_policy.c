@@ -169,7 +169,7 @@ static void test_errors(void)
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/sbxsh.ini", userdir);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	write(fd, "[default]\nread = /a\0b\n", 22);
+	ok(write(fd, "[default]\nread = /a\0b\n", 22) == 22, "wrote a file holding a NUL byte");
 	close(fd);
 	struct policy *p = NULL;
 	struct diag d = { 0 };
@@ -194,9 +194,9 @@ static void test_files(void)
 	ok(load(&p, &d) < 0 && has(&d.errors, "writable by group or others"), "a world-writable system file is refused");
 	chmod(path, 0644);
 	if (getuid() == 0) {
-		chown(path, 1, 1);
+		ok(chown(path, 1, 1) == 0, "gave the file to uid 1");
 		ok(load(&p, &d) < 0 && has(&d.errors, "is owned by uid 1"), "a system file not owned by its owner is refused");
-		chown(path, 0, 0);
+		ok(chown(path, 0, 0) == 0, "took the file back");
 	} else {
 		opts.sys_owner = getuid() + 1;
 		ok(load(&p, &d) < 0 && has(&d.errors, "is owned by uid"), "a system file not owned by root is refused");
@@ -210,9 +210,9 @@ static void test_files(void)
 	ok(load(&p, &d) < 0 && has(&d.errors, "writable by group or others"), "a group-writable user file is refused");
 	chmod(path, 0600);
 	if (getuid() == 0) {
-		chown(path, 1, 1);
+		ok(chown(path, 1, 1) == 0, "gave the file to uid 1");
 		ok(load(&p, &d) < 0 && has(&d.errors, "not by you"), "a user file owned by someone else is refused");
-		chown(path, 0, 0);
+		ok(chown(path, 0, 0) == 0, "took the file back");
 		skip("root reads any file", "an unreadable user file is refused");
 	} else {
 		skip("only root can give a file away", "a user file owned by someone else is refused");
@@ -231,7 +231,7 @@ static void test_files(void)
 	char target[1024];
 	snprintf(target, sizeof(target), "%s/real.ini", T);
 	put(target, 0600, "[default]\n");
-	symlink(target, path);
+	ok(symlink(target, path) == 0, "made a symlink");
 	ok(load(&p, &d) < 0 && has(&d.errors, "symbolic link"), "a symlinked user file is refused");
 	unlink(path);
 	ok(load(&p, &d) == 0 && p, "a missing user file is fine");
@@ -300,7 +300,7 @@ static void test_resolve(void)
 	snprintf(dir, sizeof(dir), "%s/src/app/lib", T);
 	char cmd[4000];
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s/src/secret %s/mono/.git %s/mono/pkg", dir, T, T, T);
-	system(cmd);
+	ok(system(cmd) == 0, "%s", cmd);
 	snprintf(pol, sizeof(pol),
 		 "[profile node]\nallow_domains += registry.npmjs.org\nwrite += ~/.npm\n"
 		 "[profile web]\nuse = node\nlisten = 3000\n"
@@ -405,7 +405,7 @@ int main(void)
 	snprintf(sysdir, sizeof(sysdir), "%s/etc/sbxsh", T);
 	snprintf(userdir, sizeof(userdir), "%s/home/.config/sbxsh", T);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s", sysdir, userdir);
-	system(cmd);
+	ok(system(cmd) == 0, "%s", cmd);
 	char etc[256], home[256], xdg[300];
 	snprintf(etc, sizeof(etc), "%s/etc", T);
 	snprintf(home, sizeof(home), "%s/home", T);
@@ -424,6 +424,6 @@ int main(void)
 	test_check_files();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", T);
-	system(cmd);
+	ok(system(cmd) == 0, "%s", cmd);
 	return tap_done();
 }
