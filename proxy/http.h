@@ -117,7 +117,6 @@ struct http_chunked {
 	uint64_t remaining;	/* data bytes left in the current chunk */
 	size_t line;		/* bytes of the current size or trailer line so far */
 	size_t trailer;		/* trailer bytes so far */
-	int digits;		/* hex digits of the current size */
 };
 
 /* Starts a body. */
