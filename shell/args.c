@@ -122,7 +122,8 @@ static int parse_short(struct shell_args *a, int argc, char **argv, int *i)
 	const char *arg = argv[*i];
 	int takes = 0, r = strv_push(&a->fwd, arg);
 
-	for (const char *p = arg + 1; r == 0 && *p; p++) {
+	/* A late "--long" is bash's "invalid option" to report: read nothing from it. */
+	for (const char *p = arg + 1; r == 0 && *p && arg[1] != '-'; p++) {
 		unsigned f = short_flags(*p);
 		if (arg[0] == '-') {
 			a->command |= !!(f & F_COMMAND);

@@ -1,0 +1,351 @@
+/* test_bwrap — golden bwrap argv: the pure builder (sandbox_argv) from hand-made specs, and
+ * the planner (sandbox_plan) from hand-filled profiles over a fixture tree. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "platform/sandbox.h"
+#include "shell/policy.h"
+#include "tap.h"
+
+static char T[256]; /* the fixture root, shown as $T in the goldens */
+
+static char *joined(const struct strv *sv)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < sv->n; i++)
+		n += strlen(sv->v[i]) + 1;
+	char *s = calloc(1, n), *w = s;
+	for (size_t i = 0; i < sv->n; i++)
+		w += sprintf(w, "%s%s", i ? " " : "", sv->v[i]);
+	/* Replace the fixture root by $T. */
+	size_t tl = strlen(T);
+	for (char *p; tl && (p = strstr(s, T));) {
+		p[0] = '$';
+		p[1] = 'T';
+		memmove(p + 2, p + tl, strlen(p + tl) + 1);
+	}
+	return s;
+}
+
+static void spec_base(struct sandbox_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cwd = strdup("/w");
+	s->stage = strdup("/lx/sbxsh-stage");
+	s->marker = strdup("/lx/sandbox-marker");
+	s->inner_shell = strdup("/bin/bash");
+	s->profile_name = strdup("[default]");
+	s->stage_fd = 7;
+	s->unshare_user = true;
+	s->unshare_net = true;
+	s->new_session = true;
+	s->tmp_private = true;
+	s->tmp_host = strdup("/run/user/1/sbxsh/tmp.X");
+}
+
+static void golden(const struct sandbox_spec *s, const char *want, const char *name)
+{
+	struct strv out = { 0 };
+	int fds[8] = { 10, 11, 12, 13, 14, 15, 16, 17 };
+	char *argv[] = { "sbxsh", "-c", "true", NULL };
+
+	is_int(sandbox_argv(s, "/usr/bin/bwrap", fds, argv, &out), 0, "%s: builds", name);
+	char *got = joined(&out);
+	is_str(got, want, "%s: golden argv", name);
+	free(got);
+	strv_release(&out);
+}
+
+#define NS_USER "/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --unshare-pid " \
+		"--unshare-ipc --unshare-uts --unshare-cgroup-try"
+#define TAIL "--chdir /w --setenv SBXSH_SANDBOX 1 --setenv SBXSH_PROFILE [default] "
+#define TMPENV "--setenv TMPDIR /tmp --setenv TMP /tmp --setenv TEMP /tmp "
+#define STAGE "--ro-bind /lx/sbxsh-stage /lx/sbxsh-stage --ro-bind-data 10 /lx/sandbox-marker "
+#define RUN "-- /lx/sbxsh-stage --fd=7 -- /bin/bash sbxsh -c true"
+
+static void test_pure(void)
+{
+	struct sandbox_spec s;
+
+	spec_base(&s);
+	sbx_mounts_add(&s.mounts, SBX_M_RO_BIND, "/", "/");
+	sbx_mounts_add(&s.mounts, SBX_M_BIND, "/w", "/w");
+	golden(&s,
+	       NS_USER " --unshare-net --new-session --ro-bind / / --dev /dev --proc /proc "
+		       "--bind /run/user/1/sbxsh/tmp.X /tmp --bind /w /w " STAGE TAIL TMPENV RUN,
+	       "read /, write /w, private tmp, network none");
+
+	s.unshare_net = false;
+	s.new_session = false;
+	s.tmp_private = false;
+	free(s.tmp_host);
+	s.tmp_host = NULL;
+	golden(&s,
+	       NS_USER " --ro-bind / / --dev /dev --proc /proc --bind /tmp /tmp --bind /w /w " STAGE
+		       TAIL RUN,
+	       "network open, tmp shared, a terminal");
+
+	/* deny_read: a directory is a read-only tmpfs (remounted last), a file empty data. */
+	sbx_mounts_add(&s.mounts, SBX_M_HIDE_DIR, NULL, "/h/.ssh");
+	sbx_mounts_add(&s.mounts, SBX_M_HIDE_FILE, NULL, "/h/.netrc");
+	sbx_mounts_add(&s.mounts, SBX_M_RO_BIND, "/h/.ssh/known_hosts", "/h/.ssh/known_hosts");
+	s.unix_all = true;
+	s.git_discovery = true;
+	strv_push(&s.env_unset, "SECRET");
+	strv_push(&s.env_set, "A=b=c");
+	golden(&s,
+	       NS_USER " --ro-bind / / --dev /dev --proc /proc --bind /tmp /tmp --bind /w /w "
+		       "--tmpfs /h/.ssh --ro-bind-data 11 /h/.netrc "
+		       "--ro-bind /h/.ssh/known_hosts /h/.ssh/known_hosts " STAGE
+		       "--remount-ro /h/.ssh " TAIL
+		       "--setenv GIT_DISCOVERY_ACROSS_FILESYSTEM 1 --unsetenv SECRET --setenv A b=c "
+		       "-- /lx/sbxsh-stage --fd=7 --unix-all -- /bin/bash sbxsh -c true",
+	       "deny_read dir vs file, a file shown again, env, unix_sockets = all");
+	is_int(sandbox_data_fds(&s), 2, "data fds: the marker and one hidden file");
+	sandbox_spec_release(&s);
+
+	/* As root: no user namespace; capabilities dropped by bwrap (SETPCAP kept for the
+	 * stage to empty the bounding set). No marker installed: none bound. */
+	spec_base(&s);
+	s.unshare_user = false;
+	free(s.marker);
+	s.marker = NULL;
+	sbx_mounts_add(&s.mounts, SBX_M_SYMLINK, "usr/bin", "/bin");
+	sbx_mounts_add(&s.mounts, SBX_M_RO_BIND, "/usr", "/usr");
+	golden(&s,
+	       "/usr/bin/bwrap --die-with-parent --as-pid-1 --cap-drop ALL --cap-add CAP_SETPCAP "
+	       "--unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --unshare-net "
+	       "--new-session --dev /dev --proc /proc --bind /run/user/1/sbxsh/tmp.X /tmp "
+	       "--symlink usr/bin /bin --ro-bind /usr /usr "
+	       "--ro-bind /lx/sbxsh-stage /lx/sbxsh-stage " TAIL TMPENV
+	       "-- /lx/sbxsh-stage --fd=7 -- /bin/bash sbxsh -c true",
+	       "root, hermetic-style mounts, no marker");
+	sandbox_spec_release(&s);
+}
+
+/* --- the planner over a fixture tree --- */
+
+/* Appends the value head + tail (head is "" or the fixture root). */
+static void lval(struct pol_list *l, const char *head, const char *tail)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s%s", head, tail);
+	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n].value = strdup(buf);
+	l->v[l->n].file = "test.ini";
+	l->v[l->n].line = (unsigned)l->n + 1;
+	l->n++;
+}
+
+static void lfree(struct pol_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].value);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static void prof_release(struct profile *p)
+{
+	lfree(&p->read);
+	lfree(&p->write);
+	lfree(&p->deny_read);
+	lfree(&p->deny_write);
+	lfree(&p->env_unset);
+	lfree(&p->env_set);
+	free(p->cwd);
+	free(p->root);
+	memset(p, 0, sizeof(*p));
+}
+
+static void prof_base(struct profile *p)
+{
+	char buf[512];
+	memset(p, 0, sizeof(*p));
+	snprintf(buf, sizeof(buf), "%s/proj", T);
+	p->cwd = strdup(buf);
+	p->root = strdup(buf);
+	lval(&p->read, "", "/");
+	lval(&p->write, T, "/proj");
+	lval(&p->deny_read, T, "/home/.ssh");
+	lval(&p->deny_read, T, "/home/.netrc");
+	lval(&p->deny_read, T, "/home/.aws"); /* does not exist: nothing mounted */
+	p->network = NET_NONE;
+	p->tmp = TMP_PRIVATE;
+}
+
+static char *plan(const struct profile *p, bool root, struct strv *notes, struct strv *errs,
+		  int *rc)
+{
+	char home[512];
+	snprintf(home, sizeof(home), "%s/home", T);
+	struct sandbox_ctx c = { .home = home, .stage = "/lx/sbxsh-stage",
+				 .marker = "/nonexistent/sandbox-marker",
+				 .inner_shell = "/bin/bash", .root = root, .tty = false };
+	struct sandbox_spec s;
+	struct strv out = { 0 };
+	int fds[16] = { 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35 };
+	char *argv[] = { "sh", NULL };
+
+	*rc = sandbox_plan(p, &c, &s, notes, errs);
+	if (*rc < 0)
+		return NULL;
+	s.stage_fd = 9;
+	s.tmp_host = strdup("/TMP");
+	sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+	char *j = joined(&out);
+	sandbox_spec_release(&s);
+	strv_release(&out);
+	/* Only the mounts matter here: cut the fixed head and tail. */
+	char *from = strstr(j, " --ro-bind "), *to = strstr(j, " --ro-bind /lx/sbxsh-stage");
+	char *m = from && to && to >= from ? strndup(from + 1, (size_t)(to - from - 1)) : strdup(j);
+	free(j);
+	return m;
+}
+
+static void mk(const char *rel, bool dir)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", T, rel);
+	if (dir) {
+		mkdir(p, 0755);
+	} else {
+		FILE *f = fopen(p, "w");
+		if (f)
+			fclose(f);
+	}
+}
+
+static void fixture(void)
+{
+	snprintf(T, sizeof(T), "/var/tmp/test_bwrap.XXXXXX");
+	if (!mkdtemp(T))
+		snprintf(T, sizeof(T), "/tmp");
+	const char *dirs[] = { "home", "home/.ssh", "proj", "proj/.git", "proj/.git/hooks",
+			       "proj/sub", "proj/sub/.vscode", "data", "elsewhere", "out-a", NULL };
+	const char *files[] = { "home/.netrc", "home/.bashrc", "proj/.bashrc", "proj/.git/config",
+				"data/out.bin", NULL };
+	for (int i = 0; dirs[i]; i++)
+		mk(dirs[i], true);
+	for (int i = 0; files[i]; i++)
+		mk(files[i], false);
+	char a[512], b[512];
+	snprintf(a, sizeof(a), "%s/elsewhere", T);
+	snprintf(b, sizeof(b), "%s/proj/link", T);
+	if (symlink(a, b) < 0)
+		perror("symlink");
+}
+
+static void test_plan(void)
+{
+	struct profile p;
+	struct strv notes = { 0 }, errs = { 0 };
+	int rc;
+	char *m;
+
+	prof_base(&p);
+	m = plan(&p, false, &notes, &errs, &rc);
+	is_str(m,
+	       "--ro-bind / / --dev /dev --proc /proc --bind /TMP /tmp --bind $T/proj $T/proj "
+	       "--ro-bind-data 20 $T/home/.netrc --tmpfs $T/home/.ssh "
+	       "--ro-bind $T/proj/.bashrc $T/proj/.bashrc --ro-bind $T/proj/.git/config "
+	       "$T/proj/.git/config --ro-bind $T/proj/.git/hooks $T/proj/.git/hooks "
+	       "--ro-bind $T/proj/sub/.vscode $T/proj/sub/.vscode",
+	       "default: / read-only, credentials hidden (file vs dir), project writable, "
+	       "mandatory denies (depth 1 too), a missing deny_read mounts nothing");
+	free(m);
+
+	p.git_config = true;
+	m = plan(&p, false, &notes, &errs, &rc);
+	ok(m && !strstr(m, ".git/config"), "git_config = yes leaves .git/config writable");
+	free(m);
+	p.git_config = false;
+
+	/* A file write grant is widened to its directory, with one notice. */
+	lval(&p.write, T, "/data/out.bin");
+	strv_release(&notes);
+	m = plan(&p, false, &notes, &errs, &rc);
+	ok(m && strstr(m, "--bind $T/data $T/data"), "a file grant binds its directory");
+	ok(notes.n == 1 && strstr(notes.v[0], "is a file; its directory"), "…and says so once");
+	free(m);
+	prof_release(&p);
+
+	/* hermetic: system directories instead of /, the project, the home hidden by absence. */
+	prof_base(&p);
+	p.hermetic = true;
+	m = plan(&p, false, &notes, &errs, &rc);
+	ok(m && !strstr(m, "--ro-bind / /") && strstr(m, "--ro-bind /usr /usr") &&
+		   !strstr(m, "$T/home/.ssh"),
+	   "hermetic: no /, /usr shown, hidden paths that are not visible are not mounted");
+	free(m);
+	prof_release(&p);
+
+	/* Write globs: each match bound; one matching nothing is reported with its directory. */
+	prof_base(&p);
+	lval(&p.write, T, "/out-*");
+	lval(&p.write, T, "/build-*");
+	strv_release(&notes);
+	m = plan(&p, false, &notes, &errs, &rc);
+	ok(m && strstr(m, "--bind $T/out-a $T/out-a"), "a write glob binds its match");
+	ok(notes.n == 1 && strstr(notes.v[0], "matches nothing") &&
+		   strstr(notes.v[0], "grant the directory"),
+	   "an empty write glob is reported with the directory to grant");
+	free(m);
+	prof_release(&p);
+
+	/* A write grant spelled through a link out of the project is refused, naming it. */
+	prof_base(&p);
+	lval(&p.write, T, "/proj/link");
+	strv_release(&errs);
+	m = plan(&p, false, &notes, &errs, &rc);
+	is_int(rc, -EPERM, "a write grant through a link out of the project is refused");
+	ok(errs.n == 1 && strstr(errs.v[0], "proj/link leads to"), "…naming the link");
+	free(m);
+	prof_release(&p);
+
+	/* A cwd no grant shows is refused. */
+	prof_base(&p);
+	p.hermetic = true;
+	lfree(&p.write);
+	strv_release(&errs);
+	m = plan(&p, false, &notes, &errs, &rc);
+	is_int(rc, -EPERM, "a cwd outside every grant is refused");
+	ok(errs.n == 1 && strstr(errs.v[0], "current directory"), "…with a message naming it");
+	free(m);
+	/* deny_read on the cwd hides it too. */
+	prof_release(&p);
+	prof_base(&p);
+	lval(&p.deny_read, T, "/proj");
+	strv_release(&errs);
+	m = plan(&p, false, &notes, &errs, &rc);
+	is_int(rc, -EPERM, "a hidden cwd is refused (a deny wins on the same path)");
+	free(m);
+	prof_release(&p);
+
+	/* tmp shared; network open; root. */
+	prof_base(&p);
+	p.tmp = TMP_SHARED;
+	p.network = NET_OPEN;
+	m = plan(&p, true, &notes, &errs, &rc);
+	ok(m && strstr(m, "--bind /tmp /tmp") && !strstr(m, "/TMP"), "tmp = shared binds the host /tmp");
+	free(m);
+	prof_release(&p);
+	strv_release(&notes);
+	strv_release(&errs);
+}
+
+int main(void)
+{
+	fixture();
+	test_pure();
+	test_plan();
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
+	if (strncmp(T, "/var/tmp/test_bwrap.", 20) == 0 && system(cmd) != 0)
+		printf("# could not remove %s\n", T);
+	return tap_done();
+}
