@@ -525,9 +525,13 @@ const char *judge_kind_name(enum viol_kind k)
 static const char *grant_where(const struct judge_ctx *c, char *buf, size_t n)
 {
 	const struct profile *p = c->prof;
+	char f[PATH_MAX];
 
-	snprintf(buf, n, "%s in %s", p->grant_section ? p->grant_section : "[default]",
-		 p->grant_file ? p->grant_file : "~/.config/sbxsh/sbxsh.ini");
+	if (p->grant_file)
+		judge_tilde(c->home, p->grant_file, f, sizeof(f));
+	if (snprintf(buf, n, "%s in %s", p->grant_section ? p->grant_section : "[default]",
+		     p->grant_file ? f : "~/.config/sbxsh/sbxsh.ini") < 0)
+		buf[0] = '\0';
 	return buf;
 }
 
