@@ -100,6 +100,7 @@ int http_error_status(int result);
 
 enum {
 	HTTP_REWRITE_CLOSE = 1, /* add "Connection: close" for the upstream */
+	HTTP_REWRITE_SLACK = 128, /* a rewritten head is at most this longer than the head */
 };
 
 /* Writes the head to forward upstream into out[0..cap): request line in origin-form with
@@ -107,7 +108,8 @@ enum {
  * Proxy-Connection, Proxy-Authorization, Proxy-Authenticate, Keep-Alive, TE, Trailer,
  * Upgrade), Host kept (added from the target for an HTTP/1.0 client that sent none),
  * Content-Length and Transfer-Encoding always kept. req must come from a successful
- * http_parse_request of a non-CONNECT request. Returns the length written (no NUL), or
+ * http_parse_request of a non-CONNECT request; cap = head length + HTTP_REWRITE_SLACK always
+ * suffices. Returns the length written (no NUL), or
  * HTTP_E_NOSPC (out is then unspecified), or HTTP_E_TARGET for a CONNECT request. */
 ssize_t http_rewrite_head(const struct http_request *req, unsigned flags, char *out, size_t cap);
 
