@@ -24,37 +24,39 @@ struct class_row {
 };
 
 static const struct class_row class_table[] = {
-	{ AF_INET, { 169, 254, 169, 254 }, 32, ADDR_METADATA },	/* AWS, GCP, Azure IMDS */
-	{ AF_INET, { 169, 254, 170, 2 }, 32, ADDR_METADATA },	/* AWS ECS task metadata */
-	{ AF_INET, { 169, 254, 170, 23 }, 32, ADDR_METADATA },	/* AWS EKS pod identity */
-	{ AF_INET, { 100, 100, 100, 200 }, 32, ADDR_METADATA },	/* Alibaba Cloud */
-	{ AF_INET, { 168, 63, 129, 16 }, 32, ADDR_METADATA },	/* Azure wire server */
-	{ AF_INET, { 192, 0, 0, 192 }, 32, ADDR_METADATA },	/* Oracle Cloud */
-	{ AF_INET, { 0 }, 8, ADDR_UNSPECIFIED },
-	{ AF_INET, { 127 }, 8, ADDR_LOOPBACK },
-	{ AF_INET, { 169, 254 }, 16, ADDR_LINK_LOCAL },
-	{ AF_INET, { 224 }, 4, ADDR_MULTICAST },
-	{ AF_INET, { 255, 255, 255, 255 }, 32, ADDR_BROADCAST },
-	{ AF_INET, { 240 }, 4, ADDR_RESERVED },
-	{ AF_INET, { 10 }, 8, ADDR_PRIVATE },
-	{ AF_INET, { 172, 16 }, 12, ADDR_PRIVATE },
-	{ AF_INET, { 192, 168 }, 16, ADDR_PRIVATE },
-	{ AF_INET, { 100, 64 }, 10, ADDR_PRIVATE },
-	{ AF_INET6, { 0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54 }, 128,
-	  ADDR_METADATA }, /* AWS IMDS over IPv6: fd00:ec2::254 */
-	{ AF_INET6, { 0 }, 128, ADDR_UNSPECIFIED },
-	{ AF_INET6, { [15] = 1 }, 128, ADDR_LOOPBACK },
-	{ AF_INET6, { 0xfe, 0x80 }, 10, ADDR_LINK_LOCAL },
-	{ AF_INET6, { 0xff }, 8, ADDR_MULTICAST },
-	{ AF_INET6, { 0xfc }, 7, ADDR_PRIVATE },
-	{ AF_INET6, { 0xfe, 0xc0 }, 10, ADDR_PRIVATE }, /* site-local, deprecated */
-	{ AF_INET6, { 0x00, 0x64, 0xff, 0x9b, 0x00, 0x01 }, 48, ADDR_PRIVATE }, /* local NAT64 */
-	{ AF_INET6, { 0 }, 8, ADDR_RESERVED }, /* the rest of ::/8 (SIIT and older forms) */
+    {AF_INET, {169, 254, 169, 254}, 32, ADDR_METADATA}, /* AWS, GCP, Azure IMDS */
+    {AF_INET, {169, 254, 170, 2}, 32, ADDR_METADATA},	/* AWS ECS task metadata */
+    {AF_INET, {169, 254, 170, 23}, 32, ADDR_METADATA},	/* AWS EKS pod identity */
+    {AF_INET, {100, 100, 100, 200}, 32, ADDR_METADATA}, /* Alibaba Cloud */
+    {AF_INET, {168, 63, 129, 16}, 32, ADDR_METADATA},	/* Azure wire server */
+    {AF_INET, {192, 0, 0, 192}, 32, ADDR_METADATA},	/* Oracle Cloud */
+    {AF_INET, {0}, 8, ADDR_UNSPECIFIED},
+    {AF_INET, {127}, 8, ADDR_LOOPBACK},
+    {AF_INET, {169, 254}, 16, ADDR_LINK_LOCAL},
+    {AF_INET, {224}, 4, ADDR_MULTICAST},
+    {AF_INET, {255, 255, 255, 255}, 32, ADDR_BROADCAST},
+    {AF_INET, {240}, 4, ADDR_RESERVED},
+    {AF_INET, {10}, 8, ADDR_PRIVATE},
+    {AF_INET, {172, 16}, 12, ADDR_PRIVATE},
+    {AF_INET, {192, 168}, 16, ADDR_PRIVATE},
+    {AF_INET, {100, 64}, 10, ADDR_PRIVATE},
+    {AF_INET6,
+     {0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54},
+     128,
+     ADDR_METADATA}, /* AWS IMDS over IPv6: fd00:ec2::254 */
+    {AF_INET6, {0}, 128, ADDR_UNSPECIFIED},
+    {AF_INET6, {[15] = 1}, 128, ADDR_LOOPBACK},
+    {AF_INET6, {0xfe, 0x80}, 10, ADDR_LINK_LOCAL},
+    {AF_INET6, {0xff}, 8, ADDR_MULTICAST},
+    {AF_INET6, {0xfc}, 7, ADDR_PRIVATE},
+    {AF_INET6, {0xfe, 0xc0}, 10, ADDR_PRIVATE},				/* site-local, deprecated */
+    {AF_INET6, {0x00, 0x64, 0xff, 0x9b, 0x00, 0x01}, 48, ADDR_PRIVATE}, /* local NAT64 */
+    {AF_INET6, {0}, 8, ADDR_RESERVED}, /* the rest of ::/8 (SIIT and older forms) */
 };
 
-static const uint8_t mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-static const uint8_t compat_prefix[12] = { 0 };
-static const uint8_t nat64_prefix[12] = { 0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0 };
+static const uint8_t mapped_prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+static const uint8_t compat_prefix[12] = {0};
+static const uint8_t nat64_prefix[12] = {0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
 
 static int prefix_match(const uint8_t *a, const uint8_t *p, int bits)
 {
@@ -103,7 +105,7 @@ enum addr_class addr_classify(const struct addr_ip *in)
 	c = classify_table(&ip);
 	if (c == ADDR_PUBLIC && ip.family == AF_INET6 && ip.b[0] == 0x20 && ip.b[1] == 0x02) {
 		/* 6to4 (2002:V4ADDR::/48) names an IPv4 address too: it may not launder one */
-		struct addr_ip v4 = { AF_INET, { ip.b[2], ip.b[3], ip.b[4], ip.b[5] } };
+		struct addr_ip v4 = {AF_INET, {ip.b[2], ip.b[3], ip.b[4], ip.b[5]}};
 		c = classify_table(&v4);
 	}
 	return c;
@@ -112,11 +114,11 @@ enum addr_class addr_classify(const struct addr_ip *in)
 const char *addr_class_name(enum addr_class c)
 {
 	static const char *const names[] = {
-		[ADDR_PUBLIC] = "public",	  [ADDR_LOOPBACK] = "loopback",
-		[ADDR_UNSPECIFIED] = "unspecified", [ADDR_METADATA] = "cloud metadata",
-		[ADDR_LINK_LOCAL] = "link-local", [ADDR_MULTICAST] = "multicast",
-		[ADDR_BROADCAST] = "broadcast",	  [ADDR_PRIVATE] = "private",
-		[ADDR_RESERVED] = "reserved",
+	    [ADDR_PUBLIC] = "public",		[ADDR_LOOPBACK] = "loopback",
+	    [ADDR_UNSPECIFIED] = "unspecified", [ADDR_METADATA] = "cloud metadata",
+	    [ADDR_LINK_LOCAL] = "link-local",	[ADDR_MULTICAST] = "multicast",
+	    [ADDR_BROADCAST] = "broadcast",	[ADDR_PRIVATE] = "private",
+	    [ADDR_RESERVED] = "reserved",
 	};
 
 	if ((unsigned)c < sizeof(names) / sizeof(names[0]) && names[c])
@@ -206,8 +208,8 @@ static int v4_part(const char *s, size_t n, size_t *i, uint64_t *val)
 
 static int parse_v4(const char *s, size_t n, struct addr_ip *out)
 {
-	static const uint64_t max[4] = { 0xffffffffu, 0xffffff, 0xffff, 0xff };
-	uint8_t bytes[4] = { 0 };
+	static const uint64_t max[4] = {0xffffffffu, 0xffffff, 0xffff, 0xff};
+	uint8_t bytes[4] = {0};
 	size_t i = 0, parts = 0;
 	uint64_t val;
 
@@ -246,8 +248,9 @@ static int parse_v6(const char *s, size_t n, struct addr_ip *out)
 		if (z == 0)
 			return -EINVAL;
 		for (size_t k = 1; k <= z; k++)
-			if (!((pct[k] >= '0' && pct[k] <= '9') || ((pct[k] | 0x20) >= 'a' &&
-			      (pct[k] | 0x20) <= 'z') || pct[k] == '-' || pct[k] == '_' || pct[k] == '.'))
+			if (!((pct[k] >= '0' && pct[k] <= '9') ||
+			      ((pct[k] | 0x20) >= 'a' && (pct[k] | 0x20) <= 'z') || pct[k] == '-' ||
+			      pct[k] == '_' || pct[k] == '.'))
 				return -EINVAL;
 		n = (size_t)(pct - s);
 	}

@@ -45,14 +45,7 @@ static int hex_val(unsigned char c)
 /* RFC 9110 tchar. */
 static int is_tchar(unsigned char c)
 {
-	if (is_alpha(c) || is_digit(c))
-		return 1;
-	switch (c) {
-	case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
-	case '-': case '.': case '^': case '_': case '`': case '|': case '~':
-		return 1;
-	}
-	return 0;
+	return is_alpha(c) || is_digit(c) || (c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
 /* A field-value byte: VCHAR, obs-text, SP, HTAB. */
@@ -80,7 +73,7 @@ static struct http_slice trim(const char *p, size_t n)
 		p++, n--;
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
 		n--;
-	return (struct http_slice){ p, n };
+	return (struct http_slice){p, n};
 }
 
 /* --- finding the end of the head ------------------------------------------------------ */
@@ -147,7 +140,8 @@ static int is_version(const char *p, size_t n)
 }
 
 /* Parses "METHOD SP target SP HTTP/1.x CRLF"; *pos moves past it. */
-static int parse_request_line(const char *buf, size_t head_len, size_t *pos, struct http_request *req)
+static int parse_request_line(const char *buf, size_t head_len, size_t *pos,
+			      struct http_request *req)
 {
 	const char *p = buf, *sp, *crlf;
 
@@ -157,7 +151,7 @@ static int parse_request_line(const char *buf, size_t head_len, size_t *pos, str
 	sp = memchr(p, ' ', (size_t)(crlf - p));
 	if (!sp || sp == p || (size_t)(sp - p) > HTTP_METHOD_MAX)
 		return HTTP_E_METHOD;
-	req->method = (struct http_slice){ p, (size_t)(sp - p) };
+	req->method = (struct http_slice){p, (size_t)(sp - p)};
 	for (size_t i = 0; i < req->method.n; i++)
 		if (!is_tchar((unsigned char)p[i]))
 			return HTTP_E_METHOD;
@@ -165,13 +159,14 @@ static int parse_request_line(const char *buf, size_t head_len, size_t *pos, str
 	sp = memchr(p, ' ', (size_t)(crlf - p));
 	if (!sp || sp == p)
 		return HTTP_E_SYNTAX;
-	req->target = (struct http_slice){ p, (size_t)(sp - p) };
+	req->target = (struct http_slice){p, (size_t)(sp - p)};
 	for (const char *q = p; q < sp; q++)
 		if ((unsigned char)*q <= 0x20 || (unsigned char)*q >= 0x7f)
 			return HTTP_E_SYNTAX;
 	p = sp + 1;
 	if (crlf - p != 8 || memcmp(p, "HTTP/1.", 7) != 0 || (p[7] != '0' && p[7] != '1'))
-		return is_version((const char *)p, (size_t)(crlf - p)) ? HTTP_E_VERSION : HTTP_E_SYNTAX;
+		return is_version((const char *)p, (size_t)(crlf - p)) ? HTTP_E_VERSION
+								       : HTTP_E_SYNTAX;
 	req->version_minor = p[7] - '0';
 	*pos = (size_t)(crlf + 2 - buf);
 	return 0;
@@ -242,14 +237,14 @@ static int parse_authority(const char *p, size_t n, struct authority *a)
 		const char *rb = memchr(p, ']', n);
 		if (!rb || check_v6(p + 1, (size_t)(rb - p - 1)) < 0)
 			return HTTP_E_TARGET;
-		a->host = (struct http_slice){ p + 1, (size_t)(rb - p - 1) };
+		a->host = (struct http_slice){p + 1, (size_t)(rb - p - 1)};
 		a->v6 = 1;
 		colon = rb + 1 < p + n ? rb + 1 : NULL;
 		if (colon && *colon != ':')
 			return HTTP_E_TARGET;
 	} else {
 		colon = memchr(p, ':', n);
-		a->host = (struct http_slice){ p, colon ? (size_t)(colon - p) : n };
+		a->host = (struct http_slice){p, colon ? (size_t)(colon - p) : n};
 		if ((r = check_name(a->host.p, a->host.n)) < 0)
 			return r;
 	}
@@ -282,7 +277,7 @@ static int parse_absolute(struct http_request *req)
 		s++;
 	if (end - s < 3 || memcmp(s, "://", 3) != 0)
 		return HTTP_E_TARGET;
-	req->scheme = (struct http_slice){ p, (size_t)(s - p) };
+	req->scheme = (struct http_slice){p, (size_t)(s - p)};
 	if (!slice_eq(req->scheme, "http"))
 		return HTTP_E_SCHEME;
 	auth = s + 3;
@@ -294,7 +289,7 @@ static int parse_absolute(struct http_request *req)
 	if (!a.port_explicit)
 		a.port = 80;
 	set_target(req, &a);
-	req->path = (struct http_slice){ s, (size_t)(end - s) };
+	req->path = (struct http_slice){s, (size_t)(end - s)};
 	req->form = HTTP_FORM_ABSOLUTE;
 	return 0;
 }
@@ -333,7 +328,7 @@ static int parse_field(const char *buf, size_t *pos, struct http_header *h)
 		p++;
 	if (p == name || *p != ':')
 		return HTTP_E_SYNTAX; /* obs-fold, space before ':', bad name byte */
-	h->name = (struct http_slice){ name, (size_t)(p - name) };
+	h->name = (struct http_slice){name, (size_t)(p - name)};
 	v = ++p;
 	while (*p != '\r') {
 		if (!is_fchar((unsigned char)*p))
@@ -478,14 +473,16 @@ static int read_fields(struct http_request *req, struct framing *f, int *hosts)
 				return HTTP_E_HOST_DUPLICATE;
 			r = check_host(req, h->value);
 		} else if (slice_eq(h->name, "Content-Length")) {
-			r = h->value.n ? each_element(h->value, cl_element, f) : HTTP_E_CONTENT_LENGTH;
+			r = h->value.n ? each_element(h->value, cl_element, f)
+				       : HTTP_E_CONTENT_LENGTH;
 			if (r == 0 && !f->cl_seen)
 				r = HTTP_E_CONTENT_LENGTH;
 		} else if (slice_eq(h->name, "Transfer-Encoding")) {
 			r = each_element(h->value, te_element, f);
 			if (r == 0 && !f->te_seen)
 				r = HTTP_E_TRANSFER_ENCODING;
-		} else if (slice_eq(h->name, "Connection") || slice_eq(h->name, "Proxy-Connection")) {
+		} else if (slice_eq(h->name, "Connection") ||
+			   slice_eq(h->name, "Proxy-Connection")) {
 			r = each_element(h->value, conn_element, f);
 		}
 	}
@@ -512,7 +509,7 @@ static int check_framing(struct http_request *req, const struct framing *f)
 
 static int check_semantics(struct http_request *req)
 {
-	struct framing f = { 0 };
+	struct framing f = {0};
 	int hosts = 0, r;
 
 	if ((r = read_fields(req, &f, &hosts)) < 0)
@@ -549,26 +546,29 @@ static const struct {
 	int code, status;
 	const char *msg;
 } http_errors[] = {
-	{ HTTP_PARTIAL, 0, "incomplete request" },
-	{ HTTP_E_SYNTAX, 400, "malformed request (bad byte, bare CR or LF, folded or badly named field)" },
-	{ HTTP_E_LINE_TOO_LONG, 414, "request line longer than 8192 bytes" },
-	{ HTTP_E_HEAD_TOO_LARGE, 431, "request head larger than 65536 bytes" },
-	{ HTTP_E_TOO_MANY_HEADERS, 431, "more than 100 header fields" },
-	{ HTTP_E_METHOD, 400, "not an HTTP request (bad method)" },
-	{ HTTP_E_VERSION, 505, "only HTTP/1.0 and HTTP/1.1 are supported" },
-	{ HTTP_E_TARGET, 400, "bad request target (host, port or form)" },
-	{ HTTP_E_ORIGIN_FORM, 400, "request for an origin server sent to the proxy (use an absolute URI)" },
-	{ HTTP_E_SCHEME, 501, "only http:// URIs are proxied (use CONNECT for https)" },
-	{ HTTP_E_USERINFO, 400, "user name in the request URI is refused" },
-	{ HTTP_E_HOST_MISSING, 400, "HTTP/1.1 request without Host header" },
-	{ HTTP_E_HOST_DUPLICATE, 400, "more than one Host header" },
-	{ HTTP_E_HOST_MISMATCH, 400, "Host header does not match the request target" },
-	{ HTTP_E_CONTENT_LENGTH, 400, "invalid or conflicting Content-Length" },
-	{ HTTP_E_TRANSFER_ENCODING, 400, "unsupported Transfer-Encoding (must end in chunked, HTTP/1.1 only)" },
-	{ HTTP_E_CL_AND_TE, 400, "both Content-Length and Transfer-Encoding" },
-	{ HTTP_E_CONNECT_BODY, 400, "CONNECT request with a body" },
-	{ HTTP_E_CHUNKED, 400, "malformed chunked body" },
-	{ HTTP_E_NOSPC, 500, "output buffer too small" },
+    {HTTP_PARTIAL, 0, "incomplete request"},
+    {HTTP_E_SYNTAX, 400,
+     "malformed request (bad byte, bare CR or LF, folded or badly named field)"},
+    {HTTP_E_LINE_TOO_LONG, 414, "request line longer than 8192 bytes"},
+    {HTTP_E_HEAD_TOO_LARGE, 431, "request head larger than 65536 bytes"},
+    {HTTP_E_TOO_MANY_HEADERS, 431, "more than 100 header fields"},
+    {HTTP_E_METHOD, 400, "not an HTTP request (bad method)"},
+    {HTTP_E_VERSION, 505, "only HTTP/1.0 and HTTP/1.1 are supported"},
+    {HTTP_E_TARGET, 400, "bad request target (host, port or form)"},
+    {HTTP_E_ORIGIN_FORM, 400,
+     "request for an origin server sent to the proxy (use an absolute URI)"},
+    {HTTP_E_SCHEME, 501, "only http:// URIs are proxied (use CONNECT for https)"},
+    {HTTP_E_USERINFO, 400, "user name in the request URI is refused"},
+    {HTTP_E_HOST_MISSING, 400, "HTTP/1.1 request without Host header"},
+    {HTTP_E_HOST_DUPLICATE, 400, "more than one Host header"},
+    {HTTP_E_HOST_MISMATCH, 400, "Host header does not match the request target"},
+    {HTTP_E_CONTENT_LENGTH, 400, "invalid or conflicting Content-Length"},
+    {HTTP_E_TRANSFER_ENCODING, 400,
+     "unsupported Transfer-Encoding (must end in chunked, HTTP/1.1 only)"},
+    {HTTP_E_CL_AND_TE, 400, "both Content-Length and Transfer-Encoding"},
+    {HTTP_E_CONNECT_BODY, 400, "CONNECT request with a body"},
+    {HTTP_E_CHUNKED, 400, "malformed chunked body"},
+    {HTTP_E_NOSPC, 500, "output buffer too small"},
 };
 
 const char *http_strerror(int result)
@@ -630,14 +630,20 @@ static int named_element(struct http_slice el, void *arg)
 }
 
 static const char *const hop_by_hop[] = {
-	"Connection", "Proxy-Connection", "Proxy-Authorization", "Proxy-Authenticate",
-	"Keep-Alive", "TE", "Trailer", "Upgrade",
+    "Connection",
+    "Proxy-Connection",
+    "Proxy-Authorization",
+    "Proxy-Authenticate",
+    "Keep-Alive",
+    "TE",
+    "Trailer",
+    "Upgrade",
 };
 
 /* Hop-by-hop: fixed names, and names listed in Connection (never the framing or Host). */
 static int is_hop_by_hop(const struct http_request *req, struct http_slice name)
 {
-	struct named nm = { name, 0 };
+	struct named nm = {name, 0};
 
 	for (size_t i = 0; i < sizeof(hop_by_hop) / sizeof(hop_by_hop[0]); i++)
 		if (slice_eq(name, hop_by_hop[i]))
@@ -670,7 +676,7 @@ static void put_host(struct out *o, const struct http_request *req)
 
 ssize_t http_rewrite_head(const struct http_request *req, unsigned flags, char *out, size_t cap)
 {
-	struct out o = { out, 0, cap, 0 };
+	struct out o = {out, 0, cap, 0};
 
 	if (req->form != HTTP_FORM_ABSOLUTE)
 		return HTTP_E_TARGET;
@@ -700,14 +706,14 @@ ssize_t http_rewrite_head(const struct http_request *req, unsigned flags, char *
 /* --- chunked framing ---------------------------------------------------------------------- */
 
 enum {
-	CK_SIZE,       /* first hex digit */
-	CK_SIZE_MORE,  /* more digits, ';' or CR */
-	CK_EXT,	       /* chunk extension up to CR */
+	CK_SIZE,      /* first hex digit */
+	CK_SIZE_MORE, /* more digits, ';' or CR */
+	CK_EXT,	      /* chunk extension up to CR */
 	CK_SIZE_LF,
 	CK_DATA,
 	CK_DATA_CR,
 	CK_DATA_LF,
-	CK_TRAILER,    /* start of a trailer line, or the final CRLF */
+	CK_TRAILER, /* start of a trailer line, or the final CRLF */
 	CK_TNAME,
 	CK_TVALUE,
 	CK_TLF,

@@ -21,25 +21,25 @@ enum {
 /* Results: > 0 is bytes consumed; HTTP_PARTIAL wants more bytes; the rest are errors. */
 enum http_result {
 	HTTP_PARTIAL = -1,
-	HTTP_E_SYNTAX = -2,	       /* bad byte, bare CR or LF, obs-fold, space before colon */
-	HTTP_E_LINE_TOO_LONG = -3,     /* request line > HTTP_LINE_MAX: 414 */
-	HTTP_E_HEAD_TOO_LARGE = -4,    /* head > HTTP_HEAD_MAX: 431 */
-	HTTP_E_TOO_MANY_HEADERS = -5,  /* > HTTP_HEADERS_MAX fields: 431 */
-	HTTP_E_METHOD = -6,	       /* not a token, or too long */
-	HTTP_E_VERSION = -7,	       /* not HTTP/1.0 or HTTP/1.1: 505 */
-	HTTP_E_TARGET = -8,	       /* request-target unusable (bad host, port, '#', '*') */
-	HTTP_E_ORIGIN_FORM = -9,       /* "/path": a request for an origin server, not a proxy */
-	HTTP_E_SCHEME = -10,	       /* absolute-form other than http:// */
-	HTTP_E_USERINFO = -11,	       /* http://user@host/: refused, never parsed past */
-	HTTP_E_HOST_MISSING = -12,     /* HTTP/1.1 without Host */
-	HTTP_E_HOST_DUPLICATE = -13,   /* more than one Host */
-	HTTP_E_HOST_MISMATCH = -14,    /* Host names another host or port than the target */
-	HTTP_E_CONTENT_LENGTH = -15,   /* invalid, or several different values */
+	HTTP_E_SYNTAX = -2,		/* bad byte, bare CR or LF, obs-fold, space before colon */
+	HTTP_E_LINE_TOO_LONG = -3,	/* request line > HTTP_LINE_MAX: 414 */
+	HTTP_E_HEAD_TOO_LARGE = -4,	/* head > HTTP_HEAD_MAX: 431 */
+	HTTP_E_TOO_MANY_HEADERS = -5,	/* > HTTP_HEADERS_MAX fields: 431 */
+	HTTP_E_METHOD = -6,		/* not a token, or too long */
+	HTTP_E_VERSION = -7,		/* not HTTP/1.0 or HTTP/1.1: 505 */
+	HTTP_E_TARGET = -8,		/* request-target unusable (bad host, port, '#', '*') */
+	HTTP_E_ORIGIN_FORM = -9,	/* "/path": a request for an origin server, not a proxy */
+	HTTP_E_SCHEME = -10,		/* absolute-form other than http:// */
+	HTTP_E_USERINFO = -11,		/* http://user@host/: refused, never parsed past */
+	HTTP_E_HOST_MISSING = -12,	/* HTTP/1.1 without Host */
+	HTTP_E_HOST_DUPLICATE = -13,	/* more than one Host */
+	HTTP_E_HOST_MISMATCH = -14,	/* Host names another host or port than the target */
+	HTTP_E_CONTENT_LENGTH = -15,	/* invalid, or several different values */
 	HTTP_E_TRANSFER_ENCODING = -16, /* not ending in chunked, chunked twice, or on HTTP/1.0 */
-	HTTP_E_CL_AND_TE = -17,	       /* both Content-Length and Transfer-Encoding */
-	HTTP_E_CONNECT_BODY = -18,     /* CONNECT with a body */
-	HTTP_E_CHUNKED = -19,	       /* chunked body framing is broken */
-	HTTP_E_NOSPC = -20,	       /* caller's output buffer too small */
+	HTTP_E_CL_AND_TE = -17,		/* both Content-Length and Transfer-Encoding */
+	HTTP_E_CONNECT_BODY = -18,	/* CONNECT with a body */
+	HTTP_E_CHUNKED = -19,		/* chunked body framing is broken */
+	HTTP_E_NOSPC = -20,		/* caller's output buffer too small */
 };
 
 enum http_form {
@@ -50,7 +50,7 @@ enum http_form {
 
 enum http_body {
 	HTTP_BODY_NONE = 0,
-	HTTP_BODY_LENGTH, /* content_length bytes follow the head */
+	HTTP_BODY_LENGTH,  /* content_length bytes follow the head */
 	HTTP_BODY_CHUNKED, /* run struct http_chunked over the bytes after the head */
 };
 
@@ -73,15 +73,15 @@ struct http_request {
 	int host_is_ipv6;	  /* host was [..] */
 	uint16_t port;		  /* explicit, or 80 for http:// */
 	int port_explicit;
-	struct http_slice path;	  /* absolute-form: path and query, may be empty or start '?' */
-	int version_minor;	  /* HTTP/1.<minor>: 0 or 1 */
+	struct http_slice path; /* absolute-form: path and query, may be empty or start '?' */
+	int version_minor;	/* HTTP/1.<minor>: 0 or 1 */
 	int is_connect;
 	struct http_header headers[HTTP_HEADERS_MAX];
 	size_t nheaders;
 	enum http_body body;
 	uint64_t content_length; /* HTTP_BODY_LENGTH only */
-	int keep_alive;		 /* the client's wish: version default, Connection, Proxy-Connection */
-	int has_host;		 /* a Host field was present (HTTP/1.0 may omit it) */
+	int keep_alive; /* the client's wish: version default, Connection, Proxy-Connection */
+	int has_host;	/* a Host field was present (HTTP/1.0 may omit it) */
 };
 
 /* Parses a request head from buf[0..len). last_len is len at the previous call for the same
@@ -99,7 +99,7 @@ const char *http_strerror(int result);
 int http_error_status(int result);
 
 enum {
-	HTTP_REWRITE_CLOSE = 1, /* add "Connection: close" for the upstream */
+	HTTP_REWRITE_CLOSE = 1,	  /* add "Connection: close" for the upstream */
 	HTTP_REWRITE_SLACK = 128, /* a rewritten head is at most this longer than the head */
 };
 
@@ -116,9 +116,9 @@ ssize_t http_rewrite_head(const struct http_request *req, unsigned flags, char *
 /* Chunked body framing: finds where a chunked body ends without trusting the client. */
 struct http_chunked {
 	int state;
-	uint64_t remaining;	/* data bytes left in the current chunk */
-	size_t line;		/* bytes of the current size or trailer line so far */
-	size_t trailer;		/* trailer bytes so far */
+	uint64_t remaining; /* data bytes left in the current chunk */
+	size_t line;	    /* bytes of the current size or trailer line so far */
+	size_t trailer;	    /* trailer bytes so far */
 };
 
 /* Starts a body. */

@@ -107,17 +107,17 @@ static const char *status_phrase(int status)
 		int status;
 		const char *phrase;
 	} phrases[] = {
-		{ 400, "Bad Request" },
-		{ 403, "Forbidden" },
-		{ 405, "Method Not Allowed" },
-		{ 408, "Request Timeout" },
-		{ 414, "URI Too Long" },
-		{ 431, "Request Header Fields Too Large" },
-		{ 500, "Internal Server Error" },
-		{ 501, "Not Implemented" },
-		{ 502, "Bad Gateway" },
-		{ 504, "Gateway Timeout" },
-		{ 505, "HTTP Version Not Supported" },
+	    {400, "Bad Request"},
+	    {403, "Forbidden"},
+	    {405, "Method Not Allowed"},
+	    {408, "Request Timeout"},
+	    {414, "URI Too Long"},
+	    {431, "Request Header Fields Too Large"},
+	    {500, "Internal Server Error"},
+	    {501, "Not Implemented"},
+	    {502, "Bad Gateway"},
+	    {504, "Gateway Timeout"},
+	    {505, "HTTP Version Not Supported"},
 	};
 
 	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
@@ -131,7 +131,7 @@ typedef void (*body_fn)(struct w *w, const void *arg);
 /* Head and body: the body is written once to count it, then for real. */
 static ssize_t respond(int status, body_fn body, const void *arg, char *out, size_t cap)
 {
-	struct w count = { NULL, 0, (size_t)-1, 0 }, w = { out, 0, cap, 0 };
+	struct w count = {NULL, 0, (size_t)-1, 0}, w = {out, 0, cap, 0};
 	char line[128];
 
 	if (status < 100 || status > 599)
@@ -202,10 +202,10 @@ static void body_502(struct w *w, const void *arg)
 {
 	const struct args_502 *a = arg;
 	static const char *const what[] = {
-		[REFUSE_DNS] = "the host name does not resolve",
-		[REFUSE_UPSTREAM_REFUSED] = "the server refused the connection",
-		[REFUSE_UPSTREAM_UNREACHABLE] = "the server is unreachable",
-		[REFUSE_UPSTREAM_TIMEOUT] = "the connection timed out",
+	    [REFUSE_DNS] = "the host name does not resolve",
+	    [REFUSE_UPSTREAM_REFUSED] = "the server refused the connection",
+	    [REFUSE_UPSTREAM_UNREACHABLE] = "the server is unreachable",
+	    [REFUSE_UPSTREAM_TIMEOUT] = "the connection timed out",
 	};
 	unsigned i = (unsigned)a->why;
 
@@ -224,7 +224,7 @@ static void body_502(struct w *w, const void *arg)
 ssize_t refuse_http_502(const char *host, uint16_t port, enum refuse_upstream why,
 			const char *detail, char *out, size_t cap)
 {
-	struct args_502 a = { host, detail, port, why };
+	struct args_502 a = {host, detail, port, why};
 
 	return respond(502, body_502, &a, out, cap);
 }

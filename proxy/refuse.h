@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 struct refuse_info {
-	const char *host;    /* as requested (hostile); an IPv6 literal without brackets */
+	const char *host; /* as requested (hostile); an IPv6 literal without brackets */
 	uint16_t port;
 	const char *reason;  /* e.g. "not in allow_domains", "resolves to 127.0.0.1 (loopback)" */
 	const char *profile; /* the section, e.g. "[profile node]"; NULL: not shown */

@@ -204,14 +204,14 @@ static const struct {
 	int code;
 	const char *msg;
 } socks_errors[] = {
-	{ SOCKS_PARTIAL, "incomplete SOCKS message" },
-	{ SOCKS_E_VERSION, "not a SOCKS5 client" },
-	{ SOCKS_E_SOCKS4, "SOCKS4 is not supported (use socks5h://)" },
-	{ SOCKS_E_NO_METHOD, "client offers no method without authentication" },
-	{ SOCKS_E_COMMAND, "only the CONNECT command is supported" },
-	{ SOCKS_E_ATYP, "unsupported address type" },
-	{ SOCKS_E_MALFORMED, "malformed SOCKS request" },
-	{ SOCKS_E_STATE, "SOCKS request after the connection was set up" },
+    {SOCKS_PARTIAL, "incomplete SOCKS message"},
+    {SOCKS_E_VERSION, "not a SOCKS5 client"},
+    {SOCKS_E_SOCKS4, "SOCKS4 is not supported (use socks5h://)"},
+    {SOCKS_E_NO_METHOD, "client offers no method without authentication"},
+    {SOCKS_E_COMMAND, "only the CONNECT command is supported"},
+    {SOCKS_E_ATYP, "unsupported address type"},
+    {SOCKS_E_MALFORMED, "malformed SOCKS request"},
+    {SOCKS_E_STATE, "SOCKS request after the connection was set up"},
 };
 
 const char *socks_strerror(int err)

@@ -26,8 +26,8 @@ enum {
 /* Reads handshake bytes across record boundaries. */
 struct rd {
 	const uint8_t *buf;
-	size_t len, pos;  /* pos: next byte of buf */
-	size_t rec_left;  /* payload bytes left in the current record */
+	size_t len, pos; /* pos: next byte of buf */
+	size_t rec_left; /* payload bytes left in the current record */
 	int nrec;
 	size_t hs, limit; /* handshake bytes read; how many may be */
 };
@@ -222,7 +222,7 @@ static int parse_hello(struct rd *r, char *name)
 
 int tls_sni_parse(const uint8_t *buf, size_t len, char *name, size_t cap)
 {
-	struct rd r = { buf, len, 0, 0, 0, 0, 4 };
+	struct rd r = {buf, len, 0, 0, 0, 0, 4};
 	size_t body, have;
 	uint8_t type;
 	int e;

@@ -41,7 +41,8 @@ static void check_rewrite(size_t head_len)
 		abort();
 	/* forwarded upstream, it is an origin-form request for the same Host */
 	int r2 = http_parse_request(out, (size_t)n, 0, &req2);
-	if (r2 != HTTP_E_ORIGIN_FORM && r2 != HTTP_E_TOO_MANY_HEADERS && r2 != HTTP_E_HEAD_TOO_LARGE)
+	if (r2 != HTTP_E_ORIGIN_FORM && r2 != HTTP_E_TOO_MANY_HEADERS &&
+	    r2 != HTTP_E_HEAD_TOO_LARGE)
 		abort();
 }
 
@@ -73,10 +74,12 @@ static void check_chunked(const char *buf, size_t len)
 	r = http_chunked_scan(&b, buf, half);
 	if (r >= 0) {
 		rb = r;
-		if (!http_chunked_done(&b) && (r = http_chunked_scan(&b, buf + half, len - half)) >= 0)
+		if (!http_chunked_done(&b) &&
+		    (r = http_chunked_scan(&b, buf + half, len - half)) >= 0)
 			rb += r;
 	}
-	if ((ra < 0) != (r < 0) || (ra >= 0 && (ra != rb || http_chunked_done(&a) != http_chunked_done(&b))))
+	if ((ra < 0) != (r < 0) ||
+	    (ra >= 0 && (ra != rb || http_chunked_done(&a) != http_chunked_done(&b))))
 		abort();
 }
 

@@ -22,7 +22,8 @@ static inline void *guard_place(struct guard *g, const void *src, size_t n)
 		g->map = NULL;
 	}
 	if (!g->map) {
-		g->map = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		g->map =
+		    mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (g->map == MAP_FAILED)
 			abort();
 		g->size = need;

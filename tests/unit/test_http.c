@@ -48,155 +48,156 @@ static int incremental(const char *s, size_t n, int *first)
 }
 
 #define GET(target, fields) "GET " target " HTTP/1.1\r\n" fields "\r\n"
-#define H(host) "Host: " host "\r\n"
+#define H(host)		    "Host: " host "\r\n"
 
 static const struct {
 	const char *in;
 	int want;
 	const char *why;
 } cases[] = {
-	{ GET("http://example.com/", H("example.com")), 0, "absolute-form GET" },
-	{ GET("http://Example.COM:8080/a?b=c", H("example.com:8080")), 0, "port and query" },
-	{ GET("http://[::1]:8080/", H("[::1]:8080")), 0, "IPv6 literal" },
-	{ GET("http://[::1]:8080/", H("[0:0::1]:8080")), 0, "IPv6 Host in another spelling" },
-	{ GET("http://example.com./", H("example.com")), 0, "trailing dot in target, not Host" },
-	{ GET("http://example.com/", H("EXAMPLE.com.")), 0, "trailing dot in Host, case differs" },
-	{ GET("http://example.com/", H("example.com:80")), 0, "Host with the default port" },
-	{ GET("http://example.com:80/", H("example.com")), 0, "target with the default port" },
-	{ GET("http://example.com", H("example.com")), 0, "empty path" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 5\r\n"), 0, "CL" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 5, 5\r\n"), 0, "CL 5, 5" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 5\r\nContent-Length: 5\r\n"),
-	  0, "two equal CL fields" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 1234567890123456789\r\n"),
-	  0, "19-digit CL" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked\r\n"), 0, "TE" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: gzip, CHUNKED\r\n"), 0,
-	  "TE gzip, chunked" },
-	{ GET("http://a_b-c.example/", H("a_b-c.example") "X:\r\nY: \t v \t\r\n"), 0,
-	  "empty and padded values" },
-	{ "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 0, "CONNECT" },
-	{ "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n", 0, "CONNECT, Host no port" },
-	{ "CONNECT [2001:db8::1]:443 HTTP/1.0\r\n\r\n", 0, "CONNECT IPv6, HTTP/1.0 no Host" },
-	{ "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nContent-Length: 0\r\n\r\n",
-	  0, "CONNECT with CL 0" },
-	{ "GET http://example.com/ HTTP/1.0\r\n\r\n", 0, "HTTP/1.0 without Host" },
-	/* forms */
-	{ GET("/index.html", H("example.com")), HTTP_E_ORIGIN_FORM, "origin-form" },
-	{ "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", HTTP_E_TARGET, "asterisk-form" },
-	{ GET("https://example.com/", H("example.com")), HTTP_E_SCHEME, "https absolute-form" },
-	{ GET("ftp://example.com/", H("example.com")), HTTP_E_SCHEME, "ftp" },
-	{ GET("example.com:80", H("example.com")), HTTP_E_TARGET, "authority-form on GET" },
-	{ GET("http:/example.com/", H("example.com")), HTTP_E_TARGET, "one slash" },
-	{ "CONNECT http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
-	  "CONNECT absolute-form" },
-	{ "CONNECT example.com HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
-	  "CONNECT without port" },
-	{ "CONNECT example.com:443/x HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
-	  "CONNECT with a path" },
-	{ "connect example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
-	  "methods are case-sensitive" },
-	{ GET("http://example.com/#frag", H("example.com")), HTTP_E_TARGET, "fragment" },
-	{ GET("http://exa%6dple.com/", H("example.com")), HTTP_E_TARGET, "percent in host" },
-	{ GET("http://a..b/", H("a..b")), HTTP_E_TARGET, "empty label" },
-	{ GET("http://.a/", H(".a")), HTTP_E_TARGET, "leading dot" },
-	{ GET("http://example.com:0/", H("example.com:0")), HTTP_E_TARGET, "port 0" },
-	{ GET("http://example.com:65536/", H("example.com")), HTTP_E_TARGET, "port 65536" },
-	{ GET("http://example.com:/", H("example.com")), HTTP_E_TARGET, "empty port" },
-	{ GET("http://example.com:+80/", H("example.com")), HTTP_E_TARGET, "signed port" },
-	{ GET("http://[::1/", H("[::1]")), HTTP_E_TARGET, "unclosed bracket" },
-	{ GET("http://[zz::1]/", H("[zz::1]")), HTTP_E_TARGET, "bad IPv6" },
-	{ GET("http://[fe80::1%25eth0]/", H("a")), HTTP_E_TARGET, "IPv6 zone" },
-	{ GET("http:///", H("a")), HTTP_E_TARGET, "empty host" },
-	/* smuggling */
-	{ GET("http://allowed.com@evil.com/", H("allowed.com")), HTTP_E_USERINFO,
-	  "userinfo naming the allowed host" },
-	{ GET("http://allowed.com@evil.com/", H("evil.com")), HTTP_E_USERINFO, "userinfo" },
-	{ GET("http://evil.com/", H("allowed.com")), HTTP_E_HOST_MISMATCH, "Host names another" },
-	{ GET("http://example.com/", H("example.com:81")), HTTP_E_HOST_MISMATCH, "Host port" },
-	{ GET("http://example.com:8080/", H("example.com")), HTTP_E_HOST_MISMATCH,
-	  "Host without the target's port" },
-	{ GET("http://example.com/", H("example.com.evil")), HTTP_E_HOST_MISMATCH, "Host suffix" },
-	{ GET("http://example.com/", H("example.com/x")), HTTP_E_HOST_MISMATCH, "Host with path" },
-	{ GET("http://example.com/", H("")), HTTP_E_HOST_MISMATCH, "empty Host" },
-	{ GET("http://[::1]/", H("[::2]")), HTTP_E_HOST_MISMATCH, "IPv6 Host differs" },
-	{ GET("http://example.com/", H("example.com") H("evil.com")), HTTP_E_HOST_DUPLICATE,
-	  "two Host fields" },
-	{ GET("http://example.com/", ""), HTTP_E_HOST_MISSING, "HTTP/1.1 without Host" },
-	{ "CONNECT example.com:8443 HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_HOST_MISMATCH,
-	  "CONNECT non-default port, Host without" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 5\r\n"
-	      "Transfer-Encoding: chunked\r\n"), HTTP_E_CL_AND_TE, "CL and TE" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 5\r\nContent-Length: 6\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "two different CL fields" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 5, 6\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "CL list 5, 6" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: -1\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "negative CL" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: +5\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "signed CL" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 0x10\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "hex CL" },
-	{ GET("http://example.com/", H("example.com") "Content-Length:\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "empty CL" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: ,\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "CL of commas" },
-	{ GET("http://example.com/", H("example.com") "Content-Length: 12345678901234567890\r\n"),
-	  HTTP_E_CONTENT_LENGTH, "20-digit CL" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: gzip\r\n"),
-	  HTTP_E_TRANSFER_ENCODING, "TE not ending in chunked" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked, gzip\r\n"),
-	  HTTP_E_TRANSFER_ENCODING, "TE chunked, gzip" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked, chunked\r\n"),
-	  HTTP_E_TRANSFER_ENCODING, "chunked twice" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked\r\n"
-	      "Transfer-Encoding: gzip\r\n"), HTTP_E_TRANSFER_ENCODING, "TE over two fields" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked;q=1\r\n"),
-	  HTTP_E_TRANSFER_ENCODING, "TE parameter" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: \r\n"),
-	  HTTP_E_TRANSFER_ENCODING, "empty TE" },
-	{ GET("http://example.com/", H("example.com") "Transfer-Encoding: xchunked\r\n"),
-	  HTTP_E_TRANSFER_ENCODING, "xchunked" },
-	{ "POST http://example.com/ HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
-	  HTTP_E_TRANSFER_ENCODING, "TE on HTTP/1.0" },
-	{ "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\nContent-Length: 3\r\n\r\n",
-	  HTTP_E_CONNECT_BODY, "CONNECT with a body" },
-	{ "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked"
-	  "\r\n\r\n", HTTP_E_CONNECT_BODY, "CONNECT chunked" },
-	/* syntax */
-	{ "GET http://example.com/ HTTP/1.1\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX, "bare LF" },
-	{ GET("http://example.com/", H("exam\rple.com")), HTTP_E_SYNTAX, "bare CR" },
-	{ GET("http://example.com/", H("example.com") "X-A: a\r\n b\r\n"), HTTP_E_SYNTAX,
-	  "obs-fold" },
-	{ GET("http://example.com/", H("example.com") "X-A : a\r\n"), HTTP_E_SYNTAX,
-	  "space before colon" },
-	{ GET("http://example.com/", "Host : example.com\r\n"), HTTP_E_SYNTAX, "Host :" },
-	{ GET("http://example.com/", H("example.com") ": a\r\n"), HTTP_E_SYNTAX, "empty name" },
-	{ GET("http://example.com/", H("example.com") "X(A): a\r\n"), HTTP_E_SYNTAX, "bad name" },
-	{ GET("http://example.com/", H("example.com") "X-A: a\001b\r\n"), HTTP_E_SYNTAX,
-	  "control byte in value" },
-	{ GET("http://example.com/", H("example.com") "X-A: a\177\r\n"), HTTP_E_SYNTAX, "DEL" },
-	{ GET("http://example.com/", H("example.com") "X-A: caf\303\251\r\n"), 0, "obs-text ok" },
-	{ GET("http://example.com/", H("example.com") "NoColon\r\n"), HTTP_E_SYNTAX, "no colon" },
-	{ "GET  http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
-	  "two spaces" },
-	{ "GET http://example.com/ HTTP/1.1 \r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
-	  "space after version" },
-	{ "GET http://example.com/\tx HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
-	  "tab in target" },
-	{ "GET http://example.com/\377 HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
-	  "high byte in target" },
-	{ "GET http://example.com/ HTTP/2.0\r\nHost: example.com\r\n\r\n", HTTP_E_VERSION, "2.0" },
-	{ "GET http://example.com/ HTTP/1.2\r\nHost: example.com\r\n\r\n", HTTP_E_VERSION, "1.2" },
-	{ "GET http://example.com/ HTTP/1.10\r\nHost: example.com\r\n\r\n", HTTP_E_VERSION, "1.10" },
-	{ "GET http://example.com/ http/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
-	  "lowercase version" },
-	{ "GET http://example.com/\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX, "no version" },
-	{ "G@T http://example.com/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "bad method byte" },
-	{ "ABCDEFGHIJKLMNOPQRSTUVWXY http://a/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "25-byte method" },
-	{ " GET http://a/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "leading space" },
-	{ "\r\nGET http://a/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "leading CRLF" },
-	{ "\026\003\001\002\000\001\000\001\374\003\003", HTTP_E_METHOD, "TLS to the HTTP port" },
+    {GET("http://example.com/", H("example.com")), 0, "absolute-form GET"},
+    {GET("http://Example.COM:8080/a?b=c", H("example.com:8080")), 0, "port and query"},
+    {GET("http://[::1]:8080/", H("[::1]:8080")), 0, "IPv6 literal"},
+    {GET("http://[::1]:8080/", H("[0:0::1]:8080")), 0, "IPv6 Host in another spelling"},
+    {GET("http://example.com./", H("example.com")), 0, "trailing dot in target, not Host"},
+    {GET("http://example.com/", H("EXAMPLE.com.")), 0, "trailing dot in Host, case differs"},
+    {GET("http://example.com/", H("example.com:80")), 0, "Host with the default port"},
+    {GET("http://example.com:80/", H("example.com")), 0, "target with the default port"},
+    {GET("http://example.com", H("example.com")), 0, "empty path"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 5\r\n"), 0, "CL"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 5, 5\r\n"), 0, "CL 5, 5"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 5\r\nContent-Length: 5\r\n"), 0,
+     "two equal CL fields"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 1234567890123456789\r\n"), 0,
+     "19-digit CL"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked\r\n"), 0, "TE"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: gzip, CHUNKED\r\n"), 0,
+     "TE gzip, chunked"},
+    {GET("http://a_b-c.example/", H("a_b-c.example") "X:\r\nY: \t v \t\r\n"), 0,
+     "empty and padded values"},
+    {"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 0, "CONNECT"},
+    {"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n", 0, "CONNECT, Host no port"},
+    {"CONNECT [2001:db8::1]:443 HTTP/1.0\r\n\r\n", 0, "CONNECT IPv6, HTTP/1.0 no Host"},
+    {"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nContent-Length: 0\r\n\r\n", 0,
+     "CONNECT with CL 0"},
+    {"GET http://example.com/ HTTP/1.0\r\n\r\n", 0, "HTTP/1.0 without Host"},
+    /* forms */
+    {GET("/index.html", H("example.com")), HTTP_E_ORIGIN_FORM, "origin-form"},
+    {"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", HTTP_E_TARGET, "asterisk-form"},
+    {GET("https://example.com/", H("example.com")), HTTP_E_SCHEME, "https absolute-form"},
+    {GET("ftp://example.com/", H("example.com")), HTTP_E_SCHEME, "ftp"},
+    {GET("example.com:80", H("example.com")), HTTP_E_TARGET, "authority-form on GET"},
+    {GET("http:/example.com/", H("example.com")), HTTP_E_TARGET, "one slash"},
+    {"CONNECT http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
+     "CONNECT absolute-form"},
+    {"CONNECT example.com HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
+     "CONNECT without port"},
+    {"CONNECT example.com:443/x HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
+     "CONNECT with a path"},
+    {"connect example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_TARGET,
+     "methods are case-sensitive"},
+    {GET("http://example.com/#frag", H("example.com")), HTTP_E_TARGET, "fragment"},
+    {GET("http://exa%6dple.com/", H("example.com")), HTTP_E_TARGET, "percent in host"},
+    {GET("http://a..b/", H("a..b")), HTTP_E_TARGET, "empty label"},
+    {GET("http://.a/", H(".a")), HTTP_E_TARGET, "leading dot"},
+    {GET("http://example.com:0/", H("example.com:0")), HTTP_E_TARGET, "port 0"},
+    {GET("http://example.com:65536/", H("example.com")), HTTP_E_TARGET, "port 65536"},
+    {GET("http://example.com:/", H("example.com")), HTTP_E_TARGET, "empty port"},
+    {GET("http://example.com:+80/", H("example.com")), HTTP_E_TARGET, "signed port"},
+    {GET("http://[::1/", H("[::1]")), HTTP_E_TARGET, "unclosed bracket"},
+    {GET("http://[zz::1]/", H("[zz::1]")), HTTP_E_TARGET, "bad IPv6"},
+    {GET("http://[fe80::1%25eth0]/", H("a")), HTTP_E_TARGET, "IPv6 zone"},
+    {GET("http:///", H("a")), HTTP_E_TARGET, "empty host"},
+    /* smuggling */
+    {GET("http://allowed.com@evil.com/", H("allowed.com")), HTTP_E_USERINFO,
+     "userinfo naming the allowed host"},
+    {GET("http://allowed.com@evil.com/", H("evil.com")), HTTP_E_USERINFO, "userinfo"},
+    {GET("http://evil.com/", H("allowed.com")), HTTP_E_HOST_MISMATCH, "Host names another"},
+    {GET("http://example.com/", H("example.com:81")), HTTP_E_HOST_MISMATCH, "Host port"},
+    {GET("http://example.com:8080/", H("example.com")), HTTP_E_HOST_MISMATCH,
+     "Host without the target's port"},
+    {GET("http://example.com/", H("example.com.evil")), HTTP_E_HOST_MISMATCH, "Host suffix"},
+    {GET("http://example.com/", H("example.com/x")), HTTP_E_HOST_MISMATCH, "Host with path"},
+    {GET("http://example.com/", H("")), HTTP_E_HOST_MISMATCH, "empty Host"},
+    {GET("http://[::1]/", H("[::2]")), HTTP_E_HOST_MISMATCH, "IPv6 Host differs"},
+    {GET("http://example.com/", H("example.com") H("evil.com")), HTTP_E_HOST_DUPLICATE,
+     "two Host fields"},
+    {GET("http://example.com/", ""), HTTP_E_HOST_MISSING, "HTTP/1.1 without Host"},
+    {"CONNECT example.com:8443 HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_HOST_MISMATCH,
+     "CONNECT non-default port, Host without"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 5\r\n"
+						 "Transfer-Encoding: chunked\r\n"),
+     HTTP_E_CL_AND_TE, "CL and TE"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 5\r\nContent-Length: 6\r\n"),
+     HTTP_E_CONTENT_LENGTH, "two different CL fields"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 5, 6\r\n"), HTTP_E_CONTENT_LENGTH,
+     "CL list 5, 6"},
+    {GET("http://example.com/", H("example.com") "Content-Length: -1\r\n"), HTTP_E_CONTENT_LENGTH,
+     "negative CL"},
+    {GET("http://example.com/", H("example.com") "Content-Length: +5\r\n"), HTTP_E_CONTENT_LENGTH,
+     "signed CL"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 0x10\r\n"), HTTP_E_CONTENT_LENGTH,
+     "hex CL"},
+    {GET("http://example.com/", H("example.com") "Content-Length:\r\n"), HTTP_E_CONTENT_LENGTH,
+     "empty CL"},
+    {GET("http://example.com/", H("example.com") "Content-Length: ,\r\n"), HTTP_E_CONTENT_LENGTH,
+     "CL of commas"},
+    {GET("http://example.com/", H("example.com") "Content-Length: 12345678901234567890\r\n"),
+     HTTP_E_CONTENT_LENGTH, "20-digit CL"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: gzip\r\n"),
+     HTTP_E_TRANSFER_ENCODING, "TE not ending in chunked"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked, gzip\r\n"),
+     HTTP_E_TRANSFER_ENCODING, "TE chunked, gzip"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked, chunked\r\n"),
+     HTTP_E_TRANSFER_ENCODING, "chunked twice"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked\r\n"
+						 "Transfer-Encoding: gzip\r\n"),
+     HTTP_E_TRANSFER_ENCODING, "TE over two fields"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked;q=1\r\n"),
+     HTTP_E_TRANSFER_ENCODING, "TE parameter"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: \r\n"),
+     HTTP_E_TRANSFER_ENCODING, "empty TE"},
+    {GET("http://example.com/", H("example.com") "Transfer-Encoding: xchunked\r\n"),
+     HTTP_E_TRANSFER_ENCODING, "xchunked"},
+    {"POST http://example.com/ HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+     HTTP_E_TRANSFER_ENCODING, "TE on HTTP/1.0"},
+    {"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\nContent-Length: 3\r\n\r\n",
+     HTTP_E_CONNECT_BODY, "CONNECT with a body"},
+    {"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked"
+     "\r\n\r\n",
+     HTTP_E_CONNECT_BODY, "CONNECT chunked"},
+    /* syntax */
+    {"GET http://example.com/ HTTP/1.1\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX, "bare LF"},
+    {GET("http://example.com/", H("exam\rple.com")), HTTP_E_SYNTAX, "bare CR"},
+    {GET("http://example.com/", H("example.com") "X-A: a\r\n b\r\n"), HTTP_E_SYNTAX, "obs-fold"},
+    {GET("http://example.com/", H("example.com") "X-A : a\r\n"), HTTP_E_SYNTAX,
+     "space before colon"},
+    {GET("http://example.com/", "Host : example.com\r\n"), HTTP_E_SYNTAX, "Host :"},
+    {GET("http://example.com/", H("example.com") ": a\r\n"), HTTP_E_SYNTAX, "empty name"},
+    {GET("http://example.com/", H("example.com") "X(A): a\r\n"), HTTP_E_SYNTAX, "bad name"},
+    {GET("http://example.com/", H("example.com") "X-A: a\001b\r\n"), HTTP_E_SYNTAX,
+     "control byte in value"},
+    {GET("http://example.com/", H("example.com") "X-A: a\177\r\n"), HTTP_E_SYNTAX, "DEL"},
+    {GET("http://example.com/", H("example.com") "X-A: caf\303\251\r\n"), 0, "obs-text ok"},
+    {GET("http://example.com/", H("example.com") "NoColon\r\n"), HTTP_E_SYNTAX, "no colon"},
+    {"GET  http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX, "two spaces"},
+    {"GET http://example.com/ HTTP/1.1 \r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
+     "space after version"},
+    {"GET http://example.com/\tx HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
+     "tab in target"},
+    {"GET http://example.com/\377 HTTP/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
+     "high byte in target"},
+    {"GET http://example.com/ HTTP/2.0\r\nHost: example.com\r\n\r\n", HTTP_E_VERSION, "2.0"},
+    {"GET http://example.com/ HTTP/1.2\r\nHost: example.com\r\n\r\n", HTTP_E_VERSION, "1.2"},
+    {"GET http://example.com/ HTTP/1.10\r\nHost: example.com\r\n\r\n", HTTP_E_VERSION, "1.10"},
+    {"GET http://example.com/ http/1.1\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX,
+     "lowercase version"},
+    {"GET http://example.com/\r\nHost: example.com\r\n\r\n", HTTP_E_SYNTAX, "no version"},
+    {"G@T http://example.com/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "bad method byte"},
+    {"ABCDEFGHIJKLMNOPQRSTUVWXY http://a/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "25-byte method"},
+    {" GET http://a/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "leading space"},
+    {"\r\nGET http://a/ HTTP/1.1\r\n\r\n", HTTP_E_METHOD, "leading CRLF"},
+    {"\026\003\001\002\000\001\000\001\374\003\003", HTTP_E_METHOD, "TLS to the HTTP port"},
 };
 
 static void test_cases(void)
@@ -207,7 +208,8 @@ static void test_cases(void)
 		if (cases[i].want == 0)
 			is_int(r, (int)n, "%s: parsed, whole head consumed", cases[i].why);
 		else
-			is_int(r, cases[i].want, "%s: %s", cases[i].why, http_strerror(cases[i].want));
+			is_int(r, cases[i].want, "%s: %s", cases[i].why,
+			       http_strerror(cases[i].want));
 		ok(incremental(cases[i].in, n, &first), "%s: byte at a time gives the same (%d)",
 		   cases[i].why, first);
 	}
@@ -227,8 +229,8 @@ static void test_nul(void)
 
 static void test_fields(void)
 {
-	const char *in = GET("http://Example.COM:8080/a?b=c", H("example.com:8080")
-			     "Connection: close\r\nX-Y:  v w  \r\n");
+	const char *in = GET("http://Example.COM:8080/a?b=c",
+			     H("example.com:8080") "Connection: close\r\nX-Y:  v w  \r\n");
 	is_int(parse(in), (int)strlen(in), "parses");
 	is_int(req.form, HTTP_FORM_ABSOLUTE, "absolute-form");
 	is_str(slice(req.method), "GET", "method");
@@ -310,7 +312,8 @@ static void test_limits(void)
 	p = big + sprintf(big, "%s", start);
 	p = repeat(p, 'v', HTTP_HEAD_MAX - strlen(start) - 4);
 	memcpy(p, "\r\n\r\n", 4);
-	is_int(http_parse_request(big, HTTP_HEAD_MAX, 0, &req), HTTP_HEAD_MAX, "head of 65536 bytes");
+	is_int(http_parse_request(big, HTTP_HEAD_MAX, 0, &req), HTTP_HEAD_MAX,
+	       "head of 65536 bytes");
 	p = big + sprintf(big, "%s", start);
 	p = repeat(p, 'v', HTTP_HEAD_MAX - strlen(start) - 3);
 	memcpy(p, "\r\n\r\n", 4);
@@ -327,8 +330,8 @@ static void test_limits(void)
 			p += sprintf(p, "X-%d: %d\r\n", i, i);
 		p += sprintf(p, "\r\n");
 		n = (size_t)(p - big);
-		is_int(http_parse_request(big, n, 0, &req), count == 100 ? (int)n : HTTP_E_TOO_MANY_HEADERS,
-		       "%d fields", count);
+		is_int(http_parse_request(big, n, 0, &req),
+		       count == 100 ? (int)n : HTTP_E_TOO_MANY_HEADERS, "%d fields", count);
 	}
 
 	n = strlen(cases[0].in);
@@ -356,28 +359,35 @@ static const char *rewrite(const char *in, unsigned flags)
 
 static void test_rewrite(void)
 {
-	is_str(rewrite(GET("http://example.com/a?b", H("example.com")
-			   "Proxy-Connection: keep-alive\r\nProxy-Authorization: Basic eDp5\r\n"
-			   "Connection: keep-alive, X-Foo\r\nX-Foo: 1\r\nKeep-Alive: 300\r\n"
-			   "TE: trailers\r\nUpgrade: websocket\r\nTrailer: X\r\n"
-			   "Proxy-Authenticate: x\r\nUser-Agent: t\r\n"), 0),
+	is_str(rewrite(GET("http://example.com/a?b",
+			   H("example.com") "Proxy-Connection: keep-alive\r\nProxy-Authorization: "
+					    "Basic eDp5\r\n"
+					    "Connection: keep-alive, X-Foo\r\nX-Foo: "
+					    "1\r\nKeep-Alive: 300\r\n"
+					    "TE: trailers\r\nUpgrade: websocket\r\nTrailer: X\r\n"
+					    "Proxy-Authenticate: x\r\nUser-Agent: t\r\n"),
+		       0),
 	       "GET /a?b HTTP/1.1\r\nHost: example.com\r\nUser-Agent: t\r\n\r\n",
 	       "hop-by-hop fields dropped, origin-form, Host kept");
-	is_str(rewrite(GET("http://example.com/", H("example.com")
-			   "Connection: Content-Length, Host, Transfer-Encoding\r\n"
-			   "Content-Length: 3\r\n"), 0),
-	       "GET / HTTP/1.1\r\nHost: example.com\r\nContent-Length: 3\r\n\r\n",
-	       "Connection cannot drop framing fields or Host");
-	is_str(rewrite("GET http://example.com:8080 HTTP/1.0\r\nAccept: */*\r\n\r\n",
-		       HTTP_REWRITE_CLOSE),
-	       "GET / HTTP/1.1\r\nAccept: */*\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n",
-	       "HTTP/1.0 without Host: Host added, empty path is /, close asked");
+	is_str(
+	    rewrite(GET("http://example.com/",
+			H("example.com") "Connection: Content-Length, Host, Transfer-Encoding\r\n"
+					 "Content-Length: 3\r\n"),
+		    0),
+	    "GET / HTTP/1.1\r\nHost: example.com\r\nContent-Length: 3\r\n\r\n",
+	    "Connection cannot drop framing fields or Host");
+	is_str(
+	    rewrite("GET http://example.com:8080 HTTP/1.0\r\nAccept: */*\r\n\r\n",
+		    HTTP_REWRITE_CLOSE),
+	    "GET / HTTP/1.1\r\nAccept: */*\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n",
+	    "HTTP/1.0 without Host: Host added, empty path is /, close asked");
 	is_str(rewrite("GET http://[::1]?q HTTP/1.0\r\n\r\n", 0),
 	       "GET /?q HTTP/1.1\r\nHost: [::1]\r\n\r\n", "query-only path, IPv6 Host bracketed");
-	is_str(rewrite(GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked\r\n"),
-		       0),
-	       "GET / HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n",
-	       "Transfer-Encoding kept: the body is forwarded as framed");
+	is_str(
+	    rewrite(GET("http://example.com/", H("example.com") "Transfer-Encoding: chunked\r\n"),
+		    0),
+	    "GET / HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n",
+	    "Transfer-Encoding kept: the body is forwarded as framed");
 
 	char small[64];
 	const char *in = GET("http://example.com/", H("example.com"));
@@ -387,7 +397,8 @@ static void test_rewrite(void)
 	is_int(http_rewrite_head(&req, 0, small, (size_t)need), need, "fits exactly");
 	is_int(http_rewrite_head(&req, 0, small, (size_t)need - 1), HTTP_E_NOSPC, "one byte short");
 	parse("CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n");
-	is_int(http_rewrite_head(&req, 0, small, sizeof(small)), HTTP_E_TARGET, "no rewrite of CONNECT");
+	is_int(http_rewrite_head(&req, 0, small, sizeof(small)), HTTP_E_TARGET,
+	       "no rewrite of CONNECT");
 }
 
 static ssize_t chunked(const char *s, size_t n, int *done)
@@ -425,27 +436,27 @@ static void test_chunked(void)
 		int done;
 		const char *why;
 	} ck[] = {
-		{ "5\r\nhello\r\n0\r\n\r\n", -1, 1, "one chunk" },
-		{ "5;a=b;c\r\nhello\r\nA\r\n0123456789\r\n0;x\r\n\r\n", -1, 1, "extensions, hex A" },
-		{ "0\r\nX-T: 1\r\nY:\r\n\r\n", -1, 1, "trailers" },
-		{ "000005\r\nhello\r\n0\r\n\r\n", -1, 1, "leading zeros" },
-		{ "5\r\nhel", -1, 0, "inside data" },
-		{ "ffffffffffffffff\r\nabc", -1, 0, "largest size" },
-		{ "5\r\nhello\r\n0\r\n\r\nGET http://x/ HTTP/1.1", 15, 1, "pipelined rest left" },
-		{ "g\r\n", HTTP_E_CHUNKED, 0, "bad hex" },
-		{ "\r\n", HTTP_E_CHUNKED, 0, "empty size" },
-		{ "5 \r\nhello\r\n", HTTP_E_CHUNKED, 0, "space after size" },
-		{ "5\nhello\r\n", HTTP_E_CHUNKED, 0, "bare LF after size" },
-		{ "5\r\nhelloX\r\n", HTTP_E_CHUNKED, 0, "data longer than size" },
-		{ "5\r\nhello\n0\r\n\r\n", HTTP_E_CHUNKED, 0, "bare LF after data" },
-		{ "10000000000000000\r\n", HTTP_E_CHUNKED, 0, "size overflows 64 bits" },
-		{ "-5\r\n", HTTP_E_CHUNKED, 0, "negative size" },
-		{ "0x5\r\n", HTTP_E_CHUNKED, 0, "0x prefix" },
-		{ "5;a\001\r\n", HTTP_E_CHUNKED, 0, "control byte in extension" },
-		{ "0\r\nX\r\n\r\n", HTTP_E_CHUNKED, 0, "trailer without colon" },
-		{ "0\r\n X: 1\r\n\r\n", HTTP_E_CHUNKED, 0, "folded trailer" },
-		{ "0\r\nX: 1\n\r\n", HTTP_E_CHUNKED, 0, "bare LF in trailer" },
-		{ "0\r\n\r\r", HTTP_E_CHUNKED, 0, "bad final LF" },
+	    {"5\r\nhello\r\n0\r\n\r\n", -1, 1, "one chunk"},
+	    {"5;a=b;c\r\nhello\r\nA\r\n0123456789\r\n0;x\r\n\r\n", -1, 1, "extensions, hex A"},
+	    {"0\r\nX-T: 1\r\nY:\r\n\r\n", -1, 1, "trailers"},
+	    {"000005\r\nhello\r\n0\r\n\r\n", -1, 1, "leading zeros"},
+	    {"5\r\nhel", -1, 0, "inside data"},
+	    {"ffffffffffffffff\r\nabc", -1, 0, "largest size"},
+	    {"5\r\nhello\r\n0\r\n\r\nGET http://x/ HTTP/1.1", 15, 1, "pipelined rest left"},
+	    {"g\r\n", HTTP_E_CHUNKED, 0, "bad hex"},
+	    {"\r\n", HTTP_E_CHUNKED, 0, "empty size"},
+	    {"5 \r\nhello\r\n", HTTP_E_CHUNKED, 0, "space after size"},
+	    {"5\nhello\r\n", HTTP_E_CHUNKED, 0, "bare LF after size"},
+	    {"5\r\nhelloX\r\n", HTTP_E_CHUNKED, 0, "data longer than size"},
+	    {"5\r\nhello\n0\r\n\r\n", HTTP_E_CHUNKED, 0, "bare LF after data"},
+	    {"10000000000000000\r\n", HTTP_E_CHUNKED, 0, "size overflows 64 bits"},
+	    {"-5\r\n", HTTP_E_CHUNKED, 0, "negative size"},
+	    {"0x5\r\n", HTTP_E_CHUNKED, 0, "0x prefix"},
+	    {"5;a\001\r\n", HTTP_E_CHUNKED, 0, "control byte in extension"},
+	    {"0\r\nX\r\n\r\n", HTTP_E_CHUNKED, 0, "trailer without colon"},
+	    {"0\r\n X: 1\r\n\r\n", HTTP_E_CHUNKED, 0, "folded trailer"},
+	    {"0\r\nX: 1\n\r\n", HTTP_E_CHUNKED, 0, "bare LF in trailer"},
+	    {"0\r\n\r\r", HTTP_E_CHUNKED, 0, "bad final LF"},
 	};
 	int done;
 
@@ -453,8 +464,8 @@ static void test_chunked(void)
 		size_t n = strlen(ck[i].in);
 		ssize_t want = ck[i].want == -1 ? (ssize_t)n : ck[i].want;
 		ssize_t r = chunked(guard_place(&g, ck[i].in, n), n, &done);
-		ok(r == want && (r < 0 || done == ck[i].done), "chunked: %s (%zd, done %d)", ck[i].why,
-		   r, done);
+		ok(r == want && (r < 0 || done == ck[i].done), "chunked: %s (%zd, done %d)",
+		   ck[i].why, r, done);
 		ok(chunked_bytes(ck[i].in, n, want, ck[i].done), "chunked byte at a time: %s",
 		   ck[i].why);
 	}

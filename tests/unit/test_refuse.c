@@ -44,8 +44,12 @@ static const char *body(void)
 
 static void test_403(void)
 {
-	struct refuse_info ri = { "evil.example", 443, "not in allow_domains", "[profile node]",
-				  "/home/u/.config/sbxsh/sbxsh.ini", NULL };
+	struct refuse_info ri = {"evil.example",
+				 443,
+				 "not in allow_domains",
+				 "[profile node]",
+				 "/home/u/.config/sbxsh/sbxsh.ini",
+				 NULL};
 	ssize_t n = refuse_http_403(&ri, out, sizeof(out) - 1);
 
 	ok(well_formed(n, 403), "403 is a complete response");
@@ -54,7 +58,8 @@ static void test_403(void)
 	ok(strstr(body(), "Reason: not in allow_domains\n") != NULL, "names the reason");
 	ok(strstr(body(), "[profile node] in /home/u/.config/sbxsh/sbxsh.ini") != NULL,
 	   "names the profile and file");
-	ok(strstr(body(), "\n    allow_domains += evil.example\n") != NULL, "offers the exact line");
+	ok(strstr(body(), "\n    allow_domains += evil.example\n") != NULL,
+	   "offers the exact line");
 
 	ri.port = 8443;
 	term(refuse_http_403(&ri, out, sizeof(out) - 1));
@@ -70,23 +75,28 @@ static void test_403(void)
 	term(refuse_http_403(&ri, out, sizeof(out) - 1));
 	ok(strstr(body(), "in the built-in default policy") != NULL, "built-in policy named");
 
-	struct refuse_info v6 = { "2001:db8::1", 80, NULL, NULL, NULL, NULL };
+	struct refuse_info v6 = {"2001:db8::1", 80, NULL, NULL, NULL, NULL};
 	ok(well_formed(refuse_http_403(&v6, out, sizeof(out) - 1), 403), "IPv6 403");
 	ok(strstr(body(), "[2001:db8::1]:80") != NULL, "IPv6 bracketed");
 
-	struct refuse_info bad = { "evil.example\r\nSet-Cookie: x=1\r\n\r\n<script>", 80,
-				   "reason\r\nX: y", "[default]", "/etc/sbxsh/sbxsh.ini\n", NULL };
+	struct refuse_info bad = {"evil.example\r\nSet-Cookie: x=1\r\n\r\n<script>",
+				  80,
+				  "reason\r\nX: y",
+				  "[default]",
+				  "/etc/sbxsh/sbxsh.ini\n",
+				  NULL};
 	n = refuse_http_403(&bad, out, sizeof(out) - 1);
 	ok(well_formed(n, 403), "hostile host: still one well-formed response");
 	ok(!strstr(out, "\r\nSet-Cookie") && !strstr(out, "\nSet-Cookie"), "no injected field");
 	ok(strstr(body(), "evil.example\\x0D\\x0ASet-Cookie\\x3A x=1") == NULL &&
-	   strstr(body(), "evil.example\\x0D\\x0ASet-Cookie:") != NULL, "CR LF shown escaped");
+	       strstr(body(), "evil.example\\x0D\\x0ASet-Cookie:") != NULL,
+	   "CR LF shown escaped");
 	ok(strstr(body(), "\\x3Cscript\\x3E") != NULL, "markup escaped");
 	ok(strstr(body(), "reason\\x0D\\x0AX: y") != NULL, "control bytes in reason escaped");
 	ok(strstr(body(), "not valid") && !strstr(body(), "allow_domains +="),
 	   "no policy line for an invalid host");
 
-	struct refuse_info none = { NULL, 0, NULL, NULL, NULL, NULL };
+	struct refuse_info none = {NULL, 0, NULL, NULL, NULL, NULL};
 	ok(well_formed(refuse_http_403(&none, out, sizeof(out) - 1), 403), "no host at all");
 
 	ri.line = NULL;
@@ -102,17 +112,20 @@ static void test_502(void)
 				    sizeof(out) - 1);
 
 	ok(well_formed(n, 502), "502 is a complete response");
-	ok(strstr(body(), "nx.example:443: the host name does not resolve (Name or service not known)"),
+	ok(strstr(body(),
+		  "nx.example:443: the host name does not resolve (Name or service not known)"),
 	   "DNS failure body");
 	term(refuse_http_502("a.example", 80, REFUSE_UPSTREAM_REFUSED, NULL, out, sizeof(out) - 1));
 	ok(strstr(body(), "a.example:80: the server refused the connection.\n") != NULL, "refused");
-	term(refuse_http_502("a.example", 80, REFUSE_UPSTREAM_UNREACHABLE, NULL, out, sizeof(out) - 1));
+	term(refuse_http_502("a.example", 80, REFUSE_UPSTREAM_UNREACHABLE, NULL, out,
+			     sizeof(out) - 1));
 	ok(strstr(body(), "unreachable") != NULL, "unreachable");
 	term(refuse_http_502("a.example", 80, REFUSE_UPSTREAM_TIMEOUT, NULL, out, sizeof(out) - 1));
 	ok(strstr(body(), "timed out") != NULL, "timeout");
 	term(refuse_http_502("a\nb", 80, (enum refuse_upstream)77, "x\ry", out, sizeof(out) - 1));
 	ok(well_formed((ssize_t)strlen(out), 502) && strstr(body(), "a\\x0Ab") &&
-	   strstr(body(), "x\\x0Dy"), "unknown reason, hostile host and detail escaped");
+	       strstr(body(), "x\\x0Dy"),
+	   "unknown reason, hostile host and detail escaped");
 }
 
 static void test_status(void)

@@ -10,7 +10,7 @@
 
 static struct guard g;
 
-#define B(...) (const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ })
+#define B(...) (const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__})
 
 static int greeting(const uint8_t *b, size_t n, uint8_t *m)
 {
@@ -58,7 +58,7 @@ static void test_greeting(void)
 	is_int(greeting(NULL, 0, &m), SOCKS_PARTIAL, "nothing yet");
 	is_int(greeting(B(5, 1, 0, 5, 1, 0, 1), &m), 3, "greeting and request together: greeting");
 
-	uint8_t many[257] = { 5, 255 };
+	uint8_t many[257] = {5, 255};
 	many[256] = 0;
 	is_int(greeting(many, sizeof(many), &m), 257, "255 methods, no-auth last");
 	ok(incremental(greet_fn, many, sizeof(many)), "255 methods byte at a time");
@@ -73,16 +73,17 @@ static void test_request(void)
 	ok(rq.atyp == SOCKS_ATYP_IPV4 && rq.port == 80 && rq.addr[0] == 93, "IPv4 bytes and port");
 
 	is_int(request(B(5, 1, 0, 3, 11, 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.', 'c', 'o', 'm', 1,
-			 0xbb)), 18, "CONNECT domain");
+			 0xbb)),
+	       18, "CONNECT domain");
 	is_str(rq.host, "example.com", "domain NUL-terminated");
 	is_int(rq.port, 443, "port in network order");
 
-	uint8_t v6[22] = { 5, 1, 0, 4, 0x20, 0x01, 0x0d, 0xb8, [19] = 1, [20] = 0x1f, [21] = 0x90 };
+	uint8_t v6[22] = {5, 1, 0, 4, 0x20, 0x01, 0x0d, 0xb8, [19] = 1, [20] = 0x1f, [21] = 0x90};
 	is_int(request(v6, sizeof(v6)), 22, "CONNECT IPv6");
 	is_str(rq.host, "2001:db8::1", "IPv6 as text");
 	is_int(rq.port, 8080, "IPv6 port");
 
-	uint8_t name[4 + 1 + 255 + 2] = { 5, 1, 0, 3, 255 };
+	uint8_t name[4 + 1 + 255 + 2] = {5, 1, 0, 3, 255};
 	memset(name + 5, 'a', 255);
 	name[260] = 0, name[261] = 80;
 	is_int(request(name, sizeof(name)), 262, "255-byte name");
@@ -119,21 +120,22 @@ static void test_request(void)
 static void test_replies(void)
 {
 	uint8_t out[SOCKS_REPLY_MAX];
-	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(1080) };
-	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(443) };
+	struct sockaddr_in s4 = {.sin_family = AF_INET, .sin_port = htons(1080)};
+	struct sockaddr_in6 s6 = {.sin6_family = AF_INET6, .sin6_port = htons(443)};
 
 	inet_pton(AF_INET, "10.1.2.3", &s4.sin_addr);
 	inet_pton(AF_INET6, "2001:db8::2", &s6.sin6_addr);
 	is_int(socks_reply(SOCKS_REP_SUCCESS, (struct sockaddr *)&s4, out), 10, "IPv4 reply");
-	ok(!memcmp(out, (uint8_t[]){ 5, 0, 0, 1, 10, 1, 2, 3, 0x04, 0x38 }, 10), "IPv4 reply bytes");
+	ok(!memcmp(out, (uint8_t[]){5, 0, 0, 1, 10, 1, 2, 3, 0x04, 0x38}, 10), "IPv4 reply bytes");
 	is_int(socks_reply(SOCKS_REP_SUCCESS, (struct sockaddr *)&s6, out), 22, "IPv6 reply");
 	ok(out[3] == 4 && out[4] == 0x20 && out[19] == 2 && out[20] == 1 && out[21] == 0xbb,
 	   "IPv6 reply bytes");
-	static const uint8_t codes[] = { SOCKS_REP_NOT_ALLOWED, SOCKS_REP_HOST_UNREACHABLE,
-					 SOCKS_REP_REFUSED, SOCKS_REP_GENERAL };
+	static const uint8_t codes[] = {SOCKS_REP_NOT_ALLOWED, SOCKS_REP_HOST_UNREACHABLE,
+					SOCKS_REP_REFUSED, SOCKS_REP_GENERAL};
 	for (size_t i = 0; i < sizeof(codes); i++) {
-		is_int(socks_reply(codes[i], NULL, out), 10, "refusal 0x%02x is 10 bytes", codes[i]);
-		ok(!memcmp(out, (uint8_t[]){ 5, codes[i], 0, 1, 0, 0, 0, 0, 0, 0 }, 10),
+		is_int(socks_reply(codes[i], NULL, out), 10, "refusal 0x%02x is 10 bytes",
+		       codes[i]);
+		ok(!memcmp(out, (uint8_t[]){5, codes[i], 0, 1, 0, 0, 0, 0, 0, 0}, 10),
 		   "refusal 0x%02x: 0.0.0.0:0", codes[i]);
 	}
 	is_int(socks4_reject(out), 8, "SOCKS4 reject");
@@ -156,7 +158,8 @@ static int drive(const uint8_t *b, size_t n, size_t step, uint8_t *reply, size_t
 				break;
 			have = have + step > n ? n : have + step;
 		}
-		r = socks_step(c, guard_place(&g, b + used, have - used), have - used, &rq, reply, &rl);
+		r = socks_step(c, guard_place(&g, b + used, have - used), have - used, &rq, reply,
+			       &rl);
 		if (rl)
 			*rlen = rl;
 		if (r > 0)
@@ -169,7 +172,7 @@ static int drive(const uint8_t *b, size_t n, size_t step, uint8_t *reply, size_t
 
 static void test_state_machine(void)
 {
-	static const uint8_t ok_bytes[] = { 5, 1, 0, 5, 1, 0, 3, 4, 'h', 'o', 's', 't', 0, 22 };
+	static const uint8_t ok_bytes[] = {5, 1, 0, 5, 1, 0, 3, 4, 'h', 'o', 's', 't', 0, 22};
 	uint8_t reply[SOCKS_REPLY_MAX];
 	struct socks_conn c;
 	size_t rlen;
@@ -177,7 +180,8 @@ static void test_state_machine(void)
 	for (size_t step = 1; step <= sizeof(ok_bytes); step++) {
 		int r = drive(ok_bytes, sizeof(ok_bytes), step, reply, &rlen, &c);
 		ok(r == (int)sizeof(ok_bytes) && c.stage == SOCKS_STAGE_CONNECT &&
-		   !strcmp(rq.host, "host") && rq.port == 22, "greeting + request in %zu-byte pieces", step);
+		       !strcmp(rq.host, "host") && rq.port == 22,
+		   "greeting + request in %zu-byte pieces", step);
 	}
 	drive(B(5, 1, 2), 1, reply, &rlen, &c);
 	ok(c.stage == SOCKS_STAGE_FAILED && rlen == 2 && reply[1] == 0xFF, "no method: {5, 0xFF}");
@@ -189,7 +193,8 @@ static void test_state_machine(void)
 	ok(c.stage == SOCKS_STAGE_FAILED && rlen == 8 && reply[1] == 0x5B, "SOCKS4: 0x5B reply");
 	drive(B(0x16, 3, 1), 1, reply, &rlen, &c);
 	ok(c.stage == SOCKS_STAGE_FAILED && rlen == 0, "TLS on the SOCKS port: closed, no reply");
-	is_int(socks_step(&c, B(5, 1, 0), &rq, reply, &rlen), SOCKS_E_STATE, "no step after failure");
+	is_int(socks_step(&c, B(5, 1, 0), &rq, reply, &rlen), SOCKS_E_STATE,
+	       "no step after failure");
 
 	for (int e = SOCKS_PARTIAL; e >= SOCKS_E_STATE; e--)
 		ok(strcmp(socks_strerror(e), "unknown error") != 0, "message for %d: %s", e,
