@@ -29,12 +29,18 @@ static int write_policy(const char *path)
 		fprintf(f, "[profile p%d]\n", i);
 		if (i % 4)
 			fprintf(f, "use = p%d\n", i - 1);
-		fprintf(f, "allow_domains += pkg%d.example.com *.cdn%d.example.org\nwrite += ~/.cache/p%d\n"
-			   "env_set += P%d=value\nlisten += %d\n\n", i, i, i, i, 3000 + i);
+		fprintf(f,
+			"allow_domains += pkg%d.example.com *.cdn%d.example.org\nwrite += "
+			"~/.cache/p%d\n"
+			"env_set += P%d=value\nlisten += %d\n\n",
+			i, i, i, i, 3000 + i);
 	}
 	for (int i = 0; i < SECTIONS / 2; i++)
-		fprintf(f, "[dir ~/src/proj%d/*]\nuse = p%d\ndeny_read += ~/src/proj%d/secrets\nnetwork = proxy\n"
-			   "read += /opt/tool%d\n\n", i, i % 10, i, i);
+		fprintf(f,
+			"[dir ~/src/proj%d/*]\nuse = p%d\ndeny_read += "
+			"~/src/proj%d/secrets\nnetwork = proxy\n"
+			"read += /opt/tool%d\n\n",
+			i, i % 10, i, i);
 	fclose(f);
 	return chmod(path, 0600);
 }
@@ -55,12 +61,13 @@ int main(int argc, char **argv)
 	snprintf(cwd, sizeof(cwd), "%s/src/proj42/app", dir);
 	if (write_policy(file) < 0)
 		return 1;
-	struct policy_opts o = { .user_config = file, .sysconfdir = dir, .sys_owner = getuid(), .home = dir };
+	struct policy_opts o = {
+	    .user_config = file, .sysconfdir = dir, .sys_owner = getuid(), .home = dir};
 	double total = 0, best = 1e18, *times = calloc((size_t)n, sizeof(double));
 	if (!times)
 		return 1;
 	for (int i = 0; i < n; i++) {
-		struct diag d = { 0 };
+		struct diag d = {0};
 		struct policy *p = NULL;
 		struct profile *pr = NULL;
 		double t0 = now_us();
@@ -81,7 +88,8 @@ int main(int argc, char **argv)
 		diag_release(&d);
 	}
 	qsort(times, (size_t)n, sizeof(double), cmp_double);
-	printf("policy load (embedded + %d-section user file) + resolve: median %.1f us, mean %.1f us, best %.1f us over %d iterations\n",
+	printf("policy load (embedded + %d-section user file) + resolve: median %.1f us, mean %.1f "
+	       "us, best %.1f us over %d iterations\n",
 	       SECTIONS, times[n / 2], total / n, best, n);
 	free(times);
 	unlink(file);

@@ -86,7 +86,8 @@ const char *path_glob_error(const char *s)
 			while (*e && *e != ']' && *e != '/')
 				e++;
 			if (*e != ']')
-				return "has an unterminated '['; close it with ']' or escape it as '\\['";
+				return "has an unterminated '['; close it with ']' or escape it as "
+				       "'\\['";
 			s = e;
 		} else if (*s == '{') {
 			braces++;
@@ -126,7 +127,8 @@ static int expand_var(const char **pp, struct sbuf *b, char **err)
 	var[n] = '\0';
 	const char *val = getenv(var);
 	if (!val || !*val) {
-		if (asprintf(err, "uses $%s, which is not set; set it or write the path out", var) < 0)
+		if (asprintf(err, "uses $%s, which is not set; set it or write the path out", var) <
+		    0)
 			*err = NULL;
 		return -EINVAL;
 	}
@@ -185,7 +187,7 @@ void path_normalize(char *p)
 
 int path_expand(const char *in, const char *home, const char *root, char **out, char **err)
 {
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 	int r = 0;
 	const char *gerr;
 	bool from_var = in[0] == '$';
@@ -202,7 +204,8 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 	}
 	if (in[0] == '~') {
 		if (!home || home[0] != '/') {
-			*err = strdup("starts with '~' but the home directory is unknown; set $HOME");
+			*err =
+			    strdup("starts with '~' but the home directory is unknown; set $HOME");
 			return -EINVAL;
 		}
 		sb_puts(&b, home);
@@ -219,7 +222,10 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 	if ((r = expand_vars(in, &b, err)) < 0)
 		goto out;
 	if (from_var && b.s[0] != '/') {
-		if (asprintf(err, "expands to the relative path '%s'; a path from a variable must be absolute", b.s) < 0)
+		if (asprintf(err,
+			     "expands to the relative path '%s'; a path from a variable must be "
+			     "absolute",
+			     b.s) < 0)
 			*err = NULL;
 		r = -EINVAL;
 		goto out;
@@ -315,7 +321,7 @@ static int cache_put(struct path_cache *c, const char *k, size_t n, unsigned lon
 		free(vv);
 		return -ENOMEM;
 	}
-	c->v[j] = (struct path_cache_ent){ kk, vv, h, missing };
+	c->v[j] = (struct path_cache_ent){kk, vv, h, missing};
 	c->n++;
 	return 0;
 }
@@ -328,7 +334,7 @@ void path_cache_release(struct path_cache *c)
 	}
 	if (c) {
 		free(c->v);
-		*c = (struct path_cache){ 0 };
+		*c = (struct path_cache){0};
 	}
 }
 

@@ -19,15 +19,27 @@
 /* Multi-label public suffixes under which a "*." pattern is refused. Every single-label
  * suffix is refused anyway. A short list of common ones, not the whole PSL. */
 static const char *const public_suffixes[] = {
-	"co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "ltd.uk", "plc.uk", "com.au", "net.au",
-	"org.au", "edu.au", "gov.au", "co.nz", "org.nz", "co.jp", "ne.jp", "or.jp", "ac.jp",
-	"co.kr", "or.kr", "com.br", "net.br", "org.br", "com.cn", "net.cn", "org.cn", "com.tw",
-	"com.hk", "com.sg", "com.mx", "com.ar", "com.tr", "co.in", "net.in", "org.in", "co.za",
-	"co.il", "com.ua", "com.pl", "github.io", "gitlab.io",
-	"pages.dev", "workers.dev", "netlify.app", "vercel.app", "herokuapp.com", "appspot.com",
-	"web.app", "firebaseapp.com", "blogspot.com", "azurewebsites.net", "cloudfront.net",
-	"amazonaws.com", "s3.amazonaws.com", "fly.dev", "onrender.com", "ngrok.io", "ngrok-free.app",
-	"repl.co", "glitch.me", "readthedocs.io",
+    "co.uk",	       "org.uk",	"ac.uk",
+    "gov.uk",	       "me.uk",		"ltd.uk",
+    "plc.uk",	       "com.au",	"net.au",
+    "org.au",	       "edu.au",	"gov.au",
+    "co.nz",	       "org.nz",	"co.jp",
+    "ne.jp",	       "or.jp",		"ac.jp",
+    "co.kr",	       "or.kr",		"com.br",
+    "net.br",	       "org.br",	"com.cn",
+    "net.cn",	       "org.cn",	"com.tw",
+    "com.hk",	       "com.sg",	"com.mx",
+    "com.ar",	       "com.tr",	"co.in",
+    "net.in",	       "org.in",	"co.za",
+    "co.il",	       "com.ua",	"com.pl",
+    "github.io",       "gitlab.io",	"pages.dev",
+    "workers.dev",     "netlify.app",	"vercel.app",
+    "herokuapp.com",   "appspot.com",	"web.app",
+    "firebaseapp.com", "blogspot.com",	"azurewebsites.net",
+    "cloudfront.net",  "amazonaws.com", "s3.amazonaws.com",
+    "fly.dev",	       "onrender.com",	"ngrok.io",
+    "ngrok-free.app",  "repl.co",	"glitch.me",
+    "readthedocs.io",
 };
 
 static int fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -214,7 +226,8 @@ static int name_norm(const char *in, char *out, size_t size)
 			return -1;
 		for (int k = 0; k < l; k++) {
 			char c = lab[k];
-			if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
+			if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+			      c == '_'))
 				return -1;
 		}
 		if (o + (size_t)l + 2 > size)
@@ -265,7 +278,9 @@ static int split_host_port(const char *text, char *host, size_t size, unsigned *
 	if (text[0] == '[') {
 		end = strchr(text, ']');
 		if (!end || (end[1] && end[1] != ':'))
-			return fail(err, "'%s' is not a valid IPv6 pattern; write [addr] or [addr]:port", text);
+			return fail(err,
+				    "'%s' is not a valid IPv6 pattern; write [addr] or [addr]:port",
+				    text);
 		if (end[1] && parse_port(end + 2, port) < 0)
 			return fail(err, "'%s' has a bad port; use 1-65535", text);
 		text++;
@@ -304,11 +319,19 @@ static int check_shape(const char *text, char **err)
 	if (!*text)
 		return fail(err, "%san empty domain pattern; remove it", "");
 	if (strstr(text, "://"))
-		return fail(err, "'%s' is a URL; write just the host, e.g. 'example.com' or 'example.com:8443'", text);
+		return fail(
+		    err,
+		    "'%s' is a URL; write just the host, e.g. 'example.com' or 'example.com:8443'",
+		    text);
 	if (strchr(text, '/'))
-		return fail(err, "'%s' holds a path; the proxy filters by host only, write just the host", text);
+		return fail(
+		    err, "'%s' holds a path; the proxy filters by host only, write just the host",
+		    text);
 	if (strcmp(text, "*") == 0 || strcmp(text, "*.") == 0)
-		return fail(err, "'%s' would let every host through; name the domains (or use network = open)", text);
+		return fail(
+		    err,
+		    "'%s' would let every host through; name the domains (or use network = open)",
+		    text);
 	if (strchr(text, '@'))
 		return fail(err, "'%s' holds a user name; write just the host", text);
 	return 0;
@@ -331,18 +354,27 @@ int domain_pattern_parse(const char *text, struct domain_pattern *out, char **er
 		h += 2;
 	}
 	if (strchr(h, '*'))
-		return fail(err, "'%s' has a '*' that is not a leading '*.'; write '*.example.com'", text);
+		return fail(err, "'%s' has a '*' that is not a leading '*.'; write '*.example.com'",
+			    text);
 	if (strlen(h) >= sizeof(out->host))
 		return fail(err, "'%s' is too long for a host name", text);
 	strcpy(out->host, h);
 	if ((r = parse_ip(out, text, err)) <= 0)
 		return r;
 	if (name_norm(h, out->host, sizeof(out->host)) < 0)
-		return fail(err, "'%s' is not a valid host name (letters, digits, '-' and '.'; labels up to 63)", text);
+		return fail(
+		    err,
+		    "'%s' is not a valid host name (letters, digits, '-' and '.'; labels up to 63)",
+		    text);
 	if (out->wildcard && is_public_suffix(out->host))
-		return fail(err, "'%s' opens a whole public suffix; name your domain, e.g. '*.example.com'", text);
+		return fail(
+		    err, "'%s' opens a whole public suffix; name your domain, e.g. '*.example.com'",
+		    text);
 	if (!out->wildcard && !strchr(out->host, '.') && strcmp(out->host, "localhost") != 0)
-		return fail(err, "'%s' has no dot; write the full name (e.g. 'host.example.com') or 'localhost'", text);
+		return fail(
+		    err,
+		    "'%s' has no dot; write the full name (e.g. 'host.example.com') or 'localhost'",
+		    text);
 	return 0;
 }
 

@@ -75,7 +75,7 @@ static void print_diag(const struct diag *d)
 
 static int check(const struct args *a, const struct policy_opts *o)
 {
-	struct diag d = { 0 };
+	struct diag d = {0};
 	struct policy *p = NULL;
 	int r = a->nfiles ? policy_check_files(a->files, a->nfiles, o, &d) : policy_load(&p, o, &d);
 	print_diag(&d);
@@ -89,14 +89,15 @@ static int check(const struct args *a, const struct policy_opts *o)
 
 static int show(const struct args *a, const struct policy_opts *o)
 {
-	struct diag d = { 0 };
+	struct diag d = {0};
 	struct policy *p = NULL;
 	struct profile *pr = NULL;
 	char *cwd = NULL, *abs = NULL;
 	int r = policy_load(&p, o, &d);
 	if (r == 0) {
 		cwd = getcwd(NULL, 0);
-		if (!cwd || (a->dir && a->dir[0] != '/' && asprintf(&abs, "%s/%s", cwd, a->dir) < 0))
+		if (!cwd ||
+		    (a->dir && a->dir[0] != '/' && asprintf(&abs, "%s/%s", cwd, a->dir) < 0))
 			r = -ENOMEM;
 	}
 	if (r == 0)
@@ -105,7 +106,8 @@ static int show(const struct args *a, const struct policy_opts *o)
 	if (r == 0)
 		profile_print(stdout, p, pr);
 	else
-		sbx_warn("policy: not loaded; sbxsh would refuse to run commands (fix the lines above)");
+		sbx_warn(
+		    "policy: not loaded; sbxsh would refuse to run commands (fix the lines above)");
 	profile_free(pr);
 	policy_free(p);
 	diag_release(&d);
@@ -116,10 +118,10 @@ static int show(const struct args *a, const struct policy_opts *o)
 
 int cmd_policy(int argc, char **argv)
 {
-	struct args a = { 0 };
+	struct args a = {0};
 	if (parse_args(argc, argv, &a) < 0)
 		return SBX_EXIT_USAGE;
-	struct policy_opts o = { .user_config = a.config ? a.config : getenv("SBXSH_CONFIG") };
+	struct policy_opts o = {.user_config = a.config ? a.config : getenv("SBXSH_CONFIG")};
 	if (o.user_config && !*o.user_config)
 		o.user_config = NULL;
 	return a.check ? check(&a, &o) : show(&a, &o);

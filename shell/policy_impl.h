@@ -25,16 +25,41 @@ enum val_kind {
 };
 
 enum key_id {
-	K_INNER_SHELL, K_BWRAP, K_ON_VIOLATION, K_MONITOR, K_ROOT_MARKERS, K_LOG, K_SYSLOG,
-	K_IDLE_EXIT, K_USER_CONFIG, K_USE, K_READ, K_HERMETIC, K_DENY_READ, K_WRITE, K_DENY_WRITE,
-	K_GIT_CONFIG, K_TMP, K_NETWORK, K_ALLOW_DOMAINS, K_DENY_DOMAINS, K_UNIX_SOCKETS, K_LISTEN,
-	K_ENV_UNSET, K_ENV_SET, K_IGNORE_READ, K_IGNORE_WRITE, K_IGNORE_NETWORK, K_COUNT
+	K_INNER_SHELL,
+	K_BWRAP,
+	K_ON_VIOLATION,
+	K_MONITOR,
+	K_ROOT_MARKERS,
+	K_LOG,
+	K_SYSLOG,
+	K_IDLE_EXIT,
+	K_USER_CONFIG,
+	K_USE,
+	K_READ,
+	K_HERMETIC,
+	K_DENY_READ,
+	K_WRITE,
+	K_DENY_WRITE,
+	K_GIT_CONFIG,
+	K_TMP,
+	K_NETWORK,
+	K_ALLOW_DOMAINS,
+	K_DENY_DOMAINS,
+	K_UNIX_SOCKETS,
+	K_LISTEN,
+	K_ENV_UNSET,
+	K_ENV_SET,
+	K_IGNORE_READ,
+	K_IGNORE_WRITE,
+	K_IGNORE_NETWORK,
+	K_COUNT
 };
 
-/* Where a key may appear (bit set of 1 << sec_kind); [default]/[profile]/[dir] share one bit set. */
-#define IN_SBXSH (1u << SEC_SBXSH)
+/* Where a key may appear (bit set of 1 << sec_kind); [default]/[profile]/[dir] share one bit set.
+ */
+#define IN_SBXSH   (1u << SEC_SBXSH)
 #define IN_PROFILE ((1u << SEC_DEFAULT) | (1u << SEC_PROFILE) | (1u << SEC_DIR))
-#define IN_LIMITS (1u << SEC_LIMITS)
+#define IN_LIMITS  (1u << SEC_LIMITS)
 
 struct key_def {
 	const char *name;
@@ -50,7 +75,7 @@ struct pol_op {
 	struct strv tokens; /* as written (unexpanded), validated at load */
 	const char *file;   /* interned */
 	unsigned line;
-	bool user;	    /* from a user file: subject to [limits] */
+	bool user; /* from a user file: subject to [limits] */
 };
 
 struct section {
@@ -81,8 +106,8 @@ struct policy {
 
 /* policy_parse.c: parses buf (len bytes, may hold NULs) named file into p's sections.
  * Returns 0, or -EINVAL with d->errors, -ENOMEM. */
-int policy_parse_buffer(struct policy *p, const char *buf, size_t len, const char *file,
-			bool user, struct diag *d);
+int policy_parse_buffer(struct policy *p, const char *buf, size_t len, const char *file, bool user,
+			struct diag *d);
 /* Splits a list value into tokens (spaces and commas; "\ " and "\," escape; commas inside
  * {…} kept). Returns 0 or -ENOMEM. */
 int policy_split(const char *value, struct strv *out);
@@ -94,7 +119,7 @@ int policy_enum(const char *const *names, const char *word);
 const char *policy_intern(struct policy *p, const char *name);
 /* Appends "file:line: fmt…" to sv. */
 int policy_diag(struct strv *sv, const char *file, unsigned line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /* profile.c */
 /* Checks use= targets and cycles, compiles [dir] patterns, resolves [sbxsh] into p->set. */

@@ -23,7 +23,7 @@
 #define POLICY_MAX_SIZE (1 << 20)
 
 static int fail_file(struct diag *d, const char *path, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int fail_file(struct diag *d, const char *path, int r, const char *fmt, ...)
 {
@@ -45,18 +45,28 @@ static int check_fd(int fd, const char *path, bool user, uid_t owner, struct dia
 	if (fstat(fd, &st) < 0)
 		return fail_file(d, path, -errno, "cannot stat: %s", strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		return fail_file(d, path, -EISDIR, "is a directory; a policy file must be a regular file");
+		return fail_file(d, path, -EISDIR,
+				 "is a directory; a policy file must be a regular file");
 	if (!S_ISREG(st.st_mode))
-		return fail_file(d, path, -EINVAL, "is not a regular file (a FIFO, socket or device); a policy file must be a regular file");
+		return fail_file(d, path, -EINVAL,
+				 "is not a regular file (a FIFO, socket or device); a policy file "
+				 "must be a regular file");
 	if (st.st_uid != owner) {
 		if (user)
-			return fail_file(d, path, -EPERM, "is owned by uid %u, not by you (uid %u); a user policy file must be yours: chown %u '%s'",
-					 (unsigned)st.st_uid, (unsigned)owner, (unsigned)owner, path);
-		return fail_file(d, path, -EPERM, "is owned by uid %u; a system policy file must be owned by %s: chown %u '%s'",
-				 (unsigned)st.st_uid, owner == 0 ? "root" : "its administrator", (unsigned)owner, path);
+			return fail_file(d, path, -EPERM,
+					 "is owned by uid %u, not by you (uid %u); a user policy "
+					 "file must be yours: chown %u '%s'",
+					 (unsigned)st.st_uid, (unsigned)owner, (unsigned)owner,
+					 path);
+		return fail_file(
+		    d, path, -EPERM,
+		    "is owned by uid %u; a system policy file must be owned by %s: chown %u '%s'",
+		    (unsigned)st.st_uid, owner == 0 ? "root" : "its administrator", (unsigned)owner,
+		    path);
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return fail_file(d, path, -EPERM, "is writable by group or others; run: chmod go-w '%s'", path);
+		return fail_file(d, path, -EPERM,
+				 "is writable by group or others; run: chmod go-w '%s'", path);
 	if (st.st_size > POLICY_MAX_SIZE)
 		return fail_file(d, path, -EFBIG, "is larger than %d bytes", POLICY_MAX_SIZE);
 	return 0;
@@ -111,9 +121,13 @@ static int load_file(struct policy *p, const char *path, bool user, bool optiona
 		if (errno == ENOENT && optional)
 			return 0;
 		if (errno == ELOOP)
-			return fail_file(d, path, -ELOOP, "is a symbolic link; sbxsh reads policy files only directly (replace the link with the file)");
+			return fail_file(d, path, -ELOOP,
+					 "is a symbolic link; sbxsh reads policy files only "
+					 "directly (replace the link with the file)");
 		return fail_file(d, path, -errno, "cannot open: %s%s", strerror(errno),
-				 errno == ENOENT ? " (check the path)" : errno == EACCES ? "; check its permissions" : "");
+				 errno == ENOENT   ? " (check the path)"
+				 : errno == EACCES ? "; check its permissions"
+						   : "");
 	}
 	r = check_fd(fd, path, user, user ? getuid() : o->sys_owner, d);
 	if (r < 0)
@@ -139,13 +153,16 @@ static int cmp_str(const void *a, const void *b)
 static int load_confd(struct policy *p, const char *dir, bool user, const struct policy_opts *o,
 		      struct diag *d)
 {
-	struct strv names = { 0 };
+	struct strv names = {0};
 	char path[4096];
 	int r = 0;
 	snprintf(path, sizeof(path), "%s/conf.d", dir);
 	DIR *dd = opendir(path);
 	if (!dd)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : fail_file(d, path, -errno, "cannot open directory: %s", strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR
+			   ? 0
+			   : fail_file(d, path, -errno, "cannot open directory: %s",
+				       strerror(errno));
 	struct dirent *e;
 	while ((e = readdir(dd))) {
 		size_t n = strlen(e->d_name);
@@ -182,7 +199,8 @@ static int policy_new(struct policy **out, const struct policy_opts *o, struct d
 		return -ENOMEM;
 	}
 	*out = p;
-	return policy_parse_buffer(p, policy_default_ini, strlen(policy_default_ini), "<embedded>", false, d);
+	return policy_parse_buffer(p, policy_default_ini, strlen(policy_default_ini), "<embedded>",
+				   false, d);
 }
 
 /* true when the system layers say user_config = no ([sbxsh] or [limits]). */

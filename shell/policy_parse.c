@@ -17,41 +17,41 @@
 #include "proxy/domain.h"
 #include "shell/policy_impl.h"
 
-const char *const policy_net_names[] = { "none", "proxy", "open", NULL };
-const char *const policy_tmp_names[] = { "private", "shared", NULL };
-const char *const policy_viol_names[] = { "fail", "warn", "log", NULL };
+const char *const policy_net_names[] = {"none", "proxy", "open", NULL};
+const char *const policy_tmp_names[] = {"private", "shared", NULL};
+const char *const policy_viol_names[] = {"fail", "warn", "log", NULL};
 
 const struct key_def policy_keys[K_COUNT] = {
-	[K_INNER_SHELL] = { "inner_shell", V_ABSPATH, IN_SBXSH, NULL },
-	[K_BWRAP] = { "bwrap", V_ABSPATH, IN_SBXSH, NULL },
-	[K_ON_VIOLATION] = { "on_violation", V_ENUM, IN_SBXSH | IN_PROFILE, policy_viol_names },
-	[K_MONITOR] = { "monitor", V_BOOL, IN_SBXSH, NULL },
-	[K_ROOT_MARKERS] = { "root_markers", V_NAMES, IN_SBXSH, NULL },
-	[K_LOG] = { "log", V_ABSPATH, IN_SBXSH, NULL },
-	[K_SYSLOG] = { "syslog", V_BOOL, IN_SBXSH, NULL },
-	[K_IDLE_EXIT] = { "idle_exit", V_UINT, IN_SBXSH, NULL },
-	[K_USER_CONFIG] = { "user_config", V_BOOL, IN_SBXSH | IN_LIMITS, NULL },
-	[K_USE] = { "use", V_USE, IN_PROFILE, NULL },
-	[K_READ] = { "read", V_PATHS, IN_PROFILE, NULL },
-	[K_HERMETIC] = { "hermetic", V_BOOL, IN_PROFILE, NULL },
-	[K_DENY_READ] = { "deny_read", V_PATHS, IN_PROFILE | IN_LIMITS, NULL },
-	[K_WRITE] = { "write", V_PATHS, IN_PROFILE | IN_LIMITS, NULL },
-	[K_DENY_WRITE] = { "deny_write", V_PATHS, IN_PROFILE, NULL },
-	[K_GIT_CONFIG] = { "git_config", V_BOOL, IN_PROFILE, NULL },
-	[K_TMP] = { "tmp", V_ENUM, IN_PROFILE, policy_tmp_names },
-	[K_NETWORK] = { "network", V_ENUM, IN_PROFILE | IN_LIMITS, policy_net_names },
-	[K_ALLOW_DOMAINS] = { "allow_domains", V_DOMAINS, IN_PROFILE | IN_LIMITS, NULL },
-	[K_DENY_DOMAINS] = { "deny_domains", V_DOMAINS, IN_PROFILE, NULL },
-	[K_UNIX_SOCKETS] = { "unix_sockets", V_SOCKETS, IN_PROFILE, NULL },
-	[K_LISTEN] = { "listen", V_PORTS, IN_PROFILE, NULL },
-	[K_ENV_UNSET] = { "env_unset", V_NAMES, IN_PROFILE, NULL },
-	[K_ENV_SET] = { "env_set", V_ENVSET, IN_PROFILE, NULL },
-	[K_IGNORE_READ] = { "ignore_read", V_PATHS, IN_PROFILE, NULL },
-	[K_IGNORE_WRITE] = { "ignore_write", V_PATHS, IN_PROFILE, NULL },
-	[K_IGNORE_NETWORK] = { "ignore_network", V_DOMAINS, IN_PROFILE, NULL },
+    [K_INNER_SHELL] = {"inner_shell", V_ABSPATH, IN_SBXSH, NULL},
+    [K_BWRAP] = {"bwrap", V_ABSPATH, IN_SBXSH, NULL},
+    [K_ON_VIOLATION] = {"on_violation", V_ENUM, IN_SBXSH | IN_PROFILE, policy_viol_names},
+    [K_MONITOR] = {"monitor", V_BOOL, IN_SBXSH, NULL},
+    [K_ROOT_MARKERS] = {"root_markers", V_NAMES, IN_SBXSH, NULL},
+    [K_LOG] = {"log", V_ABSPATH, IN_SBXSH, NULL},
+    [K_SYSLOG] = {"syslog", V_BOOL, IN_SBXSH, NULL},
+    [K_IDLE_EXIT] = {"idle_exit", V_UINT, IN_SBXSH, NULL},
+    [K_USER_CONFIG] = {"user_config", V_BOOL, IN_SBXSH | IN_LIMITS, NULL},
+    [K_USE] = {"use", V_USE, IN_PROFILE, NULL},
+    [K_READ] = {"read", V_PATHS, IN_PROFILE, NULL},
+    [K_HERMETIC] = {"hermetic", V_BOOL, IN_PROFILE, NULL},
+    [K_DENY_READ] = {"deny_read", V_PATHS, IN_PROFILE | IN_LIMITS, NULL},
+    [K_WRITE] = {"write", V_PATHS, IN_PROFILE | IN_LIMITS, NULL},
+    [K_DENY_WRITE] = {"deny_write", V_PATHS, IN_PROFILE, NULL},
+    [K_GIT_CONFIG] = {"git_config", V_BOOL, IN_PROFILE, NULL},
+    [K_TMP] = {"tmp", V_ENUM, IN_PROFILE, policy_tmp_names},
+    [K_NETWORK] = {"network", V_ENUM, IN_PROFILE | IN_LIMITS, policy_net_names},
+    [K_ALLOW_DOMAINS] = {"allow_domains", V_DOMAINS, IN_PROFILE | IN_LIMITS, NULL},
+    [K_DENY_DOMAINS] = {"deny_domains", V_DOMAINS, IN_PROFILE, NULL},
+    [K_UNIX_SOCKETS] = {"unix_sockets", V_SOCKETS, IN_PROFILE, NULL},
+    [K_LISTEN] = {"listen", V_PORTS, IN_PROFILE, NULL},
+    [K_ENV_UNSET] = {"env_unset", V_NAMES, IN_PROFILE, NULL},
+    [K_ENV_SET] = {"env_set", V_ENVSET, IN_PROFILE, NULL},
+    [K_IGNORE_READ] = {"ignore_read", V_PATHS, IN_PROFILE, NULL},
+    [K_IGNORE_WRITE] = {"ignore_write", V_PATHS, IN_PROFILE, NULL},
+    [K_IGNORE_NETWORK] = {"ignore_network", V_DOMAINS, IN_PROFILE, NULL},
 };
 
-static const char *const sec_words[] = { "sbxsh", "default", "profile", "dir", "limits", NULL };
+static const char *const sec_words[] = {"sbxsh", "default", "profile", "dir", "limits", NULL};
 
 struct pctx {
 	struct policy *p;
@@ -60,10 +60,10 @@ struct pctx {
 	bool user;
 	const char *buf, *pos, *end;
 	unsigned line;
-	bool cont;	    /* the line being parsed continues the previous key */
-	bool have_prev;	    /* inih's prev_name is set */
-	bool skip;	    /* inside a section that was refused: its keys are not checked */
-	bool prev_bad;	    /* the previous key was refused: its continuations are too */
+	bool cont;	/* the line being parsed continues the previous key */
+	bool have_prev; /* inih's prev_name is set */
+	bool skip;	/* inside a section that was refused: its keys are not checked */
+	bool prev_bad;	/* the previous key was refused: its continuations are too */
 	struct section *cur;
 	enum key_id last_key;
 	enum op_kind last_op;
@@ -88,11 +88,11 @@ int policy_diag(struct strv *sv, const char *file, unsigned line, const char *fm
 	return r;
 }
 
-#define perr(c, ...)                                                            \
-	do {                                                                   \
-		(c)->errors++;                                                 \
-		if (policy_diag(&(c)->d->errors, (c)->file, (c)->line, __VA_ARGS__) < 0) \
-			(c)->nomem = -ENOMEM;                                  \
+#define perr(c, ...)                                                                               \
+	do {                                                                                       \
+		(c)->errors++;                                                                     \
+		if (policy_diag(&(c)->d->errors, (c)->file, (c)->line, __VA_ARGS__) < 0)           \
+			(c)->nomem = -ENOMEM;                                                      \
 	} while (0)
 
 const char *policy_intern(struct policy *p, const char *name)
@@ -107,8 +107,8 @@ const char *policy_intern(struct policy *p, const char *name)
 
 int policy_bool(const char *s)
 {
-	static const char *const yes[] = { "yes", "true", "on", "1", NULL };
-	static const char *const no[] = { "no", "false", "off", "0", NULL };
+	static const char *const yes[] = {"yes", "true", "on", "1", NULL};
+	static const char *const no[] = {"no", "false", "off", "0", NULL};
 	if (policy_enum(yes, s) >= 0)
 		return 1;
 	return policy_enum(no, s) >= 0 ? 0 : -1;
@@ -231,8 +231,8 @@ static bool valid_profile_name(const char *s)
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_' || *s == '-' || *s == '.'))
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
 			return false;
 	return true;
 }
@@ -242,12 +242,16 @@ static char *dir_pattern_error(struct pctx *c, const char *pat)
 {
 	char *out = NULL, *err = NULL, *msg = NULL;
 	if (pat[0] != '/' && pat[0] != '~' && pat[0] != '$') {
-		if (asprintf(&msg, "[dir %s]: the pattern must be absolute, '~/…' or '$VAR/…'", pat) < 0)
+		if (asprintf(&msg, "[dir %s]: the pattern must be absolute, '~/…' or '$VAR/…'",
+			     pat) < 0)
 			msg = NULL;
 		return msg;
 	}
 	if (strpbrk(pat, "{}")) {
-		if (asprintf(&msg, "[dir %s]: '{a,b}' is not supported in [dir] patterns; write one section per directory", pat) < 0)
+		if (asprintf(&msg,
+			     "[dir %s]: '{a,b}' is not supported in [dir] patterns; write one "
+			     "section per directory",
+			     pat) < 0)
 			msg = NULL;
 		return msg;
 	}
@@ -289,14 +293,16 @@ static void section_open(struct pctx *c, char *text)
 			if (dd < bd)
 				bd = dd, best = sec_words[i];
 		}
-		perr(c, "unknown section [%s]; did you mean [%s]? (sections: [sbxsh] [default] [profile NAME] [dir PATTERN] [limits])",
+		perr(c,
+		     "unknown section [%s]; did you mean [%s]? (sections: [sbxsh] [default] "
+		     "[profile NAME] [dir PATTERN] [limits])",
 		     text, best);
 		return;
 	}
 	bool takes_arg = k == SEC_PROFILE || k == SEC_DIR;
 	if (takes_arg && !*arg) {
-		perr(c, "[%s] needs a %s: write [%s %s]", word, k == SEC_DIR ? "pattern" : "name", word,
-		     k == SEC_DIR ? "PATTERN" : "NAME");
+		perr(c, "[%s] needs a %s: write [%s %s]", word, k == SEC_DIR ? "pattern" : "name",
+		     word, k == SEC_DIR ? "PATTERN" : "NAME");
 		return;
 	}
 	if (!takes_arg && *arg) {
@@ -304,7 +310,9 @@ static void section_open(struct pctx *c, char *text)
 		return;
 	}
 	if (k == SEC_LIMITS && c->user) {
-		perr(c, "[limits] is honoured only in system files (%s/sbxsh/); remove it from this user file",
+		perr(c,
+		     "[limits] is honoured only in system files (%s/sbxsh/); remove it from this "
+		     "user file",
 		     SBX_SYSCONFDIR);
 		return;
 	}
@@ -333,8 +341,8 @@ static bool valid_env_name(const char *s, bool glob)
 	if (!*s || (*s >= '0' && *s <= '9'))
 		return false;
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_' || (glob && strchr("*?[]", *s))))
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || (glob && strchr("*?[]", *s))))
 			return false;
 	return true;
 }
@@ -360,13 +368,16 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 	switch (k->kind) {
 	case V_BOOL:
 		if (policy_bool(tok) < 0)
-			perr(c, "%s: '%s' is not a boolean; write yes or no (true/false, on/off, 1/0)", k->name, tok);
+			perr(c,
+			     "%s: '%s' is not a boolean; write yes or no (true/false, on/off, 1/0)",
+			     k->name, tok);
 		break;
 	case V_ENUM:
 		if (policy_enum(k->names, tok) < 0)
 			perr(c, "%s: '%s' is not one of: %s%s%s%s%s", k->name, tok, k->names[0],
 			     k->names[1] ? ", " : "", k->names[1] ? k->names[1] : "",
-			     k->names[1] && k->names[2] ? ", " : "", k->names[1] && k->names[2] ? k->names[2] : "");
+			     k->names[1] && k->names[2] ? ", " : "",
+			     k->names[1] && k->names[2] ? k->names[2] : "");
 		break;
 	case V_UINT:
 		v = strtoul(tok, &end, 10);
@@ -394,8 +405,9 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 			perr(c, "%s: '%s' is not a TCP port (1-65535)", k->name, tok);
 		break;
 	case V_NAMES:
-		if (k == &policy_keys[K_ROOT_MARKERS] ? (strchr(tok, '/') || !strcmp(tok, ".") || !strcmp(tok, ".."))
-						       : !valid_env_name(tok, true))
+		if (k == &policy_keys[K_ROOT_MARKERS]
+			? (strchr(tok, '/') || !strcmp(tok, ".") || !strcmp(tok, ".."))
+			: !valid_env_name(tok, true))
 			perr(c, "%s: '%s' is not a valid name", k->name, tok);
 		break;
 	case V_ENVSET: {
@@ -441,8 +453,10 @@ static int parse_name(struct pctx *c, const char *raw, enum key_id *key, enum op
 			continue;
 		if (!(policy_keys[i].where & (1u << c->cur->kind))) {
 			perr(c, "'%s' does not belong in %s; it goes in %s", name, c->cur->head,
-			     policy_keys[i].where & IN_PROFILE ? "[default], [profile NAME] or [dir PATTERN]"
-			     : policy_keys[i].where & IN_SBXSH ? "[sbxsh]" : "[limits]");
+			     policy_keys[i].where & IN_PROFILE
+				 ? "[default], [profile NAME] or [dir PATTERN]"
+			     : policy_keys[i].where & IN_SBXSH ? "[sbxsh]"
+							       : "[limits]");
 			return -1;
 		}
 		*key = (enum key_id)i;
@@ -464,27 +478,31 @@ static int add_op(struct pctx *c, enum key_id key, enum op_kind op, struct strv 
 		s->ops = no;
 		s->cap = cap;
 	}
-	s->ops[s->nops++] = (struct pol_op){ key, op, *tokens, c->file, c->line, c->user };
-	*tokens = (struct strv){ 0 };
+	s->ops[s->nops++] = (struct pol_op){key, op, *tokens, c->file, c->line, c->user};
+	*tokens = (struct strv){0};
 	return 0;
 }
 
 static void take_value(struct pctx *c, enum key_id key, enum op_kind op, const char *value)
 {
 	const struct key_def *k = &policy_keys[key];
-	struct strv toks = { 0 };
+	struct strv toks = {0};
 	const char *hash = strstr(value, " #");
 	if (!hash)
 		hash = strstr(value, "\t#");
 	if (hash) {
-		perr(c, "%s: '#' starts a comment only at the start of a line; use ' ;' after a value", k->name);
+		perr(c,
+		     "%s: '#' starts a comment only at the start of a line; use ' ;' after a value",
+		     k->name);
 		return;
 	}
 	if (op != OP_SET && !is_list(k->kind)) {
-		perr(c, "%s takes one value; write '%s = …' (+= and -= are for lists)", k->name, k->name);
+		perr(c, "%s takes one value; write '%s = …' (+= and -= are for lists)", k->name,
+		     k->name);
 		return;
 	}
-	if (k->kind == V_ENVSET ? (*value ? strv_push(&toks, value) : 0) : policy_split(value, &toks)) {
+	if (k->kind == V_ENVSET ? (*value ? strv_push(&toks, value) : 0)
+				: policy_split(value, &toks)) {
 		c->nomem = -ENOMEM;
 		goto out;
 	}
@@ -498,7 +516,8 @@ static void take_value(struct pctx *c, enum key_id key, enum op_kind op, const c
 	if (c->errors != before)
 		goto out;
 	if (key == K_USER_CONFIG && c->user) {
-		perr(c, "user_config is honoured only in system files; remove it from this user file");
+		perr(c,
+		     "user_config is honoured only in system files; remove it from this user file");
 		goto out;
 	}
 	if (key == K_USE) {
@@ -538,7 +557,10 @@ static int handler(void *user, const char *section, const char *name, const char
 		key = c->last_key;
 		op = c->last_op == OP_SET ? OP_ADD : c->last_op;
 		if (!is_list(policy_keys[key].kind) || policy_keys[key].kind == V_ENVSET) {
-			perr(c, "this indented line continues '%s', which takes one value; un-indent it", policy_keys[key].name);
+			perr(c,
+			     "this indented line continues '%s', which takes one value; un-indent "
+			     "it",
+			     policy_keys[key].name);
 			return 1;
 		}
 	} else if (parse_name(c, name, &key, &op) < 0) {
@@ -644,7 +666,9 @@ static char *reader(char *str, int num, void *stream)
 	if (memchr(c->pos, '\0', len)) {
 		perr(c, "holds a NUL byte; a policy file is text");
 	} else if (len + 3 > (size_t)num) {
-		perr(c, "line longer than %d bytes; split the list over several lines (repeat the key, or indent continuation lines)",
+		perr(c,
+		     "line longer than %d bytes; split the list over several lines (repeat the "
+		     "key, or indent continuation lines)",
 		     num - 3);
 	} else {
 		memcpy(str, c->pos, len);
@@ -661,10 +685,10 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
-int policy_parse_buffer(struct policy *p, const char *buf, size_t len, const char *file,
-			bool user, struct diag *d)
+int policy_parse_buffer(struct policy *p, const char *buf, size_t len, const char *file, bool user,
+			struct diag *d)
 {
-	struct pctx c = { .p = p, .d = d, .user = user, .buf = buf, .pos = buf, .end = buf + len };
+	struct pctx c = {.p = p, .d = d, .user = user, .buf = buf, .pos = buf, .end = buf + len};
 	c.file = policy_intern(p, file);
 	if (!c.file)
 		return -ENOMEM;

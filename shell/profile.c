@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ static int list_add(struct pol_list *l, const char *v, const char *file, unsigne
 	char *c = strdup(v);
 	if (!c)
 		return -ENOMEM;
-	l->v[l->n++] = (struct pol_value){ c, file, line };
+	l->v[l->n++] = (struct pol_value){c, file, line};
 	return 0;
 }
 
@@ -68,7 +69,7 @@ static void list_release(struct pol_list *l)
 {
 	list_clear(l);
 	free(l->v);
-	*l = (struct pol_list){ 0 };
+	*l = (struct pol_list){0};
 }
 
 /* --- policy_finish: checks that need every file, and the [sbxsh] settings --- */
@@ -81,7 +82,8 @@ struct prof_index {
 
 static int cmp_prof(const void *a, const void *b)
 {
-	const struct section *x = *(const struct section *const *)a, *y = *(const struct section *const *)b;
+	const struct section *x = *(const struct section *const *)a,
+			     *y = *(const struct section *const *)b;
 	int c = strcmp(x->name, y->name);
 	return c ? c : (x < y ? -1 : x > y);
 }
@@ -136,14 +138,16 @@ static void report_cycle(const struct section *s, const struct strv *path, int c
 {
 	char chain[1024] = "";
 	for (size_t j = 0; c == 1 && j < path->n; j++)
-		snprintf(chain + strlen(chain), sizeof(chain) - strlen(chain), "%s%s", j ? " -> " : "",
-			 path->v[j]);
+		snprintf(chain + strlen(chain), sizeof(chain) - strlen(chain), "%s%s",
+			 j ? " -> " : "", path->v[j]);
 	if (c == 1)
 		policy_diag(&d->errors, s->file, s->use_line,
-			    "use = %s makes a cycle (%s); remove one of these use lines", s->use, chain);
+			    "use = %s makes a cycle (%s); remove one of these use lines", s->use,
+			    chain);
 	else
 		policy_diag(&d->errors, s->file, s->use_line,
-			    "use = %s starts a chain of more than %d profiles; flatten it", s->use, MAX_USE_DEPTH);
+			    "use = %s starts a chain of more than %d profiles; flatten it", s->use,
+			    MAX_USE_DEPTH);
 }
 
 static int check_uses(struct policy *p, struct diag *d)
@@ -157,14 +161,15 @@ static int check_uses(struct policy *p, struct diag *d)
 			continue;
 		if (prof_first(&ix, s->use) == ix.n) {
 			policy_diag(&d->errors, s->file, s->use_line,
-				    "use = %s: no [profile %s] is defined in any policy file; define it or fix the name",
+				    "use = %s: no [profile %s] is defined in any policy file; "
+				    "define it or fix the name",
 				    s->use, s->use);
 			r = -EINVAL;
 			continue;
 		}
 		if (told || s->kind != SEC_PROFILE)
 			continue;
-		struct strv path = { 0 };
+		struct strv path = {0};
 		strv_push(&path, s->name);
 		int c = use_cycle(&ix, s->use, &path);
 		if (c)
@@ -245,7 +250,7 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 {
 	struct settings *st = &p->set;
 	const char *v = op->tokens.n ? op->tokens.v[0] : "";
-	struct pol_origin o = { op->file, op->line };
+	struct pol_origin o = {op->file, op->line};
 	char *exp = NULL, *err = NULL;
 	int r = 0;
 	switch (op->key) {
@@ -254,11 +259,17 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 	case K_LOG:
 		if ((r = path_expand(v, p->home, "/", &exp, &err)) < 0)
 			break;
-		set_str(op->key == K_LOG ? &st->log : op->key == K_BWRAP ? &st->bwrap : &st->inner_shell, exp);
-		*(op->key == K_LOG ? &st->o_log : op->key == K_BWRAP ? &st->o_bwrap : &st->o_inner_shell) = o;
+		set_str(op->key == K_LOG     ? &st->log
+			: op->key == K_BWRAP ? &st->bwrap
+					     : &st->inner_shell,
+			exp);
+		*(op->key == K_LOG     ? &st->o_log
+		  : op->key == K_BWRAP ? &st->o_bwrap
+				       : &st->o_inner_shell) = o;
 		break;
 	case K_ON_VIOLATION:
-		st->on_violation = (enum viol_mode)policy_enum(policy_viol_names, v), st->o_on_violation = o;
+		st->on_violation = (enum viol_mode)policy_enum(policy_viol_names, v),
+		st->o_on_violation = o;
 		break;
 	case K_MONITOR:
 		st->monitor = policy_bool(v) == 1, st->o_monitor = o;
@@ -279,7 +290,8 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 			if (op->op == OP_DEL)
 				list_del(&st->root_markers, op->tokens.v[i], false);
 			else
-				r = list_add(&st->root_markers, op->tokens.v[i], op->file, op->line);
+				r = list_add(&st->root_markers, op->tokens.v[i], op->file,
+					     op->line);
 		}
 		break;
 	default:
@@ -293,7 +305,7 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 int policy_finish(struct policy *p, struct diag *d)
 {
 	int r = check_uses(p, d), e;
-	struct path_cache pc = { 0 };
+	struct path_cache pc = {0};
 	for (size_t i = 0; i < p->nsecs; i++)
 		if (p->secs[i].kind == SEC_DIR && (e = compile_dir(p, &p->secs[i], &pc, d)) < 0)
 			r = r ? r : e;
@@ -346,24 +358,26 @@ static bool is_user_file(const struct policy *p, const char *file)
 	return file != NULL;
 }
 
+/* Where each list key lives in struct profile (0: not a list; no list sits at offset 0). */
+static const size_t list_at[K_COUNT] = {
+    [K_READ] = offsetof(struct profile, read),
+    [K_DENY_READ] = offsetof(struct profile, deny_read),
+    [K_WRITE] = offsetof(struct profile, write),
+    [K_DENY_WRITE] = offsetof(struct profile, deny_write),
+    [K_UNIX_SOCKETS] = offsetof(struct profile, unix_sockets),
+    [K_LISTEN] = offsetof(struct profile, listen),
+    [K_ENV_UNSET] = offsetof(struct profile, env_unset),
+    [K_ENV_SET] = offsetof(struct profile, env_set),
+    [K_ALLOW_DOMAINS] = offsetof(struct profile, allow_domains),
+    [K_DENY_DOMAINS] = offsetof(struct profile, deny_domains),
+    [K_IGNORE_READ] = offsetof(struct profile, ignore_read),
+    [K_IGNORE_WRITE] = offsetof(struct profile, ignore_write),
+    [K_IGNORE_NETWORK] = offsetof(struct profile, ignore_network),
+};
+
 static struct pol_list *profile_list(struct profile *pr, enum key_id k)
 {
-	switch (k) {
-	case K_READ: return &pr->read;
-	case K_DENY_READ: return &pr->deny_read;
-	case K_WRITE: return &pr->write;
-	case K_DENY_WRITE: return &pr->deny_write;
-	case K_UNIX_SOCKETS: return &pr->unix_sockets;
-	case K_LISTEN: return &pr->listen;
-	case K_ENV_UNSET: return &pr->env_unset;
-	case K_ENV_SET: return &pr->env_set;
-	case K_ALLOW_DOMAINS: return &pr->allow_domains;
-	case K_DENY_DOMAINS: return &pr->deny_domains;
-	case K_IGNORE_READ: return &pr->ignore_read;
-	case K_IGNORE_WRITE: return &pr->ignore_write;
-	case K_IGNORE_NETWORK: return &pr->ignore_network;
-	default: return NULL;
-	}
+	return list_at[k] ? (struct pol_list *)((char *)pr + list_at[k]) : NULL;
 }
 
 /* The canonical spelling of one token of key k. Returns 0 and *out, or -errno. */
@@ -397,16 +411,26 @@ static void apply_scalar(struct rstate *st, const struct pol_op *op)
 {
 	struct profile *pr = st->pr;
 	const char *v = op->tokens.v[0];
-	struct pol_origin o = { op->file, op->line };
+	struct pol_origin o = {op->file, op->line};
 	switch (op->key) {
-	case K_HERMETIC: pr->hermetic = policy_bool(v) == 1, pr->o_hermetic = o; break;
-	case K_GIT_CONFIG: pr->git_config = policy_bool(v) == 1, pr->o_git_config = o; break;
-	case K_TMP: pr->tmp = (enum tmp_mode)policy_enum(policy_tmp_names, v), pr->o_tmp = o; break;
-	case K_NETWORK: pr->network = (enum net_mode)policy_enum(policy_net_names, v), pr->o_network = o; break;
-	case K_ON_VIOLATION:
-		pr->on_violation = (enum viol_mode)policy_enum(policy_viol_names, v), pr->o_on_violation = o;
+	case K_HERMETIC:
+		pr->hermetic = policy_bool(v) == 1, pr->o_hermetic = o;
 		break;
-	default: break;
+	case K_GIT_CONFIG:
+		pr->git_config = policy_bool(v) == 1, pr->o_git_config = o;
+		break;
+	case K_TMP:
+		pr->tmp = (enum tmp_mode)policy_enum(policy_tmp_names, v), pr->o_tmp = o;
+		break;
+	case K_NETWORK:
+		pr->network = (enum net_mode)policy_enum(policy_net_names, v), pr->o_network = o;
+		break;
+	case K_ON_VIOLATION:
+		pr->on_violation = (enum viol_mode)policy_enum(policy_viol_names, v),
+		pr->o_on_violation = o;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -500,7 +524,7 @@ static size_t match_dirs(const struct policy *p, const struct strv *cw, struct d
 			m[k] = m[k - 1];
 			k--;
 		}
-		m[k] = (struct dir_match){ s, len };
+		m[k] = (struct dir_match){s, len};
 	}
 	return n;
 }
@@ -531,7 +555,8 @@ static char *marker_root(const struct policy *p, const struct strv *cw, char **w
 		for (size_t i = 0; i < p->set.root_markers.n; i++) {
 			char path[4200];
 			struct stat sb;
-			snprintf(path, sizeof(path), "%s/%s", n ? dir : "", p->set.root_markers.v[i].value);
+			snprintf(path, sizeof(path), "%s/%s", n ? dir : "",
+				 p->set.root_markers.v[i].value);
 			if (lstat(path, &sb) == 0) {
 				if (asprintf(why, "marker %s", p->set.root_markers.v[i].value) < 0)
 					*why = NULL;
@@ -560,12 +585,12 @@ static void limits_collect(struct rstate *st, struct limits *lim)
 		for (size_t j = 0; s->kind == SEC_LIMITS && j < s->nops && !st->err; j++) {
 			const struct pol_op *op = &s->ops[j];
 			struct pol_list *l = op->key == K_ALLOW_DOMAINS ? &lim->domains
-					     : op->key == K_WRITE	 ? &lim->write
-					     : op->key == K_DENY_READ	 ? &lim->deny_read
-									 : NULL;
+					     : op->key == K_WRITE	? &lim->write
+					     : op->key == K_DENY_READ	? &lim->deny_read
+									: NULL;
 			if (op->key == K_NETWORK) {
 				lim->network = policy_enum(policy_net_names, op->tokens.v[0]);
-				lim->o_network = (struct pol_origin){ op->file, op->line };
+				lim->o_network = (struct pol_origin){op->file, op->line};
 			}
 			if (!l)
 				continue;
@@ -592,11 +617,13 @@ static void drop(struct rstate *st, struct pol_list *l, size_t i, const char *ke
 {
 	const struct pol_value *v = &l->v[i];
 	if (lim)
-		policy_diag(&st->d->warnings, v->file, v->line, "%s '%s' dropped: %s [limits] (%s:%u); ask your administrator",
-			    key, v->value, why, lim->file, lim->line);
+		policy_diag(&st->d->warnings, v->file, v->line,
+			    "%s '%s' dropped: %s [limits] (%s:%u); ask your administrator", key,
+			    v->value, why, lim->file, lim->line);
 	else
-		policy_diag(&st->d->warnings, v->file, v->line, "%s '%s' dropped: %s [limits]; ask your administrator",
-			    key, v->value, why);
+		policy_diag(&st->d->warnings, v->file, v->line,
+			    "%s '%s' dropped: %s [limits]; ask your administrator", key, v->value,
+			    why);
 	list_remove_at(l, i);
 }
 
@@ -609,7 +636,8 @@ static bool domain_covered(const struct pol_list *lim, const char *v)
 		return false;
 	}
 	for (size_t i = 0; i < lim->n; i++)
-		if (domain_pattern_parse(lim->v[i].value, &out, &err) == 0 && domain_covers(&out, &in))
+		if (domain_pattern_parse(lim->v[i].value, &out, &err) == 0 &&
+		    domain_covers(&out, &in))
 			return true;
 	free(err);
 	return false;
@@ -628,16 +656,18 @@ static void limits_apply(struct rstate *st, struct limits *lim)
 	struct profile *pr = st->pr;
 	const struct pol_value *hit;
 	if (lim->network >= 0 && (int)pr->network > lim->network) {
-		policy_diag(&st->d->warnings, pr->o_network.file ? pr->o_network.file : "default", pr->o_network.line,
-			    "network = %s lowered to %s by [limits] (%s:%u)", policy_net_names[pr->network],
-			    policy_net_names[lim->network], lim->o_network.file, lim->o_network.line);
+		policy_diag(&st->d->warnings, pr->o_network.file ? pr->o_network.file : "default",
+			    pr->o_network.line, "network = %s lowered to %s by [limits] (%s:%u)",
+			    policy_net_names[pr->network], policy_net_names[lim->network],
+			    lim->o_network.file, lim->o_network.line);
 		pr->network = (enum net_mode)lim->network;
 		pr->o_network = lim->o_network;
 	}
 	for (size_t i = pr->allow_domains.n; lim->has_domains && i-- > 0;)
 		if (is_user_file(st->p, pr->allow_domains.v[i].file) &&
 		    !domain_covered(&lim->domains, pr->allow_domains.v[i].value))
-			drop(st, &pr->allow_domains, i, "allow_domains", "not covered by allow_domains of", NULL);
+			drop(st, &pr->allow_domains, i, "allow_domains",
+			     "not covered by allow_domains of", NULL);
 	for (size_t i = pr->write.n; i-- > 0;) {
 		const char *v = pr->write.v[i].value;
 		if (!is_user_file(st->p, pr->write.v[i].file))
@@ -648,11 +678,12 @@ static void limits_apply(struct rstate *st, struct limits *lim)
 			drop(st, &pr->write, i, "write", "inside deny_read of", hit);
 	}
 	for (size_t i = pr->read.n; i-- > 0;)
-		if (is_user_file(st->p, pr->read.v[i].file) && (hit = under_any(&lim->deny_read, pr->read.v[i].value)))
+		if (is_user_file(st->p, pr->read.v[i].file) &&
+		    (hit = under_any(&lim->deny_read, pr->read.v[i].value)))
 			drop(st, &pr->read, i, "read", "inside deny_read of", hit);
 	for (size_t i = 0; i < lim->deny_read.n && !st->err; i++)
-		st->err = list_add(&pr->deny_read, lim->deny_read.v[i].value, lim->deny_read.v[i].file,
-				   lim->deny_read.v[i].line);
+		st->err = list_add(&pr->deny_read, lim->deny_read.v[i].value,
+				   lim->deny_read.v[i].file, lim->deny_read.v[i].line);
 }
 
 static void limits_release(struct limits *lim)
@@ -664,7 +695,8 @@ static void limits_release(struct limits *lim)
 
 /* --- profile_resolve --- */
 
-static const char *const hermetic_read[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt", NULL };
+static const char *const hermetic_read[] = {"/usr",   "/bin", "/sbin", "/lib", "/lib32",
+					    "/lib64", "/etc", "/opt",  NULL};
 
 static void finish_profile(struct rstate *st)
 {
@@ -675,7 +707,8 @@ static void finish_profile(struct rstate *st)
 		if (strcmp(pr->read.v[i].value, "/") == 0)
 			list_remove_at(&pr->read, i);
 	for (size_t i = 0; hermetic_read[i] && !st->err; i++)
-		st->err = list_add(&pr->read, hermetic_read[i], pr->o_hermetic.file, pr->o_hermetic.line);
+		st->err =
+		    list_add(&pr->read, hermetic_read[i], pr->o_hermetic.file, pr->o_hermetic.line);
 }
 
 static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, struct dir_match **m,
@@ -684,15 +717,17 @@ static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, str
 	const struct policy *p = st->p;
 	struct profile *pr = st->pr;
 	int r;
-	if ((r = path_canon_cached(cwd, &st->cache, &pr->cwd)) < 0 || (r = split_comps(pr->cwd, cw)) < 0)
+	if ((r = path_canon_cached(cwd, &st->cache, &pr->cwd)) < 0 ||
+	    (r = split_comps(pr->cwd, cw)) < 0)
 		return r;
 	*m = calloc(p->nsecs + 1, sizeof(**m));
 	if (!*m)
 		return -ENOMEM;
 	*nm = match_dirs(p, cw, *m);
-	pr->root = *nm ? join_comps(cw, (size_t)(*m)[*nm - 1].len) : marker_root(p, cw, &pr->root_origin);
-	if (*nm && asprintf(&pr->root_origin, "%s %s:%u", (*m)[*nm - 1].s->head, (*m)[*nm - 1].s->file,
-			    (*m)[*nm - 1].s->line) < 0)
+	pr->root =
+	    *nm ? join_comps(cw, (size_t)(*m)[*nm - 1].len) : marker_root(p, cw, &pr->root_origin);
+	if (*nm && asprintf(&pr->root_origin, "%s %s:%u", (*m)[*nm - 1].s->head,
+			    (*m)[*nm - 1].s->file, (*m)[*nm - 1].s->line) < 0)
 		pr->root_origin = NULL;
 	pr->grant_section = strdup(*nm ? (*m)[*nm - 1].s->head : "[default]");
 	pr->grant_file = strdup(p->user_file ? p->user_file : "~/.config/sbxsh/sbxsh.ini");
@@ -709,17 +744,18 @@ static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, str
 
 int profile_resolve(const struct policy *p, const char *cwd, struct profile **out, struct diag *d)
 {
-	struct strv cw = { 0 };
+	struct strv cw = {0};
 	struct dir_match *m = NULL;
-	struct limits lim = { .network = -1 };
+	struct limits lim = {.network = -1};
 	size_t nm = 0;
-	struct rstate st = { p, calloc(1, sizeof(struct profile)), d, 0, { 0 } };
+	struct rstate st = {p, calloc(1, sizeof(struct profile)), d, 0, {0}};
 
 	*out = NULL;
 	if (!st.pr)
 		return -ENOMEM;
 	if (!cwd || cwd[0] != '/') {
-		policy_diag(&d->errors, cwd ? cwd : "(null)", 0, "the directory must be an absolute path");
+		policy_diag(&d->errors, cwd ? cwd : "(null)", 0,
+			    "the directory must be an absolute path");
 		st.err = -EINVAL;
 		goto out;
 	}
@@ -753,10 +789,11 @@ void profile_free(struct profile *pr)
 {
 	if (!pr)
 		return;
-	struct pol_list *lists[] = { &pr->read, &pr->deny_read, &pr->write, &pr->deny_write,
-				     &pr->unix_sockets, &pr->listen, &pr->env_unset, &pr->env_set,
-				     &pr->allow_domains, &pr->deny_domains, &pr->ignore_read,
-				     &pr->ignore_write, &pr->ignore_network };
+	struct pol_list *lists[] = {&pr->read,		&pr->deny_read,	   &pr->write,
+				    &pr->deny_write,	&pr->unix_sockets, &pr->listen,
+				    &pr->env_unset,	&pr->env_set,	   &pr->allow_domains,
+				    &pr->deny_domains,	&pr->ignore_read,  &pr->ignore_write,
+				    &pr->ignore_network};
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		list_release(lists[i]);
 	strv_release(&pr->sections);

@@ -10,11 +10,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
-	struct policy_opts o = { .sys_owner = 0, .home = "/home/fuzz" };
-	struct diag d = { 0 };
+	struct policy_opts o = {.sys_owner = 0, .home = "/home/fuzz"};
+	struct diag d = {0};
 	struct policy *p = NULL;
 	struct profile *pr = NULL;
-	static const char *const cwds[] = { "/home/fuzz/src/app/lib", "/", "/tmp" };
+	static const char *const cwds[] = {"/home/fuzz/src/app/lib", "/", "/tmp"};
 
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");

@@ -20,7 +20,8 @@ static void refused(const char *in, const char *msg)
 {
 	char *out = NULL, *err = NULL;
 	int r = path_expand(in, "/home/u", "/proj", &out, &err);
-	ok(r < 0 && !out && err && strstr(err, msg), "'%s' is refused: %s", in, err ? err : "(none)");
+	ok(r < 0 && !out && err && strstr(err, msg), "'%s' is refused: %s", in,
+	   err ? err : "(none)");
 	free(out);
 	free(err);
 }
@@ -54,8 +55,10 @@ int main(void)
 	refused("$/x", "without a variable name");
 	refused("", "empty");
 
-	ok(path_has_glob("/a/*") && !path_has_glob("/a/\\*") && !path_has_glob("/a/b"), "path_has_glob sees unescaped globs only");
-	ok(path_under("/a/b", "/a") && path_under("/a", "/a") && !path_under("/ab", "/a") && path_under("/x", "/"),
+	ok(path_has_glob("/a/*") && !path_has_glob("/a/\\*") && !path_has_glob("/a/b"),
+	   "path_has_glob sees unescaped globs only");
+	ok(path_under("/a/b", "/a") && path_under("/a", "/a") && !path_under("/ab", "/a") &&
+	       path_under("/x", "/"),
 	   "path_under is component-wise");
 
 	char tmpl[] = "/tmp/sbx-path.XXXXXX", *c = NULL, want[256], link[256];

@@ -48,7 +48,7 @@ static void user_policy(const char *text)
 static int load(struct policy **p, struct diag *d)
 {
 	diag_release(d);
-	*d = (struct diag){ 0 };
+	*d = (struct diag){0};
 	return policy_load(p, &opts, d);
 }
 
@@ -70,7 +70,7 @@ static void show(const struct strv *sv)
 static void user_refused(const char *text, const char *msg, const char *what)
 {
 	struct policy *p = NULL;
-	struct diag d = { 0 };
+	struct diag d = {0};
 	user_policy(text);
 	int r = load(&p, &d);
 	ok(r < 0 && !p && has(&d.errors, msg), "%s: refused with '%s'", what, msg);
@@ -109,7 +109,7 @@ static void test_default(void)
 {
 	struct policy *p = NULL;
 	struct profile *pr = NULL;
-	struct diag d = { 0 };
+	struct diag d = {0};
 	int r = load(&p, &d);
 	is_int(r, 0, "the embedded default loads");
 	is_int(d.errors.n + d.warnings.n, 0, "with no error and no warning");
@@ -122,7 +122,8 @@ static void test_default(void)
 	ok(pr && find(&pr->read, "/"), "/ is readable by default");
 	ok(pr && pr->network == NET_PROXY && pr->tmp == TMP_PRIVATE, "network proxy, private tmp");
 	ok(pr && find(&pr->allow_domains, "github.com"), "github.com is allowed by default");
-	ok(pr && pr->write.n == 1 && strcmp(pr->write.v[0].value, pr->root) == 0, "the project root is writable");
+	ok(pr && pr->write.n == 1 && strcmp(pr->write.v[0].value, pr->root) == 0,
+	   "the project root is writable");
 	is_str(policy_settings(p)->inner_shell, "/bin/bash", "inner shell /bin/bash");
 	profile_free(pr);
 	policy_free(p);
@@ -139,29 +140,41 @@ static void test_errors(void)
 
 	user_refused("[default\n", "without ']'", "syntax error");
 	user_refused("just words\n", "expected 'key = value'", "a line that is no key");
-	user_refused("[defualt]\n", "unknown section [defualt]; did you mean [default]?", "unknown section");
-	user_refused("[default]\nnetwrk = none\n", "unknown key 'netwrk' in [default]; did you mean 'network'?", "unknown key");
-	user_refused("[sbxsh]\nnetwork = none\n", "does not belong in [sbxsh]", "a key in the wrong section");
-	user_refused("[default]\nhermetic = maybe\n", ":2: hermetic: 'maybe' is not a boolean", "bad boolean");
-	user_refused("[default]\nread = $SBX_UNSET_VAR/x\n", "$SBX_UNSET_VAR, which is not set", "unset $VAR");
+	user_refused("[defualt]\n", "unknown section [defualt]; did you mean [default]?",
+		     "unknown section");
+	user_refused("[default]\nnetwrk = none\n",
+		     "unknown key 'netwrk' in [default]; did you mean 'network'?", "unknown key");
+	user_refused("[sbxsh]\nnetwork = none\n", "does not belong in [sbxsh]",
+		     "a key in the wrong section");
+	user_refused("[default]\nhermetic = maybe\n", ":2: hermetic: 'maybe' is not a boolean",
+		     "bad boolean");
+	user_refused("[default]\nread = $SBX_UNSET_VAR/x\n", "$SBX_UNSET_VAR, which is not set",
+		     "unset $VAR");
 	user_refused("[default]\nread = /a/{b,c\n", "unterminated '{'", "unterminated {");
 	user_refused("[default]\nallow_domains = *\n", "would let every host through", "bare *");
 	user_refused("[default]\nallow_domains = *.com\n", "public suffix", "*.com");
 	user_refused("[default]\nallow_domains = https://x.com\n", "is a URL", "a URL");
 	user_refused("[default]\nallow_domains = x.com/path\n", "holds a path", "a path");
 	user_refused("[default]\nallow_domains = intranet\n", "has no dot", "a dotless name");
-	user_refused("[default]\nuse = nope\n", ":2: use = nope: no [profile nope]", "use of a missing profile");
-	user_refused("[profile a]\nuse = b\n[profile b]\nuse = a\n", "makes a cycle (a -> b -> a)", "a use cycle");
+	user_refused("[default]\nuse = nope\n", ":2: use = nope: no [profile nope]",
+		     "use of a missing profile");
+	user_refused("[profile a]\nuse = b\n[profile b]\nuse = a\n", "makes a cycle (a -> b -> a)",
+		     "a use cycle");
 	user_refused("[profile a]\nuse = a\n", "makes a cycle", "a profile using itself");
-	user_refused("[limits]\nnetwork = none\n", ":1: [limits] is honoured only in system files", "[limits] in a user file");
-	user_refused("[sbxsh]\nuser_config = no\n", "only in system files", "user_config in a user file");
+	user_refused("[limits]\nnetwork = none\n", ":1: [limits] is honoured only in system files",
+		     "[limits] in a user file");
+	user_refused("[sbxsh]\nuser_config = no\n", "only in system files",
+		     "user_config in a user file");
 	user_refused(longline, ":2: line longer than", "a very long line");
 	user_refused("[default]\nnetwork += open\n", "takes one value", "+= on a scalar");
-	user_refused("[default]\nread = a # note\n", "'#' starts a comment only", "an inline # comment");
+	user_refused("[default]\nread = a # note\n", "'#' starts a comment only",
+		     "an inline # comment");
 	user_refused("read = /x\n", "before any section", "a key before any section");
 	user_refused("[dir relative/x]\n", "must be absolute", "a relative [dir] pattern");
-	user_refused("[dir /a/{b,c}]\n", "not supported in [dir] patterns", "braces in a [dir] pattern");
-	user_refused("[dir /a/**/**/**/**/**]\n", "more than 4 '**'", "too many ** in a [dir] pattern");
+	user_refused("[dir /a/{b,c}]\n", "not supported in [dir] patterns",
+		     "braces in a [dir] pattern");
+	user_refused("[dir /a/**/**/**/**/**]\n", "more than 4 '**'",
+		     "too many ** in a [dir] pattern");
 	user_refused("[default]\nlisten = 99999\n", "not a TCP port", "a bad port");
 	user_refused("[default]\nenv_set = novalue\n", "not NAME=value", "a bad env_set");
 
@@ -172,8 +185,9 @@ static void test_errors(void)
 	ok(write(fd, "[default]\nread = /a\0b\n", 22) == 22, "wrote a file holding a NUL byte");
 	close(fd);
 	struct policy *p = NULL;
-	struct diag d = { 0 };
-	ok(load(&p, &d) < 0 && has(&d.errors, ":2: holds a NUL byte"), "a NUL byte is refused with its line");
+	struct diag d = {0};
+	ok(load(&p, &d) < 0 && has(&d.errors, ":2: holds a NUL byte"),
+	   "a NUL byte is refused with its line");
 	policy_free(p);
 	diag_release(&d);
 	unlink(path);
@@ -183,7 +197,7 @@ static void test_files(void)
 {
 	char path[1024];
 	struct policy *p = NULL;
-	struct diag d = { 0 };
+	struct diag d = {0};
 
 	sys_policy("[default]\nnetwork = none\n");
 	snprintf(path, sizeof(path), "%s/sbxsh.ini", sysdir);
@@ -191,15 +205,18 @@ static void test_files(void)
 	ok(load(&p, &d) < 0 && has(&d.errors, "writable by group or others; run: chmod go-w"),
 	   "a group-writable system file is refused");
 	chmod(path, 0646);
-	ok(load(&p, &d) < 0 && has(&d.errors, "writable by group or others"), "a world-writable system file is refused");
+	ok(load(&p, &d) < 0 && has(&d.errors, "writable by group or others"),
+	   "a world-writable system file is refused");
 	chmod(path, 0644);
 	if (getuid() == 0) {
 		ok(chown(path, 1, 1) == 0, "gave the file to uid 1");
-		ok(load(&p, &d) < 0 && has(&d.errors, "is owned by uid 1"), "a system file not owned by its owner is refused");
+		ok(load(&p, &d) < 0 && has(&d.errors, "is owned by uid 1"),
+		   "a system file not owned by its owner is refused");
 		ok(chown(path, 0, 0) == 0, "took the file back");
 	} else {
 		opts.sys_owner = getuid() + 1;
-		ok(load(&p, &d) < 0 && has(&d.errors, "is owned by uid"), "a system file not owned by root is refused");
+		ok(load(&p, &d) < 0 && has(&d.errors, "is owned by uid"),
+		   "a system file not owned by root is refused");
 		opts.sys_owner = getuid();
 	}
 	sys_policy(NULL);
@@ -207,17 +224,21 @@ static void test_files(void)
 	user_policy("[default]\n");
 	snprintf(path, sizeof(path), "%s/sbxsh.ini", userdir);
 	chmod(path, 0620);
-	ok(load(&p, &d) < 0 && has(&d.errors, "writable by group or others"), "a group-writable user file is refused");
+	ok(load(&p, &d) < 0 && has(&d.errors, "writable by group or others"),
+	   "a group-writable user file is refused");
 	chmod(path, 0600);
 	if (getuid() == 0) {
 		ok(chown(path, 1, 1) == 0, "gave the file to uid 1");
-		ok(load(&p, &d) < 0 && has(&d.errors, "not by you"), "a user file owned by someone else is refused");
+		ok(load(&p, &d) < 0 && has(&d.errors, "not by you"),
+		   "a user file owned by someone else is refused");
 		ok(chown(path, 0, 0) == 0, "took the file back");
 		skip("root reads any file", "an unreadable user file is refused");
 	} else {
-		skip("only root can give a file away", "a user file owned by someone else is refused");
+		skip("only root can give a file away",
+		     "a user file owned by someone else is refused");
 		chmod(path, 0);
-		ok(load(&p, &d) < 0 && has(&d.errors, "cannot open: Permission denied"), "an unreadable user file is refused");
+		ok(load(&p, &d) < 0 && has(&d.errors, "cannot open: Permission denied"),
+		   "an unreadable user file is refused");
 		chmod(path, 0600);
 	}
 	user_policy(NULL);
@@ -226,7 +247,8 @@ static void test_files(void)
 	ok(load(&p, &d) < 0 && has(&d.errors, "is a directory"), "a directory is refused");
 	rmdir(path);
 	mkfifo(path, 0600);
-	ok(load(&p, &d) < 0 && has(&d.errors, "is not a regular file"), "a FIFO is refused (and does not hang)");
+	ok(load(&p, &d) < 0 && has(&d.errors, "is not a regular file"),
+	   "a FIFO is refused (and does not hang)");
 	unlink(path);
 	char target[1024];
 	snprintf(target, sizeof(target), "%s/real.ini", T);
@@ -239,7 +261,8 @@ static void test_files(void)
 
 	opts.user_config = "/nonexistent/sbxsh.ini";
 	p = NULL;
-	ok(load(&p, &d) < 0 && has(&d.errors, "/nonexistent/sbxsh.ini: cannot open"), "a missing --config file is an error");
+	ok(load(&p, &d) < 0 && has(&d.errors, "/nonexistent/sbxsh.ini: cannot open"),
+	   "a missing --config file is an error");
 	opts.login = true;
 	ok(load(&p, &d) == 0, "--config is ignored for a login shell");
 	policy_free(p);
@@ -251,7 +274,7 @@ static void test_files(void)
 static void test_layers(void)
 {
 	struct policy *p;
-	struct diag d = { 0 };
+	struct diag d = {0};
 	char confd[1024], path[1100];
 	snprintf(confd, sizeof(confd), "%s/conf.d", sysdir);
 	mkdir(confd, 0755);
@@ -259,11 +282,15 @@ static void test_layers(void)
 	put(path, 0644, "[default]\ntmp = private\nlisten = 8080\n");
 	snprintf(path, sizeof(path), "%s/10-a.ini", confd);
 	put(path, 0644, "[default]\ntmp = shared\nlisten = 3000\n");
-	struct profile *pr = resolve("[default]\nnetwork = none\n", "[default]\nnetwork = open\nlisten += 9000\nlisten -= 3000\n", T, &p, &d);
+	struct profile *pr =
+	    resolve("[default]\nnetwork = none\n",
+		    "[default]\nnetwork = open\nlisten += 9000\nlisten -= 3000\n", T, &p, &d);
 	ok(pr && pr->network == NET_OPEN, "a user file overrides a system file");
-	ok(pr && pr->o_network.line == 2 && strstr(pr->o_network.file, "/.config/sbxsh/sbxsh.ini"), "the origin is the user file, line 2");
+	ok(pr && pr->o_network.line == 2 && strstr(pr->o_network.file, "/.config/sbxsh/sbxsh.ini"),
+	   "the origin is the user file, line 2");
 	ok(pr && pr->tmp == TMP_PRIVATE, "conf.d files apply in name order");
-	ok(pr && pr->listen.n == 2 && find(&pr->listen, "8080") && find(&pr->listen, "9000"), "+= appends, -= removes");
+	ok(pr && pr->listen.n == 2 && find(&pr->listen, "8080") && find(&pr->listen, "9000"),
+	   "+= appends, -= removes");
 	profile_free(pr);
 	policy_free(p);
 	unlink(path);
@@ -295,41 +322,47 @@ static void test_layers(void)
 static void test_resolve(void)
 {
 	struct policy *p;
-	struct diag d = { 0 };
+	struct diag d = {0};
 	char dir[1024], pol[8192], want[1024];
 	snprintf(dir, sizeof(dir), "%s/src/app/lib", T);
 	char cmd[4000];
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s/src/secret %s/mono/.git %s/mono/pkg", dir, T, T, T);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s/src/secret %s/mono/.git %s/mono/pkg", dir, T, T,
+		 T);
 	ok(system(cmd) == 0, "%s", cmd);
-	snprintf(pol, sizeof(pol),
-		 "[profile node]\nallow_domains += registry.npmjs.org\nwrite += ~/.npm\n"
-		 "[profile web]\nuse = node\nlisten = 3000\n"
-		 "[dir %s/src/**]\nnetwork = none\n"
-		 "[dir %s/src/*]\nuse = web\nnetwork = proxy\n"
-		 "[dir %s/src/secret]\nnetwork = none\nhermetic = yes\n"
-		 "[default]\nread = /\n  /extra\nenv_set = A=b c\nenv_set += B=2\nunix_sockets = all\n",
-		 T, T, T);
+	snprintf(
+	    pol, sizeof(pol),
+	    "[profile node]\nallow_domains += registry.npmjs.org\nwrite += ~/.npm\n"
+	    "[profile web]\nuse = node\nlisten = 3000\n"
+	    "[dir %s/src/**]\nnetwork = none\n"
+	    "[dir %s/src/*]\nuse = web\nnetwork = proxy\n"
+	    "[dir %s/src/secret]\nnetwork = none\nhermetic = yes\n"
+	    "[default]\nread = /\n  /extra\nenv_set = A=b c\nenv_set += B=2\nunix_sockets = all\n",
+	    T, T, T);
 	struct profile *pr = resolve(NULL, pol, dir, &p, &d);
 	snprintf(want, sizeof(want), "%s/src/app", T);
 	is_str(pr ? pr->root : NULL, want, "the root is what the most specific [dir] matched");
 	ok(pr && pr->network == NET_PROXY, "the most specific [dir] wins key by key");
-	ok(pr && find(&pr->allow_domains, "registry.npmjs.org"), "use = inherits through two profiles");
+	ok(pr && find(&pr->allow_domains, "registry.npmjs.org"),
+	   "use = inherits through two profiles");
 	ok(pr && find(&pr->listen, "3000"), "the used profile's own keys apply");
 	snprintf(want, sizeof(want), "%s/home/.npm", T);
 	ok(pr && find(&pr->write, want), "~ expands in a used profile");
 	ok(pr && find(&pr->read, "/extra"), "an indented line continues a list");
 	ok(pr && find(&pr->env_set, "A=b c") && find(&pr->env_set, "B=2"), "env_set keeps spaces");
 	ok(pr && pr->unix_all, "unix_sockets = all");
-	ok(pr && pr->sections.n == 6, "six sections applied (two [default], [dir **], profiles node and web, [dir *])");
+	ok(pr && pr->sections.n == 6,
+	   "six sections applied (two [default], [dir **], profiles node and web, [dir *])");
 	snprintf(want, sizeof(want), "[dir %s/src/*]", T);
-	is_str(pr ? pr->grant_section : NULL, want, "a new grant goes to the most specific section");
+	is_str(pr ? pr->grant_section : NULL, want,
+	       "a new grant goes to the most specific section");
 	profile_free(pr);
 	policy_free(p);
 
 	snprintf(dir, sizeof(dir), "%s/src/secret", T);
 	pr = resolve(NULL, pol, dir, &p, &d);
 	ok(pr && pr->network == NET_NONE && pr->hermetic, "[dir …/secret] beats [dir …/*]");
-	ok(pr && !find(&pr->read, "/") && find(&pr->read, "/usr"), "hermetic reads system directories, not /");
+	ok(pr && !find(&pr->read, "/") && find(&pr->read, "/usr"),
+	   "hermetic reads system directories, not /");
 	profile_free(pr);
 	policy_free(p);
 
@@ -352,25 +385,30 @@ static void test_resolve(void)
 static void test_limits(void)
 {
 	struct policy *p;
-	struct diag d = { 0 };
+	struct diag d = {0};
 	char sys[4096], usr[4096], want[1024];
 	snprintf(sys, sizeof(sys),
-		 "[limits]\nnetwork = proxy\nallow_domains = *.example.com github.com\nwrite = %s\ndeny_read = %s/vault\n", T, T);
+		 "[limits]\nnetwork = proxy\nallow_domains = *.example.com github.com\nwrite = "
+		 "%s\ndeny_read = %s/vault\n",
+		 T, T);
 	snprintf(usr, sizeof(usr),
-		 "[default]\nnetwork = open\nallow_domains += a.example.com evil.org\nwrite += /srv/x %s/vault/y\nread += %s/vault/key\n",
+		 "[default]\nnetwork = open\nallow_domains += a.example.com evil.org\nwrite += "
+		 "/srv/x %s/vault/y\nread += %s/vault/key\n",
 		 T, T);
 	struct profile *pr = resolve(sys, usr, T, &p, &d);
 	ok(pr && pr->network == NET_PROXY, "[limits] network lowers a user's open to proxy");
 	ok(pr && find(&pr->allow_domains, "a.example.com") && !find(&pr->allow_domains, "evil.org"),
 	   "a user domain outside [limits] allow_domains is dropped");
 	ok(pr && find(&pr->allow_domains, "github.com"), "system domains are kept");
-	ok(pr && !find(&pr->write, "/srv/x"), "a user write grant outside [limits] write is dropped");
+	ok(pr && !find(&pr->write, "/srv/x"),
+	   "a user write grant outside [limits] write is dropped");
 	snprintf(want, sizeof(want), "%s/vault", T);
 	ok(pr && find(&pr->deny_read, want), "[limits] deny_read is always hidden");
 	snprintf(want, sizeof(want), "%s/vault/key", T);
 	ok(pr && !find(&pr->read, want), "a user read grant cannot re-open a [limits] deny_read");
 	is_int(d.warnings.n, 5, "one warning per dropped grant");
-	ok(has(&d.warnings, "evil.org' dropped") && has(&d.warnings, "sbxsh.ini:3:"), "the warning names the grant and its line");
+	ok(has(&d.warnings, "evil.org' dropped") && has(&d.warnings, "sbxsh.ini:3:"),
+	   "the warning names the grant and its line");
 	show(&d.warnings);
 	ok(d.errors.n == 0, "limits are never fatal");
 	profile_free(pr);
@@ -381,15 +419,16 @@ static void test_limits(void)
 
 static void test_check_files(void)
 {
-	struct diag d = { 0 };
+	struct diag d = {0};
 	char a[1024], b[1024];
 	snprintf(a, sizeof(a), "%s/a.ini", T);
 	snprintf(b, sizeof(b), "%s/b.ini", T);
 	put(a, 0600, "[default]\nnetwork = none\n");
 	put(b, 0600, "[default]\nnetwork = nope\n[sbxh]\n");
-	char *files[] = { a, b };
+	char *files[] = {a, b};
 	is_int(policy_check_files(files, 1, &opts, &d), 0, "--check of a valid file");
-	ok(policy_check_files(files, 2, &opts, &d) < 0 && d.errors.n == 2, "--check reports every error of every file");
+	ok(policy_check_files(files, 2, &opts, &d) < 0 && d.errors.n == 2,
+	   "--check reports every error of every file");
 	show(&d.errors);
 	diag_release(&d);
 	unlink(a);
@@ -413,7 +452,7 @@ int main(void)
 	setenv("HOME", home, 1);
 	setenv("XDG_CONFIG_HOME", xdg, 1);
 	unsetenv("SBX_UNSET_VAR");
-	opts = (struct policy_opts){ .sysconfdir = etc, .sys_owner = getuid(), .home = home };
+	opts = (struct policy_opts){.sysconfdir = etc, .sys_owner = getuid(), .home = home};
 
 	test_default();
 	test_errors();
