@@ -198,6 +198,11 @@ static void test_hermetic(void)
 	is_int(judge_path(&c, VK_READ, H "/.aws/credentials", 0, &v), 1,
 	       "without a layout the profile decides (hidden)");
 	is_int(judge_path(&c, VK_WRITE, H "/proj/x", 0, &v), 0, "… (writable)");
+	for (size_t i = 0; i < sp.mounts.n; i++) {
+		free(sp.mounts.v[i].src);
+		free(sp.mounts.v[i].dst);
+	}
+	free(sp.mounts.v);
 }
 
 static void test_other(void)

@@ -442,9 +442,9 @@ static void test_rules(void)
 
 int main(void)
 {
-	struct profile prof;
-	struct sandbox_spec spec;
-	struct judge_ctx jc;
+	static struct profile prof; /* fixtures live as long as the program */
+	static struct sandbox_spec spec;
+	static struct judge_ctx jc;
 	const char *e = getenv("SBX_NOTIFY_OPENS");
 
 	if (e)

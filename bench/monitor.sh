@@ -1,0 +1,94 @@
+#!/bin/sh
+# monitor.sh B — the "Monitor" benchmark (issue 5, docs/monitor.md): the same workloads under
+# sbxsh with the violation monitor on, off, and off with strace tracing opens inside the
+# sandbox (the reference runtime's approach). Needs hyperfine, gcc, make, git, python3, strace.
+# Builds a private staged install from build dir B; prints a markdown section for
+# bench/RESULTS.md on stdout (progress on stderr). Tests never assert timings; this reports.
+set -eu
+B=${1:-build}
+RUNS=${MONITOR_BENCH_RUNS:-5}
+top=$(pwd)
+W=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX) # not under /tmp: the sandbox's /tmp is private
+trap 'rm -rf "$W"' EXIT INT TERM
+chmod 755 "$W"
+
+for t in hyperfine gcc make git python3 strace; do
+	command -v "$t" > /dev/null || { echo "monitor.sh: $t is needed (apt-get install $t)" >&2; exit 1; }
+done
+make -s B="$B/bench-stage" PREFIX="$W/stage" SYSCONFDIR="$W/stage/etc" install > /dev/null
+SBXSH=$W/stage/bin/sbxsh
+export HOME="$W/home" XDG_CONFIG_HOME="$W/home/.config"
+unset XDG_STATE_HOME SBXSH_CONFIG
+mkdir -p "$HOME/.config/sbxsh" "$W/proj/.git"
+chmod 700 "$HOME"
+for m in on off; do
+	printf '[sbxsh]\nmonitor = %s\non_violation = warn\n[default]\nnetwork = none\n' "$m" > "$W/$m.ini"
+	chmod 600 "$W/$m.ini"
+done
+
+# --- workloads, in the project ---
+P=$W/proj
+cd "$P"
+mkdir -p cbuild
+for i in $(seq 1 40); do
+	printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\nint f%d(int x) { char b[32]; snprintf(b, sizeof b, "%%d", x); return (int)strlen(b) + (int)sqrt(x); }\n' "$i" > "cbuild/f$i.c"
+done
+printf 'int main(void) { return 0; }\n' > cbuild/main.c
+printf 'OBJ := $(patsubst %%.c,%%.o,$(wildcard *.c))\nprog: $(OBJ)\n\t$(CC) -o $@ $(OBJ) -lm\n%%.o: %%.c\n\t$(CC) -O1 -c -o $@ $<\n' > cbuild/Makefile
+cat > imports.py <<'EOF'
+import argparse, asyncio, csv, decimal, difflib, email.parser, http.client, json, logging
+import multiprocessing, sqlite3, statistics, tarfile, unittest, urllib.request, xml.dom.minidom
+import zipfile, concurrent.futures, dataclasses, typing, pathlib, subprocess, shutil, tempfile
+EOF
+cat > opens.py <<'EOF'
+import os
+open("f", "w").close()
+for i in range(50000):
+    os.close(os.open("f", os.O_RDONLY))
+EOF
+echo "monitor.sh: making a git repository of 10,000 files" >&2
+mkdir repo
+(cd repo && git init -q && for d in $(seq 1 100); do mkdir "d$d"; for f in $(seq 1 100); do echo "$d $f" > "d$d/f$f"; done; done &&
+	git add -A && git -c user.email=b@x -c user.name=b commit -qm init)
+
+STRACE="strace -f --seccomp-bpf -e trace=open,openat -o /dev/null"
+# name|command run by the sandbox's shell
+cat > "$W/workloads" <<EOF
+true|true
+C build (make -j2, 41 files)|make -s -B -j2 -C cbuild
+Python imports|python3 imports.py
+git status (10,000 files)|git -C repo status --porcelain
+50,000 opens (Python loop)|python3 opens.py
+EOF
+
+i=0
+while IFS='|' read -r name cmd; do
+	i=$((i + 1))
+	echo "monitor.sh: $name" >&2
+	hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$W/r$i.json" \
+		-n off "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$cmd'" \
+		-n on "env SBXSH_CONFIG=$W/on.ini $SBXSH -c '$cmd'" \
+		-n strace "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$STRACE $cmd'" > /dev/null 2>&1 ||
+		{ echo "monitor.sh: $name failed under hyperfine" >&2; exit 1; }
+	echo "$name" > "$W/r$i.name"
+done < "$W/workloads"
+
+echo "## Monitor"
+echo
+echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/monitor.sh\`, hyperfine, $RUNS runs after 1 warm-up, mean ± stddev"
+echo "- off: \`[sbxsh] monitor = off\`; on: the monitor (full level); strace: monitor off, \`$STRACE\` inside the sandbox"
+echo
+python3 - "$W" "$i" <<'EOF'
+import json, sys
+w, n = sys.argv[1], int(sys.argv[2])
+print("| workload | off | on | on/off | strace | strace/off | goal |")
+print("|---|---|---|---|---|---|---|")
+goals = {"true": "+0.5 ms", "50,000 opens (Python loop)": "≤ 2.5×"}
+for i in range(1, n + 1):
+    name = open(f"{w}/r{i}.name").read().strip()
+    r = {x["command"]: x for x in json.load(open(f"{w}/r{i}.json"))["results"]}
+    f = lambda k: f'{r[k]["mean"]*1000:.1f} ± {r[k]["stddev"]*1000:.1f} ms'
+    on, off, st = r["on"]["mean"], r["off"]["mean"], r["strace"]["mean"]
+    ratio = f"+{(on-off)*1000:.2f} ms" if name == "true" else f"{on/off:.2f}×"
+    print(f"| {name} | {f('off')} | {f('on')} | {ratio} | {f('strace')} | {st/off:.2f}× | {goals.get(name, '≤ 1.10×')} |")
+EOF
