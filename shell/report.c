@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -131,6 +132,38 @@ static int failed_status(int wstatus)
 	return !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
 }
 
+/* The session daemon's network refusals for this command, logged since it started. */
+static void network_records(const struct report_ctx *rc, struct strv *lines, struct strv *seen)
+{
+	FILE *f;
+	char *line = NULL, g[PATH_MAX * 2];
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!rc->log || rc->log_from < 0 || !rc->command || !(f = fopen(rc->log, "re")))
+		return;
+	if (fseeko(f, (off_t)rc->log_from, SEEK_SET) == 0) {
+		while ((n = getline(&line, &cap, f)) > 0) {
+			struct vlog_entry e;
+			struct verdict v;
+
+			if (vlog_parse(line, (size_t)n, &e) < 0 || !e.kind || !e.command || !e.host ||
+			    strcmp(e.kind, "network") != 0 || strcmp(e.command, rc->command) != 0 ||
+			    e.port < 0 || e.port > 65535)
+				continue;
+			if (judge_network(rc->jc, e.host, (unsigned)e.port, &v) == 0 ||
+			    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
+				continue;
+			judge_suggest(rc->jc, &v, g, sizeof(g));
+			strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
+				   e.reason ? e.reason : "refused by the proxy",
+				   g[0] == '[' ? "to allow, " : "", g);
+		}
+	}
+	free(line);
+	fclose(f);
+}
+
 int report_finish(const struct report_ctx *rc, const struct monitor *m, int wstatus, FILE *err)
 {
 	size_t n;
@@ -138,9 +171,11 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 	const struct mon_stats *st = monitor_stats(m);
 	bool show = rc->mode != VIOL_LOG;
 	char grant[PATH_MAX * 2];
-	struct strv hints = { 0 };
-	unsigned long total = n + st->dropped;
+	struct strv hints = { 0 }, net = { 0 }, seen = { 0 };
+	unsigned long total;
 
+	network_records(rc, &net, &seen);
+	total = n + st->dropped + net.n;
 	if (show && total)
 		fprintf(err, "sbxsh: %lu violation%s\n", total, total == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
@@ -152,12 +187,16 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 		if (show)
 			print_one(err, rc, &x[i], grant);
 	}
+	for (size_t i = 0; show && i < net.n; i++)
+		fprintf(err, "%s\n", net.v[i]); /* the daemon logged these */
 	if (show && st->dropped)
 		fprintf(err, "sbxsh:   (%lu more not listed)\n", st->dropped);
 	if (show && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
 		for (size_t i = 0; i < hints.n; i++)
 			fprintf(err, "sbxsh: hint: %s\n", hints.v[i]);
 	strv_release(&hints);
+	strv_release(&net);
+	strv_release(&seen);
 	if (rc->mode == VIOL_FAIL && total && !failed_status(wstatus)) {
 		fprintf(err, "sbxsh: exit status %d: the command succeeded but caused a violation "
 			"(on_violation = fail)\n", REPORT_EXIT_VIOLATION);
@@ -211,6 +250,17 @@ static void fill_ctx(struct report_run *rr, const struct settings *set, const st
 	rr->rc.command = report_command_id(rr->command, sizeof(rr->command));
 	rr->rc.cmdline = rr->cmdline;
 	rr->rc.cwd = spec->cwd ? spec->cwd : prof->cwd;
+	rr->rc.log_from = -1;
+	if (set->log) {
+		struct stat st;
+
+		rr->rc.log_from = stat(set->log, &st) == 0 ? (long long)st.st_size : 0;
+	}
+}
+
+const char *report_run_command(const struct report_run *rr)
+{
+	return rr ? rr->command : NULL;
 }
 
 int report_run_begin(struct report_run **out, const struct settings *set,

@@ -19,6 +19,9 @@ struct report_ctx {
 	const char *log;     /* the violation log, or NULL */
 	bool syslog;
 	const char *session, *command, *cmdline, *cwd;
+	long long log_from; /* the log's size when the command started: network refusals the
+			       session daemon logged for command since then are reported too;
+			       -1: none */
 };
 
 /* Writes every violation of m to the log (and syslog), prints the summary and hints on err
@@ -43,6 +46,9 @@ struct settings;
 int report_run_begin(struct report_run **out, const struct settings *set,
 		     const struct profile *prof, const struct sandbox_spec *spec,
 		     const char *cmdline, int *stage_fd);
+/* The command id the log records carry: give it to the session daemon (sess_command.id) so
+ * its network refusals are attributed to this command and shown in its summary. */
+const char *report_run_command(const struct report_run *rr);
 /* After the command: stops the monitor, reports, returns the wait status to exit with. */
 int report_run_end(struct report_run *rr, int wstatus);
 void report_run_free(struct report_run *rr);

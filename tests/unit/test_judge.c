@@ -1,9 +1,13 @@
 /* test_judge — the pure judge: hand-built layouts and profiles, verdicts and suggestions. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "platform/sandbox.h"
 #include "shell/judge.h"
+#include "shell/monitor.h"
+#include "shell/report.h"
 #include "shell/policy.h"
 #include "tests/unit/tap.h"
 
@@ -230,9 +234,50 @@ static void test_other(void)
 	is_str(judge_kind_name(VK_NETWORK), "network", "kind names");
 }
 
+/* The session daemon's refusals for this command, read back from the log into the summary. */
+static void test_report_network(void)
+{
+	char logp[] = "/tmp/sbx-judge-log.XXXXXX", out[4096];
+	int fd = mkstemp(logp);
+	FILE *f = fdopen(fd, "w"), *err = tmpfile();
+	struct monitor *m = NULL;
+	struct report_ctx rc = { .jc = &jc, .mode = VIOL_FAIL, .log = logp, .command = "c-A",
+				 .session = "s", .log_from = 0 };
+	size_t n;
+	int st;
+
+	fputs("{\"command\":\"c-B\",\"kind\":\"network\",\"host\":\"other.org\",\"port\":443}\n"
+	      "garbage line\n"
+	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443,"
+	      "\"reason\":\"not in allow_domains\"}\n"
+	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443}\n"
+	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"a.noise.com\",\"port\":443}\n", f);
+	fclose(f);
+	ok(monitor_new(&m, -1, &jc) == 0, "a monitor that saw nothing");
+	st = report_finish(&rc, m, 0, err);
+	rewind(err);
+	n = fread(out, 1, sizeof(out) - 1, err);
+	out[n] = '\0';
+	is_int(st, REPORT_EXIT_VIOLATION << 8, "a proxy refusal of this command fails it (exit 122)");
+	ok(strstr(out, "sbxsh: 1 violation\n") != NULL, "counted once, ignore_network applied: %s", out);
+	ok(strstr(out, "network example.org:443 (not in allow_domains): to allow, [dir ~/proj] in "
+		       "~/.config/sbxsh/sbxsh.ini: allow_domains += example.org") != NULL,
+	   "… with the domain to allow");
+	ok(!strstr(out, "other.org"), "another command's refusal is not this one's");
+	rc.mode = VIOL_WARN;
+	rewind(err);
+	is_int(report_finish(&rc, m, 3 << 8, err), 3 << 8, "a failing command keeps its status");
+	rc.log_from = -1;
+	is_int(report_finish(&rc, m, 0, err), 0, "no violation: the status is the command's");
+	monitor_free(m);
+	fclose(err);
+	unlink(logp);
+}
+
 int main(void)
 {
 	setup();
+	test_report_network();
 	test_glob();
 	test_normalize();
 	test_reads();
