@@ -381,9 +381,9 @@ static struct pol_list *profile_list(struct profile *pr, enum key_id k)
 }
 
 /* The canonical spelling of one token of key k. Returns 0 and *out, or -errno. */
-static int expand_token(struct rstate *st, enum key_id k, const char *tok, char **out)
+static int expand_token(struct rstate *st, const struct pol_op *op, const char *tok, char **out)
 {
-	const struct key_def *kd = &policy_keys[k];
+	const struct key_def *kd = &policy_keys[op->key];
 	char *exp = NULL, *err = NULL;
 	int r;
 	*out = NULL;
@@ -398,7 +398,8 @@ static int expand_token(struct rstate *st, enum key_id k, const char *tok, char 
 			r = path_canon_cached(exp, &st->cache, out);
 		free(exp);
 		if (r < 0 && err)
-			policy_diag(&st->d->errors, "<resolve>", 0, "'%s' %s", tok, err);
+			policy_diag(&st->d->errors, op->file, op->line, "%s: '%s' %s", kd->name,
+				    tok, err);
 	} else {
 		*out = strdup(tok);
 		r = 0;
@@ -452,7 +453,7 @@ static void apply_op(struct rstate *st, const struct pol_op *op)
 			st->pr->unix_all = op->op != OP_DEL;
 			continue;
 		}
-		if ((st->err = expand_token(st, op->key, op->tokens.v[i], &v)) < 0)
+		if ((st->err = expand_token(st, op, op->tokens.v[i], &v)) < 0)
 			break;
 		if (op->op == OP_DEL)
 			list_del(l, v, op->key == K_ENV_SET);
@@ -600,7 +601,7 @@ static void limits_collect(struct rstate *st, struct limits *lim)
 				list_clear(l);
 			for (size_t t = 0; t < op->tokens.n && !st->err; t++) {
 				char *v = NULL;
-				if ((st->err = expand_token(st, op->key, op->tokens.v[t], &v)) < 0)
+				if ((st->err = expand_token(st, op, op->tokens.v[t], &v)) < 0)
 					break;
 				if (op->op == OP_DEL)
 					list_del(l, v, false);

@@ -75,6 +75,18 @@ int main(void)
 	snprintf(want, sizeof(want), "%s/*/x", real);
 	is_str(c, want, "a glob component is kept as written after the resolved prefix");
 	free(c);
+	struct path_cache pc = {0};
+	char *c1 = NULL, *c2 = NULL;
+	snprintf(want, sizeof(want), "%s/link/a/b", d);
+	path_canon_cached(want, &pc, &c1);
+	path_canon_cached(want, &pc, &c2);
+	snprintf(want, sizeof(want), "%s/a/b", real);
+	ok(c1 && c2 && strcmp(c1, want) == 0 && strcmp(c2, want) == 0,
+	   "a cached canon gives the same answer twice");
+	ok(pc.n >= 2, "the cache remembers the directories it looked at");
+	free(c1);
+	free(c2);
+	path_cache_release(&pc);
 	path_canon("/", &c);
 	is_str(c, "/", "canon of / is /");
 	free(c);
