@@ -1,8 +1,7 @@
 /* sandbox — the OS sandbox backend behind one small interface (Linux: bwrap + sbxsh-stage).
  *
  * The shell calls, in order: sandbox_plan (profile → a spec, reading the file system once),
- * sandbox_tmp_create (the private TMPDIR), sandbox_argv (spec → the bwrap argv, pure), then
- * runs the argv and, when the command is over, sandbox_tmp_remove and sandbox_spec_release.
+ * sandbox_argv (spec → the bwrap argv, pure), then runs the argv and sandbox_spec_release.
  * Nothing here prints; notices and errors are handed back as lines for the caller to show.
  */
 #ifndef SBX_SANDBOX_H
@@ -42,8 +41,8 @@ struct sandbox_spec {
 	char *marker;		  /* the host's marker file, or NULL when it is not installed */
 	char *inner_shell;	  /* absolute */
 	char *profile_name;	  /* informative, e.g. "[dir ~/src/app]" */
-	char *tmp_host;		  /* the private TMPDIR's host directory, or NULL: shared /tmp */
-	bool tmp_private;
+	bool tmp_private;	  /* a fresh 0700 tmpfs on /tmp; else the host's /tmp, writable */
+	char *tmp_host;		  /* always NULL: the private /tmp has no host directory */
 	bool unshare_user; /* not root */
 	bool unshare_net;  /* network none (and proxy until the proxy exists) */
 	bool new_session;  /* no terminal on 0-2 */
@@ -108,13 +107,6 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 
 /* The marker's content for this sandbox (caller frees). */
 char *sandbox_marker_text(const struct sandbox_spec *s);
-
-/* Makes the private TMPDIR: a fresh 0700 directory under $XDG_RUNTIME_DIR/sbxsh or
- * /tmp/sbxsh-UID (each checked: ours, not a link, no group/other access). Returns 0 and
- * *out (caller frees), or a negative errno with *why naming the directory (caller frees). */
-int sandbox_tmp_create(char **out, char **why);
-/* Removes it recursively without following links. Returns 0 or a negative errno. */
-int sandbox_tmp_remove(const char *path);
 
 /* The stage: installs the seccomp filter (AF_UNIX refused unless unix_all). 0 or -errno. */
 int sandbox_seccomp_install(bool unix_all);

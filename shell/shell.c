@@ -162,21 +162,6 @@ static void make_socket(struct run *r)
 	r->spec.stage_fd = sv[1];
 }
 
-static void make_tmp(struct run *r)
-{
-	char *why = NULL;
-
-	if (!r->spec.tmp_private)
-		return;
-	if (r->args.dry_run) { /* shown, not made */
-		if (!(r->spec.tmp_host = strdup("<a fresh 0700 TMPDIR>")))
-			sbx_fatal("out of memory");
-		return;
-	}
-	if (sandbox_tmp_create(&r->spec.tmp_host, &why) < 0)
-		sbx_fatal("%s", why ? why : "cannot make the private TMPDIR");
-}
-
 static _Noreturn void dry_run(struct run *r)
 {
 	for (size_t i = 0; i < r->argv.n; i++)
@@ -184,10 +169,8 @@ static _Noreturn void dry_run(struct run *r)
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
-static _Noreturn void finish(struct run *r, const struct run_result *res)
+static _Noreturn void finish(const struct run_result *res)
 {
-	if (r->spec.tmp_host && sandbox_tmp_remove(r->spec.tmp_host) < 0)
-		sbx_warn("could not remove the private TMPDIR %s", r->spec.tmp_host);
 	if (res->reported)
 		supervise_exit(res->wstatus);
 	if (res->refused)
@@ -224,19 +207,15 @@ static int run_sandboxed(struct run *r)
 		check_helpers(set);
 	make_socket(r);
 	make_data_fds(r);
-	make_tmp(r);
 	if (sandbox_argv(&r->spec, set->bwrap, r->fds + 1, r->args.fwd.v, &r->argv) < 0)
 		sbx_fatal("out of memory");
 	if (r->args.dry_run)
 		dry_run(r);
 	proxy_note(r->prof);
 	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session, &res);
-	if (e < 0) {
-		if (r->spec.tmp_host)
-			sandbox_tmp_remove(r->spec.tmp_host);
+	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
-	}
-	finish(r, &res);
+	finish(&res);
 }
 
 int shell_main(int argc, char **argv)

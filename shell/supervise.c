@@ -53,7 +53,9 @@ static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkee
 	_exit(SBX_EXIT_REFUSED);
 }
 
-static void on_message(struct sup *s)
+/* Reads one message. Returns 1, 0 at end of stream (the stage and bwrap closed it), or -1
+ * when none is queued. */
+static int on_message(struct sup *s)
 {
 	struct sbx_stage_msg m;
 	union {
@@ -65,8 +67,12 @@ static void on_message(struct sup *s)
 			     .msg_controllen = sizeof(u.buf) };
 	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? -1 : 0;
+	if (n == 0)
+		return 0;
 	if (n != (ssize_t)sizeof(m) || m.magic != SBX_STAGE_MAGIC || (mh.msg_flags & MSG_TRUNC))
-		return;
+		return 1;
 	if (m.kind == SBX_STAGE_STARTED && !s->res->started) {
 		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 		if (c && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_level == SOL_SOCKET) {
@@ -82,6 +88,7 @@ static void on_message(struct sup *s)
 	} else if (m.kind == SBX_STAGE_FAILED) {
 		s->res->refused = true;
 	}
+	return 1;
 }
 
 /* A signal for the command: to the stage once it runs, else to bwrap (which then dies of it
@@ -118,18 +125,20 @@ static bool on_signal(struct sup *s)
 
 static void loop(struct sup *s)
 {
+	bool open = true;
+
 	for (;;) {
-		struct pollfd p[2] = { { s->sigfd, POLLIN, 0 }, { s->sock, POLLIN, 0 } };
+		struct pollfd p[2] = { { s->sigfd, POLLIN, 0 }, { open ? s->sock : -1, POLLIN, 0 } };
 		if (poll(p, 2, -1) < 0)
 			continue;
-		if (p[1].revents & POLLIN)
-			on_message(s);
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
+			open = on_message(s) != 0;
 		if ((p[0].revents & POLLIN) && on_signal(s))
 			break;
 	}
 	/* The stage's last words were queued before bwrap could exit. */
-	for (int i = 0; i < 4; i++)
-		on_message(s);
+	while (open && on_message(s) > 0)
+		;
 }
 
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep,

@@ -4,6 +4,8 @@
  * - bwrap is run by the absolute path the caller gives, never looked up on PATH.
  * - Every namespace but the network (network = open) is unshared; --die-with-parent always;
  *   no capabilities (userns as a user, --cap-drop ALL as root).
+ * - tmp = private is a fresh 0700 tmpfs on /tmp: the host's /tmp (tmux and X11 sockets,
+ *   other commands' files) is never visible, and nothing is left behind, even on SIGKILL.
  * - Mount order is the spec's (shallow first, a deny after the grant it narrows); every
  *   hidden directory is remounted read-only after everything beneath it is mounted, so a
  *   write into it fails instead of vanishing with the sandbox.
@@ -105,10 +107,11 @@ static int push_ns(const struct sandbox_spec *s, const char *bwrap, struct strv 
 static int push_base(const struct sandbox_spec *s, struct strv *out)
 {
 	int r = strv_pushl(out, "--dev", "/dev", "--proc", "/proc", NULL);
-	if (r == 0 && s->tmp_private && s->tmp_host)
-		r = strv_pushl(out, "--bind", s->tmp_host, "/tmp", NULL);
-	else if (r == 0 && !s->tmp_private)
-		r = strv_pushl(out, "--bind", "/tmp", "/tmp", NULL);
+	/* The private TMPDIR is a fresh tmpfs: nobody else's, gone with the sandbox, and no
+	 * host directory to make or remove (an rmdir on a discard-mounted disk costs I/O). */
+	if (r == 0)
+		r = s->tmp_private ? strv_pushl(out, "--perms", "0700", "--tmpfs", "/tmp", NULL)
+				   : strv_pushl(out, "--bind", "/tmp", "/tmp", NULL);
 	return r;
 }
 

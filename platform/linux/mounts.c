@@ -160,12 +160,24 @@ static int expand_glob(const char *pattern, struct strv *out)
 	return r;
 }
 
-/* Expands one policy value into canonical paths (literal: one, existing or not). */
-static int expand(const char *value, struct strv *out)
+/* Expands one policy value into canonical paths (literal: one, existing or not). Literals
+ * come canonical from the policy engine (policy.h); canon re-checks them (write grants,
+ * whose links must be judged). */
+static int expand(const char *value, bool canon, struct strv *out)
 {
 	struct strv hits = { 0 };
 	int r = 0;
 
+	if (!has_glob(value) && !canon) {
+		char *lit = unescape(value);
+		if (!lit)
+			return -ENOMEM;
+		if (strv_find(out, lit) >= 0) {
+			free(lit);
+			return 0;
+		}
+		return strv_push_owned(out, lit);
+	}
 	if (has_glob(value)) {
 		r = expand_glob(value, &hits);
 	} else {
@@ -195,7 +207,7 @@ static int add_reads(struct plan *pl, const struct profile *p)
 	}
 	for (size_t i = 0; r == 0 && i < p->read.n; i++) {
 		struct strv hits = { 0 };
-		r = expand(p->read.v[i].value, &hits);
+		r = expand(p->read.v[i].value, true, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			if (p->hermetic && strcmp(hits.v[j], "/") == 0)
 				continue; /* hermetic: the system directories replace "/" */
@@ -291,7 +303,7 @@ static int add_writes(struct plan *pl, const struct profile *p)
 	for (size_t i = 0; r == 0 && i < p->write.n; i++) {
 		const struct pol_value *v = &p->write.v[i];
 		struct strv hits = { 0 };
-		r = expand(v->value, &hits);
+		r = expand(v->value, true, &hits);
 		if (r == 0 && hits.n == 0) {
 			char *d = glob_dir(v->value);
 			r = d ? strv_pushf(pl->notices,
@@ -317,7 +329,7 @@ static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 
 	for (size_t i = 0; r == 0 && i < l->n; i++) {
 		struct strv hits = { 0 };
-		r = expand(l->v[i].value, &hits);
+		r = expand(l->v[i].value, false, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			struct stat st;
 			if (lstat(hits.v[j], &st) == 0)

@@ -8,7 +8,6 @@ unset XDG_RUNTIME_DIR
 user_policy '[default]
 network = none'
 wait_for() { n=0; while [ ! -e "$1" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done; [ -e "$1" ]; }
-parent=/tmp/sbxsh-$(id -u)
 u=$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
 
 is "TMPDIR, TMP and TEMP are /tmp" "$("$SBXSH" -c 'echo "$TMPDIR $TMP $TEMP"' 2>/dev/null)" "/tmp /tmp /tmp"
@@ -17,16 +16,13 @@ echo host > "/tmp/sbxsh-e2e-host.$u"
 is "the host's /tmp is hidden" "$("$SBXSH" -c "ls /tmp/sbxsh-e2e-host.$u 2>&1 >/dev/null | wc -l" 2>/dev/null)" 1
 rm -f "/tmp/sbxsh-e2e-host.$u"
 
-# Where it lives on the host, and that it goes when the command ends.
-rm -f started
-"$SBXSH" -c "touch /tmp/mark.$u started; sleep 2" 2>/dev/null &
-pid=$!
-wait_for started
-host=$(ls -d "$parent"/*/"mark.$u" 2>/dev/null)
-check "the private TMPDIR is a directory under $parent" test -n "$host"
-is "…mode 0700" "$(stat -c %a "$(dirname "$host")" 2>/dev/null)" 700
-wait $pid
-check "…removed when the command ends" test ! -e "$host" -a ! -e "$(dirname "$host")"
+# It is a fresh tmpfs: nothing lands on the host, nothing is left after the command.
+before=$(ls -d /tmp/sbxsh-* "${XDG_RUNTIME_DIR:-/nonexistent}"/sbxsh 2>/dev/null | wc -l)
+"$SBXSH" -c "echo x > /tmp/mark.$u" 2>/dev/null
+check "what a command writes to its TMPDIR lands nowhere on the host" \
+	sh -c "! find /tmp /var/tmp -name 'mark.$u' 2>/dev/null | grep -q ."
+is "…and no host directory is made for it" "$(ls -d /tmp/sbxsh-* "${XDG_RUNTIME_DIR:-/nonexistent}"/sbxsh 2>/dev/null | wc -l)" "$before"
+is "the next command's TMPDIR does not have it" "$("$SBXSH" -c "ls /tmp/mark.$u 2>/dev/null | wc -l" 2>/dev/null)" 0
 
 # Two commands at once never see each other's.
 rm -f started

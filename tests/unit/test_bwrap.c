@@ -44,7 +44,6 @@ static void spec_base(struct sandbox_spec *s)
 	s->unshare_net = true;
 	s->new_session = true;
 	s->tmp_private = true;
-	s->tmp_host = strdup("/run/user/1/sbxsh/tmp.X");
 }
 
 static void golden(const struct sandbox_spec *s, const char *want, const char *name)
@@ -76,14 +75,12 @@ static void test_pure(void)
 	sbx_mounts_add(&s.mounts, SBX_M_BIND, "/w", "/w");
 	golden(&s,
 	       NS_USER " --unshare-net --new-session --ro-bind / / --dev /dev --proc /proc "
-		       "--bind /run/user/1/sbxsh/tmp.X /tmp --bind /w /w " STAGE TAIL TMPENV RUN,
+		       "--perms 0700 --tmpfs /tmp --bind /w /w " STAGE TAIL TMPENV RUN,
 	       "read /, write /w, private tmp, network none");
 
 	s.unshare_net = false;
 	s.new_session = false;
 	s.tmp_private = false;
-	free(s.tmp_host);
-	s.tmp_host = NULL;
 	golden(&s,
 	       NS_USER " --ro-bind / / --dev /dev --proc /proc --bind /tmp /tmp --bind /w /w " STAGE
 		       TAIL RUN,
@@ -119,7 +116,7 @@ static void test_pure(void)
 	golden(&s,
 	       "/usr/bin/bwrap --die-with-parent --as-pid-1 --cap-drop ALL --cap-add CAP_SETPCAP "
 	       "--unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --unshare-net "
-	       "--new-session --dev /dev --proc /proc --bind /run/user/1/sbxsh/tmp.X /tmp "
+	       "--new-session --dev /dev --proc /proc --perms 0700 --tmpfs /tmp "
 	       "--symlink usr/bin /bin --ro-bind /usr /usr "
 	       "--ro-bind /lx/sbxsh-stage /lx/sbxsh-stage " TAIL TMPENV
 	       "-- /lx/sbxsh-stage --fd=7 -- /bin/bash sbxsh -c true",
@@ -195,7 +192,6 @@ static char *plan(const struct profile *p, bool root, struct strv *notes, struct
 	if (*rc < 0)
 		return NULL;
 	s.stage_fd = 9;
-	s.tmp_host = strdup("/TMP");
 	sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
 	char *j = joined(&out);
 	sandbox_spec_release(&s);
@@ -250,7 +246,7 @@ static void test_plan(void)
 	prof_base(&p);
 	m = plan(&p, false, &notes, &errs, &rc);
 	is_str(m,
-	       "--ro-bind / / --dev /dev --proc /proc --bind /TMP /tmp --bind $T/proj $T/proj "
+	       "--ro-bind / / --dev /dev --proc /proc --perms 0700 --tmpfs /tmp --bind $T/proj $T/proj "
 	       "--ro-bind-data 20 $T/home/.netrc --tmpfs $T/home/.ssh "
 	       "--ro-bind $T/proj/.bashrc $T/proj/.bashrc --ro-bind $T/proj/.git/config "
 	       "$T/proj/.git/config --ro-bind $T/proj/.git/hooks $T/proj/.git/hooks "
@@ -331,7 +327,7 @@ static void test_plan(void)
 	p.tmp = TMP_SHARED;
 	p.network = NET_OPEN;
 	m = plan(&p, true, &notes, &errs, &rc);
-	ok(m && strstr(m, "--bind /tmp /tmp") && !strstr(m, "/TMP"), "tmp = shared binds the host /tmp");
+	ok(m && strstr(m, "--bind /tmp /tmp") && !strstr(m, "--tmpfs /tmp"), "tmp = shared binds the host /tmp");
 	free(m);
 	prof_release(&p);
 	strv_release(&notes);
