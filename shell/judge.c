@@ -237,9 +237,11 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 	for (size_t i = 0; i < s->mounts.n; i++)
 		if (s->mounts.v[i].dst && under(p, s->mounts.v[i].dst))
 			m = &s->mounts.v[i];
+	/* The private /tmp is a tmpfs over whatever holds /tmp; only a mount inside it shows
+	 * through (a grant under /tmp, bound after it). */
+	if (s->tmp_private && under(p, "/tmp") && (!m || !under(m->dst, "/tmp")))
+		return VIS_PRIVATE;
 	if (!m) {
-		if (s->tmp_private && under(p, "/tmp"))
-			return VIS_PRIVATE;
 		for (size_t i = 0; i < s->mounts.n; i++)
 			if (s->mounts.v[i].dst && under(s->mounts.v[i].dst, p))
 				return VIS_SKELETON;
