@@ -1,0 +1,76 @@
+#!/bin/sh
+# sandbox.sh — what a sandboxed command costs: `sbxsh -c true` (default profile, network =
+# none through a --config file) against bare bwrap running bash, in one hyperfine run.
+# Goal (design.md): ≤ 1.3×.  Writes the "Sandbox start" section of bench/RESULTS.md.
+# Usage: sh bench/sandbox.sh [BUILD_DIR]
+set -eu
+B=${1:-build}
+MAKE=${MAKE:-make}
+top=$(cd "$(dirname "$0")/.." && pwd)
+for c in hyperfine bwrap python3; do
+	command -v "$c" > /dev/null || { echo "sandbox.sh: $c is missing (sh packaging/deps.sh bench)" >&2; exit 1; }
+done
+work=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT INT TERM
+chmod 755 "$work"
+
+# A private install: the stage is found at its compiled-in LIBEXECDIR.
+(cd "$top" && $MAKE --no-print-directory B="$B/bench-build" PREFIX="$work/inst" \
+	SYSCONFDIR="$work/inst/etc" install > "$work/install.log" 2>&1) ||
+	{ cat "$work/install.log"; exit 1; }
+sbxsh=$work/inst/bin/sbxsh
+mkdir -p "$work/proj/.git"
+printf '[default]\nnetwork = none\n' > "$work/bench.ini"
+chmod 600 "$work/bench.ini"
+bwrap=$(command -v bwrap)
+
+cd "$work/proj"
+"$sbxsh" --config "$work/bench.ini" -c true || { echo "sandbox.sh: sbxsh -c true failed" >&2; exit 1; }
+hyperfine -N --warmup 30 --runs "${RUNS:-300}" --export-json "$work/h.json" \
+	"$sbxsh --config $work/bench.ini -c true" \
+	"$bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/bash -c true"
+
+python3 - "$work/h.json" "$top/bench/RESULTS.md" "$(id -un)" <<'PY'
+import json, os, platform, subprocess, sys, time
+res = json.load(open(sys.argv[1]))["results"]
+path, user = sys.argv[2], sys.argv[3]
+med = [r["median"] * 1000 for r in res]
+mean = [r["mean"] * 1000 for r in res]
+ratio = med[0] / med[1]
+def sh(*a):
+    try: return subprocess.run(a, capture_output=True, text=True).stdout.strip()
+    except OSError: return "?"
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+load = open("/proc/loadavg").read().split()[:3]
+sec = [
+    "## Sandbox start",
+    "",
+    "`sbxsh -c true` (default profile, `network = none` via `--config`) against bare",
+    "`bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/bash -c true`,",
+    "one `hyperfine -N` run (bench/sandbox.sh). Goal: ≤ 1.3×.",
+    "",
+    "| | |",
+    "|---|---|",
+    "| date | %s |" % time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    "| machine | %s, %d CPUs, kernel %s, %s |" % (cpu, os.cpu_count(), platform.release(), sh("bwrap", "--version")),
+    "| user | %s |" % user,
+    "| load average at the end | %s |" % " ".join(load),
+    "| `sbxsh -c true` | median %.2f ms (mean %.2f) |" % (med[0], mean[0]),
+    "| bare bwrap + bash | median %.2f ms (mean %.2f) |" % (med[1], mean[1]),
+    "| ratio (medians) | **%.2f×** |" % ratio,
+    "",
+]
+old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmarks", ""]
+out, skip = [], False
+for line in old:
+    if line.startswith("## "):
+        skip = line.strip() == "## Sandbox start"
+    if not skip:
+        out.append(line)
+while out and out[-1] == "":
+    out.pop()
+notes = [l for l in open(path).read().split("<!-- sandbox-notes -->")[1:2]] if os.path.exists(path) else []
+out += [""] + sec
+open(path, "w").write("\n".join(out) + "\n")
+print("ratio %.2f (sbxsh %.2f ms, bwrap %.2f ms) -> %s" % (ratio, med[0], med[1], path))
+PY
