@@ -62,7 +62,8 @@ int notify_fd_send(int sock, int fd);
 int notify_fd_recv(int sock, int *fd);
 
 /* Prepares a listener in the front end: close-on-exec, and the synchronous wake-up flag
- * (kernel 6.6+; older kernels refuse it, which is not an error). Returns 0 or -errno. */
+ * (kernel 6.6+; older kernels refuse it, which is not an error). Returns 1 when the flag is
+ * set, 0 when the kernel lacks it, or -errno. */
 int notify_listener_setup(int fd);
 
 /* The front end tells the stage through this variable ("FD:LEVEL:FLAGS"), which bwrap passes
