@@ -390,7 +390,7 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 	case V_SOCKETS:
 		if (strcmp(tok, "all") == 0)
 			break;
-		/* fallthrough */
+		__attribute__((fallthrough));
 	case V_PATHS:
 		check_path(c, k->name, tok, false);
 		break;
