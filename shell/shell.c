@@ -218,6 +218,23 @@ static int run_sandboxed(struct run *r)
 	finish(&res);
 }
 
+/* --help, --version, a usage error: answered without a sandbox. Returns the status. */
+static int answer(struct shell_args *a)
+{
+	int st = 0;
+
+	if (a->action == SHELL_USAGE) {
+		fprintf(stderr, "sbxsh: %s\n%s", a->error, shell_usage);
+		st = SBX_EXIT_USAGE;
+	} else if (a->action == SHELL_HELP) {
+		fputs(shell_usage, stdout);
+	} else {
+		printf("sbxsh %s\n", SBX_VERSION);
+	}
+	shell_args_release(a);
+	return st;
+}
+
 int shell_main(int argc, char **argv)
 {
 	struct run r = { .sock = -1 };
@@ -225,19 +242,8 @@ int shell_main(int argc, char **argv)
 
 	if (shell_args_parse(argc, argv, &r.args) < 0)
 		sbx_fatal("out of memory");
-	switch (r.args.action) {
-	case SHELL_USAGE:
-		fprintf(stderr, "sbxsh: %s\n%s", r.args.error, shell_usage);
-		return SBX_EXIT_USAGE;
-	case SHELL_HELP:
-		fputs(shell_usage, stdout);
-		return 0;
-	case SHELL_VERSION:
-		printf("sbxsh %s\n", SBX_VERSION);
-		return 0;
-	case SHELL_RUN:
-		break;
-	}
+	if (r.args.action != SHELL_RUN)
+		return answer(&r.args);
 	if (nested_detect(MARKER_PATH, &inner))
 		run_nested(&r.args, inner);
 	return run_sandboxed(&r);
