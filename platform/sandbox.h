@@ -43,14 +43,14 @@ struct sandbox_spec {
 	char *profile_name;	  /* informative, e.g. "[dir ~/src/app]" */
 	bool tmp_private;	  /* a fresh 0700 tmpfs on /tmp; else the host's /tmp, writable */
 	char *tmp_host;		  /* always NULL: the private /tmp has no host directory */
-	bool unshare_user; /* not root */
-	bool unshare_net;  /* network none (and proxy until the proxy exists) */
-	bool new_session;  /* no terminal on 0-2 */
-	bool unix_all;	   /* unix_sockets = all: no AF_UNIX filter */
+	bool unshare_user;	  /* not root */
+	bool unshare_net;	  /* network none (and proxy until the proxy exists) */
+	bool new_session;	  /* no terminal on 0-2 */
+	bool unix_all;		  /* unix_sockets = all: no AF_UNIX filter */
 	bool git_discovery;
-	int stage_fd;		/* the stage's end of the control socket */
-	struct strv env_unset;	/* names, globs already expanded against the environment */
-	struct strv env_set;	/* NAME=value */
+	int stage_fd;	       /* the stage's end of the control socket */
+	struct strv env_unset; /* names, globs already expanded against the environment */
+	struct strv env_set;   /* NAME=value */
 };
 
 /* Where the sandbox takes its facts from (the caller's environment, already read). */

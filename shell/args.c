@@ -12,8 +12,8 @@
 #include "shell/shell.h"
 
 enum {
-	F_ARG = 1 << 0,	    /* takes the next argument */
-	F_OURS = 1 << 1,    /* sbxsh's own: not passed on */
+	F_ARG = 1 << 0,	 /* takes the next argument */
+	F_OURS = 1 << 1, /* sbxsh's own: not passed on */
 	F_LOGIN = 1 << 2,
 	F_DRY = 1 << 3,
 	F_CONFIG = 1 << 4,
@@ -28,46 +28,46 @@ static const struct {
 	const char *name;
 	unsigned flags;
 } long_opts[] = {
-	{ "--config", F_ARG | F_OURS | F_CONFIG },
-	{ "--dry-run", F_OURS | F_DRY },
-	{ "--help", F_OURS | F_HELP },
-	{ "--version", F_OURS | F_VERSION },
-	{ "--login", F_LOGIN },
-	{ "--rcfile", F_ARG },
-	{ "--init-file", F_ARG },
-	{ "--debug", 0 },
-	{ "--debugger", 0 },
-	{ "--dump-po-strings", 0 },
-	{ "--dump-strings", 0 },
-	{ "--noediting", 0 },
-	{ "--noprofile", 0 },
-	{ "--norc", 0 },
-	{ "--posix", 0 },
-	{ "--pretty-print", 0 },
-	{ "--protected", 0 },
-	{ "--restricted", 0 },
-	{ "--verbose", 0 },
-	{ "--wordexp", 0 },
+    {"--config", F_ARG | F_OURS | F_CONFIG},
+    {"--dry-run", F_OURS | F_DRY},
+    {"--help", F_OURS | F_HELP},
+    {"--version", F_OURS | F_VERSION},
+    {"--login", F_LOGIN},
+    {"--rcfile", F_ARG},
+    {"--init-file", F_ARG},
+    {"--debug", 0},
+    {"--debugger", 0},
+    {"--dump-po-strings", 0},
+    {"--dump-strings", 0},
+    {"--noediting", 0},
+    {"--noprofile", 0},
+    {"--norc", 0},
+    {"--posix", 0},
+    {"--pretty-print", 0},
+    {"--protected", 0},
+    {"--restricted", 0},
+    {"--verbose", 0},
+    {"--wordexp", 0},
 };
 
 static const struct {
 	char c;
 	unsigned flags;
 } short_opts[] = {
-	{ 'c', F_COMMAND }, { 's', F_STDIN }, { 'i', F_INTERACTIVE },
-	{ 'l', F_LOGIN },   { 'o', F_ARG },   { 'O', F_ARG },
+    {'c', F_COMMAND}, {'s', F_STDIN}, {'i', F_INTERACTIVE},
+    {'l', F_LOGIN},   {'o', F_ARG},   {'O', F_ARG},
 };
 
 const char shell_usage[] =
-	"usage: sbxsh [--dry-run] [--config FILE] [bash options] [-c COMMAND [NAME [ARG…]]]\n"
-	"       sbxsh [options] FILE [ARG…]\n"
-	"       sbxsh doctor | sbxsh policy [DIR] | sbxsh policy --check [FILE…]\n"
-	"Runs each command in the inner shell (bash) inside a sandbox chosen by the policy for\n"
-	"the current directory. Bash's options are passed on unchanged.\n"
-	"  --dry-run      print the sandbox (the bwrap argv, one argument a line); run nothing\n"
-	"  --config FILE  use FILE as the user policy (also SBXSH_CONFIG; not for login shells)\n"
-	"  --version, --help\n"
-	"Exit status: the command's; 2 usage; 125 refused by sbxsh (see sbxsh(1)).\n";
+    "usage: sbxsh [--dry-run] [--config FILE] [bash options] [-c COMMAND [NAME [ARG…]]]\n"
+    "       sbxsh [options] FILE [ARG…]\n"
+    "       sbxsh doctor | sbxsh policy [DIR] | sbxsh policy --check [FILE…]\n"
+    "Runs each command in the inner shell (bash) inside a sandbox chosen by the policy for\n"
+    "the current directory. Bash's options are passed on unchanged.\n"
+    "  --dry-run      print the sandbox (the bwrap argv, one argument a line); run nothing\n"
+    "  --config FILE  use FILE as the user policy (also SBXSH_CONFIG; not for login shells)\n"
+    "  --version, --help\n"
+    "Exit status: the command's; 2 usage; 125 refused by sbxsh (see sbxsh(1)).\n";
 
 /* Sets a usage error. Returns 1, or -ENOMEM. */
 static int usage(struct shell_args *a, const char *what, const char *msg)

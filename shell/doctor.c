@@ -66,45 +66,61 @@ static long read_sysctl(const char *path)
 static void check_bwrap(struct doc *d, const char *bwrap)
 {
 	char out[256], msg[512];
-	int st = run_capture((char *const[]){ (char *)bwrap, "--version", NULL }, out, sizeof(out));
+	int st = run_capture((char *const[]){(char *)bwrap, "--version", NULL}, out, sizeof(out));
 
 	if (st != 0) {
-		snprintf(msg, sizeof(msg), "%s cannot be run; install bubblewrap (apt-get install "
-			 "bubblewrap) or set [sbxsh] bwrap", bwrap);
+		snprintf(msg, sizeof(msg),
+			 "%s cannot be run; install bubblewrap (apt-get install "
+			 "bubblewrap) or set [sbxsh] bwrap",
+			 bwrap);
 		line(d, 0, "bwrap", msg);
 		return;
 	}
 	snprintf(msg, sizeof(msg), "%s (%s)", bwrap, out);
 	line(d, 1, "bwrap", msg);
 	/* The real probe: the namespaces every command gets. */
-	char *probe[] = { (char *)bwrap, geteuid() ? "--unshare-user" : "--unshare-ipc",
-			  "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev",
-			  "--proc", "/proc", "/bin/true", NULL };
+	char *probe[] = {(char *)bwrap,
+			 geteuid() ? "--unshare-user" : "--unshare-ipc",
+			 "--unshare-pid",
+			 "--unshare-net",
+			 "--ro-bind",
+			 "/",
+			 "/",
+			 "--dev",
+			 "/dev",
+			 "--proc",
+			 "/proc",
+			 "/bin/true",
+			 NULL};
 	st = run_capture(probe, out, sizeof(out));
 	line(d, st == 0, "namespaces",
-	     st == 0 ? "a sandbox with user, pid and net namespaces starts"
-		     : "bwrap cannot create namespaces here: check kernel.unprivileged_userns_clone=1, "
-		       "user.max_user_namespaces > 0, AppArmor's userns restriction (below), or a "
-		       "container that forbids them");
+	     st == 0
+		 ? "a sandbox with user, pid and net namespaces starts"
+		 : "bwrap cannot create namespaces here: check kernel.unprivileged_userns_clone=1, "
+		   "user.max_user_namespaces > 0, AppArmor's userns restriction (below), or a "
+		   "container that forbids them");
 }
 
 static void check_kernel(struct doc *d)
 {
 	line(d, prctl(PR_GET_SECCOMP) >= 0, "seccomp",
-	     prctl(PR_GET_SECCOMP) >= 0 ? "filters available" : "the kernel lacks seccomp filters; "
-	     "enable CONFIG_SECCOMP_FILTER");
+	     prctl(PR_GET_SECCOMP) >= 0 ? "filters available"
+					: "the kernel lacks seccomp filters; "
+					  "enable CONFIG_SECCOMP_FILTER");
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 	char msg[128];
-	snprintf(msg, sizeof(msg), abi > 0 ? "ABI %ld (not used yet)" : "not available (not needed yet)", abi);
+	snprintf(msg, sizeof(msg),
+		 abi > 0 ? "ABI %ld (not used yet)" : "not available (not needed yet)", abi);
 	line(d, abi > 0 ? 1 : -1, "landlock", msg);
 	long t = read_sysctl("/proc/sys/dev/tty/legacy_tiocsti");
 	line(d, t == 1 ? -1 : 1, "dev.tty.legacy_tiocsti",
 	     t == 1 ? "1: sbxsh blocks TIOCSTI with seccomp; set it to 0 to protect every program"
 		    : "TIOCSTI injection disabled or blocked by sbxsh's seccomp filter");
 	long y = read_sysctl("/proc/sys/kernel/yama/ptrace_scope");
-	snprintf(msg, sizeof(msg), "%ld%s", y,
-		 y == 0 ? ": sandboxed processes can trace each other (not outside their pid namespace)"
-			: "");
+	snprintf(
+	    msg, sizeof(msg), "%ld%s", y,
+	    y == 0 ? ": sandboxed processes can trace each other (not outside their pid namespace)"
+		   : "");
 	line(d, y >= 1 ? 1 : -1, "kernel.yama.ptrace_scope", y < 0 ? "no Yama (fine)" : msg);
 	long aa = read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 	line(d, aa == 1 ? 0 : 1, "apparmor userns",
@@ -116,7 +132,8 @@ static void check_kernel(struct doc *d)
 
 static void check_install(struct doc *d)
 {
-	const char *stage = SBX_LIBEXECDIR "/sbxsh-stage", *marker = SBX_LIBEXECDIR "/sandbox-marker";
+	const char *stage = SBX_LIBEXECDIR "/sbxsh-stage",
+		   *marker = SBX_LIBEXECDIR "/sandbox-marker";
 
 	line(d, access(stage, X_OK) == 0, "stage",
 	     access(stage, X_OK) == 0 ? stage : "sbxsh-stage is missing; reinstall sbxsh");
@@ -131,10 +148,10 @@ static void check_install(struct doc *d)
 
 int cmd_doctor(int argc, char **argv)
 {
-	struct doc d = { 0 };
-	struct diag dg = { 0 };
+	struct doc d = {0};
+	struct diag dg = {0};
 	struct policy *pol = NULL;
-	struct policy_opts o = { 0 };
+	struct policy_opts o = {0};
 	const char *bwrap = "/usr/bin/bwrap";
 
 	(void)argc;
@@ -150,7 +167,8 @@ int cmd_doctor(int argc, char **argv)
 	check_install(&d);
 	policy_free(pol);
 	diag_release(&dg);
-	printf("%s\n", d.failed ? "sbxsh cannot sandbox commands here until the FAIL lines are fixed"
-				: "sbxsh can sandbox commands here");
+	printf("%s\n", d.failed
+			   ? "sbxsh cannot sandbox commands here until the FAIL lines are fixed"
+			   : "sbxsh can sandbox commands here");
 	return d.failed ? 1 : 0;
 }

@@ -23,7 +23,7 @@
 #include "shell/policy.h"
 #include "shell/shell.h"
 
-#define STAGE_PATH SBX_LIBEXECDIR "/sbxsh-stage"
+#define STAGE_PATH  SBX_LIBEXECDIR "/sbxsh-stage"
 #define MARKER_PATH SBX_LIBEXECDIR "/sandbox-marker"
 
 extern char **environ;
@@ -69,9 +69,9 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 
 static void load_profile(struct run *r)
 {
-	struct diag d = { 0 };
+	struct diag d = {0};
 	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
-	struct policy_opts o = { .user_config = cfg && *cfg ? cfg : NULL, .login = r->args.login };
+	struct policy_opts o = {.user_config = cfg && *cfg ? cfg : NULL, .login = r->args.login};
 	char *cwd = getcwd(NULL, 0);
 
 	if (!cwd)
@@ -91,19 +91,19 @@ static bool all_tty(void)
 
 static void plan(struct run *r, const struct settings *set)
 {
-	struct strv notices = { 0 }, errors = { 0 };
+	struct strv notices = {0}, errors = {0};
 	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
 	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
 	struct sandbox_ctx c = {
-		.home = home,
-		.config_file = !r->args.login && cfg && cfg[0] == '/' ? cfg : NULL,
-		.stage = STAGE_PATH,
-		.marker = MARKER_PATH,
-		.inner_shell = set->inner_shell,
-		.environ = environ,
-		.root = geteuid() == 0,
-		/* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
-		.tty = all_tty() && !(r->args.interactive || (!r->args.command && !r->args.script)),
+	    .home = home,
+	    .config_file = !r->args.login && cfg && cfg[0] == '/' ? cfg : NULL,
+	    .stage = STAGE_PATH,
+	    .marker = MARKER_PATH,
+	    .inner_shell = set->inner_shell,
+	    .environ = environ,
+	    .root = geteuid() == 0,
+	    /* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
+	    .tty = all_tty() && !(r->args.interactive || (!r->args.command && !r->args.script)),
 	};
 	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
 
@@ -142,7 +142,8 @@ static void make_data_fds(struct run *r)
 		int p[2];
 		if (pipe2(p, O_CLOEXEC) < 0)
 			sbx_fatal("cannot make a pipe: %s", strerror(errno));
-		if (i == 0 && r->spec.marker && write(p[1], text, strlen(text)) != (ssize_t)strlen(text))
+		if (i == 0 && r->spec.marker &&
+		    write(p[1], text, strlen(text)) != (ssize_t)strlen(text))
 			sbx_fatal("cannot write the sandbox marker: %s", strerror(errno));
 		close(p[1]);
 		r->fds[r->nfds++] = p[0];
@@ -237,7 +238,7 @@ static int answer(struct shell_args *a)
 
 int shell_main(int argc, char **argv)
 {
-	struct run r = { .sock = -1 };
+	struct run r = {.sock = -1};
 	char *inner = NULL;
 
 	if (shell_args_parse(argc, argv, &r.args) < 0)

@@ -11,11 +11,11 @@ enum shell_action { SHELL_RUN, SHELL_VERSION, SHELL_HELP, SHELL_USAGE };
 /* What sbxsh reads of bash's argument contract; everything else goes to the inner shell. */
 struct shell_args {
 	enum shell_action action;
-	bool login;	   /* argv[0] "-…", -l or --login */
-	bool command;	   /* -c */
-	bool stdin_script; /* -s */
-	bool interactive;  /* -i */
-	bool dry_run;	   /* --dry-run (sbxsh's own) */
+	bool login;	    /* argv[0] "-…", -l or --login */
+	bool command;	    /* -c */
+	bool stdin_script;  /* -s */
+	bool interactive;   /* -i */
+	bool dry_run;	    /* --dry-run (sbxsh's own) */
 	const char *config; /* --config FILE (sbxsh's own), or NULL */
 	const char *cmd;    /* the -c command string */
 	const char *script; /* FILE: no -c, no -s */
@@ -46,8 +46,8 @@ struct run_result {
 /* Runs argv (bwrap, by absolute path) and supervises it: signals forwarded to the stage,
  * the stage's report read from sock. keep_fds are made inheritable for bwrap only.
  * Fills *res. Returns 0, or a negative errno when it could not start bwrap. */
-int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep,
-		  bool new_session, struct run_result *res);
+int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
+		  struct run_result *res);
 /* Exits with wstatus: the same code, or dies of the same signal. */
 _Noreturn void supervise_exit(int wstatus);
 

@@ -26,7 +26,7 @@
 #include "platform/sandbox.h"
 #include "shell/shell.h"
 
-static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD};
 
 struct sup {
 	pid_t bwrap;
@@ -62,9 +62,11 @@ static int on_message(struct sup *s)
 		char buf[CMSG_SPACE(sizeof(struct ucred))];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { &m, sizeof(m) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			     .msg_controllen = sizeof(u.buf) };
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf)};
 	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 
 	if (n < 0)
@@ -128,7 +130,7 @@ static void loop(struct sup *s)
 	bool open = true;
 
 	for (;;) {
-		struct pollfd p[2] = { { s->sigfd, POLLIN, 0 }, { open ? s->sock : -1, POLLIN, 0 } };
+		struct pollfd p[2] = {{s->sigfd, POLLIN, 0}, {open ? s->sock : -1, POLLIN, 0}};
 		if (poll(p, 2, -1) < 0)
 			continue;
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
@@ -141,10 +143,10 @@ static void loop(struct sup *s)
 		;
 }
 
-int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep,
-		  bool new_session, struct run_result *res)
+int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
+		  struct run_result *res)
 {
-	struct sup s = { .sock = sock, .pidfd = -1, .new_session = new_session, .res = res };
+	struct sup s = {.sock = sock, .pidfd = -1, .new_session = new_session, .res = res};
 	sigset_t set, old;
 	int r = 0;
 
@@ -180,7 +182,7 @@ _Noreturn void supervise_exit(int wstatus)
 	if (WIFEXITED(wstatus))
 		exit(WEXITSTATUS(wstatus));
 	int sig = WTERMSIG(wstatus);
-	struct rlimit no_core = { 0, 0 };
+	struct rlimit no_core = {0, 0};
 	sigset_t set;
 
 	fflush(NULL);

@@ -89,9 +89,9 @@ static int push_ns(const struct sandbox_spec *s, const char *bwrap, struct strv 
 	if (r == 0)
 		/* As root, CAP_SETPCAP is kept for the stage alone: it empties the bounding set
 		 * with it, then drops it with the rest before the shell runs. */
-		r = s->unshare_user ? strv_push(out, "--unshare-user")
-				    : strv_pushl(out, "--cap-drop", "ALL", "--cap-add", "CAP_SETPCAP",
-						 NULL);
+		r = s->unshare_user
+			? strv_push(out, "--unshare-user")
+			: strv_pushl(out, "--cap-drop", "ALL", "--cap-add", "CAP_SETPCAP", NULL);
 	if (r == 0)
 		r = strv_pushl(out, "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 			       "--unshare-cgroup-try", NULL);
@@ -115,8 +115,7 @@ static int push_base(const struct sandbox_spec *s, struct strv *out)
 	return r;
 }
 
-static int push_mount(const struct sbx_mount *m, const int *data_fds, size_t *di,
-		      struct strv *out)
+static int push_mount(const struct sbx_mount *m, const int *data_fds, size_t *di, struct strv *out)
 {
 	switch (m->op) {
 	case SBX_M_RO_BIND:
@@ -166,7 +165,7 @@ static int push_env(const struct sandbox_spec *s, struct strv *out)
 {
 	int r = strv_pushl(out, "--setenv", "SBXSH_SANDBOX", "1", "--setenv", "SBXSH_PROFILE",
 			   s->profile_name ? s->profile_name : "[default]", NULL);
-	for (const char *const *t = (const char *const[]){ "TMPDIR", "TMP", "TEMP", NULL };
+	for (const char *const *t = (const char *const[]){"TMPDIR", "TMP", "TEMP", NULL};
 	     r == 0 && s->tmp_private && *t; t++)
 		r = strv_pushl(out, "--setenv", *t, "/tmp", NULL);
 	if (r == 0 && s->git_discovery)

@@ -48,15 +48,17 @@ int canon_path(const char *path, char **out)
 		goto out;
 	fold(tmp);
 	/* Resolve the longest existing prefix, then append the rest. */
-	for (char *cut = tmp + strlen(tmp);; ) {
+	for (char *cut = tmp + strlen(tmp);;) {
 		char save = *cut;
 		*cut = '\0';
 		char *real = realpath(tmp[0] ? tmp : "/", NULL);
 		*cut = save;
 		if (real) {
 			const char *rest = cut;
-			r = asprintf(&res, "%s%s", strcmp(real, "/") == 0 && *rest ? "" : real, rest) < 0
-				    ? -ENOMEM : 0;
+			r = asprintf(&res, "%s%s", strcmp(real, "/") == 0 && *rest ? "" : real,
+				     rest) < 0
+				? -ENOMEM
+				: 0;
 			free(real);
 			break;
 		}

@@ -45,17 +45,25 @@ struct plan {
 
 /* Names no command may write inside a write grant or the home directory (policy.md). */
 static const char *const mandatory[] = {
-	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
-	".zprofile", ".zshenv", ".zlogin", ".config/fish", ".config/sbxsh", ".gitconfig",
-	".gitmodules", ".git/hooks", ".git/config", ".ssh", ".vscode", ".idea", ".mcp.json",
-	".claude/commands", ".claude/agents", ".claude/settings*.json", ".codex", ".gemini",
+    ".bashrc",	      ".bash_profile",
+    ".bash_login",    ".bash_logout",
+    ".profile",	      ".zshrc",
+    ".zprofile",      ".zshenv",
+    ".zlogin",	      ".config/fish",
+    ".config/sbxsh",  ".gitconfig",
+    ".gitmodules",    ".git/hooks",
+    ".git/config",    ".ssh",
+    ".vscode",	      ".idea",
+    ".mcp.json",      ".claude/commands",
+    ".claude/agents", ".claude/settings*.json",
+    ".codex",	      ".gemini",
 };
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
 #define STARSTAR_DEPTH 4   /* directory levels a "**" in the middle of a glob spans */
 
 static const char *const hermetic_roots[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
 };
 
 static int add(struct plan *pl, const char *path, enum kind k)
@@ -165,7 +173,7 @@ static int expand_glob(const char *pattern, struct strv *out)
  * whose links must be judged). */
 static int expand(const char *value, bool canon, struct strv *out)
 {
-	struct strv hits = { 0 };
+	struct strv hits = {0};
 	int r = 0;
 
 	if (!has_glob(value) && !canon) {
@@ -200,13 +208,14 @@ static int add_reads(struct plan *pl, const struct profile *p)
 {
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && p->hermetic && i < sizeof(hermetic_roots) / sizeof(*hermetic_roots); i++) {
+	for (size_t i = 0;
+	     r == 0 && p->hermetic && i < sizeof(hermetic_roots) / sizeof(*hermetic_roots); i++) {
 		struct stat st;
 		if (lstat(hermetic_roots[i], &st) == 0 && S_ISDIR(st.st_mode))
 			r = add(pl, hermetic_roots[i], K_READ);
 	}
 	for (size_t i = 0; r == 0 && i < p->read.n; i++) {
-		struct strv hits = { 0 };
+		struct strv hits = {0};
 		r = expand(p->read.v[i].value, true, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			if (p->hermetic && strcmp(hits.v[j], "/") == 0)
@@ -250,10 +259,11 @@ static int add_write_path(struct plan *pl, const struct pol_value *v, const char
 	struct stat st;
 
 	if (stat(path, &st) < 0)
-		return strv_pushf(pl->notices,
-				  "write grant %s (%s:%u) does not exist; nothing is mounted for it "
-				  "(create it first, or grant the directory that will hold it)",
-				  path, v->file, v->line);
+		return strv_pushf(
+		    pl->notices,
+		    "write grant %s (%s:%u) does not exist; nothing is mounted for it "
+		    "(create it first, or grant the directory that will hold it)",
+		    path, v->file, v->line);
 	if (!S_ISDIR(st.st_mode)) {
 		char *dir = strdup(path);
 		if (!dir)
@@ -302,14 +312,15 @@ static int add_writes(struct plan *pl, const struct profile *p)
 
 	for (size_t i = 0; r == 0 && i < p->write.n; i++) {
 		const struct pol_value *v = &p->write.v[i];
-		struct strv hits = { 0 };
+		struct strv hits = {0};
 		r = expand(v->value, true, &hits);
 		if (r == 0 && hits.n == 0) {
 			char *d = glob_dir(v->value);
-			r = d ? strv_pushf(pl->notices,
-					   "write grant %s (%s:%u) matches nothing yet, so nothing is "
-					   "writable for it; grant the directory %s instead",
-					   v->value, v->file, v->line, d)
+			r = d ? strv_pushf(
+				    pl->notices,
+				    "write grant %s (%s:%u) matches nothing yet, so nothing is "
+				    "writable for it; grant the directory %s instead",
+				    v->value, v->file, v->line, d)
 			      : -ENOMEM;
 			free(d);
 		}
@@ -328,7 +339,7 @@ static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < l->n; i++) {
-		struct strv hits = { 0 };
+		struct strv hits = {0};
 		r = expand(l->v[i].value, false, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			struct stat st;
@@ -358,7 +369,7 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 		return 0;
 	if (asprintf(&p, "%s/%s", strcmp(dir, "/") ? dir : "", name) < 0)
 		return -ENOMEM;
-	struct strv hits = { 0 };
+	struct strv hits = {0};
 	r = strchr(name, '*') ? glob_push(p, &hits) : strv_push(&hits, p);
 	for (size_t i = 0; r == 0 && i < hits.n; i++) {
 		struct stat st;
@@ -418,7 +429,7 @@ static int add_mandatory(struct plan *pl, const struct profile *p, const struct 
 	size_t nw = pl->writes.n;
 
 	for (size_t i = 0; r == 0 && i < nw; i++) {
-		struct strv subdirs = { 0 };
+		struct strv subdirs = {0};
 		r = probe_dir(pl, pl->writes.v[i], p->git_config, &subdirs);
 		for (size_t j = 0; r == 0 && j < subdirs.n; j++)
 			r = probe_dir(pl, subdirs.v[j], p->git_config, NULL);
@@ -429,7 +440,7 @@ static int add_mandatory(struct plan *pl, const struct profile *p, const struct 
 	if (r == 0 && p->root)
 		r = probe_entry(pl, p->root, ".git", p->git_config);
 	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *extra[] = { c->config_file, SBX_SYSCONFDIR "/sbxsh", NULL };
+	const char *extra[] = {c->config_file, SBX_SYSCONFDIR "/sbxsh", NULL};
 	for (size_t i = 0; r == 0 && i < 2; i++)
 		if (extra[i])
 			r = probe_name(pl, "/", extra[i] + 1, false);
@@ -492,7 +503,7 @@ static int op_for(enum kind k, enum state above, const char *path, enum state *n
 		if (above != S_RO && above != S_RW)
 			return -1;
 		return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? SBX_M_HIDE_DIR
-								  : SBX_M_HIDE_FILE;
+								   : SBX_M_HIDE_FILE;
 	}
 	return -1;
 }
@@ -525,7 +536,8 @@ static int add_symlinks(struct sandbox_spec *s, const struct profile *p)
 {
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && p->hermetic && i < sizeof(hermetic_roots) / sizeof(*hermetic_roots); i++) {
+	for (size_t i = 0;
+	     r == 0 && p->hermetic && i < sizeof(hermetic_roots) / sizeof(*hermetic_roots); i++) {
 		char target[4096];
 		ssize_t n = readlink(hermetic_roots[i], target, sizeof(target) - 1);
 		if (n <= 0)
@@ -547,7 +559,8 @@ static int check_cwd(struct plan *pl, const struct profile *p, const struct entr
 			   "the current directory %s is %s in this profile, so the command would "
 			   "not see it; add it to read or write in %s %s, or run the command from "
 			   "the project",
-			   p->cwd, s == S_HIDDEN ? "hidden (deny_read or the private /tmp)" : "not granted",
+			   p->cwd,
+			   s == S_HIDDEN ? "hidden (deny_read or the private /tmp)" : "not granted",
 			   p->grant_file ? p->grant_file : "~/.config/sbxsh/sbxsh.ini",
 			   p->grant_section ? p->grant_section : "[default]");
 	return r ? r : -EPERM;
@@ -563,7 +576,8 @@ static int plan_env(struct sandbox_spec *s, const struct profile *p, const struc
 		for (char *const *e = c->environ; r == 0 && e && *e; e++) {
 			const char *eq = strchr(*e, '=');
 			char *name = eq ? strndup(*e, (size_t)(eq - *e)) : NULL;
-			if (name && fnmatch(pat, name, 0) == 0 && strv_find(&s->env_unset, name) < 0)
+			if (name && fnmatch(pat, name, 0) == 0 &&
+			    strv_find(&s->env_unset, name) < 0)
 				r = strv_push(&s->env_unset, name);
 			free(name);
 		}
@@ -573,7 +587,9 @@ static int plan_env(struct sandbox_spec *s, const struct profile *p, const struc
 		const char *eq = strchr(v->value, '=');
 		if (!eq || eq == v->value)
 			r = strv_pushf(errors, "%s:%u: env_set %s: want NAME=value", v->file,
-				       v->line, v->value) < 0 ? -ENOMEM : -EINVAL;
+				       v->line, v->value) < 0
+				? -ENOMEM
+				: -EINVAL;
 		else
 			r = strv_push(&s->env_set, v->value);
 	}
@@ -626,7 +642,7 @@ static void plan_release(struct plan *pl)
 int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sandbox_spec *out,
 		 struct strv *notices, struct strv *errors)
 {
-	struct plan pl = { .notices = notices, .errors = errors };
+	struct plan pl = {.notices = notices, .errors = errors};
 	enum state *st = NULL;
 	struct entry *done = NULL; /* borrowed paths, owned by pl */
 	int r;
@@ -648,7 +664,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = add(&pl, "/tmp", p->tmp == TMP_PRIVATE ? K_HIDE : K_WRITE);
 	if (r == 0)
 		r = (st = calloc(pl.n + 1, sizeof(*st))) && (done = calloc(pl.n + 1, sizeof(*done)))
-			    ? 0 : -ENOMEM;
+			? 0
+			: -ENOMEM;
 	if (r == 0)
 		r = add_symlinks(out, p);
 	int nd = r == 0 ? emit(&pl, out, done, st) : r;

@@ -25,10 +25,10 @@
 #endif
 
 enum arg_test {
-	ANY,	    /* the call itself */
-	A0_EQ,	    /* first argument equals val */
-	A0_HAS,	    /* first argument has the bits of val */
-	A1_LOW32,   /* second argument's low 32 bits equal val */
+	ANY,	  /* the call itself */
+	A0_EQ,	  /* first argument equals val */
+	A0_HAS,	  /* first argument has the bits of val */
+	A1_LOW32, /* second argument's low 32 bits equal val */
 };
 
 struct rule {
@@ -40,41 +40,41 @@ struct rule {
 };
 
 static const struct rule rules[] = {
-	/* Unix sockets reach host daemons (docker, ssh-agent, tmux) */
-	{ "socket", A0_EQ, AF_UNIX, EPERM, true },
-	/* Terminal injection into the caller's shell */
-	{ "ioctl", A1_LOW32, TIOCSTI, EPERM, false },
-	{ "ioctl", A1_LOW32, TIOCLINUX, EPERM, false },
-	/* New user namespaces: a way back to capabilities and mount rights */
-	{ "unshare", A0_HAS, CLONE_NEWUSER, EPERM, false },
-	{ "clone", A0_HAS, CLONE_NEWUSER, EPERM, false },
-	{ "clone3", ANY, 0, ENOSYS, false },
-	/* The mount table stays as bwrap made it */
-	{ "mount", ANY, 0, EPERM, false },
-	{ "umount2", ANY, 0, EPERM, false },
-	{ "pivot_root", ANY, 0, EPERM, false },
-	{ "move_mount", ANY, 0, EPERM, false },
-	{ "open_tree", ANY, 0, EPERM, false },
-	{ "fsopen", ANY, 0, EPERM, false },
-	{ "fsconfig", ANY, 0, EPERM, false },
-	{ "fsmount", ANY, 0, EPERM, false },
-	{ "fspick", ANY, 0, EPERM, false },
-	{ "mount_setattr", ANY, 0, EPERM, false },
-	{ "setns", ANY, 0, EPERM, false },
-	/* Kernel attack surface no command needs */
-	{ "keyctl", ANY, 0, EPERM, false },
-	{ "add_key", ANY, 0, EPERM, false },
-	{ "request_key", ANY, 0, EPERM, false },
-	{ "bpf", ANY, 0, EPERM, false },
-	{ "perf_event_open", ANY, 0, EPERM, false },
-	{ "io_uring_setup", ANY, 0, EPERM, false },
-	{ "io_uring_enter", ANY, 0, EPERM, false },
-	{ "io_uring_register", ANY, 0, EPERM, false },
-	{ "kexec_load", ANY, 0, EPERM, false },
-	{ "kexec_file_load", ANY, 0, EPERM, false },
-	{ "init_module", ANY, 0, EPERM, false },
-	{ "finit_module", ANY, 0, EPERM, false },
-	{ "delete_module", ANY, 0, EPERM, false },
+    /* Unix sockets reach host daemons (docker, ssh-agent, tmux) */
+    {"socket", A0_EQ, AF_UNIX, EPERM, true},
+    /* Terminal injection into the caller's shell */
+    {"ioctl", A1_LOW32, TIOCSTI, EPERM, false},
+    {"ioctl", A1_LOW32, TIOCLINUX, EPERM, false},
+    /* New user namespaces: a way back to capabilities and mount rights */
+    {"unshare", A0_HAS, CLONE_NEWUSER, EPERM, false},
+    {"clone", A0_HAS, CLONE_NEWUSER, EPERM, false},
+    {"clone3", ANY, 0, ENOSYS, false},
+    /* The mount table stays as bwrap made it */
+    {"mount", ANY, 0, EPERM, false},
+    {"umount2", ANY, 0, EPERM, false},
+    {"pivot_root", ANY, 0, EPERM, false},
+    {"move_mount", ANY, 0, EPERM, false},
+    {"open_tree", ANY, 0, EPERM, false},
+    {"fsopen", ANY, 0, EPERM, false},
+    {"fsconfig", ANY, 0, EPERM, false},
+    {"fsmount", ANY, 0, EPERM, false},
+    {"fspick", ANY, 0, EPERM, false},
+    {"mount_setattr", ANY, 0, EPERM, false},
+    {"setns", ANY, 0, EPERM, false},
+    /* Kernel attack surface no command needs */
+    {"keyctl", ANY, 0, EPERM, false},
+    {"add_key", ANY, 0, EPERM, false},
+    {"request_key", ANY, 0, EPERM, false},
+    {"bpf", ANY, 0, EPERM, false},
+    {"perf_event_open", ANY, 0, EPERM, false},
+    {"io_uring_setup", ANY, 0, EPERM, false},
+    {"io_uring_enter", ANY, 0, EPERM, false},
+    {"io_uring_register", ANY, 0, EPERM, false},
+    {"kexec_load", ANY, 0, EPERM, false},
+    {"kexec_file_load", ANY, 0, EPERM, false},
+    {"init_module", ANY, 0, EPERM, false},
+    {"finit_module", ANY, 0, EPERM, false},
+    {"delete_module", ANY, 0, EPERM, false},
 };
 
 static int add_rule(scmp_filter_ctx ctx, const struct rule *r)

@@ -25,7 +25,7 @@
 #include "platform/log.h"
 #include "platform/sandbox.h"
 
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 struct stage_args {
 	int fd;
@@ -62,14 +62,14 @@ static int parse(int argc, char **argv, struct stage_args *a)
 
 static void send_msg(int fd, uint32_t kind, int32_t status)
 {
-	struct sbx_stage_msg m = { SBX_STAGE_MAGIC, kind, status };
-	struct ucred cred = { getpid(), getuid(), getgid() };
+	struct sbx_stage_msg m = {SBX_STAGE_MAGIC, kind, status};
+	struct ucred cred = {getpid(), getuid(), getgid()};
 	union {
 		char buf[CMSG_SPACE(sizeof(cred))];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { &m, sizeof(m) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 
 	if (kind == SBX_STAGE_STARTED) {
 		memset(&u, 0, sizeof(u));
@@ -131,7 +131,7 @@ static int supervise(pid_t shell, const sigset_t *set)
 
 int main(int argc, char **argv)
 {
-	struct stage_args a = { 0 };
+	struct stage_args a = {0};
 	sigset_t set, old;
 
 	if (parse(argc, argv, &a) < 0) {

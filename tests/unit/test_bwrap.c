@@ -48,9 +48,9 @@ static void spec_base(struct sandbox_spec *s)
 
 static void golden(const struct sandbox_spec *s, const char *want, const char *name)
 {
-	struct strv out = { 0 };
-	int fds[8] = { 10, 11, 12, 13, 14, 15, 16, 17 };
-	char *argv[] = { "sbxsh", "-c", "true", NULL };
+	struct strv out = {0};
+	int fds[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+	char *argv[] = {"sbxsh", "-c", "true", NULL};
 
 	is_int(sandbox_argv(s, "/usr/bin/bwrap", fds, argv, &out), 0, "%s: builds", name);
 	char *got = joined(&out);
@@ -59,12 +59,13 @@ static void golden(const struct sandbox_spec *s, const char *want, const char *n
 	strv_release(&out);
 }
 
-#define NS_USER "/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --unshare-pid " \
-		"--unshare-ipc --unshare-uts --unshare-cgroup-try"
-#define TAIL "--chdir /w --setenv SBXSH_SANDBOX 1 --setenv SBXSH_PROFILE [default] "
+#define NS_USER                                                                                    \
+	"/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --unshare-pid "                \
+	"--unshare-ipc --unshare-uts --unshare-cgroup-try"
+#define TAIL   "--chdir /w --setenv SBXSH_SANDBOX 1 --setenv SBXSH_PROFILE [default] "
 #define TMPENV "--setenv TMPDIR /tmp --setenv TMP /tmp --setenv TEMP /tmp "
-#define STAGE "--ro-bind /lx/sbxsh-stage /lx/sbxsh-stage --ro-bind-data 10 /lx/sandbox-marker "
-#define RUN "-- /lx/sbxsh-stage --fd=7 -- /bin/bash sbxsh -c true"
+#define STAGE  "--ro-bind /lx/sbxsh-stage /lx/sbxsh-stage --ro-bind-data 10 /lx/sandbox-marker "
+#define RUN    "-- /lx/sbxsh-stage --fd=7 -- /bin/bash sbxsh -c true"
 
 static void test_pure(void)
 {
@@ -81,10 +82,11 @@ static void test_pure(void)
 	s.unshare_net = false;
 	s.new_session = false;
 	s.tmp_private = false;
-	golden(&s,
-	       NS_USER " --ro-bind / / --dev /dev --proc /proc --bind /tmp /tmp --bind /w /w " STAGE
-		       TAIL RUN,
-	       "network open, tmp shared, a terminal");
+	golden(
+	    &s,
+	    NS_USER
+	    " --ro-bind / / --dev /dev --proc /proc --bind /tmp /tmp --bind /w /w " STAGE TAIL RUN,
+	    "network open, tmp shared, a terminal");
 
 	/* deny_read: a directory is a read-only tmpfs (remounted last), a file empty data. */
 	sbx_mounts_add(&s.mounts, SBX_M_HIDE_DIR, NULL, "/h/.ssh");
@@ -95,12 +97,13 @@ static void test_pure(void)
 	strv_push(&s.env_unset, "SECRET");
 	strv_push(&s.env_set, "A=b=c");
 	golden(&s,
-	       NS_USER " --ro-bind / / --dev /dev --proc /proc --bind /tmp /tmp --bind /w /w "
-		       "--tmpfs /h/.ssh --ro-bind-data 11 /h/.netrc "
-		       "--ro-bind /h/.ssh/known_hosts /h/.ssh/known_hosts " STAGE
-		       "--remount-ro /h/.ssh " TAIL
-		       "--setenv GIT_DISCOVERY_ACROSS_FILESYSTEM 1 --unsetenv SECRET --setenv A b=c "
-		       "-- /lx/sbxsh-stage --fd=7 --unix-all -- /bin/bash sbxsh -c true",
+	       NS_USER
+	       " --ro-bind / / --dev /dev --proc /proc --bind /tmp /tmp --bind /w /w "
+	       "--tmpfs /h/.ssh --ro-bind-data 11 /h/.netrc "
+	       "--ro-bind /h/.ssh/known_hosts /h/.ssh/known_hosts " STAGE
+	       "--remount-ro /h/.ssh " TAIL
+	       "--setenv GIT_DISCOVERY_ACROSS_FILESYSTEM 1 --unsetenv SECRET --setenv A b=c "
+	       "-- /lx/sbxsh-stage --fd=7 --unix-all -- /bin/bash sbxsh -c true",
 	       "deny_read dir vs file, a file shown again, env, unix_sockets = all");
 	is_int(sandbox_data_fds(&s), 2, "data fds: the marker and one hidden file");
 	sandbox_spec_release(&s);
@@ -180,13 +183,16 @@ static char *plan(const struct profile *p, bool root, struct strv *notes, struct
 {
 	char home[512];
 	snprintf(home, sizeof(home), "%s/home", T);
-	struct sandbox_ctx c = { .home = home, .stage = "/lx/sbxsh-stage",
-				 .marker = "/nonexistent/sandbox-marker",
-				 .inner_shell = "/bin/bash", .root = root, .tty = false };
+	struct sandbox_ctx c = {.home = home,
+				.stage = "/lx/sbxsh-stage",
+				.marker = "/nonexistent/sandbox-marker",
+				.inner_shell = "/bin/bash",
+				.root = root,
+				.tty = false};
 	struct sandbox_spec s;
-	struct strv out = { 0 };
-	int fds[16] = { 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35 };
-	char *argv[] = { "sh", NULL };
+	struct strv out = {0};
+	int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+	char *argv[] = {"sh", NULL};
 
 	*rc = sandbox_plan(p, &c, &s, notes, errs);
 	if (*rc < 0)
@@ -221,10 +227,12 @@ static void fixture(void)
 	snprintf(T, sizeof(T), "/var/tmp/test_bwrap.XXXXXX");
 	if (!mkdtemp(T))
 		snprintf(T, sizeof(T), "/tmp");
-	const char *dirs[] = { "home", "home/.ssh", "proj", "proj/.git", "proj/.git/hooks",
-			       "proj/sub", "proj/sub/.vscode", "data", "elsewhere", "out-a", NULL };
-	const char *files[] = { "home/.netrc", "home/.bashrc", "proj/.bashrc", "proj/.git/config",
-				"data/out.bin", NULL };
+	const char *dirs[] = {
+	    "home",	"home/.ssh",	    "proj", "proj/.git", "proj/.git/hooks",
+	    "proj/sub", "proj/sub/.vscode", "data", "elsewhere", "out-a",
+	    NULL};
+	const char *files[] = {"home/.netrc",	   "home/.bashrc", "proj/.bashrc",
+			       "proj/.git/config", "data/out.bin", NULL};
 	for (int i = 0; dirs[i]; i++)
 		mk(dirs[i], true);
 	for (int i = 0; files[i]; i++)
@@ -239,14 +247,15 @@ static void fixture(void)
 static void test_plan(void)
 {
 	struct profile p;
-	struct strv notes = { 0 }, errs = { 0 };
+	struct strv notes = {0}, errs = {0};
 	int rc;
 	char *m;
 
 	prof_base(&p);
 	m = plan(&p, false, &notes, &errs, &rc);
 	is_str(m,
-	       "--ro-bind / / --dev /dev --proc /proc --perms 0700 --tmpfs /tmp --bind $T/proj $T/proj "
+	       "--ro-bind / / --dev /dev --proc /proc --perms 0700 --tmpfs /tmp --bind $T/proj "
+	       "$T/proj "
 	       "--ro-bind-data 20 $T/home/.netrc --tmpfs $T/home/.ssh "
 	       "--ro-bind $T/proj/.bashrc $T/proj/.bashrc --ro-bind $T/proj/.git/config "
 	       "$T/proj/.git/config --ro-bind $T/proj/.git/hooks $T/proj/.git/hooks "
@@ -275,7 +284,7 @@ static void test_plan(void)
 	p.hermetic = true;
 	m = plan(&p, false, &notes, &errs, &rc);
 	ok(m && !strstr(m, "--ro-bind / /") && strstr(m, "--ro-bind /usr /usr") &&
-		   !strstr(m, "$T/home/.ssh"),
+	       !strstr(m, "$T/home/.ssh"),
 	   "hermetic: no /, /usr shown, hidden paths that are not visible are not mounted");
 	free(m);
 	prof_release(&p);
@@ -288,7 +297,7 @@ static void test_plan(void)
 	m = plan(&p, false, &notes, &errs, &rc);
 	ok(m && strstr(m, "--bind $T/out-a $T/out-a"), "a write glob binds its match");
 	ok(notes.n == 1 && strstr(notes.v[0], "matches nothing") &&
-		   strstr(notes.v[0], "grant the directory"),
+	       strstr(notes.v[0], "grant the directory"),
 	   "an empty write glob is reported with the directory to grant");
 	free(m);
 	prof_release(&p);
@@ -327,7 +336,8 @@ static void test_plan(void)
 	p.tmp = TMP_SHARED;
 	p.network = NET_OPEN;
 	m = plan(&p, true, &notes, &errs, &rc);
-	ok(m && strstr(m, "--bind /tmp /tmp") && !strstr(m, "--tmpfs /tmp"), "tmp = shared binds the host /tmp");
+	ok(m && strstr(m, "--bind /tmp /tmp") && !strstr(m, "--tmpfs /tmp"),
+	   "tmp = shared binds the host /tmp");
 	free(m);
 	prof_release(&p);
 	strv_release(&notes);
