@@ -112,6 +112,14 @@ static const struct {
     {GET("http://allowed.com@evil.com/", H("allowed.com")), HTTP_E_USERINFO,
      "userinfo naming the allowed host"},
     {GET("http://allowed.com@evil.com/", H("evil.com")), HTTP_E_USERINFO, "userinfo"},
+    {GET("http://allowed.com:80@evil.com/", H("allowed.com")), HTTP_E_USERINFO,
+     "userinfo that looks like a port"},
+    {GET("http://evil.com\\@allowed.com/", H("allowed.com")), HTTP_E_USERINFO,
+     "backslash before @"},
+    {GET("http://allowed.com#@evil.com/", H("allowed.com")), HTTP_E_TARGET, "# before @"},
+    {GET("http://allowed.com?@evil.com/", H("allowed.com")), 0,
+     "@ in the query belongs to the query"},
+    {GET("http://allowed.com%40evil.com/", H("allowed.com")), HTTP_E_TARGET, "encoded @"},
     {GET("http://evil.com/", H("allowed.com")), HTTP_E_HOST_MISMATCH, "Host names another"},
     {GET("http://example.com/", H("example.com:81")), HTTP_E_HOST_MISMATCH, "Host port"},
     {GET("http://example.com:8080/", H("example.com")), HTTP_E_HOST_MISMATCH,
@@ -245,6 +253,10 @@ static void test_fields(void)
 	is_str(slice(req.headers[2].value), "v w", "value trimmed, inner space kept");
 	is_int(req.keep_alive, 0, "Connection: close");
 	is_int(req.body, HTTP_BODY_NONE, "no body");
+
+	parse(GET("http://allowed.com?@evil.com/", H("allowed.com")));
+	is_str(slice(req.host), "allowed.com", "@ in the query: the host is the authority's");
+	is_str(slice(req.path), "?@evil.com/", "and the rest is the query");
 
 	parse(GET("http://[2001:db8::1]/", H("[2001:db8::1]")));
 	is_str(slice(req.host), "2001:db8::1", "IPv6 host unbracketed");
