@@ -235,6 +235,18 @@ static void test_nul(void)
 	is_int(http_parse_request(b, sizeof(b) - 1, 0, &req), HTTP_E_SYNTAX, "NUL in a value");
 }
 
+static void test_last_len(void)
+{
+	const char *in = "GET http://a.example/ HTTP/1.1\r\nHost: a.example\r\n\r\n";
+	size_t n = strlen(in);
+
+	is_int(http_parse_request(in, n, n + 10, &req), (int)n, "last_len past len: scanned anew");
+	is_int(http_parse_request(in, n, n - 2, &req), (int)n, "end straddling last_len is found");
+	is_int(http_parse_request(in, n - 1, 0, &req), HTTP_PARTIAL, "one byte short: partial");
+	is_int(http_parse_request("GET", 3, 2, &req), HTTP_PARTIAL, "resumed inside the method");
+	is_int(http_parse_request("GE@", 3, 2, &req), HTTP_E_METHOD, "bad method byte on resume");
+}
+
 static void test_fields(void)
 {
 	const char *in = GET("http://Example.COM:8080/a?b=c",
@@ -512,6 +524,7 @@ int main(void)
 {
 	test_cases();
 	test_nul();
+	test_last_len();
 	test_fields();
 	test_limits();
 	test_rewrite();
