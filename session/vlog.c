@@ -224,7 +224,7 @@ static void kv(struct vlog_buf *o, const char *key, const char *v)
 	for (; *v; v++) {
 		if (*v == '"' || *v == '\\')
 			add(o, "\\", 1);
-		add_clean(o, (char[]){ *v, 0 });
+		add_clean(o, (char[]){*v, 0});
 	}
 	add(o, "\"", 1);
 }
@@ -249,7 +249,7 @@ static void summary(struct vlog_buf *o, const struct vlog_record *r)
 
 static int send_dgram(const char *sock, const char *p, size_t n)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
 	int fd, r = 0;
 
 	if (strlen(sock) >= sizeof(a.sun_path))
@@ -270,7 +270,7 @@ static int send_dgram(const char *sock, const char *p, size_t n)
 
 static int to_journal(const char *sock, const struct vlog_record *r)
 {
-	struct vlog_buf o = { 0 }, msg = { 0 };
+	struct vlog_buf o = {0}, msg = {0};
 	char port[16], pid[24];
 	int rc;
 
@@ -302,7 +302,7 @@ static int to_journal(const char *sock, const struct vlog_record *r)
 
 static int to_syslog(const char *sock, const struct vlog_record *r)
 {
-	struct vlog_buf o = { 0 };
+	struct vlog_buf o = {0};
 	char head[96], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -310,8 +310,8 @@ static int to_syslog(const char *sock, const struct vlog_record *r)
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%b %e %H:%M:%S", &tm);
-	snprintf(head, sizeof(head), "<%d>%s sbxsh[%ld]: ", VLOG_FACILITY * 8 + VLOG_PRIORITY, stamp,
-		 (long)getpid());
+	snprintf(head, sizeof(head), "<%d>%s sbxsh[%ld]: ", VLOG_FACILITY * 8 + VLOG_PRIORITY,
+		 stamp, (long)getpid());
 	add(&o, head, strlen(head));
 	summary(&o, r);
 	rc = o.p ? send_dgram(sock, o.p, o.n) : -ENOMEM;
@@ -332,7 +332,7 @@ int vlog_syslog_at(const char *journal, const char *devlog, const struct vlog_re
 
 void vlog_write(const char *path, bool use_syslog, const struct vlog_record *r)
 {
-	struct vlog_buf o = { 0 };
+	struct vlog_buf o = {0};
 
 	if (path && *path) {
 		vlog_format(&o, r, NULL);
@@ -347,16 +347,16 @@ void vlog_write(const char *path, bool use_syslog, const struct vlog_record *r)
 void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason)
 {
 	struct vlog_record r = {
-		.session = c->d->o->session,
-		.command = c->id,
-		.cmdline = c->cmdline,
-		.cwd = c->cwd,
-		.profile = c->profile,
-		.profile_file = c->profile_file,
-		.kind = "network",
-		.host = host,
-		.port = port,
-		.reason = reason,
+	    .session = c->d->o->session,
+	    .command = c->id,
+	    .cmdline = c->cmdline,
+	    .cwd = c->cwd,
+	    .profile = c->profile,
+	    .profile_file = c->profile_file,
+	    .kind = "network",
+	    .host = host,
+	    .port = port,
+	    .reason = reason,
 	};
 
 	vlog_write(c->d->o->log, false, &r);
@@ -373,8 +373,10 @@ static char *skip_ws(char *p, char *end)
 
 static int hexval(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-		: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
 }
 
 static char *put_utf8(char *o, unsigned cp)
@@ -485,13 +487,16 @@ static char *parse_int(char *p, char *end, long *v)
 	return p;
 }
 
-#define F(name) { #name, offsetof(struct vlog_entry, name) }
+#define F(name)                                                                                    \
+	{                                                                                          \
+#name, offsetof(struct vlog_entry, name)                                           \
+	}
 static const struct {
 	const char *key;
 	size_t off;
 } entry_fields[] = {
-	F(time), F(session), F(command), F(cmdline), F(cwd), F(profile), F(profile_file),
-	F(profile_at), F(kind), F(path), F(host), F(call), F(reason), F(grant),
+    F(time),	   F(session), F(command), F(cmdline), F(cwd),	F(profile), F(profile_file),
+    F(profile_at), F(kind),    F(path),	   F(host),    F(call), F(reason),  F(grant),
 };
 #undef F
 

@@ -57,7 +57,7 @@ int vlog_syslog_at(const char *journal, const char *devlog, const struct vlog_re
 /* A parsed log line: the fields sbxsh log shows (pointers into the caller's buffer). */
 struct vlog_entry {
 	char *time, *session, *command, *cmdline, *cwd, *profile, *profile_file, *profile_at, *kind,
-		*path, *host, *call, *reason, *grant;
+	    *path, *host, *call, *reason, *grant;
 	long port, pid;
 };
 

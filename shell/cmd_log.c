@@ -40,7 +40,7 @@ static int parse_since(const char *s, char *out, size_t n)
 	static const struct {
 		char unit;
 		long secs;
-	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	} units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
 	char *end;
 	long v = strtol(s, &end, 10);
 
@@ -54,11 +54,11 @@ static int parse_since(const char *s, char *out, size_t n)
 			return 0;
 		}
 	}
-	struct tm tm = { 0 };
+	struct tm tm = {0};
 	const char *rest = strptime(s, "%Y-%m-%d", &tm);
 
-	if (rest && (!*rest || ((rest = strptime(rest, "T%H:%M:%S", &tm)) && (!*rest ||
-								     strcmp(rest, "Z") == 0)))) {
+	if (rest && (!*rest || ((rest = strptime(rest, "T%H:%M:%S", &tm)) &&
+				(!*rest || strcmp(rest, "Z") == 0)))) {
 		strftime(out, n, "%Y-%m-%dT%H:%M:%S", &tm);
 		return 0;
 	}
@@ -81,8 +81,10 @@ static int parse_args(int argc, char **argv, struct log_args *a)
 			a->config = argv[++i];
 		} else if (strcmp(o, "--since") == 0 && has) {
 			if (parse_since(argv[++i], a->since, sizeof(a->since)) < 0) {
-				fprintf(stderr, "sbxsh: log: --since %s: not a duration (10m, 2h, 7d) "
-					"or a UTC date (2026-11-29T20:00:00Z)\n", argv[i]);
+				fprintf(stderr,
+					"sbxsh: log: --since %s: not a duration (10m, 2h, 7d) "
+					"or a UTC date (2026-11-29T20:00:00Z)\n",
+					argv[i]);
 				return -1;
 			}
 		} else if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
@@ -103,9 +105,9 @@ static int parse_args(int argc, char **argv, struct log_args *a)
 
 static int load_log_path(const struct log_args *a, char **path, bool *syslog)
 {
-	struct diag d = { 0 };
+	struct diag d = {0};
 	struct policy *p = NULL;
-	struct policy_opts o = { .user_config = a->config ? a->config : getenv("SBXSH_CONFIG") };
+	struct policy_opts o = {.user_config = a->config ? a->config : getenv("SBXSH_CONFIG")};
 	int r;
 
 	if (o.user_config && !*o.user_config)
@@ -182,7 +184,7 @@ static int scan(const struct log_args *a, FILE *f, const char *session)
 
 int cmd_log(int argc, char **argv)
 {
-	struct log_args a = { 0 };
+	struct log_args a = {0};
 	char session[SESS_ID_MAX + 1], *err = NULL, *path = NULL;
 	bool syslog = false;
 	FILE *f;

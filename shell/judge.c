@@ -140,7 +140,7 @@ static bool match_comps(const char *pat, const char *path)
 	if (pl == 2 && pat[0] == '*' && pat[1] == '*') {
 		const char *rest = pat + pl;
 
-		for (const char *q = path;; ) {
+		for (const char *q = path;;) {
 			if (match_comps(rest, q))
 				return true;
 			q = strchr(q, '/');
@@ -256,8 +256,8 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 			return VIS_NONE;
 		if (m->op == SBX_M_BIND)
 			return (s->tmp_private && s->tmp_host && strcmp(m->src, s->tmp_host) == 0)
-				       ? VIS_PRIVATE
-				       : VIS_RW;
+				   ? VIS_PRIVATE
+				   : VIS_RW;
 		return VIS_RO;
 	case SBX_M_HIDE_DIR:
 	case SBX_M_HIDE_FILE:
@@ -272,8 +272,8 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 		if (m->src[0] == '/')
 			k = snprintf(t, sizeof(t), "%s%s", m->src, rest);
 		else
-			k = snprintf(t, sizeof(t), "%.*s/%s%s", (int)(strrchr(m->dst, '/') - m->dst),
-				     m->dst, m->src, rest);
+			k = snprintf(t, sizeof(t), "%.*s/%s%s",
+				     (int)(strrchr(m->dst, '/') - m->dst), m->dst, m->src, rest);
 		if (k < 0 || (size_t)k >= sizeof(t))
 			return VIS_NONE;
 		judge_normalize(t);
@@ -309,7 +309,7 @@ static void best_in(const struct pol_list *l, const char *path, int which, struc
 /* Without a spec: the profile's own most specific rule. */
 static enum vis vis_profile(const struct judge_ctx *c, const char *p)
 {
-	struct best r = { 0 }, w = { 0 };
+	struct best r = {0}, w = {0};
 
 	best_in(&c->prof->read, p, 0, &r);
 	best_in(&c->prof->deny_read, p, 1, &r);
@@ -326,10 +326,14 @@ static enum vis vis_profile(const struct judge_ctx *c, const char *p)
 /* ---- mandatory write denies (policy.md) ---- */
 
 static const char *const mandatory[] = {
-	".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
-	".zlogin", ".config/fish", ".gitconfig", ".gitmodules", ".git/hooks", ".git/config", ".ssh",
-	".config/sbxsh", ".vscode", ".idea", ".mcp.json", ".claude/commands", ".claude/agents",
-	".claude/settings*.json", ".codex", ".gemini",
+    ".bashrc",		".bash_profile",  ".bash_login",
+    ".profile",		".zshrc",	  ".zprofile",
+    ".zshenv",		".zlogin",	  ".config/fish",
+    ".gitconfig",	".gitmodules",	  ".git/hooks",
+    ".git/config",	".ssh",		  ".config/sbxsh",
+    ".vscode",		".idea",	  ".mcp.json",
+    ".claude/commands", ".claude/agents", ".claude/settings*.json",
+    ".codex",		".gemini",
 };
 
 /* The mandatory entry a path hits: at any depth below home or a write grant. */
@@ -338,7 +342,8 @@ static const char *mandatory_of(const struct judge_ctx *c, const char *path)
 	bool inside = c->home && under(path, c->home);
 
 	for (size_t i = 0; !inside && i < c->prof->write.n; i++)
-		inside = c->prof->write.v[i].value && judge_glob_covers(c->prof->write.v[i].value, path);
+		inside =
+		    c->prof->write.v[i].value && judge_glob_covers(c->prof->write.v[i].value, path);
 	if (!inside)
 		return NULL;
 	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
@@ -374,7 +379,7 @@ static enum viol_why deny_origin(const struct judge_ctx *c, const struct pol_val
 
 static void why_read(const struct judge_ctx *c, struct verdict *v)
 {
-	struct best b = { 0 };
+	struct best b = {0};
 
 	best_in(&c->prof->read, v->path, 0, &b);
 	best_in(&c->prof->write, v->path, 0, &b);
@@ -385,7 +390,7 @@ static void why_read(const struct judge_ctx *c, struct verdict *v)
 
 static void why_write(const struct judge_ctx *c, struct verdict *v)
 {
-	struct best b = { 0 }, r = { 0 };
+	struct best b = {0}, r = {0};
 
 	v->mandatory = mandatory_of(c, v->path);
 	if (v->mandatory) {
@@ -413,8 +418,8 @@ static bool noise(const char *p)
 	return under(p, "/proc") || under(p, "/dev") || under(p, "/sys");
 }
 
-int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_path,
-	       unsigned flags, struct verdict *v)
+int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_path, unsigned flags,
+	       struct verdict *v)
 {
 	char p[PATH_MAX];
 	enum vis vis;
@@ -436,7 +441,8 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	if (kind == VK_WRITE) {
 		if (vis == VIS_RO && (flags & (JF_MKDIR | JF_TIMES)) && c->exists &&
 		    c->exists(v->path, c->arg))
-			return 0; /* EEXIST, or a time change on a file it can read: nothing written */
+			return 0; /* EEXIST, or a time change on a file it can read: nothing written
+				   */
 		if (ignored(&c->prof->ignore_write, v->path))
 			return 0;
 		why_write(c, v);
@@ -517,7 +523,7 @@ char *judge_tilde(const char *home, const char *path, char *buf, size_t n)
 
 const char *judge_kind_name(enum viol_kind k)
 {
-	static const char *const names[] = { "read", "write", "exec", "unix", "network" };
+	static const char *const names[] = {"read", "write", "exec", "unix", "network"};
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
@@ -537,8 +543,7 @@ static const char *grant_where(const struct judge_ctx *c, char *buf, size_t n)
 	return buf;
 }
 
-static const char *origin(const struct judge_ctx *c, const struct pol_value *v, char *buf,
-			  size_t n)
+static const char *origin(const struct judge_ctx *c, const struct pol_value *v, char *buf, size_t n)
 {
 	char f[PATH_MAX];
 
@@ -569,8 +574,10 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 	judge_tilde(c->home, d, td, sizeof(td));
 	switch (v->why) {
 	case VW_MANDATORY:
-		snprintf(buf, n, "a mandatory deny (%s): sbxsh never lets a sandboxed command "
-			 "write it; make this change outside sbxsh", v->mandatory);
+		snprintf(buf, n,
+			 "a mandatory deny (%s): sbxsh never lets a sandboxed command "
+			 "write it; make this change outside sbxsh",
+			 v->mandatory);
 		break;
 	case VW_GIT_CONFIG:
 		snprintf(buf, n, "a mandatory deny (.git/config); to allow: %s: git_config = yes",
@@ -578,24 +585,32 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 		break;
 	case VW_DENY_WRITE:
 		if (v->rule && depth_of(d) > depth_of(v->rule->value))
-			snprintf(buf, n, "read-only by deny_write %s (%s); to allow: %s: write += %s",
-				 rule, origin(c, v->rule, o, sizeof(o)), where, td);
+			snprintf(buf, n,
+				 "read-only by deny_write %s (%s); to allow: %s: write += %s", rule,
+				 origin(c, v->rule, o, sizeof(o)), where, td);
 		else
-			snprintf(buf, n, "read-only by deny_write %s (%s); remove it there: "
-				 "deny_write -= %s", rule, origin(c, v->rule, o, sizeof(o)), rule);
+			snprintf(buf, n,
+				 "read-only by deny_write %s (%s); remove it there: "
+				 "deny_write -= %s",
+				 rule, origin(c, v->rule, o, sizeof(o)), rule);
 		break;
 	case VW_UNMOUNTED:
-		snprintf(buf, n, "write grant %s (%s) matched nothing when the command started "
+		snprintf(buf, n,
+			 "write grant %s (%s) matched nothing when the command started "
 			 "(a grant covers what exists); create %s first and run it again",
 			 rule, origin(c, v->rule, o, sizeof(o)), td);
 		break;
 	case VW_CREDENTIAL:
-		snprintf(buf, n, "a credential store hidden by deny_read %s (%s); sbxsh does not "
-			 "suggest a grant for it", rule, origin(c, v->rule, o, sizeof(o)));
+		snprintf(buf, n,
+			 "a credential store hidden by deny_read %s (%s); sbxsh does not "
+			 "suggest a grant for it",
+			 rule, origin(c, v->rule, o, sizeof(o)));
 		break;
 	case VW_SYSTEM:
-		snprintf(buf, n, "hidden by deny_read %s (%s, system policy); a user file cannot "
-			 "grant it", rule, origin(c, v->rule, o, sizeof(o)));
+		snprintf(buf, n,
+			 "hidden by deny_read %s (%s, system policy); a user file cannot "
+			 "grant it",
+			 rule, origin(c, v->rule, o, sizeof(o)));
 		break;
 	default:
 		snprintf(buf, n, "%s: write += %s", where, td);
@@ -613,15 +628,20 @@ static char *suggest_read(const struct judge_ctx *c, const struct verdict *v, co
 	judge_tilde(c->home, v->path, tp, sizeof(tp));
 	switch (v->why) {
 	case VW_CREDENTIAL:
-		snprintf(buf, n, "a credential store hidden by deny_read %s (%s); sbxsh does not "
-			 "suggest a grant for it", rule, origin(c, v->rule, o, sizeof(o)));
+		snprintf(buf, n,
+			 "a credential store hidden by deny_read %s (%s); sbxsh does not "
+			 "suggest a grant for it",
+			 rule, origin(c, v->rule, o, sizeof(o)));
 		break;
 	case VW_SYSTEM:
-		snprintf(buf, n, "hidden by deny_read %s (%s, system policy); a user file cannot "
-			 "grant it", rule, origin(c, v->rule, o, sizeof(o)));
+		snprintf(buf, n,
+			 "hidden by deny_read %s (%s, system policy); a user file cannot "
+			 "grant it",
+			 rule, origin(c, v->rule, o, sizeof(o)));
 		break;
 	case VW_DENY_READ:
-		snprintf(buf, n, "hidden by deny_read %s (%s); a deeper grant shows it: %s: read += %s",
+		snprintf(buf, n,
+			 "hidden by deny_read %s (%s); a deeper grant shows it: %s: read += %s",
 			 rule, origin(c, v->rule, o, sizeof(o)), where, tp);
 		break;
 	default:
@@ -663,8 +683,10 @@ char *judge_suggest(const struct judge_ctx *c, const struct verdict *v, char *bu
 	case VK_NETWORK:
 		return suggest_network(c, v, where, buf, n);
 	case VK_UNIX:
-		snprintf(buf, n, "%s: unix_sockets += PATH (the socket it connects to, e.g. "
-			 "$SSH_AUTH_SOCK)", where);
+		snprintf(buf, n,
+			 "%s: unix_sockets += PATH (the socket it connects to, e.g. "
+			 "$SSH_AUTH_SOCK)",
+			 where);
 		return buf;
 	}
 	buf[0] = '\0';

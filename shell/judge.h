@@ -33,16 +33,18 @@ enum viol_why {
 
 /* Call details that change the verdict. */
 enum {
-	JF_MKDIR = 0x1,	 /* mkdir: a directory that exists in the sandbox met EEXIST, wrote nothing */
+	JF_MKDIR =
+	    0x1, /* mkdir: a directory that exists in the sandbox met EEXIST, wrote nothing */
 	JF_TIMES = 0x2,	 /* a timestamp change: on a readable path it changes no byte */
 	JF_REMOVE = 0x4, /* rmdir, unlink, rename's source: removing a grant root is a hint */
 };
 
 struct judge_ctx {
 	const struct profile *prof;
-	const struct sandbox_spec *spec; /* the mounts as built; NULL: judged on the profile alone */
-	const char *home;		 /* canonical, or NULL */
-	const char *sysconfdir;		 /* system policy directory ("/etc/sbxsh"), or NULL */
+	const struct sandbox_spec
+	    *spec;		/* the mounts as built; NULL: judged on the profile alone */
+	const char *home;	/* canonical, or NULL */
+	const char *sysconfdir; /* system policy directory ("/etc/sbxsh"), or NULL */
 	bool (*exists)(const char *host_path, void *arg);
 	void *arg;
 };
@@ -58,8 +60,8 @@ struct verdict {
 /* Judges a path the sandbox named for kind (VK_READ, VK_WRITE or VK_EXEC) with JF_* flags.
  * Returns 1 with *v filled (a violation), 0 (none, *v->path still holds the host path when
  * known), or -ENAMETOOLONG / -EINVAL (not absolute). */
-int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_path,
-	       unsigned flags, struct verdict *v);
+int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_path, unsigned flags,
+	       struct verdict *v);
 
 /* A refused socket(AF_UNIX): always a violation unless ignore_write… none apply. */
 void judge_unix(struct verdict *v);

@@ -33,9 +33,9 @@
 
 #include "platform/linux/notify.h"
 
-#define MON_NR_MAX 512
-#define MON_SEEN 8192	      /* per-command dedupe slots (hashes, no strings) */
-#define MON_VIOL_MAX 256      /* violations kept per command; more are counted */
+#define MON_NR_MAX     512
+#define MON_SEEN       8192   /* per-command dedupe slots (hashes, no strings) */
+#define MON_VIOL_MAX   256    /* violations kept per command; more are counted */
 #define MON_SOCKETCALL 0x7ffe /* x86's multiplexed socket calls */
 
 struct monitor {
@@ -74,10 +74,10 @@ static unsigned jflags_for(const char *name)
 		const char *name;
 		unsigned f;
 	} t[] = {
-		{ "mkdir", JF_MKDIR },	    { "mkdirat", JF_MKDIR },   { "utimensat", JF_TIMES },
-		{ "utime", JF_TIMES },	    { "utimes", JF_TIMES },    { "futimesat", JF_TIMES },
-		{ "rmdir", JF_REMOVE },	    { "unlink", JF_REMOVE },   { "unlinkat", JF_REMOVE },
-		{ "rename", JF_REMOVE },    { "renameat", JF_REMOVE }, { "renameat2", JF_REMOVE },
+	    {"mkdir", JF_MKDIR},   {"mkdirat", JF_MKDIR},   {"utimensat", JF_TIMES},
+	    {"utime", JF_TIMES},   {"utimes", JF_TIMES},    {"futimesat", JF_TIMES},
+	    {"rmdir", JF_REMOVE},  {"unlink", JF_REMOVE},   {"unlinkat", JF_REMOVE},
+	    {"rename", JF_REMOVE}, {"renameat", JF_REMOVE}, {"renameat2", JF_REMOVE},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -147,7 +147,7 @@ out:
 static ssize_t read_mem(pid_t pid, uint64_t addr, void *buf, size_t n)
 {
 	static size_t page;
-	struct iovec local = { .iov_base = buf, .iov_len = n };
+	struct iovec local = {.iov_base = buf, .iov_len = n};
 	struct iovec remote[2];
 	int cnt = 1;
 	ssize_t r;
@@ -200,8 +200,8 @@ static int fd_path(pid_t pid, int fd, char *buf, size_t n)
 }
 
 /* Fills out with the absolute sandbox path of argument pair (dirfd, path). */
-static int resolve(const struct seccomp_notif *req, uint8_t dirfd_arg, uint8_t path_arg,
-		   char *out, size_t n)
+static int resolve(const struct seccomp_notif *req, uint8_t dirfd_arg, uint8_t path_arg, char *out,
+		   size_t n)
 {
 	char rel[PATH_MAX];
 	uint64_t addr = req->data.args[path_arg];
@@ -240,7 +240,8 @@ static bool open_writes(const struct seccomp_notif *req, const struct notify_cal
 	*err = 0;
 	if (c->openat2) {
 		struct open_how how;
-		ssize_t r = read_mem((pid_t)req->pid, req->data.args[c->flags], &how, sizeof(how.flags));
+		ssize_t r =
+		    read_mem((pid_t)req->pid, req->data.args[c->flags], &how, sizeof(how.flags));
 
 		if (r != (ssize_t)sizeof(how.flags)) {
 			*err = -EFAULT;
@@ -367,8 +368,7 @@ static void judge_one(struct monitor *m, enum viol_kind kind, unsigned jf, const
 		if (b && strcmp(b + 1, "git") == 0)
 			m->saw_git = true;
 	}
-	if ((jf & JF_REMOVE) && judge_is_grant_root(&m->jc, path) &&
-	    strv_find(&m->roots, path) < 0)
+	if ((jf & JF_REMOVE) && judge_is_grant_root(&m->jc, path) && strv_find(&m->roots, path) < 0)
 		strv_push(&m->roots, path);
 	if (seen_add(m, h, false))
 		return;
@@ -387,7 +387,7 @@ static void judge_one(struct monitor *m, enum viol_kind kind, unsigned jf, const
 
 static int respond(struct monitor *m, uint64_t id, int error)
 {
-	struct seccomp_notif_resp resp = { .id = id };
+	struct seccomp_notif_resp resp = {.id = id};
 
 	if (error)
 		resp.error = error;
@@ -405,7 +405,8 @@ static int handle_socketcall(struct monitor *m, const struct seccomp_notif *req)
 {
 	uint32_t domain = 0;
 	bool unix_ = read_mem((pid_t)req->pid, (uint32_t)req->data.args[1], &domain,
-			      sizeof(domain)) == sizeof(domain) && domain == AF_UNIX;
+			      sizeof(domain)) == sizeof(domain) &&
+		     domain == AF_UNIX;
 	int r = respond(m, req->id, (uint32_t)req->data.args[0] == SYS_SOCKET ? -EPERM : 0);
 
 	if (unix_) {
@@ -422,8 +423,8 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 {
 	int a = req->data.arch == m->arch[0] ? 0 : req->data.arch == m->arch[1] ? 1 : -1;
 	int idx = (a >= 0 && req->data.nr >= 0 && req->data.nr < MON_NR_MAX)
-			  ? m->nr_idx[a][req->data.nr]
-			  : -1;
+		      ? m->nr_idx[a][req->data.nr]
+		      : -1;
 	const struct notify_call *c;
 	static __thread struct named nm;
 	int r;
@@ -476,7 +477,7 @@ static int recv_one(struct monitor *m)
 
 int monitor_dispatch(struct monitor *m, int timeout_ms)
 {
-	struct pollfd p = { .fd = m->fd, .events = POLLIN };
+	struct pollfd p = {.fd = m->fd, .events = POLLIN};
 	int r;
 
 	do
@@ -496,7 +497,8 @@ int monitor_dispatch(struct monitor *m, int timeout_ms)
 /* Waits for the stage to send the listener; false when it never will (or we stop). */
 static bool receive_listener(struct monitor *m)
 {
-	struct pollfd p[2] = { { .fd = m->boot, .events = POLLIN }, { .fd = m->stopfd, .events = POLLIN } };
+	struct pollfd p[2] = {{.fd = m->boot, .events = POLLIN},
+			      {.fd = m->stopfd, .events = POLLIN}};
 	int fd = -1;
 
 	for (;;) {
@@ -524,7 +526,7 @@ static void *loop(void *arg)
 	if (m->fd < 0 && !receive_listener(m))
 		return NULL;
 
-	struct pollfd p[2] = { { .fd = m->fd, .events = POLLIN }, { .fd = m->stopfd, .events = POLLIN } };
+	struct pollfd p[2] = {{.fd = m->fd, .events = POLLIN}, {.fd = m->stopfd, .events = POLLIN}};
 
 	for (;;) {
 		int r = poll(p, 2, -1);

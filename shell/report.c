@@ -56,18 +56,18 @@ static const char *profile_at(const struct judge_ctx *jc)
 static void log_one(const struct report_ctx *rc, const struct mon_viol *x, const char *grant)
 {
 	struct vlog_record r = {
-		.session = rc->session,
-		.command = rc->command,
-		.cmdline = rc->cmdline,
-		.cwd = rc->cwd,
-		.profile = rc->jc->prof->grant_section,
-		.profile_file = rc->jc->prof->grant_file,
-		.profile_at = profile_at(rc->jc),
-		.kind = judge_kind_name(x->kind),
-		.path = x->path,
-		.call = x->call,
-		.pid = x->pid,
-		.grant = grant,
+	    .session = rc->session,
+	    .command = rc->command,
+	    .cmdline = rc->cmdline,
+	    .cwd = rc->cwd,
+	    .profile = rc->jc->prof->grant_section,
+	    .profile_file = rc->jc->prof->grant_file,
+	    .profile_at = profile_at(rc->jc),
+	    .kind = judge_kind_name(x->kind),
+	    .path = x->path,
+	    .call = x->call,
+	    .pid = x->pid,
+	    .grant = grant,
 	};
 
 	vlog_write(rc->log, rc->syslog, &r);
@@ -114,15 +114,18 @@ int report_hints(const struct report_ctx *rc, const struct monitor *m, struct st
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < roots->n; i++)
-		r = strv_pushf(out, "%s is the root of a write grant (a mount point): it cannot be "
+		r = strv_pushf(out,
+			       "%s is the root of a write grant (a mount point): it cannot be "
 			       "removed or renamed in the sandbox (EBUSY, Read-only file system); "
 			       "empty it instead: rm -rf %s/*",
 			       judge_tilde(rc->jc->home, roots->v[i], t, sizeof(t)), t);
 	if (r == 0 && monitor_saw_git(m) && rc->cwd && find_git(rc->jc, rc->cwd, g, sizeof(g)) &&
 	    judge_path(rc->jc, VK_READ, g, 0, &v) == 1) {
 		judge_suggest(rc->jc, &v, why, sizeof(why));
-		r = strv_pushf(out, "git cannot see the repository (\"not a git repository\"): %s is "
-			       "hidden; %s", judge_tilde(rc->jc->home, g, t, sizeof(t)), why);
+		r = strv_pushf(out,
+			       "git cannot see the repository (\"not a git repository\"): %s is "
+			       "hidden; %s",
+			       judge_tilde(rc->jc->home, g, t, sizeof(t)), why);
 	}
 	return r;
 }
@@ -147,9 +150,9 @@ static void network_records(const struct report_ctx *rc, struct strv *lines, str
 			struct vlog_entry e;
 			struct verdict v;
 
-			if (vlog_parse(line, (size_t)n, &e) < 0 || !e.kind || !e.command || !e.host ||
-			    strcmp(e.kind, "network") != 0 || strcmp(e.command, rc->command) != 0 ||
-			    e.port < 0 || e.port > 65535)
+			if (vlog_parse(line, (size_t)n, &e) < 0 || !e.kind || !e.command ||
+			    !e.host || strcmp(e.kind, "network") != 0 ||
+			    strcmp(e.command, rc->command) != 0 || e.port < 0 || e.port > 65535)
 				continue;
 			if (judge_network(rc->jc, e.host, (unsigned)e.port, &v) == 0 ||
 			    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
@@ -171,7 +174,7 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 	const struct mon_stats *st = monitor_stats(m);
 	bool show = rc->mode != VIOL_LOG;
 	char grant[PATH_MAX * 2];
-	struct strv hints = { 0 }, net = { 0 }, seen = { 0 };
+	struct strv hints = {0}, net = {0}, seen = {0};
 	unsigned long total;
 
 	network_records(rc, &net, &seen);
@@ -198,8 +201,10 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 	strv_release(&net);
 	strv_release(&seen);
 	if (rc->mode == VIOL_FAIL && total && !failed_status(wstatus)) {
-		fprintf(err, "sbxsh: exit status %d: the command succeeded but caused a violation "
-			"(on_violation = fail)\n", REPORT_EXIT_VIOLATION);
+		fprintf(err,
+			"sbxsh: exit status %d: the command succeeded but caused a violation "
+			"(on_violation = fail)\n",
+			REPORT_EXIT_VIOLATION);
 		return REPORT_EXIT_VIOLATION << 8;
 	}
 	fflush(err);
@@ -268,7 +273,7 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 		     const char *cmdline, int *stage_fd)
 {
 	struct report_run *rr = NULL;
-	int sv[2] = { -1, -1 }, r = 0;
+	int sv[2] = {-1, -1}, r = 0;
 	char env[64];
 
 	*out = NULL;

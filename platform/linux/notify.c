@@ -27,12 +27,13 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-#define N NOTIFY_NOARG
+#define N   NOTIFY_NOARG
 #define CWD NOTIFY_FD_CWD
-#define W MONITOR_WRITES
-#define F MONITOR_FULL
+#define W   MONITOR_WRITES
+#define F   MONITOR_FULL
 
 /* name, op, level, dirfd, path, dirfd2, path2, flags, openat2 */
+/* clang-format off */
 static const struct notify_call calls[] = {
 	{ "open", NOP_OPEN, W, CWD, 0, N, N, 1, false },
 	{ "openat", NOP_OPEN, W, 0, 1, N, N, 2, false },
@@ -75,6 +76,7 @@ static const struct notify_call calls[] = {
 	{ "mknodat", NOP_WRITE, W, 0, 1, N, N, N, false },
 	{ "socket", NOP_UNIX, W, N, N, N, N, N, false },
 };
+/* clang-format on */
 
 #undef N
 #undef CWD
@@ -90,7 +92,7 @@ const struct notify_call *notify_calls(unsigned *n)
 /* One NOTIFY rule per write bit: libseccomp ORs rules of one call, and has no "masked !=". */
 static int add_write_opens(scmp_filter_ctx ctx, int nr, unsigned arg)
 {
-	static const unsigned bits[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND };
+	static const unsigned bits[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND};
 	int r = 0;
 
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]) && r == 0; i++) {
@@ -111,8 +113,7 @@ static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monit
 	if (c->op == NOP_UNIX) {
 		if (!(flags & NOTIFY_UNIX))
 			return 0;
-		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
-					SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
 	}
 	if (level < c->level)
 		return 0;
@@ -138,13 +139,15 @@ int notify_rules_add(scmp_filter_ctx ctx, enum monitor_level level, unsigned fla
 int notify_fd_send(int sock, int fd)
 {
 	char byte = 'L';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			     .msg_controllen = sizeof(u.buf) };
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf)};
 	struct cmsghdr *cm;
 
 	memset(u.buf, 0, sizeof(u.buf));
@@ -162,13 +165,15 @@ int notify_fd_send(int sock, int fd)
 int notify_fd_recv(int sock, int *fd)
 {
 	char byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			     .msg_controllen = sizeof(u.buf) };
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf)};
 	struct cmsghdr *cm;
 	ssize_t n;
 
@@ -209,7 +214,7 @@ int notify_listener_setup(int fd)
 	return errno == EINVAL || errno == ENOTTY ? 0 : -errno;
 }
 
-static const char *const level_names[] = { "off", "writes", "full" };
+static const char *const level_names[] = {"off", "writes", "full"};
 
 const char *notify_level_name(enum monitor_level l)
 {
@@ -221,10 +226,10 @@ int notify_level_parse(const char *s)
 	static const struct {
 		const char *s;
 		int l;
-	} t[] = { { "off", MONITOR_OFF }, { "no", MONITOR_OFF },	 { "false", MONITOR_OFF },
-		  { "0", MONITOR_OFF },	  { "writes", MONITOR_WRITES }, { "full", MONITOR_FULL },
-		  { "on", MONITOR_FULL }, { "yes", MONITOR_FULL },	 { "true", MONITOR_FULL },
-		  { "1", MONITOR_FULL } };
+	} t[] = {{"off", MONITOR_OFF}, {"no", MONITOR_OFF},	   {"false", MONITOR_OFF},
+		 {"0", MONITOR_OFF},   {"writes", MONITOR_WRITES}, {"full", MONITOR_FULL},
+		 {"on", MONITOR_FULL}, {"yes", MONITOR_FULL},	   {"true", MONITOR_FULL},
+		 {"1", MONITOR_FULL}};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (strcmp(s, t[i].s) == 0)

@@ -30,17 +30,17 @@ enum notify_op {
 	NOP_UNIX, /* socket(AF_UNIX) */
 };
 
-#define NOTIFY_NOARG 0xff
+#define NOTIFY_NOARG  0xff
 #define NOTIFY_FD_CWD 0xfe /* no dirfd argument: relative to the cwd */
 
 struct notify_call {
 	const char *name;
-	uint8_t op;		   /* enum notify_op */
-	uint8_t level;		   /* the least monitor_level that notifies it */
-	uint8_t dirfd, path;	   /* argument indexes (dirfd may be NOTIFY_FD_CWD) */
-	uint8_t dirfd2, path2;	   /* a second path written (rename, link), or NOTIFY_NOARG */
-	uint8_t flags;		   /* open flags argument, NOTIFY_NOARG; openat2: the how pointer */
-	bool openat2;		   /* flags are in struct open_how at the flags argument */
+	uint8_t op;	       /* enum notify_op */
+	uint8_t level;	       /* the least monitor_level that notifies it */
+	uint8_t dirfd, path;   /* argument indexes (dirfd may be NOTIFY_FD_CWD) */
+	uint8_t dirfd2, path2; /* a second path written (rename, link), or NOTIFY_NOARG */
+	uint8_t flags;	       /* open flags argument, NOTIFY_NOARG; openat2: the how pointer */
+	bool openat2;	       /* flags are in struct open_how at the flags argument */
 };
 
 /* The table of monitored calls; *n receives its length. Static, never freed. */

@@ -20,9 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	if (vlog_parse(buf, size, &e) == 0) {
-		char *f[] = { e.time, e.session, e.command, e.cmdline, e.cwd, e.profile,
-			      e.profile_file, e.profile_at, e.kind, e.path, e.host, e.call,
-			      e.reason, e.grant };
+		char *f[] = {e.time,	e.session,	e.command,    e.cmdline, e.cwd,
+			     e.profile, e.profile_file, e.profile_at, e.kind,	 e.path,
+			     e.host,	e.call,		e.reason,     e.grant};
 
 		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 			if (f[i] && (f[i] < buf || f[i] + strlen(f[i]) > buf + size))

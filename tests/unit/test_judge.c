@@ -11,7 +11,7 @@
 #include "shell/policy.h"
 #include "tests/unit/tap.h"
 
-#define H "/home/u"
+#define H     "/home/u"
 #define USERF "/home/u/.config/sbxsh/sbxsh.ini"
 
 static void add(struct pol_list *l, const char *v, const char *file)
@@ -116,19 +116,24 @@ static void test_reads(void)
 	struct verdict v;
 	char s[1024];
 
-	is_int(J(VK_READ, H "/.aws/credentials", 0, &v), 1, "a hidden credential read is a violation");
+	is_int(J(VK_READ, H "/.aws/credentials", 0, &v), 1,
+	       "a hidden credential read is a violation");
 	is_int(v.why, VW_CREDENTIAL, "… named a credential store");
 	judge_suggest(&jc, &v, s, sizeof(s));
 	ok(strstr(s, "credential store") && strstr(s, "~/.aws") && !strstr(s, "read +="),
 	   "… never suggested as a grant: %s", s);
-	is_int(J(VK_READ, H "/.aws/config", 0, &v), 0, "a file re-granted under a deny is readable");
+	is_int(J(VK_READ, H "/.aws/config", 0, &v), 0,
+	       "a file re-granted under a deny is readable");
 	is_int(J(VK_READ, H "/.aws/missing", 0, &v), 0, "a hidden path missing on the host is not");
 	is_int(J(VK_READ, H "/.config/rclone/rclone.conf", 0, &v), 1, "a user deny_read hides");
 	is_int(v.why, VW_DENY_READ, "… named as the user's deny_read");
 	judge_suggest(&jc, &v, s, sizeof(s));
-	is_str(strstr(s, "[dir"), "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: read += "
-	       "~/.config/rclone/rclone.conf", "… a deeper read grant, spelled with ~");
-	ok(strstr(s, "~/.config/sbxsh/sbxsh.ini:11") != NULL, "… naming the deny's file:line: %s", s);
+	is_str(strstr(s, "[dir"),
+	       "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: read += "
+	       "~/.config/rclone/rclone.conf",
+	       "… a deeper read grant, spelled with ~");
+	ok(strstr(s, "~/.config/sbxsh/sbxsh.ini:11") != NULL, "… naming the deny's file:line: %s",
+	   s);
 	is_int(J(VK_READ, H "/corp/x", 0, &v), 1, "a system deny hides");
 	is_int(v.why, VW_SYSTEM, "… named system policy");
 	judge_suggest(&jc, &v, s, sizeof(s));
@@ -176,9 +181,11 @@ static void test_writes(void)
 	ok(v.why == VW_CREDENTIAL && !strstr(s, "+="), "… never suggested: %s", s);
 	is_int(J(VK_WRITE, H "/scratch/x", 0, &v), 0, "ignore_write silences");
 	is_int(J(VK_WRITE, H "/proj", JF_MKDIR, &v), 0, "mkdir of a writable root is fine");
-	is_int(J(VK_WRITE, "/usr", JF_MKDIR, &v), 0, "mkdir of a directory that exists meets EEXIST");
+	is_int(J(VK_WRITE, "/usr", JF_MKDIR, &v), 0,
+	       "mkdir of a directory that exists meets EEXIST");
 	is_int(J(VK_WRITE, "/usr/missing", JF_MKDIR, &v), 1, "mkdir of a new one is a violation");
-	is_int(J(VK_WRITE, "/usr/bin/ls", JF_TIMES, &v), 0, "a time change on a readable file is not");
+	is_int(J(VK_WRITE, "/usr/bin/ls", JF_TIMES, &v), 0,
+	       "a time change on a readable file is not");
 	ok(judge_is_grant_root(&jc, H "/proj"), "a write grant's root is a mount point");
 	ok(!judge_is_grant_root(&jc, H "/proj/src") && !judge_is_grant_root(&jc, "/tmp"),
 	   "its children and the TMPDIR are not");
@@ -186,7 +193,7 @@ static void test_writes(void)
 
 static void test_hermetic(void)
 {
-	struct sandbox_spec sp = { 0 };
+	struct sandbox_spec sp = {0};
 	struct judge_ctx c = jc;
 	struct verdict v;
 	char s[1024];
@@ -194,7 +201,8 @@ static void test_hermetic(void)
 	mnt(&sp, SBX_M_RO_BIND, "/usr", "/usr");
 	mnt(&sp, SBX_M_BIND, H "/proj", H "/proj");
 	c.spec = &sp;
-	is_int(judge_path(&c, VK_READ, H, 0, &v), 0, "a directory bwrap made to hold a mount is not");
+	is_int(judge_path(&c, VK_READ, H, 0, &v), 0,
+	       "a directory bwrap made to hold a mount is not");
 	is_int(judge_path(&c, VK_READ, H "/.profile", 0, &v), 1, "a path no mount covers is");
 	judge_suggest(&c, &v, s, sizeof(s));
 	is_str(s, "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: read += ~/.profile", "… read += it");
@@ -242,8 +250,12 @@ static void test_report_network(void)
 	int fd = mkstemp(logp);
 	FILE *f = fdopen(fd, "w"), *err = tmpfile();
 	struct monitor *m = NULL;
-	struct report_ctx rc = { .jc = &jc, .mode = VIOL_FAIL, .log = logp, .command = "c-A",
-				 .session = "s", .log_from = 0 };
+	struct report_ctx rc = {.jc = &jc,
+				.mode = VIOL_FAIL,
+				.log = logp,
+				.command = "c-A",
+				.session = "s",
+				.log_from = 0};
 	size_t n;
 	int st;
 
@@ -252,15 +264,18 @@ static void test_report_network(void)
 	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443,"
 	      "\"reason\":\"not in allow_domains\"}\n"
 	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443}\n"
-	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"a.noise.com\",\"port\":443}\n", f);
+	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"a.noise.com\",\"port\":443}\n",
+	      f);
 	fclose(f);
 	ok(monitor_new(&m, -1, &jc) == 0, "a monitor that saw nothing");
 	st = report_finish(&rc, m, 0, err);
 	rewind(err);
 	n = fread(out, 1, sizeof(out) - 1, err);
 	out[n] = '\0';
-	is_int(st, REPORT_EXIT_VIOLATION << 8, "a proxy refusal of this command fails it (exit 122)");
-	ok(strstr(out, "sbxsh: 1 violation\n") != NULL, "counted once, ignore_network applied: %s", out);
+	is_int(st, REPORT_EXIT_VIOLATION << 8,
+	       "a proxy refusal of this command fails it (exit 122)");
+	ok(strstr(out, "sbxsh: 1 violation\n") != NULL, "counted once, ignore_network applied: %s",
+	   out);
 	ok(strstr(out, "network example.org:443 (not in allow_domains): to allow, [dir ~/proj] in "
 		       "~/.config/sbxsh/sbxsh.ini: allow_domains += example.org") != NULL,
 	   "… with the domain to allow");

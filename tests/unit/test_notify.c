@@ -40,7 +40,8 @@ static void add(struct pol_list *l, const char *v)
 	l->n++;
 }
 
-static void mount_add(struct sandbox_spec *s, enum sbx_mount_op op, const char *src, const char *dst)
+static void mount_add(struct sandbox_spec *s, enum sbx_mount_op op, const char *src,
+		      const char *dst)
 {
 	s->mounts.v = realloc(s->mounts.v, (s->mounts.n + 1) * sizeof(*s->mounts.v));
 	s->mounts.v[s->mounts.n].op = op;
@@ -329,7 +330,8 @@ static void test_main(struct judge_ctx *jc)
 		monitor_free(m);
 		return;
 	}
-	is_int(rc, 0, "the child's calls behaved (AF_UNIX refused EPERM, AF_INET allowed, exec ran)");
+	is_int(rc, 0,
+	       "the child's calls behaved (AF_UNIX refused EPERM, AF_INET allowed, exec ran)");
 	is_int(count(m, VK_READ, P[KEY]), 1, "a hidden read is reported once for 50 opens");
 	snprintf(buf, sizeof(buf), "%s/b", P[OUT]);
 	ok(find(m, VK_WRITE, buf) != NULL, "a write outside the grants is reported");

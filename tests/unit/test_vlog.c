@@ -16,24 +16,24 @@
 static char D[64];
 
 static const struct vlog_record rec = {
-	.session = "42",
-	.command = "c-1",
-	.cmdline = "cat ~/.aws/credentials \"q\" \\ \t\x01 caf\xc3\xa9 bad\xff",
-	.cwd = "/home/u/src/app",
-	.profile = "[dir ~/src/*]",
-	.profile_file = "~/.config/sbxsh/sbxsh.ini",
-	.profile_at = "[dir ~/src/*] /home/u/.config/sbxsh/sbxsh.ini:4",
-	.kind = "read",
-	.path = "/home/u/.aws/credentials",
-	.call = "openat",
-	.pid = 1234,
-	.reason = "credential store",
-	.grant = "named, not granted",
+    .session = "42",
+    .command = "c-1",
+    .cmdline = "cat ~/.aws/credentials \"q\" \\ \t\x01 caf\xc3\xa9 bad\xff",
+    .cwd = "/home/u/src/app",
+    .profile = "[dir ~/src/*]",
+    .profile_file = "~/.config/sbxsh/sbxsh.ini",
+    .profile_at = "[dir ~/src/*] /home/u/.config/sbxsh/sbxsh.ini:4",
+    .kind = "read",
+    .path = "/home/u/.aws/credentials",
+    .call = "openat",
+    .pid = 1234,
+    .reason = "credential store",
+    .grant = "named, not granted",
 };
 
 static int bind_dgram(const char *path)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
@@ -44,9 +44,9 @@ static int bind_dgram(const char *path)
 
 static void test_roundtrip(void)
 {
-	struct vlog_buf b = { 0 };
+	struct vlog_buf b = {0};
 	struct vlog_entry e;
-	struct timespec t = { .tv_sec = 1764446400, .tv_nsec = 5000000 };
+	struct timespec t = {.tv_sec = 1764446400, .tv_nsec = 5000000};
 
 	vlog_format(&b, &rec, &t);
 	ok(b.p && b.n > 0 && b.p[b.n - 1] == '\n' && !memchr(b.p, '\n', b.n - 1),
@@ -65,15 +65,24 @@ static void test_roundtrip(void)
 	is_str(e.profile, rec.profile, "profile");
 	is_str(e.profile_at, rec.profile_at, "profile with file:line");
 	ok(e.cmdline && strncmp(e.cmdline, "cat ~/.aws/credentials \"q\" \\ \t\x01 caf\xc3\xa9 bad",
-				40) == 0, "cmdline with quotes, backslash, tab");
+				40) == 0,
+	   "cmdline with quotes, backslash, tab");
 	free(b.p);
 }
 
 static void test_parse_bad(void)
 {
-	static const char *bad[] = { "", "{", "{\"a\":}", "{\"a\":\"x}", "[1]", "{\"a\":1,}",
-				     "{\"a\":\"\\q\"}", "{\"a\":\"\\u12\"}", "{\"a\":tru}",
-				     "{\"a\":1} x", "{\"a\":99999999999999999999}" };
+	static const char *bad[] = {"",
+				    "{",
+				    "{\"a\":}",
+				    "{\"a\":\"x}",
+				    "[1]",
+				    "{\"a\":1,}",
+				    "{\"a\":\"\\q\"}",
+				    "{\"a\":\"\\u12\"}",
+				    "{\"a\":tru}",
+				    "{\"a\":1} x",
+				    "{\"a\":99999999999999999999}"};
 	struct vlog_entry e;
 	char buf[128];
 	bool all = true;
@@ -87,7 +96,8 @@ static void test_parse_bad(void)
 	ok(all, "malformed lines are refused");
 	strcpy(buf, "{\"kind\":\"x\\ud83d\\ude00\\ud800\",\"new\":\"k\",\"port\":443}");
 	is_int(vlog_parse(buf, strlen(buf), &e), 0, "unknown keys are skipped");
-	is_str(e.kind, "x\xf0\x9f\x98\x80\xef\xbf\xbd", "surrogate pairs decode, a lone one is U+FFFD");
+	is_str(e.kind, "x\xf0\x9f\x98\x80\xef\xbf\xbd",
+	       "surrogate pairs decode, a lone one is U+FFFD");
 	is_int(e.port, 443, "numbers");
 }
 
@@ -143,20 +153,23 @@ static void test_syslog(void)
 	n = recv(j, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 	buf[n > 0 ? n : 0] = '\0';
 	ok(strstr(buf, "SYSLOG_FACILITY=10\n") && strstr(buf, "SBXSH_KIND=read\n") &&
-	   strstr(buf, "SBXSH_PATH=/home/u/.aws/credentials\n") && strstr(buf, "SYSLOG_IDENTIFIER=sbxsh\n"),
+	       strstr(buf, "SBXSH_PATH=/home/u/.aws/credentials\n") &&
+	       strstr(buf, "SYSLOG_IDENTIFIER=sbxsh\n"),
 	   "journald gets structured fields (authpriv)");
 	ok(!strstr(buf, "\t") && !strstr(buf, "\x01"), "… no control bytes inside a field");
 	is_int(vlog_syslog_at("/nonexistent/journal", sp, &rec), 0, "no journald: syslog");
 	n = recv(s, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 	buf[n > 0 ? n : 0] = '\0';
 	ok(strncmp(buf, "<85>", 4) == 0 && strstr(buf, " kind=\"read\"") &&
-	   strstr(buf, "path=\"/home/u/.aws/credentials\"") && strstr(buf, "\\\"q\\\""),
+	       strstr(buf, "path=\"/home/u/.aws/credentials\"") && strstr(buf, "\\\"q\\\""),
 	   "syslog gets <authpriv.notice> and key=\"value\" pairs: %.60s", buf);
-	ok(vlog_syslog_at(NULL, "/nonexistent/devlog", &rec) < 0, "no syslog at all: an error code only");
+	ok(vlog_syslog_at(NULL, "/nonexistent/devlog", &rec) < 0,
+	   "no syslog at all: an error code only");
 	int sent = 0, r = 0;
 	for (int i = 0; i < 5000 && r == 0; i++, sent++)
 		r = vlog_syslog_at(NULL, sp, &rec); /* nobody reads: the queue fills */
-	ok(r == -EAGAIN || r == -ENOBUFS || r == 0, "a syslog that does not read never blocks (%d sent)", sent);
+	ok(r == -EAGAIN || r == -ENOBUFS || r == 0,
+	   "a syslog that does not read never blocks (%d sent)", sent);
 	close(j);
 	close(s);
 }
