@@ -89,10 +89,43 @@ like "…naming bwrap and the fix" "$out" '/nonexistent/bwrap.*install bubblewra
 check "…and the command did not run" test ! -e "$T/proj/ran"
 out=$(SBXSH_CONFIG="$T/nobwrap.ini" "$SBXSH" -c true 2>&1); rc=$?
 is "SBXSH_CONFIG is read too" "$rc" 125
+printf '[sbxsh]\nbwrap = /bin/false\n[default]\nnetwork = none\n' > "$T/badbwrap.ini"
+chmod 600 "$T/badbwrap.ini"
+out=$("$SBXSH" --config "$T/badbwrap.ini" -c 'touch ran' 2>&1); rc=$?
+is "a sandbox that cannot be built is refused with 125" "$rc" 125
+like "…saying so and pointing at sbxsh doctor" "$out" 'could not be built.*sbxsh doctor'
 printf '[default]\nnetwork = sideways\n' > "$T/bad.ini"; chmod 600 "$T/bad.ini"
 out=$("$SBXSH" --config "$T/bad.ini" -c 'touch ran' 2>&1); rc=$?
 is "a policy error is refused with 125" "$rc" 125
 like "…naming the file" "$out" 'bad.ini'
+
+# No command on a terminal: an interactive inner shell, inside the sandbox.
+out=$(python3 - "$SBXSH" <<'PY' 2>&1
+import os, pty, sys, time, select
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "--norc"])
+out, end, sent = b"", time.time() + 20, False
+while time.time() < end:
+    if not sent and (out.rstrip().endswith(b"$") or out.rstrip().endswith(b"#")):
+        os.write(fd, b"echo in-sandbox=$SBXSH_SANDBOX; exit 7\n")  # at the prompt
+        sent = True
+    r, _, _ = select.select([fd], [], [], 0.5)
+    if r:
+        try:
+            d = os.read(fd, 4096)
+        except OSError:
+            break
+        if not d:
+            break
+        out += d
+_, st = os.waitpid(pid, 0)
+print(out.decode(errors="replace").replace("\r", ""))
+print("status=%d" % os.waitstatus_to_exitcode(st))
+PY
+)
+like "sbxsh on a terminal runs an interactive shell in the sandbox" "$out" 'in-sandbox=1$'
+like "…which exits with its status" "$out" '^status=7$'
 
 # sbxsh doctor
 out=$("$SBXSH" doctor 2>&1)
