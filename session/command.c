@@ -116,6 +116,20 @@ static bool port_in(const uint16_t *v, size_t n, uint16_t port)
 	return false;
 }
 
+/* A loopback port is granted by an allow entry naming localhost, 127.0.0.1 or ::1 with
+ * exactly that port. */
+static bool reach_granted(const struct cmd *c, uint16_t port)
+{
+	static const char *const names[] = { "localhost", "127.0.0.1", "::1" };
+
+	for (size_t i = 0; i < c->nallow; i++)
+		for (size_t k = 0; k < 3; k++)
+			if (c->allow[i].port == port && !c->allow[i].wildcard &&
+			    strcmp(c->allow[i].host, names[k]) == 0)
+				return port_in(c->reach, c->nreach, port);
+	return false;
+}
+
 /* Checks a passed descriptor against its role. */
 static int check_fd(const struct cmd *c, int fd, const struct sess_fdspec *fs, char **why)
 {
@@ -130,7 +144,7 @@ static int check_fd(const struct cmd *c, int fd, const struct sess_fdspec *fs, c
 	}
 	if ((dom != AF_INET && dom != AF_INET6) || type != SOCK_STREAM || acc != 1)
 		return sess_errf(why, -EINVAL, "descriptor %d is not a listening TCP socket", fd);
-	if (fs->role == SESS_FD_REACH && !port_in(c->reach, c->nreach, fs->port))
+	if (fs->role == SESS_FD_REACH && !reach_granted(c, fs->port))
 		return sess_errf(why, -EPERM, "loopback port %u is not granted (localhost:%u)",
 				 fs->port, fs->port);
 	return 0;

@@ -45,8 +45,9 @@ static int set_dest(struct pconn *p, const char *host, size_t n, uint16_t port)
 	return 0;
 }
 
-/* 0 when this command's lists let host:port through; sets p->literal_grant. */
-static int verdict(struct pconn *p, char *why, size_t cap)
+/* 0 when this command's lists let host:port through; sets p->literal_grant. A deny entry
+ * that refused it is written into line (the fix: remove it), else line is left empty. */
+static int verdict(struct pconn *p, char *why, size_t cap, char *line, size_t lcap)
 {
 	const struct cmd *c = p->cmd;
 	char pat[300];
@@ -55,6 +56,7 @@ static int verdict(struct pconn *p, char *why, size_t cap)
 		if (domain_match(&c->deny[i], p->host, p->port)) {
 			domain_pattern_format(&c->deny[i], pat, sizeof(pat));
 			snprintf(why, cap, "denied by deny_domains %.160s", pat);
+			snprintf(line, lcap, "deny_domains -= %.160s", pat);
 			return -EPERM;
 		}
 	for (size_t i = 0; i < c->nallow; i++) {
@@ -69,13 +71,14 @@ static int verdict(struct pconn *p, char *why, size_t cap)
 	return -EPERM;
 }
 
-static void refuse(struct pconn *p, const char *reason, bool offer_line)
+/* line: the policy line to offer; NULL: the default (allow_domains += host); "": none. */
+static void refuse(struct pconn *p, const char *reason, const char *line)
 {
 	struct sessd *d = p->cmd->d;
 	struct refuse_info ri = { .host = p->host, .port = p->port, .reason = reason,
 				  .profile = p->cmd->profile[0] ? p->cmd->profile : NULL,
 				  .file = p->cmd->profile_file[0] ? p->cmd->profile_file : NULL,
-				  .line = offer_line ? NULL : "" };
+				  .line = line };
 	char out[RESP_MAX];
 	uint8_t rep[SOCKS_REPLY_MAX];
 	ssize_t n;
@@ -104,11 +107,11 @@ static void answer_status(struct pconn *p, int status, const char *msg)
 /* Judges the destination and dials it, or refuses. */
 static void judge(struct pconn *p)
 {
-	char why[200];
+	char why[200], line[200] = "";
 
 	uv_read_stop((uv_stream_t *)&p->cli);
-	if (verdict(p, why, sizeof(why)) < 0) {
-		refuse(p, why, true);
+	if (verdict(p, why, sizeof(why), line, sizeof(line)) < 0) {
+		refuse(p, why, line[0] ? line : NULL);
 		return;
 	}
 	dial_start(p);
@@ -349,9 +352,11 @@ void front_dial_failed(struct pconn *p, int kind, const char *why)
 	ssize_t n;
 
 	if (kind == DIAL_GUARD) {
-		snprintf(reason, sizeof(reason), "%s; the proxy does not reach it by name",
+		snprintf(reason, sizeof(reason),
+			 "%s; the proxy reaches such an address only when allow_domains names "
+			 "it literally",
 			 why);
-		refuse(p, reason, false);
+		refuse(p, reason, "");
 		return;
 	}
 	if (p->role == SESS_FD_REACH) {

@@ -1,0 +1,229 @@
+#!/bin/sh
+# 0201-proxy — the session daemon's filtering proxy against real clients and servers:
+# curl through HTTP, CONNECT (TLS to openssl s_server, --cacert) and SOCKS5; 403 bodies;
+# deny wins; the address guard; SNI and Host mismatches; request framing and pipelining;
+# loopback reach; the violation log.
+#
+# It runs in a lab of its own: a user + network + mount namespace (unshare -rmn, so as root
+# and as a normal user alike) holding a veth pair to a second network namespace, the "remote"
+# host 10.77.0.2 / fd77::2, and a private /etc/hosts naming it good.test, bad.test, …
+if [ -z "${SESS_LAB:-}" ]; then
+	if unshare -rmn true 2> /dev/null; then
+		SESS_LAB=1 exec unshare -rmn sh "$0"
+	fi
+	. "$SBXSH_STAGE/e2e/lib.sh"
+	skip "the proxy lab" "unshare -rmn (unprivileged user and network namespaces) is not available here"
+	done_testing
+	exit
+fi
+. "$SBXSH_STAGE/e2e/lib.sh"
+. "$SBXSH_STAGE/e2e/sess_lib.sh"
+NS=""
+cleanup() {
+	sess_stop
+	[ -n "$NS" ] && kill "$NS" 2> /dev/null
+	[ -n "${SRV:-}" ] && kill $SRV 2> /dev/null
+	chmod -R u+rwX "$T" 2> /dev/null; rm -rf "$T"
+}
+trap cleanup EXIT
+
+# --- the lab ---
+lab() {
+	ip link set lo up && ip link add v0 type veth peer name v1 || return 1
+	mkfifo "$T/ns.ready"
+	unshare -n sh -c 'echo up > "$1"; exec sleep 100000' sh "$T/ns.ready" &
+	NS=$!
+	read -r _ < "$T/ns.ready"
+	ip link set v1 netns "$NS" &&
+		ip addr add 10.77.0.1/24 dev v0 && ip -6 addr add fd77::1/64 dev v0 nodad &&
+		ip link set v0 up &&
+		nsenter -t "$NS" -n sh -c 'ip link set lo up && ip addr add 10.77.0.2/24 dev v1 &&
+			ip -6 addr add fd77::2/64 dev v1 nodad && ip link set v1 up' || return 1
+	cat > "$T/hosts" <<-EOF
+	127.0.0.1 localhost loop.test
+	::1 localhost
+	10.77.0.2 good.test evil.test bad.test other.test
+	fd77::2 good6.test
+	10.77.0.1 self.test
+	169.254.169.254 meta.test
+	EOF
+	mount --bind "$T/hosts" /etc/hosts
+}
+in_remote() { nsenter -t "$NS" -n "$@"; }
+# wait_for CMD…: retries CMD until it succeeds (a server coming up), at most ~5 s.
+wait_for() { i=0; until "$@" > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 100 ] && return 1; sleep 0.05; done; }
+
+if ! lab; then
+	skip "the proxy lab" "could not build the veth lab in the namespace"
+	done_testing
+	exit
+fi
+export ECHO_LOG="$T/echo.log"
+: > "$ECHO_LOG"
+in_remote "$PY" "$E2E/echo_http.py" 80 10.77.0.2 fd77::2 > /dev/null 2>&1 &
+SRV=$!
+"$PY" "$E2E/echo_http.py" 18081 127.0.0.1 > /dev/null 2>&1 &
+SRV="$SRV $!"
+"$PY" "$E2E/echo_http.py" 18082 ::1 > /dev/null 2>&1 &
+SRV="$SRV $!"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+	-subj /CN=good.test -addext "subjectAltName=DNS:good.test,DNS:evil.test" \
+	-keyout "$T/key.pem" -out "$T/cert.pem" > /dev/null 2>&1
+in_remote openssl s_server -quiet -accept 443 -cert "$T/cert.pem" -key "$T/key.pem" -www \
+	> "$T/tls.log" 2>&1 &
+SRV="$SRV $!"
+check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
+check "the remote TLS server is up" wait_for curl -sf --cacert "$T/cert.pem" https://good.test/
+check "the loopback servers are up" wait_for curl -sf http://127.0.0.1:18081/
+check "the ::1 server is up" wait_for curl -sf "http://[::1]:18082/"
+check "the daemon starts in the lab" sess_start
+
+check "a command with allow and deny lists" sess_begin c1 --allow good.test --allow '*.good.test' \
+	--allow good6.test --allow good.test:81 --allow loop.test --allow meta.test --allow self.test --allow nx.test --allow 127.0.0.1:18081 --deny bad.test \
+	--deny evil.test:80 --profile '[dir /lab]' --file /lab/sbxsh.ini
+X="-x http://127.0.0.1:$HP"
+LOG="$HOME/.local/state/sbxsh/violations.jsonl"
+
+# --- HTTP forward proxy ---
+out=$(curl -sS $X http://good.test/hello 2>&1)
+like "an allowed name is fetched through the HTTP proxy" "$out" "^method=GET path=/hello host=good.test body=0"
+out=$(curl -sS $X -w '%{http_code}' -o "$T/403" http://bad.test/x); body=$(cat "$T/403")
+is "a denied name gets 403" "$out" 403
+like "the 403 names the host" "$body" "refused a connection to bad.test:80"
+like "the 403 says deny won" "$body" "Reason: denied by deny_domains bad.test"
+like "the 403 names the profile and its file" "$body" "Profile: \[dir /lab\] in /lab/sbxsh.ini"
+like "the 403 gives the line that would allow it" "$body" "deny_domains -= bad.test"
+out=$(curl -sS $X -w '%{http_code}' -o "$T/403b" http://unlisted.example/)
+is "a name in no list gets 403" "$out" 403
+like "its 403 offers allow_domains += host" "$(cat "$T/403b")" "allow_domains \+= unlisted.example"
+out=$(curl -sS $X -w '%{http_code}' -o /dev/null http://good.test:8080/)
+is "an allowed name on a port its pattern does not name gets 403" "$out" 403
+out=$(curl -sS $X -w '%{http_code}' -o "$T/hm" -H 'Host: bad.test' http://good.test/)
+is "a Host header naming another host is refused (request smuggling)" "$out" 400
+out=$(curl -sS $X -w '%{http_code}' -o /dev/null http://nx.test/)
+is "an allowed name that does not resolve gets 502" "$out" 502
+out=$(curl -sS $X -w '%{http_code}' -o /dev/null http://good.test:81/)
+is "an allowed upstream that refuses gets 502" "$out" 502
+
+# --- the address guard ---
+out=$(curl -sS $X -w '%{http_code}' -o "$T/g1" http://loop.test/)
+is "an allowed name resolving to 127.0.0.1 is refused by the guard" "$out" 403
+like "the guard says why" "$(cat "$T/g1")" "resolves to 127.0.0.1 \(loopback\)"
+out=$(curl -sS $X -w '%{http_code}' -o "$T/g2" http://meta.test/)
+like "a name resolving to the cloud metadata address is refused" "$out$(cat "$T/g2")" "resolves to 169.254.169.254 \\(cloud metadata\\)"
+out=$(curl -sS $X -w '%{http_code}' -o "$T/g3" http://self.test/)
+like "a name resolving to the host's own address is refused" "$out$(cat "$T/g3")" "resolves to 10.77.0.1 \\(an address of this host\\)"
+out=$(curl -sS $X http://127.0.0.1:18081/lit)
+like "an IP literal the policy names is reached even on loopback" "$out" "path=/lit"
+out=$(curl -sS $X "http://0x7f.0.0.1:18081/hex")
+like "another spelling of that address is the same address" "$out" "path=/hex"
+out=$(curl -sS $X -w '%{http_code}' -o /dev/null http://127.0.0.1:18082/)
+is "a loopback port the policy does not name is refused" "$out" 403
+
+# --- bodies and framing ---
+head -c 300000 /dev/urandom > "$T/body"
+want=$(sha256sum < "$T/body" | cut -d' ' -f1)
+out=$(curl -sS $X --data-binary @"$T/body" http://good.test/post)
+like "a Content-Length body arrives whole" "$out" "method=POST path=/post host=good.test body=300000 sha=$want"
+out=$(curl -sS $X -H 'Transfer-Encoding: chunked' --data-binary @"$T/body" http://good.test/chunked)
+like "a chunked body arrives whole" "$out" "body=300000 sha=$want"
+: > "$ECHO_LOG"
+out=$("$PY" - "$HP" <<'EOF'
+import socket, sys
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+c.sendall(b"GET http://good.test/first HTTP/1.1\r\nHost: good.test\r\n\r\n"
+          b"GET http://bad.test/second HTTP/1.1\r\nHost: bad.test\r\n\r\n")
+data = b""
+while True:
+    d = c.recv(65536)
+    if not d:
+        break
+    data += d
+print(data.count(b"HTTP/1."), b"path=/first" in data, b"second" in data)
+EOF
+)
+is "pipelined requests: one answer, then the connection closes" "$out" "1 True False"
+is "the second pipelined request never reached any server" "$(cat "$ECHO_LOG")" "GET /first good.test"
+curl -sS $X -o "$T/big" "http://good.test/big?n=20000000"
+is "20 MB arrive intact through the proxy" "$(wc -c < "$T/big" | tr -d ' ')" 20000000
+
+# --- CONNECT ---
+out=$(curl -sS $X --cacert "$T/cert.pem" https://good.test/ 2>&1)
+like "CONNECT to an allowed name reaches the TLS server" "$out" "s_server"
+out=$(curl -sS $X --cacert "$T/cert.pem" https://bad.test/ 2>&1); rc=$?
+like "CONNECT to a denied name is refused with 403" "$rc $out" "^56 .*403"
+out=$(echo Q | openssl s_client -proxy "127.0.0.1:$HP" -connect good.test:443 \
+	-servername good.test -CAfile "$T/cert.pem" 2>&1)
+like "a ClientHello naming the tunnel's host goes through" "$out" "Verify return code: 0"
+out=$(echo Q | openssl s_client -proxy "127.0.0.1:$HP" -connect good.test:443 \
+	-servername evil.test -CAfile "$T/cert.pem" 2>&1)
+like "a ClientHello naming another host (SNI) is cut off" "$out" "(errno=104|unexpected eof|write:errno|handshake failure|connect:errno)"
+like "the SNI refusal is in the violation log" "$(cat "$LOG")" "TLS server name evil.test does not match"
+
+# --- SOCKS5 ---
+out=$(curl -sS --socks5-hostname "127.0.0.1:$SP" http://good.test/socks 2>&1)
+like "SOCKS5 with a name: allowed" "$out" "path=/socks"
+curl -sS --socks5-hostname "127.0.0.1:$SP" http://bad.test/ > /dev/null 2>&1
+is "SOCKS5 with a denied name: refused (reply 2, curl 97)" "$?" 97
+out=$(curl -sS --socks5-hostname "127.0.0.1:$SP" http://good6.test/v6 2>&1)
+like "SOCKS5 to a name with only an IPv6 address" "$out" "path=/v6"
+curl -sS --socks5 "127.0.0.1:$SP" http://good.test/ > /dev/null 2>&1
+is "SOCKS5 with an IPv4 address the policy does not name: refused" "$?" 97
+out=$(curl -sS --socks5-hostname "127.0.0.1:$SP" --cacert "$T/cert.pem" https://good.test/ 2>&1)
+like "TLS through SOCKS5" "$out" "s_server"
+curl -sS --socks5-hostname "127.0.0.1:$SP" http://nx.test/ > /dev/null 2>&1; rc=$?
+is "SOCKS5 to a name that does not resolve: reply 4 (curl 97)" "$rc" 97
+like "curl reports host unreachable" "$(curl -sS --socks5-hostname "127.0.0.1:$SP" http://nx.test/ 2>&1)" "\(4\)"
+like "SOCKS5 to a refusing upstream: reply 5" "$(curl -sS --socks5-hostname "127.0.0.1:$SP" http://good.test:81/ 2>&1)" "\(5\)"
+sess_end c1 > /dev/null
+
+# --- another command's lists are its own ---
+check "a second command allowing only the address" sess_begin c2 --allow 10.77.0.2 --allow '[fd77::2]'
+out=$(curl -sS --socks5 "127.0.0.1:$SP" http://good.test/ipv4 2>&1)
+like "SOCKS5 with an IPv4 address it names" "$out" "path=/ipv4"
+out=$(curl -sS -x "http://127.0.0.1:$HP" "http://[fd77::2]/ipv6" 2>&1)
+like "HTTP to an IPv6 literal it names" "$out" "path=/ipv6"
+out=$(curl -sS -x "http://127.0.0.1:$HP" -w '%{http_code}' -o /dev/null http://good.test/)
+is "the first command's names are not this one's" "$out" 403
+sess_end c2 > /dev/null
+
+# --- loopback reach ---
+check "a command reaching host ports 18081 and 18082" sess_begin c3 --allow localhost:18081 \
+	--allow localhost:18082 --reach 18081 --reach 18082
+r1=$(printf '%s\n' "$BEGIN_OUT" | sed -n 's/.*reach=18081:\([0-9]*\).*/\1/p')
+r2=$(printf '%s\n' "$BEGIN_OUT" | sed -n 's/.*reach=18082:\([0-9]*\).*/\1/p')
+out=$(curl -sS --noproxy '*' "http://127.0.0.1:$r1/reach")
+like "a client ignoring proxies reaches the host's 127.0.0.1:18081" "$out" "path=/reach"
+out=$(curl -sS --noproxy '*' "http://127.0.0.1:$r2/reach6")
+like "a host server on ::1 alone is reached too" "$out" "path=/reach6"
+sess_end c3 > /dev/null
+out=$(timeout 10 "$PY" "$CLIENT" begin "$SOCK" --reach 18081 2>&1 | head -1)
+like "a reach port the allow list does not grant is refused" "$out" "REFUSED ERR loopback port 18081 is not granted"
+
+# --- the violation log ---
+out=$("$PY" - "$LOG" <<'EOF'
+import json, sys
+need = {"time", "session", "command", "cmdline", "cwd", "profile", "profile_file", "kind", "host", "port", "reason"}
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    assert need <= set(r), set(r)
+    assert r["kind"] == "network" and r["session"] == "e2e"
+    n += 1
+print(n)
+EOF
+)
+ok_log=no; [ "${out:-0}" -ge 10 ] 2> /dev/null && ok_log=yes
+is "every refusal is one JSON line with all fields ($out lines)" "$ok_log" yes
+like "a refusal record names host, port and reason" "$(grep bad.test "$LOG" | head -1)" '"host":"bad.test","port":80,"reason":"denied by deny_domains bad.test"'
+mv "$LOG" "$LOG.keep"; mkdir "$LOG"
+check "a command whose log is unwritable still runs" sess_begin c4 --deny bad.test
+out=$(curl -sS -x "http://127.0.0.1:$HP" -w '%{http_code}' -o /dev/null http://bad.test/)
+is "and its refusals are still answered" "$out" 403
+sess_end c4 > /dev/null
+rmdir "$LOG"; mv "$LOG.keep" "$LOG"
+refused=$(counter refused); allowed=$(counter allowed)
+ok_c=no; [ "$refused" -gt 10 ] && [ "$allowed" -gt 10 ] && ok_c=yes
+is "status counts allowed ($allowed) and refused ($refused) connections" "$ok_c" yes
+
+done_testing
