@@ -35,16 +35,24 @@ struct sup {
 	struct run_result *res;
 };
 
+/* The signals to watch: a forwarded one the caller left ignored stays ignored for the
+ * command too, as bash keeps it (an async list starts with SIGINT and SIGQUIT ignored). */
 static void sigset_handled(sigset_t *set)
 {
 	sigemptyset(set);
-	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++)
+	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++) {
+		struct sigaction sa;
+		if (handled[i] != SIGCHLD && sigaction(handled[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
 		sigaddset(set, handled[i]);
+	}
 }
 
 static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkeep,
-				 const sigset_t *old)
+				 const sigset_t *old, const struct sigaction *chld)
 {
+	sigaction(SIGCHLD, chld, NULL);
 	for (size_t i = 0; i < nkeep; i++)
 		fcntl(keep[i], F_SETFD, 0);
 	sigprocmask(SIG_SETMASK, old, NULL);
@@ -151,6 +159,9 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 	int r = 0;
 
 	memset(res, 0, sizeof(*res));
+	/* A caller that ignores SIGCHLD would have bwrap reaped behind our back. */
+	struct sigaction dfl = {.sa_handler = SIG_DFL}, chld;
+	sigaction(SIGCHLD, &dfl, &chld);
 	sigset_handled(&set);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	s.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -164,7 +175,7 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 		goto out;
 	}
 	if (s.bwrap == 0)
-		child_exec(argv, keep_fds, nkeep, &old);
+		child_exec(argv, keep_fds, nkeep, &old, &chld);
 	for (size_t i = 0; i < nkeep; i++)
 		if (keep_fds[i] != sock)
 			close(keep_fds[i]);

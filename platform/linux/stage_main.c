@@ -99,7 +99,8 @@ static pid_t spawn_shell(const struct stage_args *a, const sigset_t *old)
 	if (pid != 0)
 		return pid;
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
-		signal(forwarded[i], SIG_DFL);
+		if (signal(forwarded[i], SIG_DFL) == SIG_IGN)
+			signal(forwarded[i], SIG_IGN); /* ignored by the caller: stays so */
 	sigprocmask(SIG_SETMASK, old, NULL);
 	execv(a->shell[0], a->shell + 1);
 	int e = errno;
@@ -144,8 +145,12 @@ int main(int argc, char **argv)
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++) {
+		/* Ignored by the caller (an async list's SIGINT): ignored for the shell too. */
+		if (signal(forwarded[i], noop) == SIG_IGN) {
+			signal(forwarded[i], SIG_IGN);
+			continue;
+		}
 		sigaddset(&set, forwarded[i]);
-		signal(forwarded[i], noop);
 	}
 	sigprocmask(SIG_BLOCK, &set, &old);
 

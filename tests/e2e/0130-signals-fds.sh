@@ -34,12 +34,25 @@ wait $pid; rc=$?
 is "sbxsh dies of SIGTERM when the command does (143)" "$rc" 143
 sleep 0.2
 check "…and the command is gone" sh -c '! alive "sleep 31.5"' 
+# An async list starts with SIGINT and SIGQUIT ignored; dfl runs a command with them default.
+dfl() { exec python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT): signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"; }
 rm -f started
-"$SBXSH" -c 'touch started; exec sleep 32.5' 2>/dev/null &
+dfl "$SBXSH" -c 'touch started; exec sleep 32.5' 2>/dev/null &
 pid=$!
 wait_for started && kill -INT $pid
 wait $pid; rc=$?
 is "SIGINT likewise (130)" "$rc" 130
+for sh_ in "$SBXSH" /bin/bash; do
+	rm -f started
+	"$sh_" -c 'touch started; sleep 1; echo survived' > "$T/ign.out" 2>/dev/null &
+	pid=$!
+	wait_for started && kill -INT $pid
+	wait $pid; echo "status=$?" >> "$T/ign.out"
+	cp "$T/ign.out" "$T/ign.${sh_##*/}"
+done
+is "a SIGINT the caller ignores stays ignored, as bash keeps it" "$(cat "$T/ign.sbxsh")" "$(cat "$T/ign.bash")"
 rm -f started
 "$SBXSH" -c 'touch started; sleep 33.5 & sleep 33.6' 2>/dev/null &
 pid=$!
