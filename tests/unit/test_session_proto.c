@@ -1,0 +1,179 @@
+/* test_session_proto — control frames: round trips, bounds, and malformed input refused. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "session/proto.h"
+#include "session/wire.h"
+#include "tests/unit/tap.h"
+
+static struct sess_msg m, d;
+
+static void roundtrip(void)
+{
+	struct sess_buf b = { 0 };
+
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_BEGIN;
+	m.cmd_id = sess_s("123-456");
+	m.cmdline = sess_s("curl https://example.com");
+	m.cwd = sess_s("/home/u/p");
+	m.profile = sess_s("[dir ~/p]");
+	m.profile_file = sess_s("~/.config/sbxsh/sbxsh.ini");
+	m.allow[m.nallow++] = sess_s("example.com");
+	m.allow[m.nallow++] = sess_s("*.github.com");
+	m.deny[m.ndeny++] = sess_s("evil.example.com");
+	m.reach[m.nreach++] = 5432;
+	m.listen[m.nlisten++] = 8080;
+	m.fds[m.nfds++] = (struct sess_fdspec){ SESS_FD_HTTP, 0 };
+	m.fds[m.nfds++] = (struct sess_fdspec){ SESS_FD_REACH, 5432 };
+	is_int(sess_encode(&m, &b), 0, "BEGIN encodes");
+	is_int(sess_frame_len(b.p, b.n), (long)b.n, "the header gives the frame's length");
+	is_int(sess_frame_len(b.p, 3), 0, "three bytes are not enough to know");
+	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
+	is_int(d.type, SESS_BEGIN, "type");
+	ok(d.cmdline.n == m.cmdline.n && memcmp(d.cmdline.p, m.cmdline.p, d.cmdline.n) == 0, "cmdline");
+	is_int(d.nallow, 2, "two allow entries");
+	ok(d.allow[1].n == 12 && memcmp(d.allow[1].p, "*.github.com", 12) == 0, "in order");
+	is_int(d.ndeny, 1, "one deny");
+	is_int(d.reach[0], 5432, "reach port");
+	is_int(d.listen[0], 8080, "listen port");
+	is_int(d.nfds, 2, "two descriptors named");
+	is_int(d.fds[1].role, SESS_FD_REACH, "roles kept");
+	is_int(d.fds[1].port, 5432, "with their port");
+	is_int(sess_fds_expected(&d), 2, "BEGIN expects its descriptors");
+	/* every proper prefix is incomplete or refused, never accepted */
+	int bad = 0;
+	for (size_t i = 0; i < b.n; i++)
+		if (sess_decode(b.p, i, &d) == 0)
+			bad++;
+	is_int(bad, 0, "no truncation of the frame decodes");
+	sess_buf_release(&b);
+
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_STATUS_REPLY;
+	m.counter[SC_BYTES_DOWN] = 0x0123456789abcdefULL;
+	m.counter[SC_PID] = 42;
+	m.have_counters = (1u << SC_N) - 1;
+	is_int(sess_encode(&m, &b), 0, "STATUS reply encodes");
+	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
+	ok(d.counter[SC_BYTES_DOWN] == 0x0123456789abcdefULL && d.counter[SC_PID] == 42, "64-bit counters");
+	sess_buf_release(&b);
+}
+
+/* A frame from hex-free bytes: header computed. */
+static size_t mk(uint8_t *out, const uint8_t *body, size_t n)
+{
+	out[0] = (uint8_t)(n >> 24);
+	out[1] = (uint8_t)(n >> 16);
+	out[2] = (uint8_t)(n >> 8);
+	out[3] = (uint8_t)n;
+	memcpy(out + 4, body, n);
+	return n + 4;
+}
+
+static void malformed(void)
+{
+	static const struct {
+		const char *what;
+		uint8_t body[16];
+		size_t n;
+		int rc;
+	} cases[] = {
+		{ "another version", { 2, 1 }, 2, -EPROTONOSUPPORT },
+		{ "an unknown type", { 1, 0x44 }, 2, -EPROTO },
+		{ "an unknown tag", { 1, 1, 99, 0, 0 }, 5, -EPROTO },
+		{ "a field past the frame", { 1, 1, 1, 0, 5, 'a' }, 6, -EPROTO },
+		{ "a cut field header", { 1, 1, 1, 0 }, 4, -EPROTO },
+		{ "a NUL in a text", { 1, 1, 2, 0, 3, 'a', 0, 'b' }, 8, -EPROTO },
+		{ "a repeated scalar", { 1, 1, 1, 0, 1, 'a', 1, 0, 1, 'b' }, 10, -EPROTO },
+		{ "port 0", { 1, 1, 8, 0, 2, 0, 0 }, 7, -EPROTO },
+		{ "a port of 3 bytes", { 1, 1, 8, 0, 3, 0, 1, 2 }, 8, -EPROTO },
+		{ "an unknown fd role", { 1, 1, 10, 0, 3, 9, 0, 0 }, 8, -EPROTO },
+		{ "a reach fd without port", { 1, 1, 10, 0, 3, 3, 0, 0 }, 8, -EPROTO },
+		{ "an http fd with a port", { 1, 1, 10, 0, 3, 1, 0, 1 }, 8, -EPROTO },
+		{ "a counter of 4 bytes", { 1, 0x83, 20, 0, 4, 0, 0, 0, 1 }, 9, -EPROTO },
+	};
+	uint8_t f[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = mk(f, cases[i].body, cases[i].n);
+		is_int(sess_decode(f, n, &d), cases[i].rc, "%s is refused", cases[i].what);
+	}
+	f[0] = 0x7f;
+	is_int(sess_frame_len(f, 4), -EMSGSIZE, "a length past the bound is refused from the header");
+	memset(f, 0, 4);
+	f[3] = 1;
+	is_int(sess_frame_len(f, 4), -EPROTO, "a body too short for version and type is refused");
+}
+
+static void limits(void)
+{
+	struct sess_buf b = { 0 };
+	static char big[SESS_FIELD_MAX + 2];
+
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_BEGIN;
+	memset(big, 'x', sizeof(big) - 1);
+	m.cwd = sess_s(big);
+	is_int(sess_encode(&m, &b), -E2BIG, "a field past SESS_FIELD_MAX is not encoded");
+	m.cwd = sess_s("/x");
+	for (size_t i = 0; i < SESS_LIST_MAX; i++)
+		m.allow[m.nallow++] = sess_s("a.example.com");
+	is_int(sess_encode(&m, &b), 0, "SESS_LIST_MAX allow entries encode");
+	is_int(sess_decode(b.p, b.n, &d), 0, "and decode");
+	/* one more entry appended by hand is refused */
+	{
+		uint8_t *p = malloc(b.n + 8);
+		size_t body;
+		memcpy(p, b.p, b.n);
+		memcpy(p + b.n, "\x06\x00\x01" "b", 4);
+		body = b.n + 4 - SESS_HDR_LEN;
+		p[0] = (uint8_t)(body >> 24);
+		p[1] = (uint8_t)(body >> 16);
+		p[2] = (uint8_t)(body >> 8);
+		p[3] = (uint8_t)body;
+		is_int(sess_decode(p, b.n + 4, &d), -EPROTO, "entry SESS_LIST_MAX + 1 is refused");
+		free(p);
+	}
+	sess_buf_release(&b);
+}
+
+static void wire(void)
+{
+	int sv[2], fds[SESS_FDS_MAX], pfd[2];
+	size_t nfds = 0;
+	struct sess_buf b = { 0 };
+	static uint8_t buf[SESS_HDR_LEN + SESS_BODY_MAX];
+
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	if (pipe(pfd) < 0)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_RELAY;
+	m.port = 8080;
+	sess_encode(&m, &b);
+	is_int(sess_send(sv[0], b.p, b.n, &pfd[0], 1), 0, "a frame with a descriptor is sent");
+	is_int(sess_recv(sv[1], buf, fds, &nfds), (long)b.n, "and received whole");
+	is_int(nfds, 1, "with its descriptor");
+	is_int(sess_decode(buf, b.n, &d), 0, "that decodes");
+	is_int(d.port, 8080, "port");
+	sess_close_fds(fds, nfds);
+	close(sv[0]);
+	is_int(sess_recv(sv[1], buf, fds, &nfds), 0, "end of stream reads 0");
+	close(sv[1]);
+	close(pfd[0]);
+	close(pfd[1]);
+	sess_buf_release(&b);
+}
+
+int main(void)
+{
+	roundtrip();
+	malformed();
+	limits();
+	wire();
+	return tap_done();
+}
