@@ -17,6 +17,11 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <linux/audit.h>
+#include <linux/net.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +99,31 @@ static bool kernel_has_sync_wakeup(void)
 
 /* Forks a child that installs the rules at level and runs fn; returns its pid and the
  * listener (or -1 when the child could not install: *why says). */
+static bool use_bpf = true; /* the stage's hand-built program; false: libseccomp's rules */
+
+static int install(enum monitor_level level)
+{
+	struct sock_filter f[2048];
+	struct sock_fprog prog;
+	size_t n;
+	scmp_filter_ctx ctx;
+	int fd;
+
+	if (use_bpf) {
+		if (notify_bpf_build(level, NOTIFY_UNIX, f, 2048, &n) < 0)
+			return -1;
+		prog.len = (unsigned short)n;
+		prog.filter = f;
+		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	}
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx || notify_rules_add(ctx, level, NOTIFY_UNIX) < 0 || seccomp_load(ctx) < 0)
+		return -1;
+	fd = seccomp_notify_fd(ctx);
+	return fd;
+}
+
 static pid_t spawn(enum monitor_level level, bool userns, int (*fn)(void), int *listener)
 {
 	int sv[2];
@@ -104,7 +134,6 @@ static pid_t spawn(enum monitor_level level, bool userns, int (*fn)(void), int *
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		scmp_filter_ctx ctx;
 		int fd;
 
 		close(sv[0]);
@@ -112,10 +141,7 @@ static pid_t spawn(enum monitor_level level, bool userns, int (*fn)(void), int *
 			_exit(90);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			_exit(91);
-		ctx = seccomp_init(SCMP_ACT_ALLOW);
-		if (!ctx || notify_rules_add(ctx, level, NOTIFY_UNIX) < 0 || seccomp_load(ctx) < 0)
-			_exit(92);
-		fd = seccomp_notify_fd(ctx);
+		fd = install(level);
 		if (fd < 0 || notify_fd_send(sv[1], fd) < 0)
 			_exit(93);
 		close(fd);
@@ -407,7 +433,11 @@ static void test_writes(struct judge_ctx *jc)
 {
 	struct monitor *m;
 	char buf[PATH_MAX];
-	int rc = run(jc, MONITOR_WRITES, false, child_writes, &m);
+	int rc;
+
+	use_bpf = false; /* this one through libseccomp's rules (notify_rules_add) */
+	rc = run(jc, MONITOR_WRITES, false, child_writes, &m);
+	use_bpf = true;
 
 	if (rc < 0 || !m) {
 		skip("seccomp user notification unavailable", "monitor = writes");
@@ -439,6 +469,118 @@ static void test_dead(void)
 	   "with the monitor gone, a write open and socket(AF_UNIX) fail with ENOSYS");
 }
 
+/* ---- the hand-built program against libseccomp's, on the same inputs ---- */
+
+static uint32_t bpf_run(const struct sock_filter *f, size_t n, const struct seccomp_data *d)
+{
+	uint32_t a = 0;
+	const unsigned char *mem = (const unsigned char *)d;
+
+	for (size_t pc = 0; pc < n; pc++) {
+		const struct sock_filter *i = &f[pc];
+
+		switch (i->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			memcpy(&a, mem + i->k, 4);
+			break;
+		case BPF_RET | BPF_K:
+			return i->k;
+		case BPF_JMP | BPF_JA:
+			pc += i->k;
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+			pc += a == i->k ? i->jt : i->jf;
+			break;
+		case BPF_JMP | BPF_JGT | BPF_K:
+			pc += a > i->k ? i->jt : i->jf;
+			break;
+		case BPF_JMP | BPF_JGE | BPF_K:
+			pc += a >= i->k ? i->jt : i->jf;
+			break;
+		case BPF_JMP | BPF_JSET | BPF_K:
+			pc += (a & i->k) ? i->jt : i->jf;
+			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			a &= i->k;
+			break;
+		case BPF_LD | BPF_IMM:
+			a = i->k;
+			break;
+		case BPF_MISC | BPF_TAX:
+		case BPF_LDX | BPF_IMM:
+		case BPF_ST:
+		case BPF_LD | BPF_MEM:
+		default:
+			return 0xdeadbeef; /* an instruction this reader does not know */
+		}
+	}
+	return 0xdeadbeef;
+}
+
+static size_t libseccomp_prog(enum monitor_level lvl, struct sock_filter *out, size_t cap)
+{
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	FILE *f = tmpfile();
+	size_t n = 0;
+
+	seccomp_arch_add(c, SCMP_ARCH_X86);
+	seccomp_arch_add(c, SCMP_ARCH_X32);
+	notify_rules_add(c, lvl, NOTIFY_UNIX);
+	seccomp_export_bpf(c, fileno(f));
+	rewind(f);
+	n = fread(out, sizeof(*out), cap, f);
+	fclose(f);
+	seccomp_release(c);
+	return n;
+}
+
+static void test_bpf_equivalence(void)
+{
+	static const uint32_t archs[] = {AUDIT_ARCH_X86_64, AUDIT_ARCH_I386};
+	static const uint64_t argv[] = {0,	 O_WRONLY, O_RDWR,     O_CREAT,
+					O_TRUNC, O_APPEND, O_PATH,     O_CLOEXEC | 0,
+					AF_UNIX, AF_INET,  SYS_SOCKET, SYS_CONNECT};
+	static struct sock_filter mine[2048], theirs[4096];
+
+	for (int lvl = MONITOR_WRITES; lvl <= MONITOR_FULL; lvl++) {
+		size_t nm = 0, nt = libseccomp_prog((enum monitor_level)lvl, theirs, 4096);
+		unsigned long cases = 0, diff = 0;
+
+		ok(notify_bpf_build((enum monitor_level)lvl, NOTIFY_UNIX, mine, 2048, &nm) == 0 &&
+		       nt > 0,
+		   "%s: both programs built (%zu and %zu instructions)",
+		   notify_level_name((enum monitor_level)lvl), nm, nt);
+		for (size_t a = 0; a < 2; a++)
+			for (uint32_t nr = 0; nr < 1100; nr++)
+				for (size_t v = 0; v < sizeof(argv) / sizeof(argv[0]); v++) {
+					struct seccomp_data d = {.arch = archs[a]};
+					uint32_t x, y;
+
+					d.nr = (int)(nr < 600 ? nr : (nr - 600) | 0x40000000u);
+					if (a == 1 && nr >= 600)
+						continue;
+					for (int k = 0; k < 6; k++)
+						d.args[k] = argv[v];
+					x = bpf_run(mine, nm, &d);
+					y = bpf_run(theirs, nt, &d);
+					cases++;
+					if ((x == SECCOMP_RET_USER_NOTIF) !=
+						(y == SECCOMP_RET_USER_NOTIF) ||
+					    x == 0xdeadbeef) {
+						if (diff++ < 5)
+							printf("# arch %x nr %#x arg %#llx: mine "
+							       "%#x libseccomp %#x\n",
+							       archs[a], d.nr,
+							       (unsigned long long)argv[v], x, y);
+					}
+				}
+		is_int(diff, 0,
+		       "%s: the hand-built filter notifies exactly what libseccomp's does (%lu "
+		       "cases, x86-64, x32, x86)",
+		       notify_level_name((enum monitor_level)lvl), cases);
+	}
+}
+
 static void test_rules(void)
 {
 	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
@@ -467,6 +609,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	setup(&prof, &spec, &jc);
 	test_rules();
+	test_bpf_equivalence();
 	test_main(&jc);
 	test_nodump(&jc);
 	test_writes(&jc);
