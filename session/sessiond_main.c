@@ -10,6 +10,15 @@
 #include "platform/log.h"
 #include "session/sessd.h"
 
+#ifdef __SANITIZE_ADDRESS__
+/* The daemon's stderr is /dev/null: sanitizer builds report to files instead. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "log_path=/tmp/sbxsh-sessiond-asan";
+}
+#endif
+
 static const struct opt {
 	const char *name;
 	size_t off;
