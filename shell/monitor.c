@@ -57,6 +57,8 @@ struct monitor {
 	struct strv roots;
 	bool saw_git;
 	bool nscd; /* the host runs nscd: glibc's probe of it is a real refusal */
+	void (*sink)(const struct mon_viol *v, void *arg);
+	void *sink_arg;
 	struct mon_stats st;
 };
 
@@ -345,6 +347,8 @@ static void keep(struct monitor *m, const struct verdict *v, const char *call, p
 	x->call = call;
 	x->pid = pid;
 	m->nviol++;
+	if (m->sink)
+		m->sink(x, m->sink_arg);
 }
 
 static bool exists_hook(const char *path, void *arg)
@@ -583,6 +587,12 @@ void monitor_stop(struct monitor *m)
 	}
 	pthread_join(m->thread, NULL);
 	m->running = false;
+}
+
+void monitor_set_sink(struct monitor *m, void (*fn)(const struct mon_viol *v, void *arg), void *arg)
+{
+	m->sink = fn;
+	m->sink_arg = arg;
 }
 
 int monitor_fd(const struct monitor *m)

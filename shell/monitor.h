@@ -52,6 +52,12 @@ void monitor_stop(struct monitor *m);
  * callers that run their own loop, and for tests. */
 int monitor_dispatch(struct monitor *m, int timeout_ms);
 
+/* Calls fn(v, arg) on the monitor's thread for each violation as it is kept (before
+ * monitor_start): the log gets it while the command still runs, so a long interactive
+ * session or a front end killed later loses nothing. fn must not block for long. */
+void monitor_set_sink(struct monitor *m, void (*fn)(const struct mon_viol *v, void *arg),
+		      void *arg);
+
 /* The listener, for a caller's own poll(). */
 int monitor_fd(const struct monitor *m);
 

@@ -53,6 +53,18 @@ static const char *profile_at(const struct judge_ctx *jc)
 	return s->n ? s->v[s->n - 1] : NULL;
 }
 
+static void log_one(const struct report_ctx *rc, const struct mon_viol *x, const char *grant);
+
+void report_log_one(const struct report_ctx *rc, const struct mon_viol *x)
+{
+	struct verdict v;
+	char grant[PATH_MAX * 2];
+
+	to_verdict(x, &v);
+	judge_suggest(rc->jc, &v, grant, sizeof(grant));
+	log_one(rc, x, grant);
+}
+
 static void log_one(const struct report_ctx *rc, const struct mon_viol *x, const char *grant)
 {
 	struct vlog_record r = {
@@ -186,7 +198,8 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 
 		to_verdict(&x[i], &v);
 		judge_suggest(rc->jc, &v, grant, sizeof(grant));
-		log_one(rc, &x[i], grant);
+		if (!rc->logged)
+			log_one(rc, &x[i], grant);
 		if (show)
 			print_one(err, rc, &x[i], grant);
 	}
@@ -221,6 +234,12 @@ struct report_run {
 	char command[64];
 	char session[SESS_ID_MAX + 1];
 };
+
+/* On the monitor's thread, as each violation is found. */
+static void live_log(const struct mon_viol *x, void *arg)
+{
+	report_log_one(arg, x);
+}
 
 void report_run_free(struct report_run *rr)
 {
@@ -292,6 +311,8 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 	}
 	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
 		goto out;
+	monitor_set_sink(rr->mon, live_log, &rr->rc);
+	rr->rc.logged = true;
 	notify_env_format(env, sizeof(env), sv[1], MONITOR_FULL, spec->unix_all ? 0 : NOTIFY_UNIX);
 	if (setenv(NOTIFY_ENV, env, 1) < 0 || (r = monitor_start_recv(rr->mon, sv[0])) < 0) {
 		r = r ? r : -errno;

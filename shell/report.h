@@ -19,6 +19,7 @@ struct report_ctx {
 	const char *log;     /* the violation log, or NULL */
 	bool syslog;
 	const char *session, *command, *cmdline, *cwd;
+	bool logged;	    /* the violations were logged as they happened (report_log_one) */
 	long long log_from; /* the log's size when the command started: network refusals the
 			       session daemon logged for command since then are reported too;
 			       -1: none */
@@ -28,6 +29,9 @@ struct report_ctx {
  * (not under on_violation = log), and returns the wait status to exit with: wstatus, or
  * REPORT_EXIT_VIOLATION when the command exited 0 with violations under fail. */
 int report_finish(const struct report_ctx *rc, const struct monitor *m, int wstatus, FILE *err);
+
+/* Logs one violation (file and syslog) with its suggestion. */
+void report_log_one(const struct report_ctx *rc, const struct mon_viol *x);
 
 /* The hints for a command that failed (pure but for the exists() of rc->jc): a write-grant
  * root it tried to remove, a hidden .git when it ran git. Appends lines to out; 0 or -ENOMEM. */
