@@ -142,6 +142,19 @@ check "start for the concurrent run" sess_start
 out=$("$PY" "$CLIENT" multi "$SOCK" 50 "$port" 2>&1)
 is "50 concurrent commands each get their own verdict and their own profile in the 403" "$out" ok
 is "all 50 were served" "$(counter served)" 50
+
+# --- listen = PORT: the host's 127.0.0.1:PORT reaches the server inside ---
+lport=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+check "a command with listen = $lport" sess_begin l1 --listen "$lport:$port" \
+	--profile '[dir /srv]' --file /srv/sbxsh.ini
+out=$(curl -sS --noproxy '*' "http://127.0.0.1:$lport/index.html" 2>&1)
+is "the host reaches the server inside through the listen port" "$out" hello
+out=$("$PY" "$CLIENT" begin "$SOCK" --listen "$lport:$port" --profile '[dir /srv]' --file /srv/sbxsh.ini 2>&1 | head -1)
+like "a second command asking for a held port is refused by name, before it runs" "$out" \
+	"REFUSED ERR listen = $lport: port $lport is already in use on the host's 127.0.0.1.*\\[dir /srv\\]"
+sess_end l1 > /dev/null
+curl -s -o /dev/null --noproxy '*' "http://127.0.0.1:$lport/"; rc=$?
+is "after the command ended the host port is closed" "$rc" 7
 kill "$wpid" 2>/dev/null
 
 done_testing

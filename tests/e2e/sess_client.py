@@ -5,6 +5,8 @@ It plays the front end and the stage for the e2e tests: it makes its own listeni
 passes them with BEGIN over the control socket (SCM_RIGHTS), and holds the command open.
 
   begin SOCK [--allow P]... [--deny P]... [--reach HOSTPORT]... [--profile S] [--file F]
+        [--listen PORT:INNERPORT]...  (the host's PORT relayed to 127.0.0.1:INNERPORT, as the
+        stage's listen relay would relay it to PORT inside the sandbox)
         prints "READY http=PORT socks=PORT reach=HOSTPORT:PORT..." (or "REFUSED why") on
         stdout and closes it, then holds the command until SIGUSR1 (sends END, prints the
         answer on stderr) or SIGTERM (just closes, as a killed front end would).
@@ -92,7 +94,39 @@ def listener():
     return s
 
 
-def begin_fields(cmd_id, allow, deny, reach, profile, pfile, roles):
+def pump(a, b):
+    try:
+        while True:
+            d = a.recv(65536)
+            if not d:
+                break
+            b.sendall(d)
+        b.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+
+
+def relay(sock, inner):
+    """The stage's listen relay: SESS_RELAY frames, one accepted connection each."""
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 4 + 7, 1)
+        except OSError:
+            return
+        if not msg or not fds:
+            return
+        host = socket.socket(fileno=fds[0])
+        port = struct.unpack(">H", msg[-2:])[0]
+        try:
+            inside = socket.create_connection(("127.0.0.1", inner[port]))
+        except OSError:
+            host.close()
+            continue
+        threading.Thread(target=pump, args=(host, inside), daemon=True).start()
+        threading.Thread(target=pump, args=(inside, host), daemon=True).start()
+
+
+def begin_fields(cmd_id, allow, deny, reach, profile, pfile, roles, listen=()):
     f = field(T_CMD_ID, cmd_id) + field(T_CMDLINE, "test command " + cmd_id)
     f += field(T_CWD, os.getcwd()) + field(T_PROFILE, profile) + field(T_PROFILE_FILE, pfile)
     for a in allow:
@@ -101,12 +135,14 @@ def begin_fields(cmd_id, allow, deny, reach, profile, pfile, roles):
         f += field(T_DENY, d)
     for p in reach:
         f += field(T_REACH, struct.pack(">H", p))
+    for p in listen:
+        f += field(T_LISTEN, struct.pack(">H", p))
     for role, port in roles:
         f += field(T_FD, struct.pack(">BH", role, port))
     return f
 
 
-def send_begin(path, cmd_id, allow, deny, reach, profile, pfile):
+def send_begin(path, cmd_id, allow, deny, reach, profile, pfile, listen=None):
     http, socks = listener(), listener()
     roles, fds, reach_l = [(FD_HTTP, 0), (FD_SOCKS, 0)], [http.fileno(), socks.fileno()], []
     for p in reach:
@@ -114,10 +150,19 @@ def send_begin(path, cmd_id, allow, deny, reach, profile, pfile):
         reach_l.append((p, r))
         roles.append((FD_REACH, p))
         fds.append(r.fileno())
+    ours = None
+    if listen:
+        ours, theirs = socket.socketpair()
+        roles.append((FD_RELAY, 0))
+        fds.append(theirs.fileno())
     s = connect(path)
-    msg = frame(BEGIN, begin_fields(cmd_id, allow, deny, reach, profile, pfile, roles))
+    msg = frame(BEGIN, begin_fields(cmd_id, allow, deny, reach, profile, pfile, roles,
+                                    list(listen or {})))
     socket.send_fds(s, [msg], fds)
     reply = recv_frame(s)
+    if listen:
+        theirs.close()
+        threading.Thread(target=relay, args=(ours, listen), daemon=True).start()
     ports = (http.getsockname()[1], socks.getsockname()[1],
              [(p, r.getsockname()[1]) for p, r in reach_l])
     # The daemon holds its own copies now: ours close, as the front end's do.
@@ -142,9 +187,10 @@ def cmd_begin(path, args):
     reach = [int(p) for p in opt_list(args, "--reach")]
     profile = (opt_list(args, "--profile") or ["[dir /test]"])[0]
     pfile = (opt_list(args, "--file") or ["/test/sbxsh.ini"])[0]
+    listen = {int(a): int(b) for a, b in (x.split(":") for x in opt_list(args, "--listen"))}
     signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1, signal.SIGTERM])
     s, reply, (hp, sp, rp) = send_begin(path, "t%d" % os.getpid(), allow, deny, reach,
-                                        profile, pfile)
+                                        profile, pfile, listen)
     if reply is None or reply[0] != OK:
         print("REFUSED", describe(reply), flush=True)
         return 1

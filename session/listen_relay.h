@@ -1,0 +1,13 @@
+/* listen_relay — the sandbox side of `listen = PORT`: run by the stage in a process of its own,
+ * inside the sandbox's network namespace, before seccomp. (No event loop: the stage is lean.) */
+#ifndef SBX_SESS_LISTEN_RELAY_H
+#define SBX_SESS_LISTEN_RELAY_H
+
+/* Serves sock, the stage's end of the socketpair whose other end went to the daemon as
+ * SESS_FD_RELAY: each SESS_RELAY frame brings one accepted host connection and its port;
+ * a child process connects it to 127.0.0.1:PORT inside (else [::1]:PORT) and copies bytes
+ * both ways, half-closes included. Returns 0 when the daemon closes sock (the command ended
+ * or the daemon died), or a negative errno. Never returns in the children. */
+int sess_relay_serve(int sock);
+
+#endif
