@@ -85,4 +85,8 @@ is "fd 4 passed by the caller is writable" "$(cat "$T/fd4")" "to-fd4"
 is "the command sees exactly the caller's descriptors" \
 	"$("$SBXSH" -c 'ls /proc/self/fd' 3< "$T/fd3" 2>/dev/null | tr '\n' ' ')" \
 	"$(/bin/bash -c 'ls /proc/self/fd' 3< "$T/fd3" | tr '\n' ' ')"
+is "with stdin closed, the command sees it closed (and runs)" \
+	"$("$SBXSH" -c 'cat <&0 2>/dev/null; echo "rc=$?"' <&- 2>/dev/null)" "rc=1"
+is "with stdin and stdout closed, the command still runs" \
+	"$("$SBXSH" -c 'echo ran >&2' <&- >&- 2>&1)" "ran"
 done_testing
