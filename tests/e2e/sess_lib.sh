@@ -34,12 +34,13 @@ sess_begin() {
 	case $BEGIN_OUT in READY*) return 0 ;; *) return 1 ;; esac
 }
 
-# sess_end NAME [TERM]: ends the command (END), or with TERM just drops the connection.
+# sess_end NAME [TERM]: ends the command (END), or with TERM just drops the connection;
+# waits for the client, so call it in this shell (not in $(…)). What the daemon answered is
+# then in $T/NAME.err.
 sess_end() {
 	pid=$(cat "$T/$1.pid")
 	kill -"${2:-USR1}" "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	cat "$T/$1.err"
 }
 
 # counter NAME: one of the daemon's counters (sess_client.py status).
