@@ -88,5 +88,5 @@ is "the command sees exactly the caller's descriptors" \
 is "with stdin closed, the command sees it closed (and runs)" \
 	"$("$SBXSH" -c 'cat <&0 2>/dev/null; echo "rc=$?"' <&- 2>/dev/null)" "rc=1"
 is "with stdin and stdout closed, the command still runs" \
-	"$("$SBXSH" -c 'echo ran >&2' <&- >&- 2>&1)" "ran"
+	"$("$SBXSH" -c 'echo ran >&2' 2>&1 <&- >&-)" "ran"
 done_testing
