@@ -37,6 +37,7 @@ struct sess_conn {
 	char id[SESS_ID_MAX + 1];
 	char *dir, *sock;
 	unsigned idle_exit;
+	bool syslog;
 	char *log;
 };
 
@@ -191,9 +192,11 @@ static int await_ready(int rd, char **err)
 
 static int spawn_daemon(struct sess_conn *c, char **err)
 {
-	char idle[16], *argv[] = { "sbxsh-sessiond", "--dir",  c->dir, "--session", c->id,
-				   "--idle-exit",    idle,     "--log", c->log,	   "--ready-fd",
-				   "3",		     NULL };
+	char idle[16], *argv[] = { "sbxsh-sessiond", "--dir",	 c->dir,
+				   "--session",	     c->id,	 "--idle-exit",
+				   idle,	     "--log",	 c->log,
+				   "--syslog",	     c->syslog ? "1" : "0",
+				   "--ready-fd",     "3",	 NULL };
 	int p[2], st, rc;
 	pid_t pid;
 
@@ -295,6 +298,7 @@ static int conn_new(const struct settings *s, struct sess_conn **out, char **err
 		return sess_errf(err, -ENOMEM, "out of memory");
 	c->fd = -1;
 	c->idle_exit = s ? s->idle_exit : 300;
+	c->syslog = s ? s->syslog : false;
 	c->log = s && s->log ? strdup(s->log) : default_log();
 	if (!c->log) {
 		rc = sess_errf(err, -ENOMEM, "out of memory");

@@ -71,6 +71,25 @@ static int verdict(struct pconn *p, char *why, size_t cap, char *line, size_t lc
 	return -EPERM;
 }
 
+/* The policy line a refusal offers: line itself, none for "", else allow_domains += host
+ * (with its port unless a web port; never for a host that would need escaping). */
+static const char *grant_line(const struct pconn *p, const char *line, char *buf, size_t cap)
+{
+	bool v6 = strchr(p->host, ':') != NULL;
+
+	if (line)
+		return line[0] ? line : NULL;
+	if (!refuse_host_is_plain(p->host))
+		return NULL;
+	if (p->port == 80 || p->port == 443)
+		snprintf(buf, cap, "allow_domains += %s", p->host);
+	else if (v6)
+		snprintf(buf, cap, "allow_domains += [%s]:%u", p->host, p->port);
+	else
+		snprintf(buf, cap, "allow_domains += %s:%u", p->host, p->port);
+	return buf;
+}
+
 /* line: the policy line to offer; NULL: the default (allow_domains += host); "": none. */
 static void refuse(struct pconn *p, const char *reason, const char *line)
 {
@@ -83,8 +102,10 @@ static void refuse(struct pconn *p, const char *reason, const char *line)
 	uint8_t rep[SOCKS_REPLY_MAX];
 	ssize_t n;
 
+	char grant[300];
+
 	d->refused++;
-	vlog_refusal(p->cmd, p->host, p->port, reason);
+	vlog_refusal(p->cmd, p->host, p->port, reason, grant_line(p, line, grant, sizeof(grant)));
 	if (p->role == SESS_FD_SOCKS) {
 		n = (ssize_t)socks_reply(SOCKS_REP_NOT_ALLOWED, NULL, rep);
 		conn_write(&p->cli, p, rep, (size_t)n);
@@ -131,7 +152,7 @@ static void http_head(struct pconn *p)
 	if (n == HTTP_E_HOST_MISMATCH) {
 		set_dest(p, r->host.p, r->host.n, r->port);
 		p->cmd->d->refused++;
-		vlog_refusal(p->cmd, p->host, p->port, http_strerror(n));
+		vlog_refusal(p->cmd, p->host, p->port, http_strerror(n), NULL);
 	}
 	if (n < 0) {
 		answer_status(p, http_error_status(n), http_strerror(n));
@@ -202,13 +223,13 @@ static void sni_input(struct pconn *p)
 		snprintf(why, sizeof(why), "TLS server name %s does not match the tunnel's host",
 			 name);
 		p->cmd->d->refused++;
-		vlog_refusal(p->cmd, p->host, p->port, why);
+		vlog_refusal(p->cmd, p->host, p->port, why, NULL);
 		conn_close(p);
 		return;
 	}
 	if (r != TLS_SNI_FOUND && r != TLS_SNI_ABSENT && r != TLS_SNI_NOT_TLS) {
 		p->cmd->d->refused++;
-		vlog_refusal(p->cmd, p->host, p->port, tls_sni_strerror(r));
+		vlog_refusal(p->cmd, p->host, p->port, tls_sni_strerror(r), NULL);
 		conn_close(p);
 		return;
 	}

@@ -15,6 +15,7 @@ struct sessd_opts {
 	const char *session; /* the session id */
 	const char *log;     /* violation log path */
 	unsigned idle_exit;  /* seconds with no command before exiting; 0: never */
+	bool syslog;	     /* refusals also go to journald/syslog */
 	int ready_fd;	     /* written "ok\n" or a reason once listening; -1: none */
 };
 
@@ -81,7 +82,8 @@ void cmd_unref(struct cmd *c);
 void conn_accepted(struct lsn *l);
 void conn_close(struct pconn *p);
 
-/* vlog.c: appends one refusal record; never fails anything. */
-void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason);
+/* vlog.c: appends one refusal record (grant: the line offered, or NULL); never fails. */
+void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason,
+		  const char *grant);
 
 #endif

@@ -1,5 +1,6 @@
 /* sbxsh-sessiond — the session daemon. Started by sbxsh (session/client.c), never by hand:
- *   sbxsh-sessiond --dir DIR --session ID --idle-exit SECONDS --log PATH [--ready-fd N]
+ *   sbxsh-sessiond --dir DIR --session ID --idle-exit SECONDS --log PATH [--syslog 0|1]
+ *                  [--ready-fd N]
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,6 +30,7 @@ static const struct opt {
 	{ "--log", offsetof(struct sessd_opts, log), 0 },
 	{ "--idle-exit", offsetof(struct sessd_opts, idle_exit), 1 },
 	{ "--ready-fd", offsetof(struct sessd_opts, ready_fd), 1 },
+	{ "--syslog", offsetof(struct sessd_opts, syslog), 1 },
 };
 
 static int set_opt(struct sessd_opts *o, const char *name, const char *val)
@@ -48,6 +50,8 @@ static int set_opt(struct sessd_opts *o, const char *name, const char *val)
 			return -EINVAL;
 		if (opts[i].off == offsetof(struct sessd_opts, idle_exit))
 			o->idle_exit = (unsigned)n;
+		else if (opts[i].off == offsetof(struct sessd_opts, syslog))
+			o->syslog = n != 0;
 		else
 			o->ready_fd = (int)n;
 		return 0;

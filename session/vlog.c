@@ -344,7 +344,8 @@ void vlog_write(const char *path, bool use_syslog, const struct vlog_record *r)
 		vlog_syslog_at("/run/systemd/journal/socket", "/dev/log", r);
 }
 
-void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason)
+void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason,
+		  const char *grant)
 {
 	struct vlog_record r = {
 	    .session = c->d->o->session,
@@ -357,9 +358,10 @@ void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const ch
 	    .host = host,
 	    .port = port,
 	    .reason = reason,
+	    .grant = grant,
 	};
 
-	vlog_write(c->d->o->log, false, &r);
+	vlog_write(c->d->o->log, c->d->o->syslog, &r);
 }
 
 /* ---- reading it back ---- */

@@ -215,7 +215,9 @@ EOF
 )
 ok_log=no; [ "${out:-0}" -ge 10 ] 2> /dev/null && ok_log=yes
 is "every refusal is one JSON line with all fields ($out lines)" "$ok_log" yes
-like "a refusal record names host, port and reason" "$(grep bad.test "$LOG" | head -1)" '"host":"bad.test","port":80,"reason":"denied by deny_domains bad.test"'
+like "a refusal record names host, port and reason" "$(grep bad.test "$LOG" | head -1)" '"host":"bad.test","port":80.*"reason":"denied by deny_domains bad.test"'
+like "and the line that would allow it" "$(grep bad.test "$LOG" | head -1)" '"grant":"deny_domains -= bad.test"'
+like "a name in no list: the allow line" "$(grep unlisted.example "$LOG" | head -1)" '"grant":"allow_domains \+= unlisted.example"'
 mv "$LOG" "$LOG.keep"; mkdir "$LOG"
 check "a command whose log is unwritable still runs" sess_begin c4 --deny bad.test
 out=$(curl -sS -x "http://127.0.0.1:$HP" -w '%{http_code}' -o /dev/null http://bad.test/)
