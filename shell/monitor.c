@@ -383,7 +383,8 @@ static void judge_one(struct monitor *m, enum viol_kind kind, unsigned jf, const
 
 	if (r == 1 || m->did_io)
 		seen_add(m, h, true);
-	if (r == 1)
+	/* one record per (kind, host path), whatever call or flags led there */
+	if (r == 1 && !seen_add(m, hash_of(kind, 0xff, v.path), true))
 		keep(m, &v, call, pid);
 }
 

@@ -191,6 +191,8 @@ static int child_main(void)
 	close(fd);
 	snprintf(buf, sizeof(buf), "%s/sub/dir", P[OUT]);
 	mkdir(buf, 0755); /* fails ENOENT here; a sandbox would refuse it EROFS */
+	close(open(buf, O_WRONLY | O_CREAT, 0644)); /* the same path by another call */
+	rmdir(buf);
 	errno = 0;
 	fd = open((const char *)8, O_RDONLY); /* unreadable path: answered, counted unknown */
 	bad |= (errno != EFAULT) << 5;
@@ -373,6 +375,7 @@ static void test_main(struct judge_ctx *jc)
 	ok(find(m, VK_UNIX, "AF_UNIX") != NULL, "socket(AF_UNIX) is reported");
 	snprintf(buf, sizeof(buf), "%s/sub/dir", P[OUT]);
 	ok(find(m, VK_WRITE, buf) != NULL, "mkdir outside the grants is reported");
+	is_int(count(m, VK_WRITE, buf), 1, "… once, though open and rmdir named it too");
 	ok(find(m, VK_EXEC, P[TOOL]) != NULL, "an exec of a hidden binary is reported");
 	ok(monitor_stats(m)->unknown >= 1, "an unreadable path is counted unknown, not waited on");
 	const struct mon_viol *v = find(m, VK_READ, P[KEY]);
