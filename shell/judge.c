@@ -640,9 +640,15 @@ static char *suggest_read(const struct judge_ctx *c, const struct verdict *v, co
 			 rule, origin(c, v->rule, o, sizeof(o)));
 		break;
 	case VW_DENY_READ:
-		snprintf(buf, n,
-			 "hidden by deny_read %s (%s); a deeper grant shows it: %s: read += %s",
-			 rule, origin(c, v->rule, o, sizeof(o)), where, tp);
+		if (v->rule && depth_of(v->path) <= depth_of(v->rule->value))
+			snprintf(buf, n,
+				 "hidden by deny_read %s (%s); remove it there: deny_read -= %s",
+				 rule, origin(c, v->rule, o, sizeof(o)), rule);
+		else
+			snprintf(
+			    buf, n,
+			    "hidden by deny_read %s (%s); a deeper grant shows it: %s: read += %s",
+			    rule, origin(c, v->rule, o, sizeof(o)), where, tp);
 		break;
 	default:
 		snprintf(buf, n, "%s: read += %s", where, tp);

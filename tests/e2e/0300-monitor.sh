@@ -31,7 +31,13 @@ pol '[default]
 deny_read += ~/hidden'
 if ! "$SBXSH" -c true 2> "$H/err"; then
 	skip "the monitor" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
-	done_testing
+	mkdir -p "$H/g" && git -C "$H/g" init -q 2> /dev/null
+pol '[default]
+deny_read += '"$H"'/g/.git'
+out=$(cd "$H/g" && "$SBXSH" -c 'git status' 2>&1)
+like "git failing on a hidden .git gets a hint naming it" "$out" "hint: git cannot see the repository.*$H/g/\.git is hidden.*deny_read -= $H/g/\.git"
+
+done_testing
 	exit 0
 fi
 
@@ -158,5 +164,11 @@ pol '[default]
 write += '"$H"'/outside/dist'
 run "rm -rf $H/outside/dist 2>/dev/null"
 like "removing a write grant's root that fails gets the hint to empty it" "$err" 'hint: .*dist is the root of a write grant.*rm -rf .*dist/\*'
+
+mkdir -p "$H/g" && git -C "$H/g" init -q 2> /dev/null
+pol '[default]
+deny_read += '"$H"'/g/.git'
+out=$(cd "$H/g" && "$SBXSH" -c 'git status' 2>&1)
+like "git failing on a hidden .git gets a hint naming it" "$out" "hint: git cannot see the repository.*$H/g/\.git is hidden.*deny_read -= $H/g/\.git"
 
 done_testing

@@ -134,6 +134,10 @@ static void test_reads(void)
 	       "… a deeper read grant, spelled with ~");
 	ok(strstr(s, "~/.config/sbxsh/sbxsh.ini:11") != NULL, "… naming the deny's file:line: %s",
 	   s);
+	is_int(J(VK_READ, H "/.config/rclone", 0, &v), 1, "the denied directory itself");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, "deny_read -= ~/.config/rclone") && !strstr(s, "read +="),
+	   "… a grant at the same depth would lose to the deny: remove the deny: %s", s);
 	is_int(J(VK_READ, H "/corp/x", 0, &v), 1, "a system deny hides");
 	is_int(v.why, VW_SYSTEM, "… named system policy");
 	judge_suggest(&jc, &v, s, sizeof(s));
