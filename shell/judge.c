@@ -418,6 +418,15 @@ static bool noise(const char *p)
 	return under(p, "/proc") || under(p, "/dev") || under(p, "/sys");
 }
 
+/* Python writes a bytecode cache beside every module it imports where it can, and goes on
+ * without one where it cannot: a refused __pycache__ write changes nothing but speed. */
+static bool cache_noise(const char *p)
+{
+	const char *s = strstr(p, "/__pycache__");
+
+	return s && (s[12] == '\0' || s[12] == '/');
+}
+
 int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_path, unsigned flags,
 	       struct verdict *v)
 {
@@ -439,6 +448,8 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	if (vis == VIS_PRIVATE || vis == VIS_RW || vis == VIS_SKELETON)
 		return 0;
 	if (kind == VK_WRITE) {
+		if (cache_noise(p))
+			return 0;
 		if (vis == VIS_RO && (flags & (JF_MKDIR | JF_TIMES)) && c->exists &&
 		    c->exists(v->path, c->arg))
 			return 0; /* EEXIST, or a time change on a file it can read: nothing written

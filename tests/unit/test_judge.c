@@ -184,6 +184,10 @@ static void test_writes(void)
 	judge_suggest(&jc, &v, s, sizeof(s));
 	ok(v.why == VW_CREDENTIAL && !strstr(s, "+="), "… never suggested: %s", s);
 	is_int(J(VK_WRITE, H "/scratch/x", 0, &v), 0, "ignore_write silences");
+	is_int(J(VK_WRITE, "/usr/lib/python3/x/__pycache__/m.cpython-311.pyc.1234", 0, &v), 0,
+	       "a refused Python bytecode cache write is noise");
+	is_int(J(VK_WRITE, "/usr/lib/python3/x/__pycache__", JF_MKDIR, &v), 0, "… its mkdir too");
+	is_int(J(VK_WRITE, "/usr/lib/python3/x/__pycache__x", 0, &v), 1, "… only that directory");
 	is_int(J(VK_WRITE, H "/proj", JF_MKDIR, &v), 0, "mkdir of a writable root is fine");
 	is_int(J(VK_WRITE, "/usr", JF_MKDIR, &v), 0,
 	       "mkdir of a directory that exists meets EEXIST");
