@@ -418,6 +418,25 @@ static bool noise(const char *p)
 	return under(p, "/proc") || under(p, "/dev") || under(p, "/sys");
 }
 
+/* Interactive history files in the home directory (and their rewrite temporaries, e.g.
+ * bash's "~/.bash_history-PID.tmp"): a shell or REPL that cannot save history says nothing
+ * and loses nothing the command made. */
+static bool history_noise(const struct judge_ctx *c, const char *p)
+{
+	static const char *const names[] = {
+	    ".bash_history",	  ".zsh_history",    ".python_history",
+	    ".node_repl_history", ".sqlite_history", ".psql_history",
+	    ".mysql_history",	  ".lesshst",	     ".history"};
+	size_t hl = c->home ? strlen(c->home) : 0;
+
+	if (!hl || strncmp(p, c->home, hl) != 0 || p[hl] != '/' || strchr(p + hl + 1, '/'))
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strncmp(p + hl + 1, names[i], strlen(names[i])) == 0)
+			return true;
+	return false;
+}
+
 /* Python writes a bytecode cache beside every module it imports where it can, and goes on
  * without one where it cannot: a refused __pycache__ write changes nothing but speed. */
 static bool cache_noise(const char *p)
@@ -448,7 +467,7 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	if (vis == VIS_PRIVATE || vis == VIS_RW || vis == VIS_SKELETON)
 		return 0;
 	if (kind == VK_WRITE) {
-		if (cache_noise(p))
+		if (cache_noise(p) || history_noise(c, v->path))
 			return 0;
 		if (vis == VIS_RO && (flags & (JF_MKDIR | JF_TIMES)) && c->exists &&
 		    c->exists(v->path, c->arg))
@@ -624,7 +643,16 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 			 rule, origin(c, v->rule, o, sizeof(o)));
 		break;
 	default:
-		snprintf(buf, n, "%s: write += %s", where, td);
+		if (strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0)) {
+			char tp[PATH_MAX];
+
+			snprintf(buf, n,
+				 "%s: write += %s (the file alone: a grant of %s would open "
+				 "all of it)",
+				 where, judge_tilde(c->home, v->path, tp, sizeof(tp)), td);
+		} else {
+			snprintf(buf, n, "%s: write += %s", where, td);
+		}
 		break;
 	}
 	return buf;

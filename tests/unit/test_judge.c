@@ -172,6 +172,13 @@ static void test_writes(void)
 	is_int(J(VK_WRITE, H "/proj/.git/config", 0, &v), 1, "a write to .git/config");
 	judge_suggest(&jc, &v, s, sizeof(s));
 	ok(v.why == VW_GIT_CONFIG && strstr(s, "git_config = yes"), "… git_config = yes: %s", s);
+	is_int(J(VK_WRITE, H "/.bash_history", 0, &v), 0, "a refused shell history is noise");
+	is_int(J(VK_WRITE, H "/.bash_history-123.tmp", 0, &v), 0, "… and its temporary");
+	is_int(J(VK_WRITE, H "/sub/.bash_history", 0, &v), 1, "… only in the home directory");
+	is_int(J(VK_WRITE, H "/notes.txt", 0, &v), 1, "a file directly in home");
+	judge_suggest(&jc, &v, s, sizeof(s));
+	ok(strstr(s, "write += ~/notes.txt (the file alone") != NULL,
+	   "… is suggested alone, never all of ~: %s", s);
 	is_int(J(VK_WRITE, H "/.bashrc", 0, &v), 1, "a write to ~/.bashrc");
 	is_int(v.why, VW_MANDATORY, "… a mandatory deny");
 	is_int(J(VK_WRITE, H "/proj/vendor/x", 0, &v), 1, "a write under deny_write");
