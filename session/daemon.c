@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -433,6 +434,17 @@ static int sessd_setup(struct sessd *d, char **why)
 	return 0;
 }
 
+/* Every proxied connection is two descriptors: take all the hard limit allows. */
+static void raise_fd_limit(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
 int sessd_run(const struct sessd_opts *o)
 {
 	struct sessd d = { .o = o, .ctl_fd = -1 };
@@ -442,6 +454,7 @@ int sessd_run(const struct sessd_opts *o)
 
 	umask(077);
 	signal(SIGPIPE, SIG_IGN);
+	raise_fd_limit();
 	if ((rc = uv_loop_init(&loop)) < 0) {
 		ready(o, uv_strerror(rc));
 		return rc;
