@@ -14,13 +14,16 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "paths.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
 #include "shell/commands.h"
+#include "platform/linux/notify.h"
 #include "shell/policy.h"
+#include "shell/report.h"
 #include "shell/shell.h"
 
 #define STAGE_PATH  SBX_LIBEXECDIR "/sbxsh-stage"
@@ -35,9 +38,10 @@ struct run {
 	struct profile *prof;
 	struct sandbox_spec spec;
 	struct strv argv;
-	int fds[64]; /* the stage's socket end, then the data pipes */
+	int fds[64]; /* the stage's socket end, the data pipes, the monitor's socket end */
 	size_t nfds;
 	int sock;
+	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
@@ -183,23 +187,37 @@ static _Noreturn void dry_run(struct run *r)
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
-static _Noreturn void finish(const struct run_result *res)
+/* The wait status to pass on, or -1 when the sandbox was never built. */
+static int outcome(const struct run_result *res)
 {
 	if (res->reported)
-		supervise_exit(res->wstatus);
+		return res->wstatus;
 	if (res->refused)
-		exit(SBX_EXIT_REFUSED);
+		return W_EXITCODE(SBX_EXIT_REFUSED, 0);
 	int st = res->bwrap_status;
-	if (res->started || WIFSIGNALED(st)) {
-		/* The stage itself was killed: bwrap says 128+N. */
-		if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
-			supervise_exit(WEXITSTATUS(st) - 128);
-		supervise_exit(st);
+	if (!res->started && !WIFSIGNALED(st))
+		return -1;
+	/* The stage itself was killed: bwrap says 128+N; pass on "killed by N". */
+	if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
+		return W_EXITCODE(0, WEXITSTATUS(st) - 128);
+	return st;
+}
+
+static _Noreturn void finish(struct run *r, const struct run_result *res)
+{
+	int st = outcome(res);
+
+	if (st < 0) {
+		report_run_free(r->mon);
+		sbx_die(SBX_EXIT_REFUSED,
+			"the sandbox could not be built (bwrap exited %d; its message is above); "
+			"`sbxsh doctor` checks what this machine allows",
+			WEXITSTATUS(res->bwrap_status));
 	}
-	sbx_die(SBX_EXIT_REFUSED,
-		"the sandbox could not be built (bwrap exited %d; its message is above); "
-		"`sbxsh doctor` checks what this machine allows",
-		WEXITSTATUS(st));
+	/* The violation report may turn a success into REPORT_EXIT_VIOLATION (on_violation). */
+	st = report_run_end(r->mon, st);
+	report_run_free(r->mon);
+	supervise_exit(st);
 }
 
 static void proxy_note(const struct profile *p)
@@ -207,6 +225,22 @@ static void proxy_note(const struct profile *p)
 	if (p->network == NET_PROXY)
 		sbx_warn("network = proxy is not available yet: this command has no network "
 			 "(as network = none)");
+}
+
+/* The monitor's thread and the stage's NOTIFY_ENV (docs/monitor.md); fail closed. */
+static void start_monitor(struct run *r, const struct settings *set)
+{
+	const char *what = r->args.cmd ? r->args.cmd : r->args.script ? r->args.script : "";
+	int fd = -1;
+
+	unsetenv(NOTIFY_ENV); /* only ever ours */
+	int e = report_run_begin(&r->mon, set, r->prof, &r->spec, what, &fd);
+	if (e < 0)
+		sbx_fatal("cannot start the violation monitor: %s; [sbxsh] monitor = off runs "
+			  "without it (enforcement is the same)",
+			  strerror(-e));
+	if (fd >= 0)
+		r->fds[r->nfds++] = fd;
 }
 
 static int run_sandboxed(struct run *r)
@@ -226,10 +260,11 @@ static int run_sandboxed(struct run *r)
 	if (r->args.dry_run)
 		dry_run(r);
 	proxy_note(r->prof);
+	start_monitor(r, set);
 	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session, &res);
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
-	finish(&res);
+	finish(r, &res);
 }
 
 /* --help, --version, a usage error: answered without a sandbox. Returns the status. */
@@ -249,11 +284,21 @@ static int answer(struct shell_args *a)
 	return st;
 }
 
+/* A caller may start us with 0, 1 or 2 closed: hold those numbers (close-on-exec, so the
+ * command still finds them closed) so no pipe or socket of ours takes their place. */
+static void hold_stdio(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR | O_CLOEXEC) < 0)
+			sbx_fatal("cannot open /dev/null: %s", strerror(errno));
+}
+
 int shell_main(int argc, char **argv)
 {
 	struct run r = {.sock = -1};
 	char *inner = NULL;
 
+	hold_stdio();
 	if (shell_args_parse(argc, argv, &r.args) < 0)
 		sbx_fatal("out of memory");
 	if (r.args.action != SHELL_RUN)

@@ -19,6 +19,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,7 +58,15 @@ static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkee
 		fcntl(keep[i], F_SETFD, 0);
 	sigprocmask(SIG_SETMASK, old, NULL);
 	execv(argv[0], argv);
-	fprintf(stderr, "sbxsh: cannot run %s: %s\n", argv[0], strerror(errno));
+	/* No stdio here: the monitor's thread may hold its lock across our fork. */
+	const char *e = strerror(errno);
+	struct iovec v[] = {{"sbxsh: cannot run ", 18},
+			    {argv[0], strlen(argv[0])},
+			    {": ", 2},
+			    {(void *)e, strlen(e)},
+			    {"\n", 1}};
+	ssize_t n = writev(2, v, 5);
+	(void)n;
 	_exit(SBX_EXIT_REFUSED);
 }
 

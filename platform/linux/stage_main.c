@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "platform/linux/notify.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
 
@@ -154,11 +155,21 @@ int main(int argc, char **argv)
 	}
 	sigprocmask(SIG_BLOCK, &set, &old);
 
-	int r = sandbox_caps_drop();
+	/* The monitor's settings leave the environment before anything else can read them. */
+	struct notify_stage mon;
+	int r = notify_stage_parse(&mon);
 	if (r < 0)
+		fail(a.fd, -r, "reading " NOTIFY_ENV);
+	if ((r = sandbox_caps_drop()) < 0)
 		fail(a.fd, -r, "dropping capabilities");
-	if ((r = sandbox_seccomp_install(a.unix_all)) < 0)
+	/* With the monitor on, AF_UNIX is its to refuse (EPERM, and reported): an ERRNO rule here
+	 * would win over its notification and hide the attempt. Unanswered, it still fails. */
+	bool unix_elsewhere = a.unix_all || (mon.fd >= 0 && (mon.flags & NOTIFY_UNIX));
+	if ((r = sandbox_seccomp_install(unix_elsewhere)) < 0)
 		fail(a.fd, -r, "installing the seccomp filter");
+	/* Second, the monitor's notify filter; its listener goes to the front end, not inward. */
+	if (mon.fd >= 0 && (r = notify_stage_install(&mon)) < 0)
+		fail(a.fd, -r, "installing the violation monitor's filter");
 	send_msg(a.fd, SBX_STAGE_STARTED, 0);
 	pid_t shell = spawn_shell(&a, &old);
 	if (shell < 0)

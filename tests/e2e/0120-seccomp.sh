@@ -19,6 +19,12 @@ is "control: AF_UNIX sockets work outside" "$("$PY" -c "$unix")" "allowed"
 is "socket(AF_UNIX) fails with EPERM" "$(sb -c '"$0" -c "$1"' "$PY" "$unix" 2>/dev/null)" "errno 1"
 is "socket(AF_INET) still works (loopback only)" \
 	"$(sb -c '"$0" -c "import socket; socket.socket(); print(1)"' "$PY" 2>/dev/null)" "1"
+user_policy '[sbxsh]
+monitor = off
+[default]
+network = none'
+is "…also with the monitor off (the main filter refuses it)" \
+	"$(sb -c '"$0" -c "$1"' "$PY" "$unix" 2>/dev/null)" "errno 1"
 user_policy '[default]
 network = none
 unix_sockets = all'
