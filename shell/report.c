@@ -169,7 +169,10 @@ static void network_records(const struct report_ctx *rc, struct strv *lines, str
 			if (judge_network(rc->jc, e.host, (unsigned)e.port, &v) == 0 ||
 			    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
 				continue;
-			judge_suggest(rc->jc, &v, g, sizeof(g));
+			if (e.grant) /* the daemon's own offer, made with the command's lists */
+				snprintf(g, sizeof(g), "%s", e.grant);
+			else
+				judge_suggest(rc->jc, &v, g, sizeof(g));
 			strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
 				   e.reason ? e.reason : "refused by the proxy",
 				   g[0] == '[' ? "to allow, " : "", g);

@@ -279,7 +279,10 @@ static void test_report_network(void)
 	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443,"
 	      "\"reason\":\"not in allow_domains\"}\n"
 	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443}\n"
-	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"a.noise.com\",\"port\":443}\n",
+	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"a.noise.com\",\"port\":443}\n"
+	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"db.internal\",\"port\":5432,"
+	      "\"grant\":\"[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: allow_domains += "
+	      "db.internal:5432\"}\n",
 	      f);
 	fclose(f);
 	ok(monitor_new(&m, -1, &jc) == 0, "a monitor that saw nothing");
@@ -289,8 +292,11 @@ static void test_report_network(void)
 	out[n] = '\0';
 	is_int(st, REPORT_EXIT_VIOLATION << 8,
 	       "a proxy refusal of this command fails it (exit 122)");
-	ok(strstr(out, "sbxsh: 1 violation\n") != NULL, "counted once, ignore_network applied: %s",
-	   out);
+	ok(strstr(out, "sbxsh: 2 violations\n") != NULL,
+	   "counted once each, ignore_network applied: %s", out);
+	ok(strstr(out, "network db.internal:5432 (refused by the proxy): to allow, [dir ~/proj] in "
+		       "~/.config/sbxsh/sbxsh.ini: allow_domains += db.internal:5432") != NULL,
+	   "… the daemon's own offer used when it made one");
 	ok(strstr(out, "network example.org:443 (not in allow_domains): to allow, [dir ~/proj] in "
 		       "~/.config/sbxsh/sbxsh.ini: allow_domains += example.org") != NULL,
 	   "… with the domain to allow");
