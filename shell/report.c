@@ -10,6 +10,7 @@
 #include "shell/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -290,6 +291,20 @@ const char *report_run_command(const struct report_run *rr)
 	return rr ? rr->command : NULL;
 }
 
+static int above_stdio(int *fd)
+{
+	int n;
+
+	if (*fd > 2)
+		return 0;
+	n = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+	if (n < 0)
+		return -errno;
+	close(*fd);
+	*fd = n;
+	return 0;
+}
+
 int report_run_begin(struct report_run **out, const struct settings *set,
 		     const struct profile *prof, const struct sandbox_spec *spec,
 		     const char *cmdline, int *stage_fd)
@@ -312,6 +327,9 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 		r = -errno;
 		goto out;
 	}
+	/* A caller that closed stdin/stdout/stderr must not get our socket in their place. */
+	if ((r = above_stdio(&sv[0])) < 0 || (r = above_stdio(&sv[1])) < 0)
+		goto out;
 	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
 		goto out;
 	monitor_set_sink(rr->mon, live_log, &rr->rc);
