@@ -134,19 +134,6 @@ static void check_helpers(const struct settings *set)
 			  strerror(errno));
 }
 
-/* Moves an internal descriptor above 2: a caller that closed stdin/stdout/stderr must not
- * have our pipes or socket take their place. */
-static int above_stdio(int fd)
-{
-	if (fd > 2)
-		return fd;
-	int n = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	if (n < 0)
-		sbx_fatal("cannot move a descriptor: %s", strerror(errno));
-	close(fd);
-	return n;
-}
-
 /* One pipe per data file bwrap reads: the marker's text, then empty hidden files. */
 static void make_data_fds(struct run *r)
 {
@@ -163,7 +150,7 @@ static void make_data_fds(struct run *r)
 		    write(p[1], text, strlen(text)) != (ssize_t)strlen(text))
 			sbx_fatal("cannot write the sandbox marker: %s", strerror(errno));
 		close(p[1]);
-		r->fds[r->nfds++] = above_stdio(p[0]);
+		r->fds[r->nfds++] = p[0];
 	}
 	free(text);
 }
@@ -175,8 +162,8 @@ static void make_socket(struct run *r)
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0)
 		sbx_fatal("cannot make the stage's socket: %s", strerror(errno));
-	r->sock = above_stdio(sv[0]);
-	r->spec.stage_fd = above_stdio(sv[1]);
+	r->sock = sv[0];
+	r->spec.stage_fd = sv[1];
 	r->fds[r->nfds++] = r->spec.stage_fd;
 }
 
