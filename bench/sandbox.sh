@@ -21,20 +21,22 @@ chmod 755 "$work"
 sbxsh=$work/inst/bin/sbxsh
 mkdir -p "$work/proj/.git"
 printf '[default]\nnetwork = none\n' > "$work/bench.ini"
-chmod 600 "$work/bench.ini"
+printf '[sbxsh]\nmonitor = off\n[default]\nnetwork = none\n' > "$work/nomon.ini"
+chmod 600 "$work/bench.ini" "$work/nomon.ini"
 bwrap=$(command -v bwrap)
 
 cd "$work/proj"
 "$sbxsh" --config "$work/bench.ini" -c true || { echo "sandbox.sh: sbxsh -c true failed" >&2; exit 1; }
 stage=$work/inst/libexec/sbxsh/sbxsh-stage
-# 1-2: the comparison; 3-5: where the difference goes (a process start, the front end
-# without the sandbox, the stage running /bin/true outside any sandbox).
+# 1-2: the comparison; 3-6: where the difference goes (a process start, the front end
+# without the sandbox, the stage running /bin/true outside any sandbox, the monitor off).
 hyperfine -N --warmup 30 --runs "${RUNS:-300}" --export-json "$work/h.json" \
 	"$sbxsh --config $work/bench.ini -c true" \
 	"$bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/bash -c true" \
 	"/bin/true" \
 	"$sbxsh --config $work/bench.ini --dry-run -c true" \
-	"$stage --fd=3 -- /bin/true true"
+	"$stage --fd=3 -- /bin/true true" \
+	"$sbxsh --config $work/nomon.ini -c true"
 
 python3 - "$work/h.json" "$top/bench/RESULTS.md" "$(id -un)" <<'PY'
 import json, os, platform, subprocess, sys, time
@@ -74,6 +76,7 @@ sec = [
     "wait) %.2f ms, i.e. %.2f ms over `/bin/true`. The sandboxed path has two process starts"
     % (med[4], med[4] - med[2]),
     "more than bare bwrap + bash (the front end and the stage); each is paid on every command.",
+    "With `monitor = off`: median %.2f ms (%.2f×)." % (med[5], med[5] / med[1]),
     "",
 ]
 old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmarks", ""]
