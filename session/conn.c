@@ -76,6 +76,7 @@ void conn_close(struct pconn *p)
 	if (p->st == P_DIAL)
 		uv_cancel((uv_req_t *)&p->gai);
 	p->st = P_CLOSED;
+	splice_close(p);
 	if (p->prev)
 		p->prev->next = p->next;
 	else
@@ -107,6 +108,12 @@ static void on_write(uv_write_t *req, int status)
 		conn_close(p);
 		return;
 	}
+	/* Both ways drained: the rest can go by splice(2). */
+	if (p->spl)
+		return;
+	if (p->st == P_RELAY && !p->cli_eof && !p->up_eof && !p->cli_paused && !p->up_paused &&
+	    p->cli.write_queue_size == 0 && p->up.write_queue_size == 0 && splice_start(p) == 0)
+		return;
 	/* Resume the side feeding this one once its queue drained. */
 	if (to->write_queue_size < CONN_LOW_WATER) {
 		uv_tcp_t *from = other(p, to);
@@ -298,6 +305,9 @@ void conn_relay_down(struct pconn *p)
 void conn_relay(struct pconn *p)
 {
 	p->st = P_RELAY;
+	if (!p->cli_eof && p->cli.write_queue_size == 0 && p->up.write_queue_size == 0 &&
+	    splice_start(p) == 0)
+		return;
 	if (p->cli_eof)
 		shut(p, &p->up);
 	else

@@ -59,6 +59,7 @@ struct pconn {
 	uint64_t body_left;
 	struct http_chunked chunk;
 	bool body_done;
+	struct spl *spl; /* splice(2) relay once both queues drained (splice.c) */
 	/* SOCKS */
 	struct socks_conn socks;
 	struct socks_request sreq;
@@ -87,6 +88,11 @@ void front_client_eof(struct pconn *p);
 void front_body(struct pconn *p, char *data, size_t n);
 
 enum dial_fail { DIAL_DNS = 1, DIAL_GUARD, DIAL_REFUSED };
+
+/* splice.c: moves the relay to splice(2) (both write queues must be empty). Returns 0, or
+ * a negative errno when it cannot (the libuv relay goes on). */
+int splice_start(struct pconn *p);
+void splice_close(struct pconn *p);
 
 /* dial.c: resolves p->host (unless a literal), refuses guarded addresses unless
  * p->literal_grant, connects to exactly the address it checked. Calls front_connected or

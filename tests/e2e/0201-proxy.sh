@@ -144,8 +144,14 @@ EOF
 )
 is "pipelined requests: one answer, then the connection closes" "$out" "1 True False"
 is "the second pipelined request never reached any server" "$(cat "$ECHO_LOG")" "GET /first good.test"
-curl -sS $X -o "$T/big" "http://good.test/big?n=20000000"
-is "20 MB arrive intact through the proxy" "$(wc -c < "$T/big" | tr -d ' ')" 20000000
+bigsha=$(curl -sS "http://good.test/big?n=20000000" | sha256sum)
+is "20 MB arrive intact through the HTTP proxy" "$(curl -sS $X "http://good.test/big?n=20000000" | sha256sum)" "$bigsha"
+is "20 MB arrive intact through a CONNECT tunnel (splice relay)" \
+	"$(curl -sS -p $X "http://good.test/big?n=20000000" | sha256sum)" "$bigsha"
+is "20 MB arrive intact through SOCKS5" \
+	"$(curl -sS --socks5-hostname "127.0.0.1:$SP" "http://good.test/big?n=20000000" | sha256sum)" "$bigsha"
+out=$(curl -sS -p $X -H 'Transfer-Encoding: chunked' --data-binary @"$T/body" http://good.test/up)
+like "a 300 KB upload through a CONNECT tunnel arrives whole" "$out" "body=300000 sha=$want"
 
 # --- CONNECT ---
 out=$(curl -sS $X --cacert "$T/cert.pem" https://good.test/ 2>&1)
