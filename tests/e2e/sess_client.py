@@ -83,6 +83,7 @@ def describe(reply):
 
 def connect(path):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(60)  # a daemon that never answers fails the test instead of hanging it
     s.connect(path)
     return s
 
