@@ -78,8 +78,8 @@ static int listen_port(const struct pol_value *v, uint16_t *port, char **err)
 	unsigned long n = strtoul(v->value, &end, 10);
 
 	if (end == v->value || *end || n == 0 || n > 65535)
-		return sess_errf(err, -EINVAL, "%s:%u: listen = %s is not a port (1-65535)", v->file,
-				 v->line, v->value);
+		return sess_errf(err, -EINVAL, "%s:%u: listen = %s is not a port (1-65535)",
+				 v->file, v->line, v->value);
 	*port = (uint16_t)n;
 	return 0;
 }
@@ -95,7 +95,8 @@ int sess_command_from_profile(struct sess_command *cmd, const struct profile *p,
 	cmd->nallow = cmd->ndeny = cmd->nreach = cmd->nlisten = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		cmd->allow[cmd->nallow++] = a->v[i].value;
-		if (reach_port(a->v[i].value, &port) && add_port(cmd->reach, &cmd->nreach, port) < 0)
+		if (reach_port(a->v[i].value, &port) &&
+		    add_port(cmd->reach, &cmd->nreach, port) < 0)
 			return sess_errf(err, -E2BIG, "%s:%u: more than %d localhost ports",
 					 a->v[i].file, a->v[i].line, SESS_PORTS_MAX);
 	}
@@ -116,7 +117,7 @@ int sess_command_from_profile(struct sess_command *cmd, const struct profile *p,
 
 static int try_connect(const char *path, int *out)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	struct ucred cr;
 	socklen_t crl = sizeof(cr);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -140,7 +141,7 @@ static int try_connect(const char *path, int *out)
 /* The grandchild: becomes the daemon. Only async-signal-safe calls from here on. */
 static _Noreturn void exec_daemon(int ready, char *const *argv)
 {
-	static char *const envp[] = { NULL };
+	static char *const envp[] = {NULL};
 	sigset_t none;
 	int null = open("/dev/null", O_RDWR);
 
@@ -192,11 +193,10 @@ static int await_ready(int rd, char **err)
 
 static int spawn_daemon(struct sess_conn *c, char **err)
 {
-	char idle[16], *argv[] = { "sbxsh-sessiond", "--dir",	 c->dir,
-				   "--session",	     c->id,	 "--idle-exit",
-				   idle,	     "--log",	 c->log,
-				   "--syslog",	     c->syslog ? "1" : "0",
-				   "--ready-fd",     "3",	 NULL };
+	char idle[16],
+	    *argv[] = {"sbxsh-sessiond",      "--dir",	    c->dir,  "--session", c->id,
+		       "--idle-exit",	      idle,	    "--log", c->log,	  "--syslog",
+		       c->syslog ? "1" : "0", "--ready-fd", "3",     NULL};
 	int p[2], st, rc;
 	pid_t pid;
 
@@ -350,7 +350,7 @@ int sess_connect_existing(struct sess_conn **out, char **err)
 static int exchange(struct sess_conn *c, const struct sess_msg *m, const int *fds, size_t nfds,
 		    uint8_t *rbuf, struct sess_msg *reply, char **err)
 {
-	struct sess_buf b = { 0 };
+	struct sess_buf b = {0};
 	int rfds[SESS_FDS_MAX];
 	size_t nr = 0;
 	long n;
@@ -371,8 +371,9 @@ static int exchange(struct sess_conn *c, const struct sess_msg *m, const int *fd
 	if (n == 0 || n == -ECONNRESET)
 		return -ECONNRESET;
 	if (n < 0 || sess_decode(rbuf, (size_t)n, reply) < 0)
-		return sess_errf(err, -EPROTO, "the session daemon answered something unreadable: "
-					       "run `sbxsh session stop`");
+		return sess_errf(err, -EPROTO,
+				 "the session daemon answered something unreadable: "
+				 "run `sbxsh session stop`");
 	if (reply->type == SESS_ERR)
 		return sess_errf(err, -EPERM, "%.*s", (int)reply->text.n,
 				 reply->text.p ? reply->text.p : "");

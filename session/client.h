@@ -18,8 +18,8 @@ struct sess_conn;
 
 /* What the daemon is told about a command. Texts and arrays are the caller's. */
 struct sess_command {
-	const char *id;		  /* NULL: "<pid>-<monotonic ns>" */
-	const char *cmdline;	  /* truncated to SESS_CMDLINE_MAX bytes */
+	const char *id;	     /* NULL: "<pid>-<monotonic ns>" */
+	const char *cmdline; /* truncated to SESS_CMDLINE_MAX bytes */
 	const char *cwd;
 	const char *profile;	  /* the section a grant would go in: profile->grant_section */
 	const char *profile_file; /* profile->grant_file */
@@ -33,9 +33,9 @@ struct sess_command {
 
 /* One descriptor handed to the daemon with BEGIN. */
 struct sess_fd {
-	int fd;		       /* the caller keeps it open and closes it after sess_begin */
+	int fd; /* the caller keeps it open and closes it after sess_begin */
 	enum sess_fd_role role;
-	uint16_t port;	       /* SESS_FD_REACH: the port; else 0 */
+	uint16_t port; /* SESS_FD_REACH: the port; else 0 */
 };
 
 struct sess_status {

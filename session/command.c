@@ -120,7 +120,7 @@ static bool port_in(const uint16_t *v, size_t n, uint16_t port)
  * exactly that port. */
 static bool reach_granted(const struct cmd *c, uint16_t port)
 {
-	static const char *const names[] = { "localhost", "127.0.0.1", "::1" };
+	static const char *const names[] = {"localhost", "127.0.0.1", "::1"};
 
 	for (size_t i = 0; i < c->nallow; i++)
 		for (size_t k = 0; k < 3; k++)
@@ -138,8 +138,9 @@ static int check_fd(const struct cmd *c, int fd, const struct sess_fdspec *fs, c
 
 	if (fs->role == SESS_FD_RELAY) {
 		if (dom != AF_UNIX || type != SOCK_STREAM || acc != 0 || c->relay_fd >= 0)
-			return sess_errf(why, -EINVAL, "the listen relay descriptor is not one "
-						       "connected unix stream socket");
+			return sess_errf(why, -EINVAL,
+					 "the listen relay descriptor is not one "
+					 "connected unix stream socket");
 		return 0;
 	}
 	if ((dom != AF_INET && dom != AF_INET6) || type != SOCK_STREAM || acc != 1)
@@ -189,7 +190,7 @@ static int add_lsn(struct cmd *c, int fd, int role, uint16_t port, char **why)
 /* Binds the host's 127.0.0.1:port for a listen grant. */
 static int host_port(struct cmd *c, uint16_t port, char **why)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
 	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -256,8 +257,8 @@ static int take_fds(struct cmd *c, const struct sess_msg *m, int *fds, size_t nf
 	return rc;
 }
 
-int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds,
-	      struct cmd **out, char **why)
+int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds, struct cmd **out,
+	      char **why)
 {
 	struct cmd *c = calloc(1, sizeof(*c));
 	int rc;

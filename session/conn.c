@@ -27,7 +27,7 @@ struct wbuf {
 	char data[];
 };
 
-#define WBUF_OF(base) ((struct wbuf *)((char *)(base) - offsetof(struct wbuf, data)))
+#define WBUF_OF(base) ((struct wbuf *)((char *)(base)-offsetof(struct wbuf, data)))
 
 static struct wbuf *wbuf_new(struct pconn *p, size_t cap)
 {
@@ -344,13 +344,12 @@ void conn_finish(struct pconn *p)
 /* A host connection to a listen port: handed to the stage's relay inside the sandbox. */
 static void to_relay(struct lsn *l, uv_tcp_t *h)
 {
-	struct sess_msg m = { .type = SESS_RELAY, .port = l->port };
-	struct sess_buf b = { 0 };
+	struct sess_msg m = {.type = SESS_RELAY, .port = l->port};
+	struct sess_buf b = {0};
 	uv_os_fd_t fd;
 
 	if (l->cmd->relay_fd >= 0 && uv_fileno((uv_handle_t *)h, &fd) == 0 &&
-	    sess_encode(&m, &b) == 0 &&
-	    sess_send(l->cmd->relay_fd, b.p, b.n, &fd, 1) == 0)
+	    sess_encode(&m, &b) == 0 && sess_send(l->cmd->relay_fd, b.p, b.n, &fd, 1) == 0)
 		l->cmd->d->allowed++;
 	sess_buf_release(&b);
 	uv_close((uv_handle_t *)h, free_handle);

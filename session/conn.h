@@ -22,10 +22,11 @@ enum pstate {
 	P_CLOSED,
 };
 
-#define CONN_HIGH_WATER (1024 * 1024) /* stop reading a side past this much queued the other way */
-#define CONN_LOW_WATER	(64 * 1024)
-#define CONN_READ_SIZE	(256 * 1024)
-#define CONN_HELD_MAX	(HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
+#define CONN_HIGH_WATER (1024 * 1024) /* stop reading a side past this much queued the other way   \
+				       */
+#define CONN_LOW_WATER (64 * 1024)
+#define CONN_READ_SIZE (256 * 1024)
+#define CONN_HELD_MAX  (HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
 
 struct pconn {
 	struct cmd *cmd;
@@ -43,12 +44,12 @@ struct pconn {
 	/* destination */
 	char host[256];
 	uint16_t port;
-	bool name; /* host is a name (not an IP literal) */
-	bool literal_grant; /* the policy names this host or address literally */
+	bool name;			 /* host is a name (not an IP literal) */
+	bool literal_grant;		 /* the policy names this host or address literally */
 	struct sockaddr_storage cand[8]; /* addresses to try, in order */
 	socklen_t candlen[8];
 	size_t ncand, icand;
-	unsigned tried;	    /* connects attempted */
+	unsigned tried;	     /* connects attempted */
 	char guard_why[160]; /* why the guard refused the last address it refused */
 	uv_getaddrinfo_t gai;
 	uv_connect_t creq;
@@ -66,11 +67,11 @@ struct pconn {
 };
 
 /* conn.c */
-void conn_start_reading(struct pconn *p);     /* reads the client into p->in */
-void conn_relay(struct pconn *p);	      /* both ways from now on */
-void conn_relay_down(struct pconn *p);	      /* upstream -> client only (SNI wait, forward) */
+void conn_start_reading(struct pconn *p); /* reads the client into p->in */
+void conn_relay(struct pconn *p);	  /* both ways from now on */
+void conn_relay_down(struct pconn *p);	  /* upstream -> client only (SNI wait, forward) */
 int conn_write(uv_tcp_t *to, struct pconn *p, const void *data, size_t n); /* copies data */
-void conn_finish(struct pconn *p);	      /* close once queued writes to the client went */
+void conn_finish(struct pconn *p); /* close once queued writes to the client went */
 /* conn.c: takes a buffer the client read handed over (base from the read callback) and
  * writes its first n bytes to the upstream; frees it when written. */
 void conn_send_read(struct pconn *p, char *base, size_t n);

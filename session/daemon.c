@@ -107,7 +107,7 @@ static void ctl_close(struct ctl *c)
 
 static int reply(struct ctl *c, struct sess_msg *m)
 {
-	struct sess_buf b = { 0 };
+	struct sess_buf b = {0};
 	int rc = sess_encode(m, &b);
 
 	if (rc == 0 && send(c->fd, b.p, b.n, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)b.n)
@@ -239,9 +239,11 @@ static int ctl_read(struct ctl *c)
 		char buf[CMSG_SPACE(sizeof(int) * SESS_FDS_MAX)];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { c->buf + c->have, c->want - c->have };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			     .msg_controllen = sizeof(u.buf) };
+	struct iovec iov = {c->buf + c->have, c->want - c->have};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf)};
 	ssize_t r = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 	int bad = 0;
 
@@ -298,7 +300,7 @@ static int peer_ok(int fd)
 
 static void refuse_peer(int fd)
 {
-	struct ctl tmp = { .fd = fd };
+	struct ctl tmp = {.fd = fd};
 
 	reply_text(&tmp, SESS_ERR, "refused: this session daemon serves only its own user");
 	close(fd);
@@ -377,7 +379,7 @@ static void on_signal(uv_signal_t *s, int sig)
 /* Binds the control socket, replacing a stale one no daemon answers on. */
 static int bind_ctl(struct sessd *d, char **why)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
 	if (fd < 0)
@@ -447,7 +449,7 @@ static void raise_fd_limit(void)
 
 int sessd_run(const struct sessd_opts *o)
 {
-	struct sessd d = { .o = o, .ctl_fd = -1 };
+	struct sessd d = {.o = o, .ctl_fd = -1};
 	uv_loop_t loop;
 	char *why = NULL;
 	int rc;

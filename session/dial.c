@@ -165,8 +165,8 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 /* Fills the one candidate of an IP literal. */
 static void literal_cand(struct pconn *p, const struct addr_ip *ip)
 {
-	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(p->port) };
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(p->port) };
+	struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons(p->port)};
+	struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons(p->port)};
 
 	if (ip->family == AF_INET) {
 		memcpy(&a4.sin_addr, ip->b, 4);
@@ -179,8 +179,8 @@ static void literal_cand(struct pconn *p, const struct addr_ip *ip)
 
 void dial_start(struct pconn *p)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_ADDRCONFIG };
+	struct addrinfo hints = {
+	    .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG};
 	struct addr_ip ip;
 	char port[8];
 	int rc;
@@ -203,7 +203,7 @@ void dial_start(struct pconn *p)
 
 void dial_loopback(struct pconn *p)
 {
-	struct addr_ip ip = { .family = AF_INET, .b = { 127, 0, 0, 1 } };
+	struct addr_ip ip = {.family = AF_INET, .b = {127, 0, 0, 1}};
 
 	snprintf(p->host, sizeof(p->host), "localhost");
 	p->literal_grant = true;

@@ -63,8 +63,8 @@ static int verdict(struct pconn *p, char *why, size_t cap, char *line, size_t lc
 		const struct domain_pattern *a = &c->allow[i];
 		if (!domain_match(a, p->host, p->port))
 			continue;
-		p->literal_grant = a->kind != DOM_NAME ||
-				   (strcmp(a->host, "localhost") == 0 && a->port != 0);
+		p->literal_grant =
+		    a->kind != DOM_NAME || (strcmp(a->host, "localhost") == 0 && a->port != 0);
 		return 0;
 	}
 	snprintf(why, cap, "not in allow_domains");
@@ -94,10 +94,12 @@ static const char *grant_line(const struct pconn *p, const char *line, char *buf
 static void refuse(struct pconn *p, const char *reason, const char *line)
 {
 	struct sessd *d = p->cmd->d;
-	struct refuse_info ri = { .host = p->host, .port = p->port, .reason = reason,
-				  .profile = p->cmd->profile[0] ? p->cmd->profile : NULL,
-				  .file = p->cmd->profile_file[0] ? p->cmd->profile_file : NULL,
-				  .line = line };
+	struct refuse_info ri = {.host = p->host,
+				 .port = p->port,
+				 .reason = reason,
+				 .profile = p->cmd->profile[0] ? p->cmd->profile : NULL,
+				 .file = p->cmd->profile_file[0] ? p->cmd->profile_file : NULL,
+				 .line = line};
 	char out[RESP_MAX];
 	uint8_t rep[SOCKS_REPLY_MAX];
 	ssize_t n;
@@ -303,8 +305,8 @@ static void forward_request(struct pconn *p)
 {
 	char *out = malloc(HTTP_HEAD_MAX + 256);
 	size_t rest = p->in_n - p->in_last;
-	ssize_t n = out ? http_rewrite_head(p->req, HTTP_REWRITE_CLOSE, out, HTTP_HEAD_MAX + 256)
-			: -ENOMEM;
+	ssize_t n =
+	    out ? http_rewrite_head(p->req, HTTP_REWRITE_CLOSE, out, HTTP_HEAD_MAX + 256) : -ENOMEM;
 	ssize_t take;
 
 	if (n < 0) {
@@ -339,8 +341,8 @@ static void tunnel_open(struct pconn *p)
 		if (uv_tcp_getsockname(&p->up, (struct sockaddr *)&ss, &len) < 0)
 			memset(&ss, 0, sizeof(ss));
 		conn_write(&p->cli, p, rep,
-			   socks_reply(SOCKS_REP_SUCCESS, ss.ss_family ? (struct sockaddr *)&ss : NULL,
-				       rep));
+			   socks_reply(SOCKS_REP_SUCCESS,
+				       ss.ss_family ? (struct sockaddr *)&ss : NULL, rep));
 	} else {
 		conn_write(&p->cli, p, established, sizeof(established) - 1);
 		memmove(p->in, p->in + p->in_last, p->in_n - p->in_last);
@@ -385,14 +387,13 @@ void front_dial_failed(struct pconn *p, int kind, const char *why)
 		return;
 	}
 	if (p->role == SESS_FD_SOCKS) {
-		n = (ssize_t)socks_reply(kind == DIAL_DNS ? SOCKS_REP_HOST_UNREACHABLE
-							  : SOCKS_REP_REFUSED,
-					 NULL, rep);
+		n = (ssize_t)socks_reply(
+		    kind == DIAL_DNS ? SOCKS_REP_HOST_UNREACHABLE : SOCKS_REP_REFUSED, NULL, rep);
 		conn_write(&p->cli, p, rep, (size_t)n);
 	} else {
 		n = refuse_http_502(p->host, p->port,
-				    kind == DIAL_DNS ? REFUSE_DNS : REFUSE_UPSTREAM_REFUSED, why, out,
-				    sizeof(out));
+				    kind == DIAL_DNS ? REFUSE_DNS : REFUSE_UPSTREAM_REFUSED, why,
+				    out, sizeof(out));
 		if (n > 0)
 			conn_write(&p->cli, p, out, (size_t)n);
 	}

@@ -61,10 +61,11 @@ int sess_id_from(const char *audit, const char *env, char id[SESS_ID_MAX + 1], c
 		return 0;
 	if (env && *env) {
 		if (!valid_id(env))
-			return sess_errf(err, -EINVAL,
-					 "SBXSH_SESSION='%.80s' is not a session name: use 1 to %d of "
-					 "the characters A-Z a-z 0-9 _ . - (or unset it)",
-					 env, SESS_ID_MAX);
+			return sess_errf(
+			    err, -EINVAL,
+			    "SBXSH_SESSION='%.80s' is not a session name: use 1 to %d of "
+			    "the characters A-Z a-z 0-9 _ . - (or unset it)",
+			    env, SESS_ID_MAX);
 		snprintf(id, SESS_ID_MAX + 1, "%s", env);
 		return 0;
 	}
@@ -103,8 +104,9 @@ static int check_base(int fd, const char *path, uid_t uid, int shared, char **er
 				 "XDG_RUNTIME_DIR at a directory of your own",
 				 path, (unsigned)st.st_uid, (unsigned)uid);
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return sess_errf(err, -EPERM, "%s is writable by others (mode %04o): run chmod go-w %s",
-				 path, (unsigned)(st.st_mode & 07777), path);
+		return sess_errf(err, -EPERM,
+				 "%s is writable by others (mode %04o): run chmod go-w %s", path,
+				 (unsigned)(st.st_mode & 07777), path);
 	return 0;
 }
 
@@ -122,7 +124,8 @@ static int private_level(int dirfd, const char *name, const char *path, uid_t ui
 		int e = errno;
 		if (e == ENOTDIR || e == ELOOP)
 			return sess_errf(err, -ENOTDIR,
-					 "%s is not a directory (a link or a file): remove it", path);
+					 "%s is not a directory (a link or a file): remove it",
+					 path);
 		return sess_errf(err, -e, "cannot open %s: %s", path, strerror(e));
 	}
 	if (fstat(fd, &st) < 0) {
@@ -139,8 +142,9 @@ static int private_level(int dirfd, const char *name, const char *path, uid_t ui
 	}
 	if (st.st_mode & 077) {
 		close(fd);
-		return sess_errf(err, -EPERM, "%s has mode %04o; it must be private: run chmod 700 %s",
-				 path, (unsigned)(st.st_mode & 07777), path);
+		return sess_errf(err, -EPERM,
+				 "%s has mode %04o; it must be private: run chmod 700 %s", path,
+				 (unsigned)(st.st_mode & 07777), path);
 	}
 	return fd;
 }
@@ -192,9 +196,10 @@ int sess_dir_at(const char *runtime, const char *tmp, uid_t uid, const char *id,
 		return sess_errf(err, -EINVAL, "'%.80s' is not a session name", id);
 	if (runtime && *runtime) {
 		if (runtime[0] != '/')
-			return sess_errf(err, -EINVAL,
-					 "XDG_RUNTIME_DIR='%s' is not an absolute path: fix or unset it",
-					 runtime);
+			return sess_errf(
+			    err, -EINVAL,
+			    "XDG_RUNTIME_DIR='%s' is not an absolute path: fix or unset it",
+			    runtime);
 		return make_dir(runtime, 0, "sbxsh", id, uid, dir, err);
 	}
 	snprintf(l1, sizeof(l1), "sbxsh-%u", (unsigned)uid);
@@ -215,10 +220,11 @@ int sess_sock_path(const char *dir, const char *name, char **path, char **err)
 	if (asprintf(&p, "%s/%s", dir, name) < 0)
 		return sess_errf(err, -ENOMEM, "out of memory");
 	if (strlen(p) >= sizeof(sun.sun_path)) {
-		int rc = sess_errf(err, -ENAMETOOLONG,
-				   "the session socket path %s is %zu bytes, past the %zu-byte limit "
-				   "of unix sockets: point XDG_RUNTIME_DIR at a shorter path",
-				   p, strlen(p), sizeof(sun.sun_path) - 1);
+		int rc =
+		    sess_errf(err, -ENAMETOOLONG,
+			      "the session socket path %s is %zu bytes, past the %zu-byte limit "
+			      "of unix sockets: point XDG_RUNTIME_DIR at a shorter path",
+			      p, strlen(p), sizeof(sun.sun_path) - 1);
 		free(p);
 		return rc;
 	}

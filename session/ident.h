@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define SESS_ID_MAX 64
+#define SESS_ID_MAX   64
 #define SESS_NO_AUDIT "4294967295" /* /proc/self/sessionid when pam_loginuid never set it */
 
 /* The session id from the audit session id text (contents of /proc/self/sessionid, or NULL),

@@ -25,8 +25,8 @@
 
 static int dial_inside(uint16_t port)
 {
-	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
+	struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons(port)};
+	struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons(port)};
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -91,10 +91,10 @@ static short events(const struct way *in, const struct way *out)
 static void splice_fds(int a, int b)
 {
 	static struct way ab, ba;
-	struct pollfd p[2] = { { .fd = a }, { .fd = b } };
+	struct pollfd p[2] = {{.fd = a}, {.fd = b}};
 
-	ab = (struct way){ .from = a, .to = b };
-	ba = (struct way){ .from = b, .to = a };
+	ab = (struct way){.from = a, .to = b};
+	ba = (struct way){.from = b, .to = a};
 	while (!(ab.done && ba.done)) {
 		p[0].events = events(&ab, &ba);
 		p[1].events = events(&ba, &ab);

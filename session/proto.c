@@ -21,36 +21,35 @@ static const struct field {
 	size_t max;  /* list bound */
 	int counter;
 } fields[] = {
-	{ T_CMD_ID, K_TEXT, offsetof(struct sess_msg, cmd_id), 0, 0, 0 },
-	{ T_CMDLINE, K_TEXT, offsetof(struct sess_msg, cmdline), 0, 0, 0 },
-	{ T_CWD, K_TEXT, offsetof(struct sess_msg, cwd), 0, 0, 0 },
-	{ T_PROFILE, K_TEXT, offsetof(struct sess_msg, profile), 0, 0, 0 },
-	{ T_PROFILE_FILE, K_TEXT, offsetof(struct sess_msg, profile_file), 0, 0, 0 },
-	{ T_TEXT, K_TEXT, offsetof(struct sess_msg, text), 0, 0, 0 },
-	{ T_ALLOW, K_TEXTS, offsetof(struct sess_msg, allow), offsetof(struct sess_msg, nallow),
-	  SESS_LIST_MAX, 0 },
-	{ T_DENY, K_TEXTS, offsetof(struct sess_msg, deny), offsetof(struct sess_msg, ndeny),
-	  SESS_LIST_MAX, 0 },
-	{ T_REACH, K_PORTS, offsetof(struct sess_msg, reach), offsetof(struct sess_msg, nreach),
-	  SESS_PORTS_MAX, 0 },
-	{ T_LISTEN, K_PORTS, offsetof(struct sess_msg, listen), offsetof(struct sess_msg, nlisten),
-	  SESS_PORTS_MAX, 0 },
-	{ T_FD, K_FD, offsetof(struct sess_msg, fds), offsetof(struct sess_msg, nfds), SESS_FDS_MAX,
-	  0 },
-	{ T_PORT, K_PORT, offsetof(struct sess_msg, port), 0, 0, 0 },
-	{ T_PID, K_COUNTER, 0, 0, 0, SC_PID },
-	{ T_UPTIME, K_COUNTER, 0, 0, 0, SC_UPTIME },
-	{ T_SERVED, K_COUNTER, 0, 0, 0, SC_SERVED },
-	{ T_LIVE, K_COUNTER, 0, 0, 0, SC_LIVE },
-	{ T_CONNS, K_COUNTER, 0, 0, 0, SC_CONNS },
-	{ T_ALLOWED, K_COUNTER, 0, 0, 0, SC_ALLOWED },
-	{ T_REFUSED, K_COUNTER, 0, 0, 0, SC_REFUSED },
-	{ T_BYTES_UP, K_COUNTER, 0, 0, 0, SC_BYTES_UP },
-	{ T_BYTES_DOWN, K_COUNTER, 0, 0, 0, SC_BYTES_DOWN },
+    {T_CMD_ID, K_TEXT, offsetof(struct sess_msg, cmd_id), 0, 0, 0},
+    {T_CMDLINE, K_TEXT, offsetof(struct sess_msg, cmdline), 0, 0, 0},
+    {T_CWD, K_TEXT, offsetof(struct sess_msg, cwd), 0, 0, 0},
+    {T_PROFILE, K_TEXT, offsetof(struct sess_msg, profile), 0, 0, 0},
+    {T_PROFILE_FILE, K_TEXT, offsetof(struct sess_msg, profile_file), 0, 0, 0},
+    {T_TEXT, K_TEXT, offsetof(struct sess_msg, text), 0, 0, 0},
+    {T_ALLOW, K_TEXTS, offsetof(struct sess_msg, allow), offsetof(struct sess_msg, nallow),
+     SESS_LIST_MAX, 0},
+    {T_DENY, K_TEXTS, offsetof(struct sess_msg, deny), offsetof(struct sess_msg, ndeny),
+     SESS_LIST_MAX, 0},
+    {T_REACH, K_PORTS, offsetof(struct sess_msg, reach), offsetof(struct sess_msg, nreach),
+     SESS_PORTS_MAX, 0},
+    {T_LISTEN, K_PORTS, offsetof(struct sess_msg, listen), offsetof(struct sess_msg, nlisten),
+     SESS_PORTS_MAX, 0},
+    {T_FD, K_FD, offsetof(struct sess_msg, fds), offsetof(struct sess_msg, nfds), SESS_FDS_MAX, 0},
+    {T_PORT, K_PORT, offsetof(struct sess_msg, port), 0, 0, 0},
+    {T_PID, K_COUNTER, 0, 0, 0, SC_PID},
+    {T_UPTIME, K_COUNTER, 0, 0, 0, SC_UPTIME},
+    {T_SERVED, K_COUNTER, 0, 0, 0, SC_SERVED},
+    {T_LIVE, K_COUNTER, 0, 0, 0, SC_LIVE},
+    {T_CONNS, K_COUNTER, 0, 0, 0, SC_CONNS},
+    {T_ALLOWED, K_COUNTER, 0, 0, 0, SC_ALLOWED},
+    {T_REFUSED, K_COUNTER, 0, 0, 0, SC_REFUSED},
+    {T_BYTES_UP, K_COUNTER, 0, 0, 0, SC_BYTES_UP},
+    {T_BYTES_DOWN, K_COUNTER, 0, 0, 0, SC_BYTES_DOWN},
 };
 
-static const uint8_t types[] = { SESS_BEGIN, SESS_END, SESS_STATUS, SESS_STOP, SESS_RELAY,
-				 SESS_OK, SESS_ERR, SESS_STATUS_REPLY };
+static const uint8_t types[] = {SESS_BEGIN, SESS_END, SESS_STATUS, SESS_STOP,
+				SESS_RELAY, SESS_OK,  SESS_ERR,	   SESS_STATUS_REPLY};
 
 static const struct field *field_of(uint8_t tag)
 {
@@ -233,7 +232,7 @@ static void put_text(struct sess_buf *b, uint8_t tag, struct sess_str s)
 
 static void put16(struct sess_buf *b, uint8_t tag, uint16_t v)
 {
-	uint8_t x[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
 	put(b, tag, x, 2);
 }
 
@@ -251,7 +250,7 @@ static void put_field(struct sess_buf *b, const struct sess_msg *m, const struct
 			put16(b, f->tag, ((const uint16_t *)base)[i]);
 		else {
 			const struct sess_fdspec *fs = (const struct sess_fdspec *)base + i;
-			uint8_t x[3] = { fs->role, (uint8_t)(fs->port >> 8), (uint8_t)fs->port };
+			uint8_t x[3] = {fs->role, (uint8_t)(fs->port >> 8), (uint8_t)fs->port};
 			put(b, f->tag, x, 3);
 		}
 	}
@@ -301,7 +300,7 @@ void sess_buf_release(struct sess_buf *b)
 
 struct sess_str sess_s(const char *s)
 {
-	struct sess_str r = { s, s ? strlen(s) : 0 };
+	struct sess_str r = {s, s ? strlen(s) : 0};
 	return r;
 }
 

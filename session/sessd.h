@@ -32,8 +32,8 @@ struct sessd {
 	const struct sessd_opts *o;
 	uint64_t start_ms;
 	uint64_t served, live, conns, allowed, refused, bytes_up, bytes_down;
-	size_t nctl;		/* control connections open */
-	struct cmd *cmds;	/* live and ending commands */
+	size_t nctl;	  /* control connections open */
+	struct cmd *cmds; /* live and ending commands */
 	bool stopping;
 };
 
@@ -71,8 +71,8 @@ uint64_t sessd_now_ms(void);
 /* command.c */
 /* Builds a command from a decoded BEGIN and its descriptors (taken: closed on error).
  * Returns 0 and *out, or a negative errno with *why (caller frees) for the ERR reply. */
-int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds,
-	      struct cmd **out, char **why);
+int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds, struct cmd **out,
+	      char **why);
 /* Closes the command's listeners and connections; it is freed once they closed. */
 void cmd_end(struct cmd *c);
 void cmd_ref(struct cmd *c);

@@ -25,12 +25,12 @@ static const struct opt {
 	size_t off;
 	int numeric;
 } opts[] = {
-	{ "--dir", offsetof(struct sessd_opts, dir), 0 },
-	{ "--session", offsetof(struct sessd_opts, session), 0 },
-	{ "--log", offsetof(struct sessd_opts, log), 0 },
-	{ "--idle-exit", offsetof(struct sessd_opts, idle_exit), 1 },
-	{ "--ready-fd", offsetof(struct sessd_opts, ready_fd), 1 },
-	{ "--syslog", offsetof(struct sessd_opts, syslog), 1 },
+    {"--dir", offsetof(struct sessd_opts, dir), 0},
+    {"--session", offsetof(struct sessd_opts, session), 0},
+    {"--log", offsetof(struct sessd_opts, log), 0},
+    {"--idle-exit", offsetof(struct sessd_opts, idle_exit), 1},
+    {"--ready-fd", offsetof(struct sessd_opts, ready_fd), 1},
+    {"--syslog", offsetof(struct sessd_opts, syslog), 1},
 };
 
 static int set_opt(struct sessd_opts *o, const char *name, const char *val)
@@ -61,12 +61,13 @@ static int set_opt(struct sessd_opts *o, const char *name, const char *val)
 
 int main(int argc, char **argv)
 {
-	struct sessd_opts o = { .idle_exit = 300, .ready_fd = -1 };
+	struct sessd_opts o = {.idle_exit = 300, .ready_fd = -1};
 
 	for (int i = 1; i < argc; i += 2)
 		if (i + 1 >= argc || set_opt(&o, argv[i], argv[i + 1]) < 0)
-			sbx_die(SBX_EXIT_USAGE, "sbxsh-sessiond: bad argument %s (it is started by "
-						"sbxsh, not by hand)",
+			sbx_die(SBX_EXIT_USAGE,
+				"sbxsh-sessiond: bad argument %s (it is started by "
+				"sbxsh, not by hand)",
 				argv[i]);
 	if (!o.dir || !o.session || !o.log)
 		sbx_die(SBX_EXIT_USAGE, "sbxsh-sessiond: --dir, --session and --log are required");

@@ -86,8 +86,8 @@ static void arm(struct spl *s)
 static int drain(struct way *w, int to)
 {
 	while (w->held) {
-		ssize_t n = splice(w->pipe[0], NULL, to, NULL, w->held,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		ssize_t n =
+		    splice(w->pipe[0], NULL, to, NULL, w->held, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (n < 0)
 			return errno == EAGAIN ? 0 : -1;
 		w->held -= (size_t)n;

@@ -21,8 +21,8 @@
  * -EADDRNOTAVAIL when the namespace has no such loopback, or another negative errno. */
 static int listen_on(int af, uint16_t port)
 {
-	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
+	struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons(port)};
+	struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons(port)};
 	int one = 1, fd = socket(af, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	int rc;
 
@@ -43,10 +43,10 @@ static int listen_on(int af, uint16_t port)
 	return fd;
 }
 
-static int add(struct sess_fd *fds, size_t *n, uint16_t port, enum sess_fd_role role,
-	       uint16_t tag, char **err)
+static int add(struct sess_fd *fds, size_t *n, uint16_t port, enum sess_fd_role role, uint16_t tag,
+	       char **err)
 {
-	static const int fams[] = { AF_INET, AF_INET6 };
+	static const int fams[] = {AF_INET, AF_INET6};
 
 	for (size_t i = 0; i < 2; i++) {
 		int fd = listen_on(fams[i], port);
@@ -59,7 +59,7 @@ static int add(struct sess_fd *fds, size_t *n, uint16_t port, enum sess_fd_role 
 			close(fd);
 			return sess_errf(err, -E2BIG, "too many network listeners");
 		}
-		fds[(*n)++] = (struct sess_fd){ fd, role, tag };
+		fds[(*n)++] = (struct sess_fd){fd, role, tag};
 	}
 	return 0;
 }
@@ -84,7 +84,7 @@ static int relay(struct sess_fd *fds, size_t *n, char **err)
 		_exit(sess_relay_serve(sv[1]) == 0 ? 0 : 1);
 	}
 	close(sv[1]);
-	fds[(*n)++] = (struct sess_fd){ sv[0], SESS_FD_RELAY, 0 };
+	fds[(*n)++] = (struct sess_fd){sv[0], SESS_FD_RELAY, 0};
 	return 0;
 }
 

@@ -17,8 +17,8 @@ int sess_send(int sock, const uint8_t *p, size_t n, const int *fds, size_t nfds)
 		char buf[CMSG_SPACE(sizeof(int) * SESS_FDS_MAX)];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { (void *)p, n };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct iovec iov = {(void *)p, n};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 
 	if (nfds > SESS_FDS_MAX)
 		return -E2BIG;
@@ -85,9 +85,11 @@ long sess_recv(int sock, uint8_t *buf, int *fds, size_t *nfds)
 
 	*nfds = 0;
 	while ((size_t)want > have) {
-		struct iovec iov = { buf + have, (size_t)want - have };
-		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-				     .msg_controllen = sizeof(u.buf) };
+		struct iovec iov = {buf + have, (size_t)want - have};
+		struct msghdr mh = {.msg_iov = &iov,
+				    .msg_iovlen = 1,
+				    .msg_control = u.buf,
+				    .msg_controllen = sizeof(u.buf)};
 		ssize_t r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
 		if (r < 0 && errno == EINTR)
 			continue;

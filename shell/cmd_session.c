@@ -55,8 +55,8 @@ static int status(void)
 	       "proxy      %" PRIu64 " connections, %" PRIu64 " allowed, %" PRIu64
 	       " refused, %" PRIu64 " bytes up, %" PRIu64 " bytes down\n",
 	       sess_conn_id(c), sess_conn_dir(c), st.v[SC_PID], st.v[SC_UPTIME], st.v[SC_SERVED],
-	       st.v[SC_LIVE], st.v[SC_CONNS], st.v[SC_ALLOWED], st.v[SC_REFUSED],
-	       st.v[SC_BYTES_UP], st.v[SC_BYTES_DOWN]);
+	       st.v[SC_LIVE], st.v[SC_CONNS], st.v[SC_ALLOWED], st.v[SC_REFUSED], st.v[SC_BYTES_UP],
+	       st.v[SC_BYTES_DOWN]);
 	sess_close(c);
 	return 0;
 }
@@ -83,8 +83,8 @@ static int stop(void)
 /* Loads the policy for the daemon's settings (idle_exit, log). */
 static int start(void)
 {
-	struct policy_opts o = { .user_config = getenv("SBXSH_CONFIG") };
-	struct diag d = { 0 };
+	struct policy_opts o = {.user_config = getenv("SBXSH_CONFIG")};
+	struct diag d = {0};
 	struct policy *p = NULL;
 	struct sess_conn *c = NULL;
 	struct sess_status st;
@@ -103,7 +103,8 @@ static int start(void)
 		printf("session %s: daemon pid %" PRIu64 ", socket %s/ctl.sock\n", sess_conn_id(c),
 		       st.v[SC_PID], sess_conn_dir(c));
 	else
-		sbx_warn("session: %s", err ? err : "the policy did not load (fix the lines above)");
+		sbx_warn("session: %s",
+			 err ? err : "the policy did not load (fix the lines above)");
 	free(err);
 	sess_close(c);
 	policy_free(p);
@@ -115,7 +116,7 @@ int cmd_session(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*fn)(void);
-	} verbs[] = { { "status", status }, { "start", start }, { "stop", stop } };
+	} verbs[] = {{"status", status}, {"start", start}, {"stop", stop}};
 
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		usage(stdout);

@@ -17,7 +17,7 @@ static int same(const struct sess_str *x, const struct sess_str *y)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sess_buf buf = { 0 };
+	struct sess_buf buf = {0};
 	long want = sess_frame_len(data, size);
 
 	if (want <= 0 || (size_t)want > size)

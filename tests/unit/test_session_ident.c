@@ -35,8 +35,8 @@ static void ids(void)
 	is_int(sess_id_from("12abc", "", id, &err), 0, "a garbled audit id is ignored");
 	is_str(id, "user", "and the empty env too");
 	is_int(sess_id_from(NULL, "../x", id, &err), -EINVAL, "a path in SBXSH_SESSION is refused");
-	ok(err && strstr(err, "SBXSH_SESSION='../x' is not a session name"), "the message names it: %s",
-	   err);
+	ok(err && strstr(err, "SBXSH_SESSION='../x' is not a session name"),
+	   "the message names it: %s", err);
 	free(err);
 	err = NULL;
 	is_int(sess_id_from(NULL, "..", id, &err), -EINVAL, "'..' is refused");
@@ -98,7 +98,8 @@ static void dirs(void)
 	is_str(dir, p, "the fallback path");
 	free(dir);
 	dir = NULL;
-	is_int(sess_dir_at(NULL, base, getuid(), "../s", &dir, &err), -EINVAL, "a bad id never becomes a path");
+	is_int(sess_dir_at(NULL, base, getuid(), "../s", &dir, &err), -EINVAL,
+	       "a bad id never becomes a path");
 	free(err);
 }
 
@@ -118,7 +119,8 @@ static void socks(void)
 	d[98] = 'd';
 	d[99] = '\0';
 	is_int(sess_sock_path(d, "ctl.sock", &path, &err), -ENAMETOOLONG, "108 bytes do not");
-	ok(err && strstr(err, d) && strstr(err, "107-byte limit"), "the error names the path and the limit");
+	ok(err && strstr(err, d) && strstr(err, "107-byte limit"),
+	   "the error names the path and the limit");
 	free(err);
 }
 

@@ -13,7 +13,7 @@ static struct sess_msg m, d;
 
 static void roundtrip(void)
 {
-	struct sess_buf b = { 0 };
+	struct sess_buf b = {0};
 
 	memset(&m, 0, sizeof(m));
 	m.type = SESS_BEGIN;
@@ -27,14 +27,15 @@ static void roundtrip(void)
 	m.deny[m.ndeny++] = sess_s("evil.example.com");
 	m.reach[m.nreach++] = 5432;
 	m.listen[m.nlisten++] = 8080;
-	m.fds[m.nfds++] = (struct sess_fdspec){ SESS_FD_HTTP, 0 };
-	m.fds[m.nfds++] = (struct sess_fdspec){ SESS_FD_REACH, 5432 };
+	m.fds[m.nfds++] = (struct sess_fdspec){SESS_FD_HTTP, 0};
+	m.fds[m.nfds++] = (struct sess_fdspec){SESS_FD_REACH, 5432};
 	is_int(sess_encode(&m, &b), 0, "BEGIN encodes");
 	is_int(sess_frame_len(b.p, b.n), (long)b.n, "the header gives the frame's length");
 	is_int(sess_frame_len(b.p, 3), 0, "three bytes are not enough to know");
 	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
 	is_int(d.type, SESS_BEGIN, "type");
-	ok(d.cmdline.n == m.cmdline.n && memcmp(d.cmdline.p, m.cmdline.p, d.cmdline.n) == 0, "cmdline");
+	ok(d.cmdline.n == m.cmdline.n && memcmp(d.cmdline.p, m.cmdline.p, d.cmdline.n) == 0,
+	   "cmdline");
 	is_int(d.nallow, 2, "two allow entries");
 	ok(d.allow[1].n == 12 && memcmp(d.allow[1].p, "*.github.com", 12) == 0, "in order");
 	is_int(d.ndeny, 1, "one deny");
@@ -59,7 +60,8 @@ static void roundtrip(void)
 	m.have_counters = (1u << SC_N) - 1;
 	is_int(sess_encode(&m, &b), 0, "STATUS reply encodes");
 	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
-	ok(d.counter[SC_BYTES_DOWN] == 0x0123456789abcdefULL && d.counter[SC_PID] == 42, "64-bit counters");
+	ok(d.counter[SC_BYTES_DOWN] == 0x0123456789abcdefULL && d.counter[SC_PID] == 42,
+	   "64-bit counters");
 	sess_buf_release(&b);
 }
 
@@ -82,19 +84,19 @@ static void malformed(void)
 		size_t n;
 		int rc;
 	} cases[] = {
-		{ "another version", { 2, 1 }, 2, -EPROTONOSUPPORT },
-		{ "an unknown type", { 1, 0x44 }, 2, -EPROTO },
-		{ "an unknown tag", { 1, 1, 99, 0, 0 }, 5, -EPROTO },
-		{ "a field past the frame", { 1, 1, 1, 0, 5, 'a' }, 6, -EPROTO },
-		{ "a cut field header", { 1, 1, 1, 0 }, 4, -EPROTO },
-		{ "a NUL in a text", { 1, 1, 2, 0, 3, 'a', 0, 'b' }, 8, -EPROTO },
-		{ "a repeated scalar", { 1, 1, 1, 0, 1, 'a', 1, 0, 1, 'b' }, 10, -EPROTO },
-		{ "port 0", { 1, 1, 8, 0, 2, 0, 0 }, 7, -EPROTO },
-		{ "a port of 3 bytes", { 1, 1, 8, 0, 3, 0, 1, 2 }, 8, -EPROTO },
-		{ "an unknown fd role", { 1, 1, 10, 0, 3, 9, 0, 0 }, 8, -EPROTO },
-		{ "a reach fd without port", { 1, 1, 10, 0, 3, 3, 0, 0 }, 8, -EPROTO },
-		{ "an http fd with a port", { 1, 1, 10, 0, 3, 1, 0, 1 }, 8, -EPROTO },
-		{ "a counter of 4 bytes", { 1, 0x83, 20, 0, 4, 0, 0, 0, 1 }, 9, -EPROTO },
+	    {"another version", {2, 1}, 2, -EPROTONOSUPPORT},
+	    {"an unknown type", {1, 0x44}, 2, -EPROTO},
+	    {"an unknown tag", {1, 1, 99, 0, 0}, 5, -EPROTO},
+	    {"a field past the frame", {1, 1, 1, 0, 5, 'a'}, 6, -EPROTO},
+	    {"a cut field header", {1, 1, 1, 0}, 4, -EPROTO},
+	    {"a NUL in a text", {1, 1, 2, 0, 3, 'a', 0, 'b'}, 8, -EPROTO},
+	    {"a repeated scalar", {1, 1, 1, 0, 1, 'a', 1, 0, 1, 'b'}, 10, -EPROTO},
+	    {"port 0", {1, 1, 8, 0, 2, 0, 0}, 7, -EPROTO},
+	    {"a port of 3 bytes", {1, 1, 8, 0, 3, 0, 1, 2}, 8, -EPROTO},
+	    {"an unknown fd role", {1, 1, 10, 0, 3, 9, 0, 0}, 8, -EPROTO},
+	    {"a reach fd without port", {1, 1, 10, 0, 3, 3, 0, 0}, 8, -EPROTO},
+	    {"an http fd with a port", {1, 1, 10, 0, 3, 1, 0, 1}, 8, -EPROTO},
+	    {"a counter of 4 bytes", {1, 0x83, 20, 0, 4, 0, 0, 0, 1}, 9, -EPROTO},
 	};
 	uint8_t f[64];
 
@@ -103,7 +105,8 @@ static void malformed(void)
 		is_int(sess_decode(f, n, &d), cases[i].rc, "%s is refused", cases[i].what);
 	}
 	f[0] = 0x7f;
-	is_int(sess_frame_len(f, 4), -EMSGSIZE, "a length past the bound is refused from the header");
+	is_int(sess_frame_len(f, 4), -EMSGSIZE,
+	       "a length past the bound is refused from the header");
 	memset(f, 0, 4);
 	f[3] = 1;
 	is_int(sess_frame_len(f, 4), -EPROTO, "a body too short for version and type is refused");
@@ -111,7 +114,7 @@ static void malformed(void)
 
 static void limits(void)
 {
-	struct sess_buf b = { 0 };
+	struct sess_buf b = {0};
 	static char big[SESS_FIELD_MAX + 2];
 
 	memset(&m, 0, sizeof(m));
@@ -129,7 +132,10 @@ static void limits(void)
 		uint8_t *p = malloc(b.n + 8);
 		size_t body;
 		memcpy(p, b.p, b.n);
-		memcpy(p + b.n, "\x06\x00\x01" "b", 4);
+		memcpy(p + b.n,
+		       "\x06\x00\x01"
+		       "b",
+		       4);
 		body = b.n + 4 - SESS_HDR_LEN;
 		p[0] = (uint8_t)(body >> 24);
 		p[1] = (uint8_t)(body >> 16);
@@ -145,7 +151,7 @@ static void wire(void)
 {
 	int sv[2], fds[SESS_FDS_MAX], pfd[2];
 	size_t nfds = 0;
-	struct sess_buf b = { 0 };
+	struct sess_buf b = {0};
 	static uint8_t buf[SESS_HDR_LEN + SESS_BODY_MAX];
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);

@@ -15,7 +15,7 @@
 
 static int listen_any(uint16_t *port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct sockaddr_in a = {.sin_family = AF_INET};
 	socklen_t l = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
@@ -29,7 +29,7 @@ static int listen_any(uint16_t *port)
 
 static int dial(uint16_t port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -50,16 +50,16 @@ int main(void)
 {
 	int sv[2], inner, hostl, client, hostconn, server;
 	uint16_t iport, hport;
-	struct sess_msg m = { .type = SESS_RELAY };
-	struct sess_buf b = { 0 };
+	struct sess_msg m = {.type = SESS_RELAY};
+	struct sess_buf b = {0};
 	char got[64] = "";
 	pid_t relay;
 	int st;
 
 	signal(SIGPIPE, SIG_IGN);
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
-	inner = listen_any(&iport);  /* the server inside the sandbox */
-	hostl = listen_any(&hport);  /* the daemon's host port */
+	inner = listen_any(&iport); /* the server inside the sandbox */
+	hostl = listen_any(&hport); /* the daemon's host port */
 	relay = fork();
 	if (relay == 0) {
 		close(sv[0]);
@@ -70,13 +70,15 @@ int main(void)
 	hostconn = accept(hostl, NULL, NULL);
 	m.port = iport;
 	sess_encode(&m, &b);
-	is_int(sess_send(sv[0], b.p, b.n, &hostconn, 1), 0, "a host connection is handed to the relay");
+	is_int(sess_send(sv[0], b.p, b.n, &hostconn, 1), 0,
+	       "a host connection is handed to the relay");
 	close(hostconn);
 	server = accept(inner, NULL, NULL);
 	ok(server >= 0, "the relay connected to the server inside");
 	ok(write(client, "ping", 4) == 4, "the host client writes");
 	shutdown(client, SHUT_WR);
-	is_int(read_all(server, got, sizeof(got) - 1), 4, "the server reads it, then end of stream");
+	is_int(read_all(server, got, sizeof(got) - 1), 4,
+	       "the server reads it, then end of stream");
 	is_str(got, "ping", "the bytes");
 	ok(write(server, "pong", 4) == 4, "the server answers after the client's half-close");
 	close(server);
@@ -89,7 +91,8 @@ int main(void)
 	sess_encode(&m, &b);
 	sess_send(sv[0], b.p, b.n, NULL, 0);
 	waitpid(relay, &st, 0);
-	ok(WIFEXITED(st) && WEXITSTATUS(st) == 1, "a frame that is not SESS_RELAY ends it with an error");
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 1,
+	   "a frame that is not SESS_RELAY ends it with an error");
 	sess_buf_release(&b);
 	close(sv[0]);
 	close(inner);

@@ -15,7 +15,7 @@
 
 static int lo_up(void)
 {
-	struct ifreq ifr = { 0 };
+	struct ifreq ifr = {0};
 	int s = socket(AF_INET, SOCK_DGRAM, 0);
 	int rc;
 
@@ -30,7 +30,7 @@ static int lo_up(void)
 int main(void)
 {
 	struct sess_fd fds[SESS_STAGE_FDS_MAX];
-	uint16_t reach[] = { 5432 };
+	uint16_t reach[] = {5432};
 	size_t n = 0, http = 0, socks = 0, re = 0, rel = 0, cloexec = 0;
 	char *err = NULL;
 
@@ -38,7 +38,8 @@ int main(void)
 		skip("needs a network namespace (root or user namespaces)", "stage listeners");
 		return tap_done();
 	}
-	is_int(sess_stage_listen(reach, 1, 1, fds, &n, &err), 0, "listeners made: %s", err ? err : "");
+	is_int(sess_stage_listen(reach, 1, 1, fds, &n, &err), 0, "listeners made: %s",
+	       err ? err : "");
 	for (size_t i = 0; i < n; i++) {
 		http += fds[i].role == SESS_FD_HTTP;
 		socks += fds[i].role == SESS_FD_SOCKS;

@@ -10,7 +10,7 @@
 
 static char *json(const char *s)
 {
-	struct vlog_buf b = { 0 };
+	struct vlog_buf b = {0};
 
 	vlog_json_string(&b, s);
 	return b.p;
@@ -19,17 +19,27 @@ static char *json(const char *s)
 int main(void)
 {
 	char *s, path[128], got[256];
-	struct vlog_buf b = { 0 };
+	struct vlog_buf b = {0};
 	int fd;
 	ssize_t n;
 
-	is_str(s = json("plain"), "\"plain\"", "plain text is quoted"); free(s);
-	is_str(s = json("a\"b\\c"), "\"a\\\"b\\\\c\"", "quote and backslash escaped"); free(s);
-	is_str(s = json("a\nb\tc\x1b"), "\"a\\u000ab\\u0009c\\u001b\"", "control bytes escaped"); free(s);
-	is_str(s = json("caf\xc3\xa9"), "\"caf\xc3\xa9\"", "valid UTF-8 kept"); free(s);
-	is_str(s = json("x\xff" "y\xc3"), "\"x\\ufffdy\\ufffd\"", "invalid UTF-8 becomes U+FFFD"); free(s);
-	is_str(s = json("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"", "a surrogate is not valid UTF-8"); free(s);
-	is_str(s = json(NULL), "\"\"", "NULL is the empty string"); free(s);
+	is_str(s = json("plain"), "\"plain\"", "plain text is quoted");
+	free(s);
+	is_str(s = json("a\"b\\c"), "\"a\\\"b\\\\c\"", "quote and backslash escaped");
+	free(s);
+	is_str(s = json("a\nb\tc\x1b"), "\"a\\u000ab\\u0009c\\u001b\"", "control bytes escaped");
+	free(s);
+	is_str(s = json("caf\xc3\xa9"), "\"caf\xc3\xa9\"", "valid UTF-8 kept");
+	free(s);
+	is_str(s = json("x\xff"
+			"y\xc3"),
+	       "\"x\\ufffdy\\ufffd\"", "invalid UTF-8 becomes U+FFFD");
+	free(s);
+	is_str(s = json("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"",
+	       "a surrogate is not valid UTF-8");
+	free(s);
+	is_str(s = json(NULL), "\"\"", "NULL is the empty string");
+	free(s);
 	vlog_field(&b, "a", "1");
 	vlog_field(&b, "b", "2");
 	is_str(b.p, "\"a\":\"1\",\"b\":\"2\"", "fields are comma-separated");
