@@ -50,6 +50,13 @@ struct way {
 	bool eof, done;
 };
 
+/* Passes an end of stream on: a half-close for a socket, a close for anything else. */
+static void pass_eof(int to)
+{
+	if (shutdown(to, SHUT_WR) < 0)
+		close(to);
+}
+
 /* Moves what it can one way; returns -1 on an error that ends the connection. */
 static int step(struct way *w, short rev, short wev)
 {
@@ -66,8 +73,8 @@ static int step(struct way *w, short rev, short wev)
 			w->off = 0;
 		}
 	}
-	if (w->n && (wev & POLLOUT)) {
-		r = send(w->to, w->buf + w->off, w->n, MSG_NOSIGNAL);
+	if (w->n && (wev & (POLLOUT | POLLERR | POLLHUP))) {
+		r = write(w->to, w->buf + w->off, w->n);
 		if (r < 0 && errno != EINTR && errno != EAGAIN)
 			return -1;
 		if (r > 0) {
@@ -76,35 +83,38 @@ static int step(struct way *w, short rev, short wev)
 		}
 	}
 	if (w->eof && w->n == 0 && !w->done) {
-		shutdown(w->to, SHUT_WR);
+		pass_eof(w->to);
 		w->done = true;
 	}
 	return 0;
 }
 
-static short events(const struct way *in, const struct way *out)
+/* The poll entries of one way: its source when it has room, its sink when it holds bytes. */
+static void watch(const struct way *w, struct pollfd *p)
 {
-	return (short)((!in->eof && in->n == 0 ? POLLIN : 0) | (out->n ? POLLOUT : 0));
+	bool rd = !w->eof && w->n == 0, wr = w->n != 0;
+
+	p[0] = (struct pollfd){.fd = rd ? w->from : -1, .events = POLLIN};
+	p[1] = (struct pollfd){.fd = wr ? w->to : -1, .events = POLLOUT};
 }
 
-/* Copies both ways between a and b until both directions ended. */
-static void splice_fds(int a, int b)
+void sess_pump(int a_in, int a_out, int b_in, int b_out)
 {
 	static struct way ab, ba;
-	struct pollfd p[2] = {{.fd = a}, {.fd = b}};
+	struct pollfd p[4];
 
-	ab = (struct way){.from = a, .to = b};
-	ba = (struct way){.from = b, .to = a};
+	ab = (struct way){.from = a_in, .to = b_out};
+	ba = (struct way){.from = b_in, .to = a_out};
 	while (!(ab.done && ba.done)) {
-		p[0].events = events(&ab, &ba);
-		p[1].events = events(&ba, &ab);
-		if (poll(p, 2, -1) < 0) {
+		watch(&ab, p);
+		watch(&ba, p + 2);
+		if (poll(p, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return;
 		}
 		if (step(&ab, p[0].revents, p[1].revents) < 0 ||
-		    step(&ba, p[1].revents, p[0].revents) < 0)
+		    step(&ba, p[2].revents, p[3].revents) < 0)
 			return;
 	}
 }
@@ -118,7 +128,7 @@ static void serve_one(int sock, int conn, uint16_t port)
 		close(sock);
 		in = dial_inside(port);
 		if (in >= 0)
-			splice_fds(conn, in);
+			sess_pump(conn, conn, in, in);
 		_exit(0);
 	}
 	close(conn);
@@ -133,6 +143,7 @@ int sess_relay_serve(int sock)
 	long n;
 
 	signal(SIGCHLD, SIG_IGN); /* children are reaped by the kernel */
+	signal(SIGPIPE, SIG_IGN);
 	for (;;) {
 		n = sess_recv(sock, buf, fds, &nfds);
 		if (n <= 0) {

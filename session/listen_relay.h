@@ -10,4 +10,9 @@
  * or the daemon died), or a negative errno. Never returns in the children. */
 int sess_relay_serve(int sock);
 
+/* Copies a_in -> b_out and b_in -> a_out (a socket may be both of a pair) until both ways
+ * ended; an end of stream is passed on as a half-close (a close for a pipe). Blocking; the
+ * caller ignores SIGPIPE. */
+void sess_pump(int a_in, int a_out, int b_in, int b_out);
+
 #endif

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +13,20 @@
 #include "platform/log.h"
 #include "session/client.h"
 #include "session/ident.h"
+#include "session/listen_relay.h"
+#include "session/socks_client.h"
 #include "shell/commands.h"
 #include "shell/policy.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: sbxsh session status|start|stop\n"
+	      "       sbxsh session connect HOST PORT\n"
 	      "  status  the session daemon's pid, uptime, commands and proxy counters\n"
 	      "  start   start it now (it also starts with the first command that needs it)\n"
-	      "  stop    stop it; running commands lose the network proxy\n",
+	      "  stop    stop it; running commands lose the network proxy\n"
+	      "  connect relay stdin/stdout to HOST:PORT through the sandbox's SOCKS5 proxy\n"
+	      "          ($ALL_PROXY): an ssh ProxyCommand for commands with network = proxy\n",
 	      f);
 }
 
@@ -111,6 +117,30 @@ static int start(void)
 	return rc < 0 ? SBX_EXIT_REFUSED : 0;
 }
 
+/* ssh -o ProxyCommand='sbxsh session connect %h %p': stdin/stdout <-> the tunnel. */
+static int connect_stdio(const char *host, const char *port_text)
+{
+	char *end, *err = NULL;
+	unsigned long port = strtoul(port_text, &end, 10);
+	const char *env = getenv("ALL_PROXY") ? getenv("ALL_PROXY") : getenv("all_proxy");
+	int fd;
+
+	if (*end || end == port_text || port == 0 || port > 65535) {
+		sbx_warn("session connect: '%s' is not a port", port_text);
+		return SBX_EXIT_USAGE;
+	}
+	fd = sess_socks_dial(env, host, (uint16_t)port, &err);
+	if (fd < 0) {
+		sbx_warn("session connect: %s", err ? err : strerror(-fd));
+		free(err);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	sess_pump(0, 1, fd, fd);
+	close(fd);
+	return 0;
+}
+
 int cmd_session(int argc, char **argv)
 {
 	static const struct {
@@ -122,6 +152,8 @@ int cmd_session(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argc == 4 && strcmp(argv[1], "connect") == 0)
+		return connect_stdio(argv[2], argv[3]);
 	for (size_t i = 0; argc == 2 && i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(argv[1], verbs[i].name) == 0)
 			return verbs[i].fn();

@@ -181,6 +181,15 @@ curl -sS --socks5-hostname "127.0.0.1:$SP" http://nx.test/ > /dev/null 2>&1; rc=
 is "SOCKS5 to a name that does not resolve: reply 4 (curl 97)" "$rc" 97
 like "curl reports host unreachable" "$(curl -sS --socks5-hostname "127.0.0.1:$SP" http://nx.test/ 2>&1)" "\(4\)"
 like "SOCKS5 to a refusing upstream: reply 5" "$(curl -sS --socks5-hostname "127.0.0.1:$SP" http://good.test:81/ 2>&1)" "\(5\)"
+
+# --- sbxsh session connect: the ProxyCommand for ssh and git over ssh ---
+out=$(printf 'GET /pc HTTP/1.0\r\nHost: good.test\r\n\r\n' |
+	ALL_PROXY="socks5h://127.0.0.1:$SP" "$SBXSH" session connect good.test 80 2>&1)
+like "session connect relays stdin/stdout through the SOCKS5 front" "$out" "path=/pc"
+out=$(echo x | ALL_PROXY="socks5h://127.0.0.1:$SP" "$SBXSH" session connect bad.test 22 2>&1); rc=$?
+like "session connect to a denied host fails, saying why" "$rc $out" "^1 .*bad.test:22: not allowed by the profile"
+out=$(echo x | ALL_PROXY="socks5h://10.77.0.2:1080" "$SBXSH" session connect good.test 22 2>&1)
+like "session connect never uses a proxy off loopback" "$out" "is not a SOCKS5 proxy on loopback"
 sess_end c1 > /dev/null
 
 # --- another command's lists are its own ---
