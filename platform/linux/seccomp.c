@@ -5,8 +5,9 @@
  *   libc falls back to clone, whose flags the filter can read).
  * - Every native arch and its compat ABIs carry the same rows (x86_64 + x86 + x32): the
  *   32-bit syscall table must not be a way around the 64-bit one. Other arches are killed.
- * - ioctl requests are compared on their low 32 bits (SCMP_CMP_MASKED_EQ): the kernel
- *   truncates the request to an int, so a plain 64-bit compare is bypassed with high bits.
+ * - int arguments (the ioctl request, socket's family, socketcall's call) are compared on
+ *   their low 32 bits (SCMP_CMP_MASKED_EQ): the kernel truncates them to an int, so a plain
+ *   64-bit compare is bypassed by setting high bits.
  * - The filter is installed after NO_NEW_PRIVS and inherited by everything the shell runs.
  */
 #include "platform/sandbox.h"
@@ -26,7 +27,7 @@
 
 enum arg_test {
 	ANY,	  /* the call itself */
-	A0_EQ,	  /* first argument equals val */
+	A0_LOW32, /* first argument's low 32 bits equal val (an int argument) */
 	A0_HAS,	  /* first argument has the bits of val */
 	A1_LOW32, /* second argument's low 32 bits equal val */
 };
@@ -41,7 +42,7 @@ struct rule {
 
 static const struct rule rules[] = {
     /* Unix sockets reach host daemons (docker, ssh-agent, tmux) */
-    {"socket", A0_EQ, AF_UNIX, EPERM, true},
+    {"socket", A0_LOW32, AF_UNIX, EPERM, true},
     /* Terminal injection into the caller's shell */
     {"ioctl", A1_LOW32, TIOCSTI, EPERM, false},
     {"ioctl", A1_LOW32, TIOCLINUX, EPERM, false},
@@ -87,8 +88,9 @@ static int add_rule(scmp_filter_ctx ctx, const struct rule *r)
 	switch (r->test) {
 	case ANY:
 		return seccomp_rule_add(ctx, act, nr, 0);
-	case A0_EQ:
-		return seccomp_rule_add(ctx, act, nr, 1, SCMP_A0(SCMP_CMP_EQ, r->val));
+	case A0_LOW32:
+		return seccomp_rule_add(ctx, act, nr, 1,
+					SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, r->val));
 	case A0_HAS:
 		return seccomp_rule_add(ctx, act, nr, 1,
 					SCMP_A0(SCMP_CMP_MASKED_EQ, r->val, r->val));
@@ -107,7 +109,8 @@ static int add_socketcall(scmp_filter_ctx ctx)
 
 	if (nr == __NR_SCMP_ERROR || seccomp_arch_exist(ctx, SCMP_ARCH_X86) != 0)
 		return 0;
-	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_EQ, 1));
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
+				SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, 1));
 }
 
 int sandbox_seccomp_install(bool unix_all)

@@ -25,6 +25,16 @@ monitor = off
 network = none'
 is "…also with the monitor off (the main filter refuses it)" \
 	"$(sb -c '"$0" -c "$1"' "$PY" "$unix" 2>/dev/null)" "errno 1"
+# socket()'s family is an int: high bits in the register must not slip past the filter.
+rawunix='import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.syscall(41, ctypes.c_long((1 << 32) | 1), 1, 0)
+print("allowed" if fd >= 0 else "errno %d" % ctypes.get_errno())'
+is "control: a raw socket(AF_UNIX | 1<<32) makes a unix socket outside" "$("$PY" -c "$rawunix")" "allowed"
+is "…and is refused inside, monitor off" "$(sb -c '"$0" -c "$1"' "$PY" "$rawunix" 2>/dev/null)" "errno 1"
+user_policy '[default]
+network = none'
+is "…and monitor on" "$(sb -c '"$0" -c "$1"' "$PY" "$rawunix" 2>/dev/null)" "errno 1"
 user_policy '[default]
 network = none
 unix_sockets = all'
