@@ -118,7 +118,9 @@ static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monit
 	if (c->op == NOP_UNIX) {
 		if (!(flags & NOTIFY_UNIX))
 			return 0;
-		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+		/* the family is an int: compare the low 32 bits, as the kernel reads it */
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
+					SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, AF_UNIX));
 	}
 	if (level < c->level)
 		return 0;

@@ -186,6 +186,12 @@ static int child_main(void)
 	errno = 0;
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	bad |= (fd >= 0 || errno != EPERM) << 3;
+	errno = 0; /* the family is an int: high bits in the register must not slip past */
+	fd = (int)syscall(SYS_socket, (1L << 32) | AF_UNIX, SOCK_STREAM, 0);
+	bad |= (fd >= 0 || errno != EPERM) << 7;
+	errno = 0; /* the family is an int: high bits in the register must not slip past */
+	fd = (int)syscall(SYS_socket, (1L << 32) | AF_UNIX, SOCK_STREAM, 0);
+	bad |= (fd >= 0 || errno != EPERM) << 7;
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	bad |= (fd < 0) << 4;
 	close(fd);
@@ -359,7 +365,8 @@ static void test_main(struct judge_ctx *jc)
 		return;
 	}
 	is_int(rc, 0,
-	       "the child's calls behaved (AF_UNIX refused EPERM, AF_INET allowed, exec ran)");
+	       "the child's calls behaved (AF_UNIX refused EPERM, also with high bits set; AF_INET "
+	       "allowed; exec ran)");
 	is_int(count(m, VK_READ, P[KEY]), 1, "a hidden read is reported once for 50 opens");
 	snprintf(buf, sizeof(buf), "%s/b", P[OUT]);
 	ok(find(m, VK_WRITE, buf) != NULL, "a write outside the grants is reported");
@@ -540,9 +547,10 @@ static size_t libseccomp_prog(enum monitor_level lvl, struct sock_filter *out, s
 static void test_bpf_equivalence(void)
 {
 	static const uint32_t archs[] = {AUDIT_ARCH_X86_64, AUDIT_ARCH_I386};
-	static const uint64_t argv[] = {0,	 O_WRONLY, O_RDWR,     O_CREAT,
-					O_TRUNC, O_APPEND, O_PATH,     O_CLOEXEC | 0,
-					AF_UNIX, AF_INET,  SYS_SOCKET, SYS_CONNECT};
+	static const uint64_t argv[] = {0, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, O_PATH,
+					O_CLOEXEC | 0, AF_UNIX, AF_INET, SYS_SOCKET, SYS_CONNECT,
+					/* high bits the kernel drops: the argument is an int */
+					(1ULL << 32) | AF_UNIX, (1ULL << 32) | O_WRONLY};
 	static struct sock_filter mine[2048], theirs[4096];
 
 	for (int lvl = MONITOR_WRITES; lvl <= MONITOR_FULL; lvl++) {
