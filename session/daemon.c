@@ -455,6 +455,9 @@ int sessd_run(const struct sessd_opts *o)
 	int rc;
 
 	umask(077);
+	if (chdir("/") < 0) {
+		/* not fatal: the daemon only holds the first command's cwd open */
+	}
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	if ((rc = uv_loop_init(&loop)) < 0) {

@@ -34,6 +34,7 @@ ok_sid=no; [ "$(ps -o sid= -p "$DPID")" != "$(ps -o sid= -p $$)" ] && ok_sid=yes
 is "the daemon runs in a session of its own (setsid)" "$ok_sid" yes
 is "the daemon's stdin is /dev/null" "$(readlink "/proc/$DPID/fd/0")" /dev/null
 is "the daemon's environment is empty" "$(tr '\0' '\n' < "/proc/$DPID/environ" | grep -c .)" 0
+is "the daemon does not hold the first command's cwd" "$(readlink "/proc/$DPID/cwd")" /
 
 # --- commands begin and end ---
 check "BEGIN with listeners is accepted" sess_begin a --allow example.com
@@ -131,7 +132,7 @@ else
 fi
 
 # --- 50 concurrent commands, different lists, no cross-talk ---
-mkdir -p "$T/www" && echo hello > "$T/www/index.html"
+mkdir -p "$T/www" && echo hello > "$T/www/index.html" && : > "$T/www.log"
 (cd "$T/www" && exec "$PY" -u -m http.server 0 --bind 127.0.0.1 > "$T/www.log" 2>&1) &
 wpid=$!
 i=0; port=""
