@@ -182,7 +182,7 @@ static int add_lsn(struct cmd *c, int fd, int role, uint16_t port, char **why)
 		close(fd);
 		return sess_errf(why, rc, "listener: %s", uv_strerror(rc));
 	}
-	if ((rc = uv_listen((uv_stream_t *)&l->h, 511, on_lsn_conn)) < 0)
+	if ((rc = uv_listen((uv_stream_t *)&l->h, SOMAXCONN, on_lsn_conn)) < 0)
 		return sess_errf(why, rc, "listener: %s", uv_strerror(rc));
 	return 0;
 }
@@ -197,7 +197,7 @@ static int host_port(struct cmd *c, uint16_t port, char **why)
 	if (fd < 0)
 		return sess_errf(why, -errno, "socket: %s", strerror(errno));
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 511) < 0) {
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, SOMAXCONN) < 0) {
 		int e = errno;
 		close(fd);
 		if (e == EADDRINUSE)

@@ -35,7 +35,7 @@ static int listen_on(int af, uint16_t port)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	rc = af == AF_INET ? bind(fd, (struct sockaddr *)&a4, sizeof(a4))
 			   : bind(fd, (struct sockaddr *)&a6, sizeof(a6));
-	if (rc < 0 || listen(fd, 511) < 0) {
+	if (rc < 0 || listen(fd, SOMAXCONN) < 0) {
 		rc = -errno;
 		close(fd);
 		return rc;
