@@ -1,7 +1,8 @@
 /* daemon — the session daemon's loop: control socket, control connections, idle exit.
  *
  * Rules kept here:
- * - only peers of the daemon's own uid are served (SO_PEERCRED, checked at accept);
+ * - only peers of the daemon's own uid, in its own network namespace, are served
+ *   (SO_PEERCRED and /proc/PID/ns/net, checked at accept): a sandboxed process never is;
  * - a control connection is one command's life: when it closes, the command ends, so a
  *   front end killed with -9 takes its command's listeners with it;
  * - every frame is bounded and decoded by proto.c; descriptors that arrive with a frame are
@@ -289,20 +290,38 @@ static void on_ctl(uv_poll_t *h, int status, int events)
 		frame_done(c);
 }
 
-/* A peer of another uid is told why and dropped. */
-static int peer_ok(int fd)
+/* 1 when pid's network namespace is known and is not the daemon's: a process inside a
+ * sandbox (its own namespace) never gets a front, whatever it can reach on disk. */
+static int other_netns(pid_t pid)
+{
+	char path[64], peer[64] = "", self[64] = "";
+
+	snprintf(path, sizeof(path), "/proc/%ld/ns/net", (long)pid);
+	if (readlink(path, peer, sizeof(peer) - 1) < 0 ||
+	    readlink("/proc/self/ns/net", self, sizeof(self) - 1) < 0)
+		return 0;
+	return strcmp(peer, self) != 0;
+}
+
+/* NULL when the peer may talk to the daemon, else why not. */
+static const char *peer_refusal(int fd)
 {
 	struct ucred cr;
 	socklen_t l = sizeof(cr);
 
-	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l) == 0 && cr.uid == getuid();
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l) < 0 || cr.uid != getuid())
+		return "refused: this session daemon serves only its own user";
+	if (other_netns(cr.pid))
+		return "refused: the peer is in another network namespace than the session daemon "
+		       "(set SBXSH_SESSION to give it a session of its own)";
+	return NULL;
 }
 
-static void refuse_peer(int fd)
+static void refuse_peer(int fd, const char *why)
 {
 	struct ctl tmp = {.fd = fd};
 
-	reply_text(&tmp, SESS_ERR, "refused: this session daemon serves only its own user");
+	reply_text(&tmp, SESS_ERR, why);
 	close(fd);
 }
 
@@ -340,8 +359,9 @@ static void on_accept(uv_poll_t *h, int status, int events)
 	if (status < 0)
 		return;
 	while ((fd = accept4(d->ctl_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0) {
-		if (!peer_ok(fd))
-			refuse_peer(fd);
+		const char *why = peer_refusal(fd);
+		if (why)
+			refuse_peer(fd, why);
 		else
 			ctl_new(d, fd);
 	}

@@ -115,6 +115,16 @@ like "a socket path past 108 bytes is refused naming the path" "$out" "socket pa
 out=$(XDG_RUNTIME_DIR=relative "$SBXSH" session start 2>&1)
 like "a relative XDG_RUNTIME_DIR is refused" "$out" "XDG_RUNTIME_DIR='relative' is not an absolute path"
 
+# --- a peer in another network namespace (a process inside a sandbox) ---
+if unshare -rn true 2> /dev/null; then
+	check "start for the namespace check" sess_start
+	is "a peer in another network namespace is refused" \
+		"$(unshare -rn "$PY" "$CLIENT" raw "$SOCK" 000000020103 2>&1 | cut -c1-70)" \
+		"ERR refused: the peer is in another network namespace than the session"
+else
+	skip "a peer in another network namespace is refused" "unshare -rn is not available here"
+fi
+
 # --- another uid ---
 if is_root && id sbxsh-test > /dev/null 2>&1; then
 	tu=$(id -u sbxsh-test)
