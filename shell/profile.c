@@ -380,6 +380,22 @@ static struct pol_list *profile_list(struct profile *pr, enum key_id k)
 	return list_at[k] ? (struct pol_list *)((char *)pr + list_at[k]) : NULL;
 }
 
+/* A write grant spelled inside the project must not leave it through a symlink (one planted
+ * by an earlier command would otherwise bind another tree writable). Globs are judged per hit
+ * by the sandbox backend. Returns 0, or -EPERM with the error recorded. */
+static int write_stays_inside(struct rstate *st, const struct pol_op *op, const char *tok,
+			      const char *spelled, const char *canon)
+{
+	const char *root = st->pr->root;
+	if (!root || path_has_glob(spelled) || !path_under(spelled, root) || path_under(canon, root))
+		return 0;
+	policy_diag(&st->d->errors, op->file, op->line,
+		    "write: '%s' leads through a symlink to %s, outside the project %s; "
+		    "grant %s itself if that is meant, or remove the link",
+		    tok, canon, root, canon);
+	return -EPERM;
+}
+
 /* The canonical spelling of one token of key k. Returns 0 and *out, or -errno. */
 static int expand_token(struct rstate *st, const struct pol_op *op, const char *tok, char **out)
 {
@@ -396,6 +412,8 @@ static int expand_token(struct rstate *st, const struct pol_op *op, const char *
 		r = path_expand(tok, st->p->home, st->pr->root, &exp, &err);
 		if (r == 0)
 			r = path_canon_cached(exp, &st->cache, out);
+		if (r == 0 && op->key == K_WRITE)
+			r = write_stays_inside(st, op, tok, exp, *out);
 		free(exp);
 		if (r < 0 && err)
 			policy_diag(&st->d->errors, op->file, op->line, "%s: '%s' %s", kd->name,

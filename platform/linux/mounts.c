@@ -232,7 +232,7 @@ static int add_reads(struct plan *pl, const struct profile *p)
 static int check_links(struct plan *pl, const struct profile *p, const struct pol_value *v,
 		       const char *spelled, const char *canon)
 {
-	char *lit = unescape(spelled), *link = NULL, *target = NULL;
+	char *lit = strdup(spelled), *link = NULL, *target = NULL;
 	int r = 0;
 
 	if (!lit)
@@ -312,8 +312,11 @@ static int add_writes(struct plan *pl, const struct profile *p)
 
 	for (size_t i = 0; r == 0 && i < p->write.n; i++) {
 		const struct pol_value *v = &p->write.v[i];
-		struct strv hits = {0};
-		r = expand(v->value, true, &hits);
+		struct strv hits = {0}; /* as spelled: a glob's hits, or the literal */
+		if (has_glob(v->value))
+			r = expand_glob(v->value, &hits);
+		else
+			r = strv_push_owned(&hits, unescape(v->value));
 		if (r == 0 && hits.n == 0) {
 			char *d = glob_dir(v->value);
 			r = d ? strv_pushf(
@@ -324,10 +327,16 @@ static int add_writes(struct plan *pl, const struct profile *p)
 			      : -ENOMEM;
 			free(d);
 		}
+		/* The policy engine refuses a literal whose links leave the project; a glob's
+		 * hits are judged here, each by the path it was matched at. */
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
-			r = has_glob(v->value) ? 0 : check_links(pl, p, v, v->value, hits.v[j]);
+			char *c = NULL;
+			r = canon_path(hits.v[j], &c);
 			if (r == 0)
-				r = add_write_path(pl, v, hits.v[j]);
+				r = check_links(pl, p, v, hits.v[j], c);
+			if (r == 0)
+				r = add_write_path(pl, v, c);
+			free(c);
 		}
 		strv_release(&hits);
 	}

@@ -73,8 +73,23 @@ check "a write glob grants each directory it matches" test -e "$T/out-a/1" -a -e
 like "a write glob matching nothing is reported with the directory to grant" "$out" \
 	"build-\\*.*matches nothing.*grant the directory $T instead"
 
-# (A write grant spelled through a link out of the project: the policy engine hands the
-# sandbox canonical paths, so that refusal is unit-tested in test_bwrap_plan.)
+# A write grant spelled inside the project whose link leads out of it is refused, by name,
+# whether it is a literal or a glob's hit; nothing outside becomes writable.
+mkdir -p "$T/elsewhere" && ln -s "$T/elsewhere" "$T/proj/outlink"
+user_policy "[default]
+network = none
+write += outlink"
+out=$(sb -c 'echo x > outlink/f' 2>&1); rc=$?
+is "a write grant through a link out of the project is refused (125)" "$rc" 125
+like "…naming the grant, the target and the fix" "$out" "write: 'outlink' leads through a symlink to $T/elsewhere, outside the project $T/proj; grant $T/elsewhere itself"
+user_policy "[default]
+network = none
+write += outl*"
+out=$(sb -c 'echo x > outlink/f' 2>&1); rc=$?
+is "a glob whose hit leads out of the project is refused (125)" "$rc" 125
+like "…naming the link" "$out" "the symlink $T/proj/outlink leads to $T/elsewhere"
+check "…and nothing was written outside" test ! -e "$T/elsewhere/f"
+rm -f "$T/proj/outlink"
 
 # A cwd that no grant shows is refused with a message, never run in $HOME instead.
 mkdir -p "$T/other"; rm -f "$T/proj/ran"
