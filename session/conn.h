@@ -22,8 +22,9 @@ enum pstate {
 	P_CLOSED,
 };
 
-#define CONN_HIGH_WATER (1024 * 1024) /* stop reading a side past this much queued the other way   \
-				       */
+#define CONN_HIGH_WATER                                                                            \
+	(1024 * 1024) /* stop reading a side past this much queued the other way                   \
+		       */
 #define CONN_LOW_WATER (64 * 1024)
 #define CONN_READ_SIZE (256 * 1024)
 #define CONN_HELD_MAX  (HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
