@@ -36,6 +36,7 @@
 #define CWD NOTIFY_FD_CWD
 #define W   MONITOR_WRITES
 #define F   MONITOR_FULL
+#define A   MONITOR_ALL
 
 /* name, op, level, dirfd, path, dirfd2, path2, flags, openat2 */
 /* clang-format off */
@@ -50,8 +51,8 @@ static const struct notify_call calls[] = {
 	{ "faccessat", NOP_READ, F, 0, 1, N, N, N, false },
 	{ "faccessat2", NOP_READ, F, 0, 1, N, N, N, false },
 	{ "chdir", NOP_READ, F, CWD, 0, N, N, N, false },
-	{ "readlink", NOP_READ, F, CWD, 0, N, N, N, false },
-	{ "readlinkat", NOP_READ, F, 0, 1, N, N, N, false },
+	{ "readlink", NOP_READ, A, CWD, 0, N, N, N, false },
+	{ "readlinkat", NOP_READ, A, 0, 1, N, N, N, false },
 	{ "mkdir", NOP_WRITE, W, CWD, 0, N, N, N, false },
 	{ "mkdirat", NOP_WRITE, W, 0, 1, N, N, N, false },
 	{ "unlink", NOP_WRITE, W, CWD, 0, N, N, N, false },
@@ -87,6 +88,7 @@ static const struct notify_call calls[] = {
 #undef CWD
 #undef W
 #undef F
+#undef A
 
 const struct notify_call *notify_calls(unsigned *n)
 {
@@ -221,11 +223,11 @@ int notify_listener_setup(int fd)
 	return errno == EINVAL || errno == ENOTTY ? 0 : -errno;
 }
 
-static const char *const level_names[] = {"off", "writes", "full"};
+static const char *const level_names[] = {"off", "writes", "full", "all"};
 
 const char *notify_level_name(enum monitor_level l)
 {
-	return (unsigned)l < 3 ? level_names[l] : "?";
+	return (unsigned)l < 4 ? level_names[l] : "?";
 }
 
 int notify_level_parse(const char *s)
