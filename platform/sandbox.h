@@ -108,8 +108,12 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 /* The marker's content for this sandbox (caller frees). */
 char *sandbox_marker_text(const struct sandbox_spec *s);
 
-/* The stage: installs the seccomp filter (AF_UNIX refused unless unix_all). 0 or -errno. */
+/* The stage: sets NO_NEW_PRIVS and installs the seccomp filter (AF_UNIX refused unless
+ * unix_all), as libseccomp compiled it at build time. 0 or -errno. */
 int sandbox_seccomp_install(bool unix_all);
+/* Build time (bpfgen): the ABIs and the rules of that filter, on a libseccomp context. */
+int sandbox_seccomp_arches(void *ctx);
+int sandbox_seccomp_rules(void *ctx, bool unix_all);
 /* Drops every capability (effective, permitted, inheritable, ambient, bounding) and sets
  * NO_NEW_PRIVS. 0 or -errno. */
 int sandbox_caps_drop(void);

@@ -85,17 +85,9 @@ char *notify_env_format(char *buf, size_t n, int fd, enum monitor_level level, u
  * for a malformed value. */
 int notify_stage_parse(struct notify_stage *st);
 
-/* The notify rules of level as a classic BPF program for the native ABI and, on x86-64, the
- * x32 and x86 ABIs (other ABIs: allowed here, the main filter decides). The same rules as
- * notify_rules_add, without libseccomp's per-command cost. Writes up to cap instructions
- * into buf and *len; returns 0 or -E2BIG. */
-struct sock_filter;
-int notify_bpf_build(enum monitor_level level, unsigned flags, struct sock_filter *buf, size_t cap,
-		     size_t *len);
-
-/* Stage: loads a second filter holding only the notify rules (notify_bpf_build), sends its
- * listener on st->fd and closes both, so nothing the stage runs holds them. NO_NEW_PRIVS
- * must be set. Returns 0 or -errno. */
+/* Stage: loads a second filter holding only the notify rules (as libseccomp compiled
+ * notify_rules_add at build time: filters.h), sends its listener on st->fd and closes both,
+ * so nothing the stage runs holds them. NO_NEW_PRIVS must be set. Returns 0 or -errno. */
 int notify_stage_install(const struct notify_stage *st);
 
 /* Name of a monitor level ("off", "writes", "full"); parses one back (-1 when unknown). */

@@ -1,4 +1,4 @@
-/* seccomp — the stage's syscall filter, as a table, and the capability drop.
+/* seccomp — the stage's syscall filter, as a table (compiled by libseccomp at build time).
  *
  * Rules kept here:
  * - The default is allow; each row refuses one escape with EPERM (clone3 with ENOSYS, so
@@ -9,10 +9,10 @@
  *   their low 32 bits (SCMP_CMP_MASKED_EQ): the kernel truncates them to an int, so a plain
  *   64-bit compare is bypassed by setting high bits.
  * - The filter is installed after NO_NEW_PRIVS and inherited by everything the shell runs.
+ * - libseccomp compiles these rules at build time (bpfgen_main.c); filters.c loads the result.
  */
 #include "platform/sandbox.h"
 
-#include <cap-ng.h>
 #include <errno.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -113,42 +113,28 @@ static int add_socketcall(scmp_filter_ctx ctx)
 				SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, 1));
 }
 
-int sandbox_seccomp_install(bool unix_all)
+int sandbox_seccomp_arches(void *ctx)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int r = ctx ? 0 : -ENOMEM;
+	int r = 0;
 
-	if (r == 0 && seccomp_arch_native() == SCMP_ARCH_X86_64) {
+	if (seccomp_arch_native() == SCMP_ARCH_X86_64) {
 		r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
 		if (r == 0 || r == -EEXIST)
 			r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
 		if (r == -EEXIST)
 			r = 0;
 	}
+	return r;
+}
+
+int sandbox_seccomp_rules(void *ctx, bool unix_all)
+{
+	int r = 0;
+
 	for (size_t i = 0; r == 0 && i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (!(rules[i].unix_rule && unix_all))
 			r = add_rule(ctx, &rules[i]);
 	if (r == 0 && !unix_all)
 		r = add_socketcall(ctx);
-	if (r == 0)
-		r = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return r;
-}
-
-int sandbox_caps_drop(void)
-{
-	int r = 0;
-
-	capng_clear(CAPNG_SELECT_ALL);
-	/* Dropping the bounding set needs CAP_SETPCAP; bwrap already emptied it when we lack
-	 * that, so an error is only real if a capability is still there. */
-	if (capng_apply(CAPNG_SELECT_ALL) != 0) {
-		capng_get_caps_process();
-		if (capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE)
-			r = -EPERM;
-	}
-	if (r == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		r = -errno;
 	return r;
 }

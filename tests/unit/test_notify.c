@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "platform/linux/filters.h"
 #include "platform/linux/notify.h"
 #include "platform/sandbox.h"
 #include "shell/monitor.h"
@@ -99,21 +100,16 @@ static bool kernel_has_sync_wakeup(void)
 
 /* Forks a child that installs the rules at level and runs fn; returns its pid and the
  * listener (or -1 when the child could not install: *why says). */
-static bool use_bpf = true; /* the stage's hand-built program; false: libseccomp's rules */
+static bool use_bpf = true; /* the stage's build-time program; false: libseccomp at run time */
 
 static int install(enum monitor_level level)
 {
-	struct sock_filter f[2048];
 	struct sock_fprog prog;
-	size_t n;
 	scmp_filter_ctx ctx;
 	int fd;
 
 	if (use_bpf) {
-		if (notify_bpf_build(level, NOTIFY_UNIX, f, 2048, &n) < 0)
-			return -1;
-		prog.len = (unsigned short)n;
-		prog.filter = f;
+		prog = filters_notify[level * 2 + 1];
 		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 	}
@@ -479,7 +475,7 @@ static void test_dead(void)
 	   "with the monitor gone, a write open and socket(AF_UNIX) fail with ENOSYS");
 }
 
-/* ---- the hand-built program against libseccomp's, on the same inputs ---- */
+/* ---- the build-time program against libseccomp at run time, on the same inputs ---- */
 
 static uint32_t bpf_run(const struct sock_filter *f, size_t n, const struct seccomp_data *d)
 {
@@ -551,14 +547,15 @@ static void test_bpf_equivalence(void)
 					O_CLOEXEC | 0, AF_UNIX, AF_INET, SYS_SOCKET, SYS_CONNECT,
 					/* high bits the kernel drops: the argument is an int */
 					(1ULL << 32) | AF_UNIX, (1ULL << 32) | O_WRONLY};
-	static struct sock_filter mine[2048], theirs[4096];
+	static struct sock_filter theirs[4096];
 
 	for (int lvl = MONITOR_WRITES; lvl <= MONITOR_ALL; lvl++) {
-		size_t nm = 0, nt = libseccomp_prog((enum monitor_level)lvl, theirs, 4096);
+		size_t nt = libseccomp_prog((enum monitor_level)lvl, theirs, 4096);
+		const struct sock_filter *mine = filters_notify[lvl * 2 + 1].filter;
+		size_t nm = filters_notify[lvl * 2 + 1].len;
 		unsigned long cases = 0, diff = 0;
 
-		ok(notify_bpf_build((enum monitor_level)lvl, NOTIFY_UNIX, mine, 2048, &nm) == 0 &&
-		       nt > 0,
+		ok(nm > 0 && nt > 0,
 		   "%s: both programs built (%zu and %zu instructions)",
 		   notify_level_name((enum monitor_level)lvl), nm, nt);
 		for (size_t a = 0; a < 2; a++)
@@ -586,7 +583,7 @@ static void test_bpf_equivalence(void)
 					}
 				}
 		is_int(diff, 0,
-		       "%s: the hand-built filter notifies exactly what libseccomp's does (%lu "
+		       "%s: the build-time filter notifies exactly what libseccomp's does (%lu "
 		       "cases, x86-64, x32, x86)",
 		       notify_level_name((enum monitor_level)lvl), cases);
 	}

@@ -1,0 +1,50 @@
+/* filters — the stage loads its two seccomp filters, as libseccomp compiled them at build
+ * time (bpfgen_main.c → filters.h).
+ *
+ * Rules kept here:
+ * - NO_NEW_PRIVS is set before the first filter, whatever bwrap did.
+ * - The notify filter's listener leaves the sandbox and is closed here before anything the
+ *   stage runs could inherit it: a listener left inside lets the command answer its own
+ *   notifications.
+ */
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "platform/linux/filters.h"
+#include "platform/linux/notify.h"
+#include "platform/sandbox.h"
+
+static int load(const struct sock_fprog *prog, unsigned flags)
+{
+	if (!prog->len)
+		return -EINVAL;
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
+	return r < 0 ? -errno : (int)r;
+}
+
+int sandbox_seccomp_install(bool unix_all)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -errno;
+	int r = load(&filters_main[unix_all ? 1 : 0], 0);
+	return r < 0 ? r : 0;
+}
+
+int notify_stage_install(const struct notify_stage *st)
+{
+	int r = -EINVAL, lfd = -1;
+	unsigned v = (unsigned)st->level * 2 + ((st->flags & NOTIFY_UNIX) ? 1 : 0);
+
+	if (st->level > MONITOR_OFF && v < sizeof(filters_notify) / sizeof(filters_notify[0]))
+		r = lfd = load(&filters_notify[v], SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (r >= 0)
+		r = notify_fd_send(st->fd, lfd);
+	if (lfd >= 0)
+		close(lfd);
+	close(st->fd);
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,66 @@
+/* notify_rules — the monitor's calls as libseccomp NOTIFY rules. Used at build time
+ * (bpfgen compiles them into filters.h) and by tests; the stage itself never links
+ * libseccomp.
+ *
+ * Rules kept here:
+ * - int arguments (socket's family) are compared on their low 32 bits, as the kernel reads
+ *   them; open flags are tested bit by bit (libseccomp has no "masked !=").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+
+#include <seccomp.h>
+
+#include "platform/linux/notify.h"
+
+/* One NOTIFY rule per write bit: libseccomp ORs rules of one call, and has no "masked !=". */
+static int add_write_opens(scmp_filter_ctx ctx, int nr, unsigned arg)
+{
+	static const unsigned bits[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND};
+	int r = 0;
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]) && r == 0; i++) {
+		struct scmp_arg_cmp c = SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, bits[i], bits[i]);
+
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1, c);
+	}
+	return r;
+}
+
+static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monitor_level level,
+		    unsigned flags)
+{
+	int nr = seccomp_syscall_resolve_name(c->name);
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0; /* no such call on any architecture libseccomp knows here */
+	if (c->op == NOP_UNIX) {
+		if (!(flags & NOTIFY_UNIX))
+			return 0;
+		/* the family is an int: compare the low 32 bits, as the kernel reads it */
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
+					SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, AF_UNIX));
+	}
+	if (level < c->level)
+		return 0;
+	if (c->op == NOP_OPEN && !c->openat2 && level < MONITOR_FULL)
+		return add_write_opens(ctx, nr, c->flags);
+	return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+}
+
+int notify_rules_add(scmp_filter_ctx ctx, enum monitor_level level, unsigned flags)
+{
+	unsigned ncalls;
+	const struct notify_call *calls = notify_calls(&ncalls);
+	int r = 0;
+
+	if (level == MONITOR_OFF)
+		return 0;
+	for (size_t i = 0; i < ncalls && r == 0; i++) {
+		r = add_call(ctx, &calls[i], level, flags);
+		if (r == -EDOM || r == -EOPNOTSUPP)
+			r = 0; /* the call does not exist on one of ctx's architectures */
+	}
+	return r;
+}

@@ -1,0 +1,64 @@
+/* test_filters — the seccomp programs compiled at build time (bpfgen) are exactly what
+ * libseccomp makes of the same rule tables now: a stale or mis-generated table fails here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/filter.h>
+#include <seccomp.h>
+
+#include "platform/linux/filters.h"
+#include "platform/linux/notify.h"
+#include "platform/sandbox.h"
+#include "tests/unit/tap.h"
+
+/* libseccomp's program for one variant, exported now; *n instructions. */
+static struct sock_filter *now(bool notify, int variant, size_t *n)
+{
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	FILE *f = tmpfile();
+	static struct sock_filter buf[8192];
+
+	*n = 0;
+	if (!c || !f || sandbox_seccomp_arches(c) < 0)
+		goto out;
+	if ((notify ? notify_rules_add(c, (enum monitor_level)(variant >> 1),
+				      (variant & 1) ? NOTIFY_UNIX : 0)
+		    : sandbox_seccomp_rules(c, variant != 0)) < 0)
+		goto out;
+	if (seccomp_export_bpf(c, fileno(f)) < 0)
+		goto out;
+	rewind(f);
+	*n = fread(buf, sizeof(buf[0]), sizeof(buf) / sizeof(buf[0]), f);
+out:
+	if (f)
+		fclose(f);
+	seccomp_release(c);
+	return buf;
+}
+
+static void same(const struct sock_fprog *built, bool notify, int variant, const char *what)
+{
+	size_t n;
+	struct sock_filter *p = now(notify, variant, &n);
+
+	ok(n > 0 && built->len == n && memcmp(built->filter, p, n * sizeof(*p)) == 0,
+	   "%s: the build-time program (%u instructions) is libseccomp's (%zu)", what, built->len,
+	   n);
+}
+
+int main(void)
+{
+	char what[64];
+
+	same(&filters_main[0], false, 0, "main filter, AF_UNIX refused");
+	same(&filters_main[1], false, 1, "main filter, AF_UNIX left to the monitor or allowed");
+	for (int v = MONITOR_WRITES * 2; v <= MONITOR_ALL * 2 + 1; v++) {
+		snprintf(what, sizeof(what), "notify filter, level %s%s",
+			 notify_level_name((enum monitor_level)(v >> 1)), v & 1 ? ", AF_UNIX" : "");
+		same(&filters_notify[v], true, v, what);
+	}
+	ok(filters_notify[0].len == 0 && filters_notify[1].len == 0,
+	   "monitor off has no notify program");
+	return tap_done();
+}
