@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void vmsg(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void vmsg(const char *fmt, va_list ap)
 {
 	char buf[4096];
 
