@@ -48,6 +48,10 @@ struct sandbox_spec {
 	bool new_session;	  /* no terminal on 0-2 */
 	bool unix_all;		  /* unix_sockets = all: no AF_UNIX filter */
 	bool git_discovery;
+	bool net_proxy;		  /* network = proxy: the stage makes the fronts (--net) */
+	bool net_relay;		  /* listen = PORT: the stage forks the listen relay */
+	uint16_t net_reach[32];	  /* localhost:PORT grants: listeners for loopback reach */
+	size_t net_nreach;
 	int stage_fd;	       /* the stage's end of the control socket */
 	struct strv env_unset; /* names, globs already expanded against the environment */
 	struct strv env_set;   /* NAME=value */
@@ -76,11 +80,26 @@ enum sbx_stage_kind {
 	SBX_STAGE_STARTED = 1, /* sent with SCM_CREDENTIALS: the stage's pid, for signals */
 	SBX_STAGE_EXITED = 2,  /* status = the inner shell's wait status */
 	SBX_STAGE_FAILED = 3,  /* status = errno: the stage could not set up or exec */
+	SBX_STAGE_NET = 4,     /* struct sbx_stage_net with its listeners (SCM_RIGHTS), sent
+				  before STARTED; the stage then waits for SBX_STAGE_GO */
+	SBX_STAGE_GO = 5,      /* front end → stage: status 0 = go, else no-go (stage exits) */
 };
 struct sbx_stage_msg {
 	uint32_t magic;
 	uint32_t kind;
 	int32_t status;
+};
+
+/* The network fronts the stage made (network = proxy): one entry per descriptor, in the
+ * order of the SCM_RIGHTS array. role is session/proto.h's enum sess_fd_role. */
+#define SBX_STAGE_NET_MAX 69 /* session/stage_net.h SESS_STAGE_FDS_MAX */
+struct sbx_stage_net {
+	uint32_t magic;
+	uint32_t kind; /* SBX_STAGE_NET */
+	uint32_t n;
+	struct {
+		uint16_t role, port;
+	} fd[SBX_STAGE_NET_MAX];
 };
 
 /* Resolves p into a spec: globs expanded, paths canonicalized, file write grants widened,

@@ -21,6 +21,7 @@
 #include "platform/log.h"
 #include "platform/sandbox.h"
 #include "shell/commands.h"
+#include "shell/net.h"
 #include "platform/linux/notify.h"
 #include "shell/policy.h"
 #include "shell/report.h"
@@ -42,6 +43,7 @@ struct run {
 	size_t nfds;
 	int sock;
 	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
+	struct net_run *net;	/* network = proxy, or NULL */
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
@@ -207,11 +209,23 @@ static _Noreturn void finish(struct run *r, const struct run_result *res)
 	supervise_exit(st);
 }
 
-static void proxy_note(const struct profile *p)
+/* network = proxy: the stage's fronts and the proxy variables (pure; for --dry-run too). */
+static void plan_net(struct run *r)
 {
-	if (p->network == NET_PROXY)
-		sbx_warn("network = proxy is not available yet: this command has no network "
-			 "(as network = none)");
+	char *err = NULL;
+
+	if (net_plan(&r->net, r->prof, &r->spec, &err) < 0)
+		sbx_fatal("network = proxy: %s", err ? err : "out of memory");
+}
+
+/* The session daemon, before anything of the command exists; fail closed. */
+static void connect_net(struct run *r, const struct settings *set)
+{
+	const char *what = r->args.cmd ? r->args.cmd : r->args.script ? r->args.script : "";
+	char *err = NULL;
+
+	if (r->net && net_connect(r->net, set, what, report_run_command(r->mon), &err) < 0)
+		sbx_fatal("network = proxy: %s", err ? err : "out of memory");
 }
 
 /* The monitor's thread and the stage's NOTIFY_ENV (docs/monitor.md); fail closed. */
@@ -242,15 +256,21 @@ static int run_sandboxed(struct run *r)
 		check_helpers(set);
 	make_socket(r);
 	make_data_fds(r);
+	plan_net(r);
 	if (sandbox_argv(&r->spec, set->bwrap, r->fds + 1, r->args.fwd.v, &r->argv) < 0)
 		sbx_fatal("out of memory");
 	if (r->args.dry_run)
 		dry_run(r);
-	proxy_note(r->prof);
 	start_monitor(r, set);
-	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session, &res);
+	connect_net(r, set);
+	struct supervise_net hook;
+	if (r->net)
+		net_hook(r->net, &hook);
+	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session,
+			      r->net ? &hook : NULL, &res);
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
+	net_finish(r->net);
 	finish(r, &res);
 }
 

@@ -2,6 +2,7 @@
 #ifndef SBX_SHELL_H
 #define SBX_SHELL_H
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "platform/strv.h"
@@ -43,11 +44,21 @@ struct run_result {
 	int bwrap_status; /* bwrap's own wait status */
 };
 
+/* The stage's network fronts (SBX_STAGE_NET), before the command starts: fds[i] has role
+ * roles[i] and port ports[i]. Returns 0 to let the command run, or a negative errno (having
+ * said why on stderr) to refuse it. The callee closes nothing; the caller closes fds. */
+struct supervise_net {
+	int (*fronts)(void *arg, const int *fds, const uint16_t *roles, const uint16_t *ports,
+		      size_t n);
+	void *arg;
+};
+
 /* Runs argv (bwrap, by absolute path) and supervises it: signals forwarded to the stage,
  * the stage's report read from sock. keep_fds are made inheritable for bwrap only.
+ * net (NULL: network is not proxy; a NET message is then refused) takes the fronts.
  * Fills *res. Returns 0, or a negative errno when it could not start bwrap. */
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
-		  struct run_result *res);
+		  const struct supervise_net *net, struct run_result *res);
 /* Exits with wstatus: the same code, or dies of the same signal. */
 _Noreturn void supervise_exit(int wstatus);
 

@@ -5,7 +5,9 @@
  *   caller passed stay open; ours are close-on-exec except those bwrap must read.
  * - SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to sbxsh go to the stage, which passes them to the
  *   command's process group. One the terminal sent to our whole group is not sent twice.
- * - The stage's messages come from inside the sandbox: checked for size, magic and range.
+ * - The stage's messages come from inside the sandbox: checked for size, magic and range;
+ *   descriptors are taken only with the one network message, once, before the command
+ *   starts, and only when network = proxy; any others are closed unread.
  * - A command killed by a signal makes sbxsh die of the same signal (compat.md 5).
  */
 #include <errno.h>
@@ -33,7 +35,19 @@ struct sup {
 	pid_t bwrap;
 	int sock, sigfd, pidfd;
 	bool new_session;
+	bool net_done; /* the fronts came (or were refused): no second NET message */
+	const struct supervise_net *net;
 	struct run_result *res;
+};
+
+union stage_in {
+	struct sbx_stage_msg m;
+	struct sbx_stage_net net;
+};
+
+union stage_cmsg {
+	char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * SBX_STAGE_NET_MAX)];
+	struct cmsghdr align;
 };
 
 /* The signals to watch: a forwarded one the caller left ignored stays ignored for the
@@ -70,29 +84,86 @@ static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkee
 	_exit(SBX_EXIT_REFUSED);
 }
 
+/* The descriptors a message carried (made close-on-exec by recvmsg): *n of them in fds. */
+static void take_fds(struct msghdr *mh, int *fds, size_t cap, size_t *n)
+{
+	*n = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < k; i++) {
+			int fd;
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+			if (*n < cap)
+				fds[(*n)++] = fd;
+			else
+				close(fd);
+		}
+	}
+}
+
+static void send_go(int sock, int32_t status)
+{
+	struct sbx_stage_msg go = {SBX_STAGE_MAGIC, SBX_STAGE_GO, status};
+
+	while (send(sock, &go, sizeof(go), MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+/* The fronts: checked, handed to the hook, closed; go or no-go to the stage. */
+static void on_net(struct sup *s, const struct sbx_stage_net *m, ssize_t len, const int *fds,
+		   size_t nfds)
+{
+	uint16_t roles[SBX_STAGE_NET_MAX], ports[SBX_STAGE_NET_MAX];
+	int r = -EPROTO;
+
+	if (s->net && !s->net_done && !s->res->started && len == (ssize_t)sizeof(*m) &&
+	    m->n == nfds && nfds <= SBX_STAGE_NET_MAX) {
+		for (size_t i = 0; i < nfds; i++) {
+			roles[i] = m->fd[i].role;
+			ports[i] = m->fd[i].port;
+		}
+		r = s->net->fronts(s->net->arg, fds, roles, ports, nfds);
+	} else {
+		fprintf(stderr, "sbxsh: the sandbox stage sent network fronts out of turn; "
+				"the command does not run\n");
+	}
+	s->net_done = true;
+	if (r < 0)
+		s->res->refused = true;
+	send_go(s->sock, r < 0 ? -r : 0);
+}
+
 /* Reads one message. Returns 1, 0 at end of stream (the stage and bwrap closed it), or -1
  * when none is queued. */
 static int on_message(struct sup *s)
 {
-	struct sbx_stage_msg m;
-	union {
-		char buf[CMSG_SPACE(sizeof(struct ucred))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {&m, sizeof(m)};
+	union stage_in in;
+	union stage_cmsg u;
+	int fds[SBX_STAGE_NET_MAX];
+	size_t nfds;
+	struct iovec iov = {&in, sizeof(in)};
 	struct msghdr mh = {.msg_iov = &iov,
 			    .msg_iovlen = 1,
 			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf)};
 	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	struct sbx_stage_msg *m = &in.m;
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? -1 : 0;
 	if (n == 0)
 		return 0;
-	if (n != (ssize_t)sizeof(m) || m.magic != SBX_STAGE_MAGIC || (mh.msg_flags & MSG_TRUNC))
+	take_fds(&mh, fds, SBX_STAGE_NET_MAX, &nfds);
+	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET && !(mh.msg_flags & MSG_TRUNC) &&
+	    !(mh.msg_flags & MSG_CTRUNC))
+		on_net(s, &in.net, n, fds, nfds);
+	for (size_t i = 0; i < nfds; i++)
+		close(fds[i]);
+	if (n != (ssize_t)sizeof(*m) || m->magic != SBX_STAGE_MAGIC || (mh.msg_flags & MSG_TRUNC))
 		return 1;
-	if (m.kind == SBX_STAGE_STARTED && !s->res->started) {
+	if (m->kind == SBX_STAGE_STARTED && !s->res->started) {
 		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 		if (c && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_level == SOL_SOCKET) {
 			struct ucred cr;
@@ -101,10 +172,10 @@ static int on_message(struct sup *s)
 				s->pidfd = (int)syscall(SYS_pidfd_open, cr.pid, 0);
 		}
 		s->res->started = true;
-	} else if (m.kind == SBX_STAGE_EXITED && s->res->started) {
-		s->res->wstatus = m.status & 0xffff;
+	} else if (m->kind == SBX_STAGE_EXITED && s->res->started) {
+		s->res->wstatus = m->status & 0xffff;
 		s->res->reported = true;
-	} else if (m.kind == SBX_STAGE_FAILED) {
+	} else if (m->kind == SBX_STAGE_FAILED) {
 		s->res->refused = true;
 	}
 	return 1;
@@ -161,9 +232,10 @@ static void loop(struct sup *s)
 }
 
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
-		  struct run_result *res)
+		  const struct supervise_net *net, struct run_result *res)
 {
-	struct sup s = {.sock = sock, .pidfd = -1, .new_session = new_session, .res = res};
+	struct sup s = {
+	    .sock = sock, .pidfd = -1, .new_session = new_session, .net = net, .res = res};
 	sigset_t set, old;
 	int r = 0;
 

@@ -199,6 +199,12 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 		r = strv_pushf(out, "--fd=%d", s->stage_fd);
 	if (r == 0 && s->unix_all)
 		r = strv_push(out, "--unix-all");
+	if (r == 0 && s->net_proxy)
+		r = strv_push(out, "--net");
+	for (size_t i = 0; r == 0 && s->net_proxy && i < s->net_nreach; i++)
+		r = strv_pushf(out, "--reach=%u", (unsigned)s->net_reach[i]);
+	if (r == 0 && s->net_proxy && s->net_relay)
+		r = strv_push(out, "--relay");
 	if (r == 0)
 		r = strv_pushl(out, "--", s->inner_shell, NULL);
 	for (size_t i = 0; r == 0 && shell_argv && shell_argv[i]; i++)

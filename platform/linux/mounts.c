@@ -461,6 +461,35 @@ static int add_mandatory(struct plan *pl, const struct profile *p, const struct 
 	return r;
 }
 
+/* The session daemon's directories (session/ident.c): hidden from every sandbox, so no
+ * command — even with network = open, in the daemon's own namespace — reaches ctl.sock. */
+static int add_session_dirs(struct plan *pl)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char *d[3] = {NULL, NULL, NULL};
+	int r = 0;
+
+	if ((xdg && xdg[0] == '/' && asprintf(&d[0], "%s/sbxsh", xdg) < 0) ||
+	    asprintf(&d[1], "/run/user/%u/sbxsh", (unsigned)getuid()) < 0 ||
+	    asprintf(&d[2], "/tmp/sbxsh-%u", (unsigned)getuid()) < 0)
+		r = -ENOMEM;
+	for (size_t i = 0; r == 0 && i < 3; i++) {
+		struct stat st;
+		char *c = NULL;
+		if (!d[i] || stat(d[i], &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		r = canon_path(d[i], &c);
+		if (r == 0)
+			r = add(pl, c, K_HIDE);
+		else if (r != -ENOMEM)
+			r = 0; /* not canonicalizable: not reachable as a path either */
+		free(c);
+	}
+	for (size_t i = 0; i < 3; i++)
+		free(d[i]);
+	return r;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -668,6 +697,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = add_denies(&pl, &p->deny_write, K_RO);
 	if (r == 0)
 		r = add_mandatory(&pl, p, c);
+	if (r == 0)
+		r = add_session_dirs(&pl);
 	/* The private /tmp hides the host's: grants beneath it are mounted on top. */
 	if (r == 0)
 		r = add(&pl, "/tmp", p->tmp == TMP_PRIVATE ? K_HIDE : K_WRITE);

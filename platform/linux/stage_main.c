@@ -1,6 +1,7 @@
 /* sbxsh-stage — runs inside the sandbox as its pid 1, between bwrap and the inner shell.
  *
- * Usage (bwrap runs it; not for people): sbxsh-stage --fd=N [--unix-all] -- SHELL ARGV0 ARGS…
+ * Usage (bwrap runs it; not for people):
+ *   sbxsh-stage --fd=N [--unix-all] [--net [--reach=PORT]… [--relay]] -- SHELL ARGV0 ARGS…
  *
  * Rules kept here:
  * - Nothing the command runs before the filter is installed, the capabilities (and the
@@ -8,7 +9,10 @@
  * - The control socket (fd N) is the front end's; the shell never inherits it.
  * - As pid 1 it reaps every orphan, forwards the signals the front end sends to the
  *   command's process group, and reports the shell's real wait status, so the front end
- *   can die of the same signal. It trusts nothing it receives (it reads nothing).
+ *   can die of the same signal. It reads one thing only: the front end's go / no-go.
+ * - network = proxy (--net): the fronts listen before anything of the command exists; they go
+ *   out to the front end (SCM_RIGHTS) and the stage closes its copies, so no listener is left
+ *   in the sandbox; nothing runs before the front end says go (the daemon took them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,12 +29,20 @@
 #include "platform/linux/notify.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
+#include "session/stage_net.h"
+
+_Static_assert(SBX_STAGE_NET_MAX == SESS_STAGE_FDS_MAX, "one limit for the stage's fronts");
+_Static_assert(sizeof(((struct sandbox_spec *)0)->net_reach) / sizeof(uint16_t) == SESS_PORTS_MAX,
+	       "one limit for the reach ports");
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 struct stage_args {
 	int fd;
 	bool unix_all;
+	bool net, relay;
+	uint16_t reach[SESS_PORTS_MAX];
+	size_t nreach;
 	char **shell; /* SHELL ARGV0 ARGS… */
 };
 
@@ -51,6 +63,16 @@ static int parse(int argc, char **argv, struct stage_args *a)
 			a->fd = (int)v;
 		} else if (strcmp(argv[i], "--unix-all") == 0) {
 			a->unix_all = true;
+		} else if (strcmp(argv[i], "--net") == 0) {
+			a->net = true;
+		} else if (strcmp(argv[i], "--relay") == 0) {
+			a->relay = true;
+		} else if (strncmp(argv[i], "--reach=", 8) == 0) {
+			char *end;
+			long v = strtol(argv[i] + 8, &end, 10);
+			if (*end || v < 1 || v > 65535 || a->nreach >= SESS_PORTS_MAX)
+				return -EINVAL;
+			a->reach[a->nreach++] = (uint16_t)v;
 		} else if (strcmp(argv[i], "--") == 0 && i + 2 < argc) {
 			a->shell = argv + i + 1;
 			return a->fd >= 0 ? 0 : -EINVAL;
@@ -91,6 +113,68 @@ static _Noreturn void fail(int fd, int err, const char *what)
 	fprintf(stderr, "sbxsh: sandbox stage: %s: %s\n", what, strerror(err));
 	send_msg(fd, SBX_STAGE_FAILED, err);
 	_exit(SBX_EXIT_REFUSED);
+}
+
+/* Sends the fronts with their roles, closes our copies, and waits for the front end's word. */
+static int net_handoff(int fd, const struct sess_fd *fds, size_t n)
+{
+	struct sbx_stage_net m = {.magic = SBX_STAGE_MAGIC, .kind = SBX_STAGE_NET, .n = (uint32_t)n};
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * SBX_STAGE_NET_MAX)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct sbx_stage_msg go;
+	ssize_t got;
+	int r = 0;
+
+	memset(&u, 0, sizeof(u));
+	mh.msg_control = u.buf;
+	mh.msg_controllen = CMSG_SPACE(sizeof(int) * n);
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * n);
+	for (size_t i = 0; i < n; i++) {
+		m.fd[i].role = (uint16_t)fds[i].role;
+		m.fd[i].port = fds[i].port;
+		memcpy(CMSG_DATA(c) + i * sizeof(int), &fds[i].fd, sizeof(int));
+	}
+	while ((got = sendmsg(fd, &mh, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	if (got < 0)
+		r = -errno;
+	for (size_t i = 0; i < n; i++)
+		close(fds[i].fd);
+	if (r < 0)
+		return r;
+	while ((got = recv(fd, &go, sizeof(go), 0)) < 0 && errno == EINTR)
+		;
+	if (got != (ssize_t)sizeof(go) || go.magic != SBX_STAGE_MAGIC || go.kind != SBX_STAGE_GO)
+		return -EPIPE; /* the front end is gone */
+	return go.status == 0 ? 0 : -ECANCELED;
+}
+
+/* network = proxy: the command's fronts in this namespace, handed out before it starts. */
+static void net_setup(const struct stage_args *a)
+{
+	struct sess_fd fds[SESS_STAGE_FDS_MAX];
+	size_t n = 0;
+	char *err = NULL;
+	int r = sess_stage_listen(a->reach, a->nreach, a->relay ? 1 : 0, fds, &n, &err);
+
+	if (r < 0) {
+		fprintf(stderr, "sbxsh: network = proxy: %s\n", err ? err : strerror(-r));
+		free(err);
+		send_msg(a->fd, SBX_STAGE_FAILED, -r);
+		_exit(SBX_EXIT_REFUSED);
+	}
+	r = net_handoff(a->fd, fds, n);
+	if (r == -ECANCELED)
+		_exit(SBX_EXIT_REFUSED); /* the front end said why */
+	if (r < 0)
+		fail(a->fd, -r, "handing the network fronts to sbxsh");
 }
 
 static pid_t spawn_shell(const struct stage_args *a, const sigset_t *old)
@@ -164,6 +248,8 @@ int main(int argc, char **argv)
 		fail(a.fd, -r, "dropping capabilities");
 	/* With the monitor on, AF_UNIX is its to refuse (EPERM, and reported): an ERRNO rule here
 	 * would win over its notification and hide the attempt. Unanswered, it still fails. */
+	if (a.net)
+		net_setup(&a);
 	bool unix_elsewhere = a.unix_all || (mon.fd >= 0 && (mon.flags & NOTIFY_UNIX));
 	if ((r = sandbox_seccomp_install(unix_elsewhere)) < 0)
 		fail(a.fd, -r, "installing the seccomp filter");

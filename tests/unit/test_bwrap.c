@@ -244,6 +244,44 @@ static void fixture(void)
 		perror("symlink");
 }
 
+/* The session daemon's directory is hidden from every sandbox (its control socket). */
+static void test_session_dir(void)
+{
+	struct profile p;
+	struct strv notes = {0}, errs = {0};
+	char run[512], want[600], *old = getenv("XDG_RUNTIME_DIR");
+	int rc;
+
+	old = old ? strdup(old) : NULL;
+	snprintf(run, sizeof(run), "%s/run", T);
+	snprintf(want, sizeof(want), "%s/sbxsh", run);
+	mkdir(run, 0700);
+	mkdir(want, 0700);
+	setenv("XDG_RUNTIME_DIR", run, 1);
+	prof_base(&p);
+	p.network = NET_OPEN;
+	char *m = plan(&p, false, &notes, &errs, &rc);
+	snprintf(want, sizeof(want), "--tmpfs $T/run/sbxsh");
+	ok(m && strstr(m, want), "the session directory ($XDG_RUNTIME_DIR/sbxsh) is a tmpfs");
+	free(m);
+	prof_release(&p);
+	prof_base(&p);
+	lval(&p.write, T, "/run/sbxsh");
+	m = plan(&p, false, &notes, &errs, &rc);
+	char bind[600];
+	snprintf(bind, sizeof(bind), "--bind $T/run/sbxsh");
+	ok(m && strstr(m, want) && !strstr(m, bind), "…even with a write grant of it");
+	free(m);
+	prof_release(&p);
+	if (old)
+		setenv("XDG_RUNTIME_DIR", old, 1);
+	else
+		unsetenv("XDG_RUNTIME_DIR");
+	free(old);
+	strv_release(&notes);
+	strv_release(&errs);
+}
+
 static void test_plan(void)
 {
 	struct profile p;
@@ -336,12 +374,13 @@ static void test_plan(void)
 	p.tmp = TMP_SHARED;
 	p.network = NET_OPEN;
 	m = plan(&p, true, &notes, &errs, &rc);
-	ok(m && strstr(m, "--bind /tmp /tmp") && !strstr(m, "--tmpfs /tmp"),
+	ok(m && strstr(m, "--bind /tmp /tmp") && !strstr(m, "--perms 0700 --tmpfs /tmp"),
 	   "tmp = shared binds the host /tmp");
 	free(m);
 	prof_release(&p);
 	strv_release(&notes);
 	strv_release(&errs);
+	test_session_dir();
 }
 
 int main(void)

@@ -1,0 +1,192 @@
+#!/bin/sh
+# 0210-proxy-sandbox — network = proxy end to end: a real sandbox (sbxsh -c) whose stage makes
+# the fronts and hands them to a real session daemon. curl through HTTP_PROXY and SOCKS5
+# (allowed vs denied, the 403 body), git clone over HTTP, loopback reach, listen = PORT (and a
+# held port refused before the command runs), the daemon killed mid-command (fail closed, the
+# next command works), the proxy variables, and the session directory hidden from sandboxes.
+#
+# It runs in the lab 0201 uses: a user + network + mount namespace (unshare -rmn) with a veth
+# pair to a "remote" namespace at 10.77.0.2 and a private /etc/hosts naming it good.test etc.
+if [ -z "${SESS_LAB:-}" ]; then
+	if unshare -rmn true 2> /dev/null; then
+		SESS_LAB=1 exec unshare -rmn sh "$0"
+	fi
+	. "$SBXSH_STAGE/e2e/lib.sh"
+	skip "the proxy lab" "unshare -rmn (unprivileged user and network namespaces) is not available here"
+	done_testing
+	exit
+fi
+. "$SBXSH_STAGE/e2e/lib.sh"
+. "$SBXSH_STAGE/e2e/sess_lib.sh"
+NS=""
+SRV=""
+cleanup() {
+	sess_stop
+	[ -n "$NS" ] && kill "$NS" 2> /dev/null
+	[ -n "$SRV" ] && kill $SRV 2> /dev/null
+	chmod -R u+rwX "$T" 2> /dev/null; rm -rf "$T"
+}
+trap cleanup EXIT
+
+lab() {
+	ip link set lo up && ip link add v0 type veth peer name v1 || return 1
+	mkfifo "$T/ns.ready"
+	unshare -n sh -c 'echo up > "$1"; exec sleep 100000' sh "$T/ns.ready" &
+	NS=$!
+	read -r _ < "$T/ns.ready"
+	ip link set v1 netns "$NS" &&
+		ip addr add 10.77.0.1/24 dev v0 && ip link set v0 up &&
+		nsenter -t "$NS" -n sh -c 'ip link set lo up && ip addr add 10.77.0.2/24 dev v1 &&
+			ip link set v1 up' || return 1
+	cat > "$T/hosts" <<-HOSTS
+	127.0.0.1 localhost
+	::1 localhost
+	10.77.0.2 good.test bad.test
+	HOSTS
+	mount --bind "$T/hosts" /etc/hosts
+}
+in_remote() { nsenter -t "$NS" -n "$@"; }
+wait_for() { i=0; until "$@" > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 100 ] && return 1; sleep 0.05; done; }
+
+if ! lab; then
+	skip "the proxy lab" "could not build the veth lab in the namespace"
+	done_testing
+	exit
+fi
+cd "$T/proj" || exit 1
+if ! "$SBXSH" -c true 2> "$T/err0"; then
+	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
+	done_testing
+	exit
+fi
+
+# --- servers: HTTP (echo) and a dumb-HTTP git repository on the remote; one on loopback ---
+export ECHO_LOG="$T/echo.log"
+: > "$ECHO_LOG"
+in_remote "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1 &
+SRV=$!
+mkdir -p "$T/www" "$T/src"
+git -C "$T/src" init -q && git -C "$T/src" -c user.name=t -c user.email=t@t \
+	commit -q --allow-empty -m "the first commit" &&
+	git clone -q --bare "$T/src" "$T/www/repo.git" && git -C "$T/www/repo.git" update-server-info
+(cd "$T/www" && exec nsenter -t "$NS" -n "$PY" -m http.server 8000 --bind 10.77.0.2) > /dev/null 2>&1 &
+SRV="$SRV $!"
+"$PY" "$E2E/echo_http.py" 18081 127.0.0.1 > /dev/null 2>&1 &
+SRV="$SRV $!"
+check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
+check "the remote git server is up" wait_for curl -sf http://10.77.0.2:8000/repo.git/HEAD
+check "the loopback server is up" wait_for curl -sf http://127.0.0.1:18081/
+
+P="$T/proj"
+cd "$P" || exit 1
+pol() { user_policy "[default]
+network = proxy
+allow_domains = good.test good.test:8000 $1"; }
+pol ""
+
+# --- the proxy variables, and the session directory out of reach ---
+out=$("$SBXSH" -c 'echo "$HTTP_PROXY $HTTPS_PROXY $ALL_PROXY $NO_PROXY"' 2>&1)
+is "the proxy variables are set inside" "$out" \
+	"http://127.0.0.1:3128 http://127.0.0.1:3128 socks5h://127.0.0.1:1080 localhost,127.0.0.1,::1"
+check "the daemon was started by that command" sess_start
+diag "session socket $SOCK"
+for net in proxy open; do
+	user_policy "[default]
+network = $net
+tmp = shared
+unix_sockets = all"
+	out=$("$SBXSH" -c "ls -A '$XDG_RUNTIME_DIR/sbxsh' | wc -l; [ -e '$SOCK' ] && echo visible
+		'$PY' -c 'import socket,sys
+s=socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print(\"connected\")
+except OSError as e: print(\"refused\", e.errno)' '$SOCK'" 2>&1)
+	like "network = $net: the session directory is empty inside, its socket unreachable" \
+		"$out" "^0
+refused 2$"
+done
+pol ""
+
+# --- HTTP proxy: allowed vs denied, the 403 body ---
+out=$("$SBXSH" -c 'curl -sS http://good.test/hello' 2>&1)
+like "an allowed host through HTTP_PROXY" "$out" "^method=GET path=/hello host=good.test"
+out=$("$SBXSH" -c 'curl -sS -w "%{http_code}" -o 403.txt http://bad.test/x; echo; cat 403.txt' 2> "$T/err"); rc=$?
+like "a denied host gets 403" "$out" "^403$"
+like "the 403 names the host" "$out" "refused a connection to bad.test:80"
+like "the 403 names the line to add" "$out" "allow_domains \+= bad.test"
+is "the refusal is a violation (on_violation = fail)" "$rc" 122
+like "…reported with its grant" "$(cat "$T/err")" "network bad.test:80 .*allow_domains \+= bad.test"
+
+# --- SOCKS5 ---
+out=$("$SBXSH" -c 'curl -sS --socks5-hostname 127.0.0.1:1080 http://good.test/s' 2>&1)
+like "an allowed host through SOCKS5 (--socks5-hostname)" "$out" "^method=GET path=/s host=good.test"
+out=$("$SBXSH" -c 'curl -sS --socks5-hostname "${ALL_PROXY#socks5h://}" http://bad.test/s; echo "rc=$?"' 2>&1)
+like "a denied host through SOCKS5 is refused" "$out" "rc=97"
+
+# --- git clone over HTTP through the proxy ---
+out=$("$SBXSH" -c 'git clone -q http://good.test:8000/repo.git clone && git -C clone log --format=%s' 2>&1)
+like "git clone over HTTP through the proxy" "$out" "^the first commit$"
+out=$("$SBXSH" -c 'git clone -q http://bad.test:8000/repo.git clone2; echo "rc=$?"' 2>&1)
+like "git clone from a host not allowed fails" "$out" "rc=128"
+
+# --- loopback reach ---
+conn='import socket; socket.create_connection(("127.0.0.1", 18081)); print("reached")'
+pol "localhost:18081"
+out=$("$SBXSH" -c "'$PY' -c '$conn'" 2>&1)
+is "allow_domains += localhost:18081 reaches the host's loopback port" "$out" "reached"
+out=$("$SBXSH" -c "curl -sS --noproxy '*' http://127.0.0.1:18081/r" 2>&1)
+like "…with a client that ignores the proxy" "$out" "path=/r"
+pol ""
+out=$("$SBXSH" -c "'$PY' -c '$conn' 2>&1 | tail -n 1" 2>&1)
+like "without the grant it is refused" "$out" "ConnectionRefusedError"
+
+# --- listen = PORT ---
+LP=18093
+user_policy "[default]
+network = proxy
+listen = $LP"
+rm -f "$P/up" "$P/done"
+"$SBXSH" -c "'$PY' -m http.server $LP --bind 127.0.0.1 > /dev/null 2>&1 & s=\$!
+	until curl -s --noproxy '*' -o /dev/null http://127.0.0.1:$LP/; do sleep 0.05; done
+	: > up; while [ ! -e done ]; do sleep 0.05; done; kill \$s" > "$T/lout" 2>&1 &
+CMD=$!
+check "the server inside came up" wait_for test -e "$P/up"
+out=$(curl -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:$LP/ 2>&1)
+is "listen = $LP: the sandbox's server is reached from the host" "$out" 200
+: > "$P/done"
+wait "$CMD"
+is "…and the command ended well" "$?" 0
+out=$(curl -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:$LP/ 2>&1)
+like "…and the port is closed with it" "$out" "^000"
+"$PY" -c 'import socket,sys,time
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(60)' $LP &
+HOLD=$!
+wait_for "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $LP))"
+rm -f "$P/ran"
+out=$("$SBXSH" -c ': > ran' 2>&1); rc=$?
+kill $HOLD; diag "$out"
+is "a listen port held on the host refuses the command" "$rc" 125
+like "…naming the port" "$out" "$LP"
+check "…before the command ran" test ! -e "$P/ran"
+
+# --- the daemon killed mid-command: fail closed; the next command starts a new one ---
+pol ""
+sess_start
+old=$DPID
+rm -f "$P/up" "$P/go"
+"$SBXSH" -c 'curl -sS -o /dev/null -w "%{http_code}\n" http://good.test/ > first; : > up
+	while [ ! -e go ]; do sleep 0.05; done
+	curl -sS -m 10 -o /dev/null http://good.test/; echo "$?" > second' > /dev/null 2>&1 &
+CMD=$!
+check "a command runs with the daemon" wait_for test -e "$P/up"
+is "…and reaches an allowed host" "$(cat "$P/first")" 200
+kill -9 "$old"
+: > "$P/go"
+wait "$CMD"
+is "after kill -9 its next proxy connection fails (curl: 7, could not connect)" "$(cat "$P/second")" 7
+out=$("$SBXSH" -c 'curl -sS http://good.test/again' 2>&1)
+like "the next command works (a new daemon)" "$out" "path=/again"
+sess_start
+check "…which is another process" test "$DPID" != "$old"
+
+done_testing
