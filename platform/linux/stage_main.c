@@ -165,7 +165,11 @@ static void net_setup(const struct stage_args *a)
 	int r = sess_stage_listen(a->reach, a->nreach, a->relay ? 1 : 0, fds, &n, &err);
 
 	if (r < 0) {
-		fprintf(stderr, "sbxsh: network = proxy: %s\n", err ? err : strerror(-r));
+		/* Below 1024 needs a capability the stage no longer has, by design. */
+		const char *hint = r == -EACCES ? "; a port below 1024 cannot be bound in a sandbox: "
+						  "remove that localhost:PORT from allow_domains"
+						: "";
+		fprintf(stderr, "sbxsh: network = proxy: %s%s\n", err ? err : strerror(-r), hint);
 		free(err);
 		send_msg(a->fd, SBX_STAGE_FAILED, -r);
 		_exit(SBX_EXIT_REFUSED);

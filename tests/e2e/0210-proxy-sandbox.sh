@@ -140,6 +140,13 @@ pol ""
 out=$("$SBXSH" -c "'$PY' -c '$conn' 2>&1 | tail -n 1" 2>&1)
 like "without the grant it is refused" "$out" "ConnectionRefusedError"
 
+pol "localhost:80"
+rm -f "$P/ran"
+out=$("$SBXSH" -c ': > ran' 2>&1); rc=$?
+is "a loopback-reach port below 1024 refuses the command" "$rc" 125
+like "…naming the port and the fix" "$out" "127.0.0.1:80 in the sandbox.*below 1024.*remove that localhost:PORT"
+check "…before the command ran" test ! -e "$P/ran"
+
 # --- listen = PORT ---
 LP=18093
 user_policy "[default]
