@@ -32,10 +32,14 @@ like() {
 # A private scratch area with a fake HOME and a project; removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbxsh-e2e.XXXXXX")
 chmod 755 "$T"
-trap 'chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
+trap '"$SBXSH" session stop > /dev/null 2>&1; chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
 export HOME="$T/home"
 export XDG_CONFIG_HOME="$HOME/.config"
 unset XDG_STATE_HOME SBXSH_CONFIG SBXSH_SESSION
+# network = proxy (the default) starts a session daemon: the script's own, never the user's
+# (whose log it would write to) nor another script's (whose HOME it would log into).
+export XDG_RUNTIME_DIR="$T/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
 mkdir -p "$HOME/.config/sbxsh" "$T/proj/.git"
 chmod 700 "$HOME"
 
