@@ -48,9 +48,9 @@ struct sandbox_spec {
 	bool new_session;	  /* no terminal on 0-2 */
 	bool unix_all;		  /* unix_sockets = all: no AF_UNIX filter */
 	bool git_discovery;
-	bool net_proxy;		  /* network = proxy: the stage makes the fronts (--net) */
-	bool net_relay;		  /* listen = PORT: the stage forks the listen relay */
-	uint16_t net_reach[32];	  /* localhost:PORT grants: listeners for loopback reach */
+	bool net_proxy;		/* network = proxy: the stage makes the fronts (--net) */
+	bool net_relay;		/* listen = PORT: the stage forks the listen relay */
+	uint16_t net_reach[32]; /* localhost:PORT grants: listeners for loopback reach */
 	size_t net_nreach;
 	int stage_fd;	       /* the stage's end of the control socket */
 	struct strv env_unset; /* names, globs already expanded against the environment */

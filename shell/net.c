@@ -38,8 +38,9 @@ static int plan_env(struct sandbox_spec *spec, char **err)
 			       SBX_BINDIR "/sbxsh", &env);
 
 	if (r == -EINVAL)
-		r = sess_errf(err, r, "sbxsh is installed at %s, a path ssh's ProxyCommand "
-				      "would need quoted; install it under a plain path",
+		r = sess_errf(err, r,
+			      "sbxsh is installed at %s, a path ssh's ProxyCommand "
+			      "would need quoted; install it under a plain path",
 			      SBX_BINDIR "/sbxsh");
 	else if (r < 0)
 		r = sess_errf(err, r, "out of memory");

@@ -156,8 +156,8 @@ static int on_message(struct sup *s)
 	if (n == 0)
 		return 0;
 	take_fds(&mh, fds, SBX_STAGE_NET_MAX, &nfds);
-	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET && !(mh.msg_flags & MSG_TRUNC) &&
-	    !(mh.msg_flags & MSG_CTRUNC))
+	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET &&
+	    !(mh.msg_flags & MSG_TRUNC) && !(mh.msg_flags & MSG_CTRUNC))
 		on_net(s, &in.net, n, fds, nfds);
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);

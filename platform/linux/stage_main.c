@@ -118,7 +118,8 @@ static _Noreturn void fail(int fd, int err, const char *what)
 /* Sends the fronts with their roles, closes our copies, and waits for the front end's word. */
 static int net_handoff(int fd, const struct sess_fd *fds, size_t n)
 {
-	struct sbx_stage_net m = {.magic = SBX_STAGE_MAGIC, .kind = SBX_STAGE_NET, .n = (uint32_t)n};
+	struct sbx_stage_net m = {
+	    .magic = SBX_STAGE_MAGIC, .kind = SBX_STAGE_NET, .n = (uint32_t)n};
 	union {
 		char buf[CMSG_SPACE(sizeof(int) * SBX_STAGE_NET_MAX)];
 		struct cmsghdr align;
@@ -166,9 +167,10 @@ static void net_setup(const struct stage_args *a)
 
 	if (r < 0) {
 		/* Below 1024 needs a capability the stage no longer has, by design. */
-		const char *hint = r == -EACCES ? "; a port below 1024 cannot be bound in a sandbox: "
-						  "remove that localhost:PORT from allow_domains"
-						: "";
+		const char *hint = r == -EACCES
+				       ? "; a port below 1024 cannot be bound in a sandbox: "
+					 "remove that localhost:PORT from allow_domains"
+				       : "";
 		fprintf(stderr, "sbxsh: network = proxy: %s%s\n", err ? err : strerror(-r), hint);
 		free(err);
 		send_msg(a->fd, SBX_STAGE_FAILED, -r);

@@ -45,8 +45,7 @@ struct seen {
 	int listening;
 };
 
-static int fronts(void *arg, const int *fds, const uint16_t *roles, const uint16_t *ports,
-		  size_t n)
+static int fronts(void *arg, const int *fds, const uint16_t *roles, const uint16_t *ports, size_t n)
 {
 	struct seen *s = arg;
 	(void)ports;
@@ -100,7 +99,8 @@ int main(void)
 	is_int(run("ok", NULL, &res), EPROTO, "network is not proxy: fronts are refused (no-go)");
 	ok(res.refused, "…and the command with them");
 
-	is_int(run("count", &net, &res), EPROTO, "a count that does not match the descriptors: no-go");
+	is_int(run("count", &net, &res), EPROTO,
+	       "a count that does not match the descriptors: no-go");
 	is_int(s.calls, 0, "…the hook never saw them");
 
 	is_int(run("twice", &net, &res), 1, "a second network message: go, then no-go");
