@@ -252,10 +252,11 @@ int main(int argc, char **argv)
 		fail(a.fd, -r, "reading " NOTIFY_ENV);
 	if ((r = sandbox_caps_drop()) < 0)
 		fail(a.fd, -r, "dropping capabilities");
-	/* With the monitor on, AF_UNIX is its to refuse (EPERM, and reported): an ERRNO rule here
-	 * would win over its notification and hide the attempt. Unanswered, it still fails. */
+	/* network = proxy: the fronts, handed out; the command waits for the front end's go. */
 	if (a.net)
 		net_setup(&a);
+	/* With the monitor on, AF_UNIX is its to refuse (EPERM, and reported): an ERRNO rule here
+	 * would win over its notification and hide the attempt. Unanswered, it still fails. */
 	bool unix_elsewhere = a.unix_all || (mon.fd >= 0 && (mon.flags & NOTIFY_UNIX));
 	if ((r = sandbox_seccomp_install(unix_elsewhere)) < 0)
 		fail(a.fd, -r, "installing the seccomp filter");
