@@ -1,7 +1,8 @@
 #!/bin/sh
 # 0210-proxy-sandbox — network = proxy end to end: a real sandbox (sbxsh -c) whose stage makes
 # the fronts and hands them to a real session daemon. curl through HTTP_PROXY and SOCKS5
-# (allowed vs denied, the 403 body), git clone over HTTP, loopback reach, listen = PORT (and a
+# (allowed vs denied, the 403 body), GIT_SSH_COMMAND's ProxyCommand (sbxsh session connect)
+# from inside, git clone over HTTP, loopback reach (and a port below 1024 refused), listen = PORT (and a
 # held port refused before the command runs), the daemon killed mid-command (fail closed, the
 # next command works), the proxy variables, and the session directory hidden from sandboxes.
 #
@@ -122,6 +123,19 @@ out=$("$SBXSH" -c 'curl -sS --socks5-hostname 127.0.0.1:1080 http://good.test/s'
 like "an allowed host through SOCKS5 (--socks5-hostname)" "$out" "^method=GET path=/s host=good.test"
 out=$("$SBXSH" -c 'curl -sS --socks5-hostname "${ALL_PROXY#socks5h://}" http://bad.test/s; echo "rc=$?"' 2>&1)
 like "a denied host through SOCKS5 is refused" "$out" "rc=97"
+
+# --- GIT_SSH_COMMAND's ProxyCommand (sbxsh session connect) from inside ---
+like "GIT_SSH_COMMAND's ProxyCommand is this sbxsh's session connect" \
+	"$("$SBXSH" -c 'echo "$GIT_SSH_COMMAND"' 2>&1)" "ProxyCommand=$SBXSH session connect %h %p"
+pol "
+read += $SBXSH_STAGE"
+req='printf "GET /ssh HTTP/1.0\r\nHost: good.test\r\n\r\n"'
+out=$("$SBXSH" -c "$req | '$SBXSH' session connect good.test 80" 2>&1)
+like "…relays an allowed host through the SOCKS5 front" "$out" "path=/ssh"
+out=$("$SBXSH" -c "$req | '$SBXSH' session connect bad.test 80; echo \"rc=\$?\"" 2>&1)
+like "…and refuses a denied one" "$out" "rc=[1-9]"
+like "…saying so" "$out" "bad.test"
+pol ""
 
 # --- git clone over HTTP through the proxy ---
 out=$("$SBXSH" -c 'git clone -q http://good.test:8000/repo.git clone && git -C clone log --format=%s' 2>&1)
