@@ -64,7 +64,7 @@ fi
 # --- servers: HTTP (echo) and a dumb-HTTP git repository on the remote; one on loopback ---
 export ECHO_LOG="$T/echo.log"
 : > "$ECHO_LOG"
-in_remote "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1 &
+nsenter -t "$NS" -n "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1 &
 SRV=$!
 mkdir -p "$T/www" "$T/src"
 git -C "$T/src" init -q && git -C "$T/src" -c user.name=t -c user.email=t@t \
@@ -123,6 +123,19 @@ out=$("$SBXSH" -c 'curl -sS --socks5-hostname 127.0.0.1:1080 http://good.test/s'
 like "an allowed host through SOCKS5 (--socks5-hostname)" "$out" "^method=GET path=/s host=good.test"
 out=$("$SBXSH" -c 'curl -sS --socks5-hostname "${ALL_PROXY#socks5h://}" http://bad.test/s; echo "rc=$?"' 2>&1)
 like "a denied host through SOCKS5 is refused" "$out" "rc=97"
+
+# --- commands at once, each with its own allow list: no cross-talk ---
+for i in 1 2 3 4 5 6 7 8; do
+	if [ $((i % 2)) = 1 ]; then a="good.test"; else a="other.example"; fi
+	printf '[default]\nnetwork = proxy\nallow_domains = %s\n' "$a" > "$T/par$i.ini"
+	chmod 600 "$T/par$i.ini"
+	"$SBXSH" --config "$T/par$i.ini" -c 'curl -s -o /dev/null -w "%{http_code}" http://good.test/' \
+		> "$T/par$i.out" 2> /dev/null &
+	PAR="${PAR:-} $!"
+done
+for p in $PAR; do wait "$p"; done
+got=""; for i in 1 2 3 4 5 6 7 8; do got="$got $(cat "$T/par$i.out")"; done
+is "8 commands at once: each gets its own list's answer" "$got" " 200 403 200 403 200 403 200 403"
 
 # --- GIT_SSH_COMMAND's ProxyCommand (sbxsh session connect) from inside ---
 like "GIT_SSH_COMMAND's ProxyCommand is this sbxsh's session connect" \
