@@ -6,7 +6,7 @@
 UF=$HOME/.config/sbxsh/sbxsh.ini
 SF=$SYSCONF/sbxsh.ini
 # The staged $SYSCONF is shared with other scripts: leave no system file behind.
-trap 'rm -f "$SF"; chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'rm -f "$SF"; e2e_cleanup' EXIT
 cd "$T/proj" || exit 1
 P=$(pwd -P)
 

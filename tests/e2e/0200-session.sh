@@ -4,7 +4,7 @@
 # 50 concurrent commands. Driven through `sbxsh session` and tests/e2e/sess_client.py.
 . "$SBXSH_STAGE/e2e/lib.sh"
 . "$SBXSH_STAGE/e2e/sess_lib.sh"
-trap 'sess_stop; chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
+trap e2e_cleanup EXIT
 
 audit=$(cat /proc/self/sessionid 2>/dev/null || echo 4294967295)
 if [ "$audit" = 4294967295 ]; then sdir="$XDG_RUNTIME_DIR/sbxsh/e2e"; else sdir="$XDG_RUNTIME_DIR/sbxsh/audit-$audit"; fi

@@ -20,10 +20,9 @@ fi
 . "$SBXSH_STAGE/e2e/sess_lib.sh"
 NS=""
 cleanup() {
-	sess_stop
 	[ -n "$NS" ] && kill "$NS" 2> /dev/null
 	[ -n "${SRV:-}" ] && kill $SRV 2> /dev/null
-	chmod -R u+rwX "$T" 2> /dev/null; rm -rf "$T"
+	e2e_cleanup
 }
 trap cleanup EXIT
 

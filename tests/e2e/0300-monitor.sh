@@ -7,7 +7,7 @@
 # whatever the policy says: this suite keeps its HOME and project under /var/tmp.
 H=$(mktemp -d /var/tmp/sbxsh-mon.XXXXXX)
 chmod 755 "$H"
-trap 'chmod -R u+rwX "$T" "$H" 2>/dev/null; rm -rf "$T" "$H"' EXIT
+trap 'chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
 export HOME="$H/home" XDG_CONFIG_HOME="$H/home/.config"
 unset XDG_STATE_HOME
 LOG=$HOME/.local/state/sbxsh/violations.jsonl

@@ -32,7 +32,10 @@ like() {
 # A private scratch area with a fake HOME and a project; removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbxsh-e2e.XXXXXX")
 chmod 755 "$T"
-trap '"$SBXSH" session stop > /dev/null 2>&1; chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
+# e2e_cleanup: stops this script's session daemon and removes $T (scripts with a trap of
+# their own call it from theirs).
+e2e_cleanup() { "$SBXSH" session stop > /dev/null 2>&1; chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"; }
+trap e2e_cleanup EXIT
 export HOME="$T/home"
 export XDG_CONFIG_HOME="$HOME/.config"
 unset XDG_STATE_HOME SBXSH_CONFIG SBXSH_SESSION
