@@ -412,8 +412,10 @@ static int expand_token(struct rstate *st, const struct pol_op *op, const char *
 		r = path_expand(tok, st->p->home, st->pr->root, &exp, &err);
 		if (r == 0)
 			r = path_canon_cached(exp, &st->cache, out);
-		if (r == 0 && op->key == K_WRITE)
-			r = write_stays_inside(st, op, tok, exp, *out);
+		if (r == 0 && op->key == K_WRITE && (r = write_stays_inside(st, op, tok, exp, *out)) < 0) {
+			free(*out);
+			*out = NULL;
+		}
 		free(exp);
 		if (r < 0 && err)
 			policy_diag(&st->d->errors, op->file, op->line, "%s: '%s' %s", kd->name,
