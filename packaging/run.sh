@@ -13,5 +13,5 @@ if [ -t 0 ] && [ -t 1 ]; then
 	exec "$sbxsh"
 fi
 echo "== stdin is not a terminal: running one command instead =="
-echo "\$ sbxsh -c 'id; pwd; ls ~/.ssh'"
-exec "$sbxsh" -c 'id; pwd; ls ~/.ssh'
+echo "\$ sbxsh -c 'id; pwd; echo \"sandboxed: \$SBXSH_SANDBOX\"'"
+exec "$sbxsh" -c 'id; pwd; echo "sandboxed: $SBXSH_SANDBOX"'

@@ -4,10 +4,10 @@
 
 /* Exit codes of sbxsh itself (docs/sbxsh.1). The command's own status otherwise. */
 enum {
-	SBX_EXIT_USAGE = 2,	  /* bad arguments, as bash */
-	SBX_EXIT_NOEXEC = 126,	  /* found but not executable, as bash */
-	SBX_EXIT_NOTFOUND = 127,  /* not found, as bash */
-	SBX_EXIT_REFUSED = 125,	  /* sbxsh refused to run: policy error, sandbox unavailable */
+	SBX_EXIT_USAGE = 2,	 /* bad arguments, as bash */
+	SBX_EXIT_NOEXEC = 126,	 /* found but not executable, as bash */
+	SBX_EXIT_NOTFOUND = 127, /* not found, as bash */
+	SBX_EXIT_REFUSED = 125,	 /* sbxsh refused to run: policy error, sandbox unavailable */
 };
 
 void sbx_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 struct strv {
-	char **v;	/* NULL-terminated; owned */
+	char **v; /* NULL-terminated; owned */
 	size_t n;
 	size_t cap;
 };

@@ -8,10 +8,10 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } subcommands[] = {
-	{ "policy", cmd_policy },
-	{ "session", cmd_session },
-	{ "doctor", cmd_doctor },
-	{ "log", cmd_log },
+    {"policy", cmd_policy},
+    {"session", cmd_session},
+    {"doctor", cmd_doctor},
+    {"log", cmd_log},
 };
 
 int main(int argc, char **argv)

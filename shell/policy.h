@@ -14,7 +14,8 @@
 
 /* One value with the place it came from. */
 struct pol_value {
-	char *value;	  /* owned; expanded: paths absolute (glob characters kept), domains lowercased */
+	char
+	    *value; /* owned; expanded: paths absolute (glob characters kept), domains lowercased */
 	const char *file; /* interned, owned by the struct policy; "<embedded>" for the default */
 	unsigned line;
 };
@@ -44,7 +45,7 @@ struct settings {
 	unsigned idle_exit;
 	struct pol_list root_markers;
 	struct pol_origin o_inner_shell, o_bwrap, o_log, o_on_violation, o_monitor, o_syslog,
-		o_user_config, o_idle_exit;
+	    o_user_config, o_idle_exit;
 };
 
 /* The profile in force for one cwd. Lists are final: =, +=, -=, use and [limits] applied. */
@@ -52,9 +53,10 @@ struct profile {
 	char *cwd;	   /* canonical */
 	char *root;	   /* project root, canonical */
 	char *root_origin; /* why: "[dir …] file:line", "marker .git", "cwd" */
-	struct strv sections; /* matched sections, least specific first: "[dir ~/src/app] file:line" */
-	struct pol_list read, deny_read, write, deny_write, unix_sockets, listen, env_unset, env_set,
-		allow_domains, deny_domains, ignore_read, ignore_write, ignore_network;
+	struct strv
+	    sections; /* matched sections, least specific first: "[dir ~/src/app] file:line" */
+	struct pol_list read, deny_read, write, deny_write, unix_sockets, listen, env_unset,
+	    env_set, allow_domains, deny_domains, ignore_read, ignore_write, ignore_network;
 	bool hermetic, git_config;
 	bool unix_all; /* unix_sockets = all */
 	enum tmp_mode tmp;

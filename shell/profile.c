@@ -387,7 +387,8 @@ static int write_stays_inside(struct rstate *st, const struct pol_op *op, const 
 			      const char *spelled, const char *canon)
 {
 	const char *root = st->pr->root;
-	if (!root || path_has_glob(spelled) || !path_under(spelled, root) || path_under(canon, root))
+	if (!root || path_has_glob(spelled) || !path_under(spelled, root) ||
+	    path_under(canon, root))
 		return 0;
 	policy_diag(&st->d->errors, op->file, op->line,
 		    "write: '%s' leads through a symlink to %s, outside the project %s; "
@@ -412,7 +413,8 @@ static int expand_token(struct rstate *st, const struct pol_op *op, const char *
 		r = path_expand(tok, st->p->home, st->pr->root, &exp, &err);
 		if (r == 0)
 			r = path_canon_cached(exp, &st->cache, out);
-		if (r == 0 && op->key == K_WRITE && (r = write_stays_inside(st, op, tok, exp, *out)) < 0) {
+		if (r == 0 && op->key == K_WRITE &&
+		    (r = write_stays_inside(st, op, tok, exp, *out)) < 0) {
 			free(*out);
 			*out = NULL;
 		}

@@ -62,7 +62,8 @@ int main(int argc, char **argv)
 			count++;
 		}
 		closedir(d);
-		printf("%sok %d - corpus %s: %d inputs replayed\n", count ? "" : "not ", ++t, argv[i], count);
+		printf("%sok %d - corpus %s: %d inputs replayed\n", count ? "" : "not ", ++t,
+		       argv[i], count);
 		bad += count == 0;
 	}
 	printf("1..%d\n", t);

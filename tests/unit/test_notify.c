@@ -555,8 +555,7 @@ static void test_bpf_equivalence(void)
 		size_t nm = filters_notify[lvl * 2 + 1].len;
 		unsigned long cases = 0, diff = 0;
 
-		ok(nm > 0 && nt > 0,
-		   "%s: both programs built (%zu and %zu instructions)",
+		ok(nm > 0 && nt > 0, "%s: both programs built (%zu and %zu instructions)",
 		   notify_level_name((enum monitor_level)lvl), nm, nt);
 		for (size_t a = 0; a < 2; a++)
 			for (uint32_t nr = 0; nr < 1100; nr++)

@@ -14,7 +14,7 @@ static char T[64], sysdir[256], userdir[256];
 static struct policy_opts opts;
 
 __attribute__((format(printf, 3, 4))) static void put(const char *path, mode_t mode,
-						       const char *fmt, ...)
+						      const char *fmt, ...)
 {
 	va_list ap;
 	FILE *f = fopen(path, "w");

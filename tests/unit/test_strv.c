@@ -6,7 +6,7 @@
 
 int main(void)
 {
-	struct strv sv = { 0 };
+	struct strv sv = {0};
 	char name[16];
 
 	for (int i = 0; i < 100; i++) {
