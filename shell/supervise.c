@@ -84,6 +84,19 @@ static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkee
 	_exit(SBX_EXIT_REFUSED);
 }
 
+/* vfork: the child only resets signals and descriptors and execs bwrap, so our page tables
+ * are not copied; it has a descriptor table and signal dispositions of its own. Nothing here
+ * lives across the vfork but the arguments. */
+static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, const sigset_t *old,
+		   const struct sigaction *chld)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		child_exec(argv, keep, nkeep, old, chld);
+	return pid;
+}
+
 /* The descriptors a message carried (made close-on-exec by recvmsg): *n of them in fds. */
 static void take_fds(struct msghdr *mh, int *fds, size_t cap, size_t *n)
 {
@@ -250,13 +263,11 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 		r = -errno;
 		goto out;
 	}
-	s.bwrap = fork();
+	s.bwrap = spawn(argv, keep_fds, nkeep, &old, &chld);
 	if (s.bwrap < 0) {
 		r = -errno;
 		goto out;
 	}
-	if (s.bwrap == 0)
-		child_exec(argv, keep_fds, nkeep, &old, &chld);
 	for (size_t i = 0; i < nkeep; i++)
 		if (keep_fds[i] != sock)
 			close(keep_fds[i]);
