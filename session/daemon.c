@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "platform/fdpass.h"
 #include "session/errf.h"
 #include "session/ident.h"
 #include "session/sessd.h"
@@ -236,32 +237,18 @@ static void frame_done(struct ctl *c)
  * later, < 0 to close. */
 static int ctl_read(struct ctl *c)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * SESS_FDS_MAX)];
-		struct cmsghdr align;
-	} u;
+	union fdpass_cbuf u;
 	struct iovec iov = {c->buf + c->have, c->want - c->have};
 	struct msghdr mh = {.msg_iov = &iov,
 			    .msg_iovlen = 1,
 			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf)};
 	ssize_t r = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-	int bad = 0;
 
 	if (r < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-	for (struct cmsghdr *h = CMSG_FIRSTHDR(&mh); h; h = CMSG_NXTHDR(&mh, h)) {
-		size_t k = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; h->cmsg_type == SCM_RIGHTS && i < k; i++) {
-			int fd;
-			memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
-			if (c->nfds < SESS_FDS_MAX)
-				c->fds[c->nfds++] = fd;
-			else
-				close(fd), bad = 1;
-		}
-	}
-	if (r == 0 || bad || (mh.msg_flags & MSG_CTRUNC))
+	int bad = fdpass_take(&mh, c->fds, SESS_FDS_MAX, &c->nfds) < 0;
+	if (r == 0 || bad)
 		return -EPROTO;
 	c->have += (size_t)r;
 	if (c->have == SESS_HDR_LEN && c->want == SESS_HDR_LEN) {

@@ -5,6 +5,7 @@
  * closes it, so none leaks on any path.
  */
 #include "session/wire.h"
+#include "platform/fdpass.h"
 
 #include <errno.h>
 #include <string.h>
@@ -13,72 +14,12 @@
 
 int sess_send(int sock, const uint8_t *p, size_t n, const int *fds, size_t nfds)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * SESS_FDS_MAX)];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {(void *)p, n};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
-
-	if (nfds > SESS_FDS_MAX)
-		return -E2BIG;
-	if (nfds) {
-		struct cmsghdr *c;
-		memset(&u, 0, sizeof(u));
-		mh.msg_control = u.buf;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
-	}
-	while (n) {
-		ssize_t w = sendmsg(sock, &mh, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		iov.iov_base = (char *)iov.iov_base + w;
-		iov.iov_len -= (size_t)w;
-		n -= (size_t)w;
-		mh.msg_control = NULL;
-		mh.msg_controllen = 0;
-	}
-	return 0;
-}
-
-/* Moves the descriptors of every SCM_RIGHTS message in mh into fds. */
-static int take_fds(struct msghdr *mh, int *fds, size_t *nfds)
-{
-	int rc = 0;
-
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < k; i++) {
-			int fd;
-			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-			if (*nfds < SESS_FDS_MAX)
-				fds[(*nfds)++] = fd;
-			else {
-				close(fd);
-				rc = -EBADMSG;
-			}
-		}
-	}
-	if (mh->msg_flags & MSG_CTRUNC)
-		rc = -EBADMSG;
-	return rc;
+	return nfds > SESS_FDS_MAX ? -E2BIG : fdpass_send(sock, p, n, fds, nfds);
 }
 
 long sess_recv(int sock, uint8_t *buf, int *fds, size_t *nfds)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * SESS_FDS_MAX)];
-		struct cmsghdr align;
-	} u;
+	union fdpass_cbuf u;
 	size_t have = 0;
 	long want = SESS_HDR_LEN;
 	int bad = 0;
@@ -95,7 +36,7 @@ long sess_recv(int sock, uint8_t *buf, int *fds, size_t *nfds)
 			continue;
 		if (r < 0)
 			return -errno;
-		if (take_fds(&mh, fds, nfds) < 0)
+		if (fdpass_take(&mh, fds, SESS_FDS_MAX, nfds) < 0)
 			bad = -EBADMSG;
 		if (r == 0)
 			return have ? -EPROTO : 0;

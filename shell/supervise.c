@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "platform/fdpass.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
 #include "shell/shell.h"
@@ -97,25 +98,6 @@ static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, const sigse
 	return pid;
 }
 
-/* The descriptors a message carried (made close-on-exec by recvmsg): *n of them in fds. */
-static void take_fds(struct msghdr *mh, int *fds, size_t cap, size_t *n)
-{
-	*n = 0;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < k; i++) {
-			int fd;
-			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-			if (*n < cap)
-				fds[(*n)++] = fd;
-			else
-				close(fd);
-		}
-	}
-}
-
 static void send_go(int sock, int32_t status)
 {
 	struct sbx_stage_msg go = {SBX_STAGE_MAGIC, SBX_STAGE_GO, status};
@@ -168,9 +150,10 @@ static int on_message(struct sup *s)
 		return errno == EAGAIN || errno == EINTR ? -1 : 0;
 	if (n == 0)
 		return 0;
-	take_fds(&mh, fds, SBX_STAGE_NET_MAX, &nfds);
+	nfds = 0;
+	int bad = fdpass_take(&mh, fds, SBX_STAGE_NET_MAX, &nfds) < 0;
 	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET &&
-	    !(mh.msg_flags & MSG_TRUNC) && !(mh.msg_flags & MSG_CTRUNC))
+	    !(mh.msg_flags & MSG_TRUNC) && !bad)
 		on_net(s, &in.net, n, fds, nfds);
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);

@@ -9,6 +9,7 @@
  * - The listener is never left in the sandbox: the stage sends it and closes its copy.
  */
 #include "platform/linux/notify.h"
+#include "platform/fdpass.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,66 +99,33 @@ const struct notify_call *notify_calls(unsigned *n)
 
 int notify_fd_send(int sock, int fd)
 {
-	char byte = 'L';
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr mh = {.msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf)};
-	struct cmsghdr *cm;
-
-	memset(u.buf, 0, sizeof(u.buf));
-	cm = CMSG_FIRSTHDR(&mh);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	return fdpass_send(sock, "L", 1, &fd, 1);
 }
 
 int notify_fd_recv(int sock, int *fd)
 {
 	char byte;
+	union fdpass_cbuf u;
 	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
 	struct msghdr mh = {.msg_iov = &iov,
 			    .msg_iovlen = 1,
 			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf)};
-	struct cmsghdr *cm;
-	ssize_t n;
+	int got[FDPASS_MAX];
+	size_t n = 0;
+	ssize_t r;
 
 	*fd = -1;
-	while ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0)
+	while ((r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0)
 		if (errno != EINTR)
 			return -errno;
-	cm = CMSG_FIRSTHDR(&mh);
-	if (n != 1 || byte != 'L' || !cm || cm->cmsg_level != SOL_SOCKET ||
-	    cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int))) {
-		/* a truncated or foreign message: close whatever came with it */
-		for (; cm; cm = CMSG_NXTHDR(&mh, cm))
-			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
-				int x;
-				size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-
-				for (size_t i = 0; i < k; i++) {
-					memcpy(&x, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
-					close(x);
-				}
-			}
+	/* a truncated or foreign message: close whatever came with it */
+	if (fdpass_take(&mh, got, FDPASS_MAX, &n) < 0 || r != 1 || byte != 'L' || n != 1) {
+		for (size_t i = 0; i < n; i++)
+			close(got[i]);
 		return -EBADMSG;
 	}
-	memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	*fd = got[0];
 	return 0;
 }
 

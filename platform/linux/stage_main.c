@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "platform/linux/notify.h"
+#include "platform/fdpass.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
 #include "session/stage_net.h"
@@ -120,32 +121,16 @@ static int net_handoff(int fd, const struct sess_fd *fds, size_t n)
 {
 	struct sbx_stage_net m = {
 	    .magic = SBX_STAGE_MAGIC, .kind = SBX_STAGE_NET, .n = (uint32_t)n};
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * SBX_STAGE_NET_MAX)];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {&m, sizeof(m)};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	int raw[SBX_STAGE_NET_MAX];
 	struct sbx_stage_msg go;
 	ssize_t got;
-	int r = 0;
 
-	memset(&u, 0, sizeof(u));
-	mh.msg_control = u.buf;
-	mh.msg_controllen = CMSG_SPACE(sizeof(int) * n);
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int) * n);
 	for (size_t i = 0; i < n; i++) {
 		m.fd[i].role = (uint16_t)fds[i].role;
 		m.fd[i].port = fds[i].port;
-		memcpy(CMSG_DATA(c) + i * sizeof(int), &fds[i].fd, sizeof(int));
+		raw[i] = fds[i].fd;
 	}
-	while ((got = sendmsg(fd, &mh, MSG_NOSIGNAL)) < 0 && errno == EINTR)
-		;
-	if (got < 0)
-		r = -errno;
+	int r = fdpass_send(fd, &m, sizeof(m), raw, n);
 	for (size_t i = 0; i < n; i++)
 		close(fds[i].fd);
 	if (r < 0)
