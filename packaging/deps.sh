@@ -8,7 +8,7 @@ what=${1:-build}
 build_mods="libseccomp:libseccomp-dev libcap-ng:libcap-ng-dev inih:libinih-dev libuv:libuv1-dev openssl:libssl-dev pam:libpam0g-dev"
 # command -> Debian package
 build_cmds="pkg-config:pkg-config cc:gcc bwrap:bubblewrap"
-test_cmds="curl:curl python3:python3 git:git sshd:openssh-server ssh:openssh-client pamtester:pamtester ip:iproute2 openssl:openssl runuser:util-linux setpriv:util-linux"
+test_cmds="curl:curl git:git sshd:openssh-server ssh:openssh-client pamtester:pamtester ip:iproute2 openssl:openssl runuser:util-linux setpriv:util-linux"
 test_files="/usr/lib/x86_64-linux-gnu/libpam_wrapper.so:libpam-wrapper"
 bench_cmds="hyperfine:hyperfine"
 
@@ -26,7 +26,10 @@ fi
 case $what in
 test|bench)
 	for pair in $test_cmds; do have_cmd "${pair%%:*}" || add "${pair#*:}"; done
-	for pair in $test_files; do f=${pair%%:*}; [ -e "$f" ] || [ -e "/usr/lib/$(uname -m)-linux-gnu/${f##*/}" ] || add "${pair#*:}"; done ;;
+	for pair in $test_files; do f=${pair%%:*}; [ -e "$f" ] || [ -e "/usr/lib/$(uname -m)-linux-gnu/${f##*/}" ] || add "${pair#*:}"; done
+	# by path, with the modules the tests use: the unprivileged e2e run has
+	# PATH=/usr/local/bin:/usr/bin:/bin, whatever root's PATH finds
+	/usr/bin/python3 -c 'import http.server, ssl, socket' 2>/dev/null || add python3 ;;
 esac
 case $what in bench) for pair in $bench_cmds; do have_cmd "${pair%%:*}" || add "${pair#*:}"; done ;; esac
 
