@@ -142,6 +142,15 @@ static pid_t spawn(enum monitor_level level, bool userns, int (*fn)(void), int *
 			_exit(93);
 		close(fd);
 		close(sv[1]);
+		if (userns) {
+			/* As in a sandbox: a program exec'd in the namespace (its memory belongs
+			 * to it, so its owner may read it even when it is non-dumpable). */
+			char path[PATH_MAX];
+			snprintf(path, sizeof(path), "%s/nodump", P[SECRET]);
+			char *av[] = {"test_notify", "--nodump", path, NULL};
+			execv("/proc/self/exe", av);
+			_exit(94);
+		}
 		_exit(fn());
 	}
 	close(sv[1]);
@@ -209,15 +218,18 @@ static int child_main(void)
 	return bad;
 }
 
-static int child_nodump(void)
+/* Run as `test_notify --nodump PATH` by spawn() after exec in a user namespace. */
+static int child_nodump(const char *path)
 {
-	char buf[PATH_MAX];
-
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return 1;
-	snprintf(buf, sizeof(buf), "%s/nodump", P[SECRET]);
-	close(open(buf, O_RDONLY));
+	close(open(path, O_RDONLY));
 	return 0;
+}
+
+static int child_nodump_unused(void)
+{
+	return 95; /* spawn() execs the --nodump child instead */
 }
 
 static int nopens = 2000;
@@ -393,7 +405,7 @@ static void test_nodump(struct judge_ctx *jc)
 {
 	struct monitor *m;
 	char buf[PATH_MAX];
-	int rc = run(jc, MONITOR_FULL, true, child_nodump, &m);
+	int rc = run(jc, MONITOR_FULL, true, child_nodump_unused, &m);
 
 	if (rc == 90 || !m) {
 		skip("no user namespaces here", "a non-dumpable process in a user namespace");
@@ -604,8 +616,11 @@ static void test_rules(void)
 	is_int(notify_level_parse("bogus"), -1, "an unknown level is refused");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "--nodump") == 0)
+		return child_nodump(argv[2]);
+
 	static struct profile prof; /* fixtures live as long as the program */
 	static struct sandbox_spec spec;
 	static struct judge_ctx jc;
