@@ -594,6 +594,24 @@ static void dir_of(const char *path, char *buf, size_t n)
 		snprintf(buf, n, "%.*s", (int)(s - path), path);
 }
 
+/* A path hidden where no grant should be suggested: a credential store, or a system deny. */
+static void no_grant(const struct judge_ctx *c, const struct verdict *v, const char *rule,
+		     char *buf, size_t n)
+{
+	char o[PATH_MAX];
+
+	if (v->why == VW_CREDENTIAL)
+		snprintf(buf, n,
+			 "a credential store hidden by deny_read %s (%s); sbxsh does not "
+			 "suggest a grant for it",
+			 rule, origin(c, v->rule, o, sizeof(o)));
+	else
+		snprintf(buf, n,
+			 "hidden by deny_read %s (%s, system policy); a user file cannot "
+			 "grant it",
+			 rule, origin(c, v->rule, o, sizeof(o)));
+}
+
 static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, const char *where,
 			   char *buf, size_t n)
 {
@@ -631,16 +649,8 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 			 rule, origin(c, v->rule, o, sizeof(o)), td);
 		break;
 	case VW_CREDENTIAL:
-		snprintf(buf, n,
-			 "a credential store hidden by deny_read %s (%s); sbxsh does not "
-			 "suggest a grant for it",
-			 rule, origin(c, v->rule, o, sizeof(o)));
-		break;
 	case VW_SYSTEM:
-		snprintf(buf, n,
-			 "hidden by deny_read %s (%s, system policy); a user file cannot "
-			 "grant it",
-			 rule, origin(c, v->rule, o, sizeof(o)));
+		no_grant(c, v, rule, buf, n);
 		break;
 	default:
 		if (strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0)) {
@@ -667,16 +677,8 @@ static char *suggest_read(const struct judge_ctx *c, const struct verdict *v, co
 	judge_tilde(c->home, v->path, tp, sizeof(tp));
 	switch (v->why) {
 	case VW_CREDENTIAL:
-		snprintf(buf, n,
-			 "a credential store hidden by deny_read %s (%s); sbxsh does not "
-			 "suggest a grant for it",
-			 rule, origin(c, v->rule, o, sizeof(o)));
-		break;
 	case VW_SYSTEM:
-		snprintf(buf, n,
-			 "hidden by deny_read %s (%s, system policy); a user file cannot "
-			 "grant it",
-			 rule, origin(c, v->rule, o, sizeof(o)));
+		no_grant(c, v, rule, buf, n);
 		break;
 	case VW_DENY_READ:
 		if (v->rule && depth_of(v->path) <= depth_of(v->rule->value))
