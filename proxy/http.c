@@ -1,4 +1,4 @@
-/* http — HTTP/1.1 forward-proxy request heads.
+/* http — HTTP/1.1 forward-proxy request heads, and the response heads that come back.
  *
  * Rules this file keeps:
  * - Every byte comes from a sandboxed process: hostile. Nothing is allocated, no length the
@@ -12,6 +12,10 @@
  *   authority; userinfo in the target is refused outright.
  * - The result is a pure function of the bytes up to the end of the head, so feeding one
  *   byte at a time and all at once give the same answer.
+ * - Responses are untrusted too (the server may be anyone's): the same byte rules and
+ *   limits, Content-Length and Transfer-Encoding read as strictly, and where the body ends
+ *   decided by RFC 9112 section 6.3 (no body for HEAD, 1xx, 204, 304; chunked; length;
+ *   else until the server closes). 101 is refused: the proxy never forwards Upgrade.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -104,11 +108,12 @@ static int scan_byte(const char *buf, size_t i, int *in_method, int *in_line1)
 }
 
 /* Scans from where the last call stopped; the state there is recomputed cheaply. */
-static int head_end(const char *buf, size_t len, size_t last_len, size_t *head_len)
+/* For a response (request 0) there is no method to check. */
+static int head_end(const char *buf, size_t len, size_t last_len, int request, size_t *head_len)
 {
 	size_t i = last_len <= len ? last_len : 0;
 	size_t m = i < HTTP_METHOD_MAX + 1 ? i : HTTP_METHOD_MAX + 1;
-	int in_method = i == 0 || !memchr(buf, ' ', m);
+	int in_method = request && (i == 0 || !memchr(buf, ' ', m));
 	int in_line1 = i <= HTTP_LINE_MAX + 2 && !memchr(buf, '\n', i);
 
 	if (i > 0 && in_method && m < i)
@@ -340,16 +345,17 @@ static int parse_field(const char *buf, size_t *pos, struct http_header *h)
 	return 0;
 }
 
-static int parse_fields(const char *buf, size_t head_len, size_t pos, struct http_request *req)
+static int parse_fields(const char *buf, size_t head_len, size_t pos, struct http_header *hs,
+			size_t *nheaders)
 {
 	int r;
 
 	while (pos + 2 < head_len) {
-		if (req->nheaders == HTTP_HEADERS_MAX)
+		if (*nheaders == HTTP_HEADERS_MAX)
 			return HTTP_E_TOO_MANY_HEADERS;
-		if ((r = parse_field(buf, &pos, &req->headers[req->nheaders])) < 0)
+		if ((r = parse_field(buf, &pos, &hs[*nheaders])) < 0)
 			return r;
-		req->nheaders++;
+		++*nheaders;
 	}
 	return 0;
 }
@@ -525,13 +531,13 @@ int http_parse_request(const char *buf, size_t len, size_t last_len, struct http
 	size_t head_len = 0, pos = 0;
 	int r;
 
-	if ((r = head_end(buf, len, last_len, &head_len)) < 0)
+	if ((r = head_end(buf, len, last_len, 1, &head_len)) < 0)
 		return r;
 	memset(req, 0, sizeof(*req));
 	if ((r = parse_request_line(buf, head_len, &pos, req)) < 0)
 		return r;
 	req->is_connect = req->method.n == 7 && memcmp(req->method.p, "CONNECT", 7) == 0;
-	if ((r = parse_fields(buf, head_len, pos, req)) < 0)
+	if ((r = parse_fields(buf, head_len, pos, req->headers, &req->nheaders)) < 0)
 		return r;
 	if ((r = parse_target(req)) < 0)
 		return r;
@@ -569,6 +575,9 @@ static const struct {
     {HTTP_E_CONNECT_BODY, 400, "CONNECT request with a body"},
     {HTTP_E_CHUNKED, 400, "malformed chunked body"},
     {HTTP_E_NOSPC, 500, "output buffer too small"},
+    {HTTP_E_STATUS, 502, "bad status code in the response"},
+    {HTTP_E_UPGRADE, 502, "101 Switching Protocols that was not asked for"},
+    {HTTP_E_INTERIM, 502, "more than 16 interim (1xx) responses"},
 };
 
 const char *http_strerror(int result)
@@ -640,21 +649,51 @@ static const char *const hop_by_hop[] = {
     "Upgrade",
 };
 
+/* The response side: what the server says about its connection to the proxy is not the
+ * client's business. */
+static const char *const resp_hop_by_hop[] = {
+    "Connection", "Proxy-Connection", "Keep-Alive", "Upgrade", "Proxy-Authenticate",
+};
+
+struct hop_list {
+	const char *const *names;
+	size_t n;
+};
+
+static const struct hop_list req_hops = {hop_by_hop, sizeof(hop_by_hop) / sizeof(hop_by_hop[0])};
+static const struct hop_list resp_hops = {resp_hop_by_hop,
+					  sizeof(resp_hop_by_hop) / sizeof(resp_hop_by_hop[0])};
+
 /* Hop-by-hop: fixed names, and names listed in Connection (never the framing or Host). */
-static int is_hop_by_hop(const struct http_request *req, struct http_slice name)
+static int is_hop_by_hop(const struct http_header *hs, size_t nh, const struct hop_list *fixed,
+			 struct http_slice name)
 {
 	struct named nm = {name, 0};
 
-	for (size_t i = 0; i < sizeof(hop_by_hop) / sizeof(hop_by_hop[0]); i++)
-		if (slice_eq(name, hop_by_hop[i]))
+	for (size_t i = 0; i < fixed->n; i++)
+		if (slice_eq(name, fixed->names[i]))
 			return 1;
 	if (slice_eq(name, "Host") || slice_eq(name, "Content-Length") ||
 	    slice_eq(name, "Transfer-Encoding"))
 		return 0;
-	for (size_t i = 0; i < req->nheaders && !nm.found; i++)
-		if (slice_eq(req->headers[i].name, "Connection"))
-			each_element(req->headers[i].value, named_element, &nm);
+	for (size_t i = 0; i < nh && !nm.found; i++)
+		if (slice_eq(hs[i].name, "Connection"))
+			each_element(hs[i].value, named_element, &nm);
 	return nm.found;
+}
+
+/* The fields of hs that are not hop-by-hop, each with its CRLF. */
+static void put_fields(struct out *o, const struct http_header *hs, size_t nh,
+		       const struct hop_list *fixed)
+{
+	for (size_t i = 0; i < nh; i++) {
+		if (is_hop_by_hop(hs, nh, fixed, hs[i].name))
+			continue;
+		put_slice(o, hs[i].name);
+		puts_(o, ": ");
+		put_slice(o, hs[i].value);
+		puts_(o, "\r\n");
+	}
 }
 
 static void put_host(struct out *o, const struct http_request *req)
@@ -686,15 +725,7 @@ ssize_t http_rewrite_head(const struct http_request *req, unsigned flags, char *
 		puts_(&o, "/");
 	put_slice(&o, req->path);
 	puts_(&o, " HTTP/1.1\r\n");
-	for (size_t i = 0; i < req->nheaders; i++) {
-		const struct http_header *h = &req->headers[i];
-		if (is_hop_by_hop(req, h->name))
-			continue;
-		put_slice(&o, h->name);
-		puts_(&o, ": ");
-		put_slice(&o, h->value);
-		puts_(&o, "\r\n");
-	}
+	put_fields(&o, req->headers, req->nheaders, &req_hops);
 	if (!req->has_host)
 		put_host(&o, req);
 	if (flags & HTTP_REWRITE_CLOSE)
@@ -840,4 +871,153 @@ ssize_t http_chunked_scan(struct http_chunked *c, const char *buf, size_t len)
 	if (c->state < 0)
 		return HTTP_E_CHUNKED;
 	return (ssize_t)i;
+}
+
+/* --- responses ---------------------------------------------------------------------------- */
+
+/* "HTTP/1.x SP 3DIGIT [SP reason] CRLF"; *pos moves past it. The space before an empty
+ * reason may be missing (servers do that). */
+static int parse_status_line(const char *buf, size_t head_len, size_t *pos,
+			     struct http_response *resp)
+{
+	const char *crlf = memchr(buf, '\r', head_len), *sp;
+	size_t n;
+
+	if (!crlf || (size_t)(crlf - buf) > HTTP_LINE_MAX)
+		return HTTP_E_LINE_TOO_LONG;
+	n = (size_t)(crlf - buf);
+	if (n < 12 || memcmp(buf, "HTTP/1.", 7) != 0 || (buf[7] != '0' && buf[7] != '1') ||
+	    buf[8] != ' ') {
+		sp = memchr(buf, ' ', n);
+		return is_version(buf, sp ? (size_t)(sp - buf) : n) ? HTTP_E_VERSION
+								    : HTTP_E_SYNTAX;
+	}
+	resp->version_minor = buf[7] - '0';
+	for (size_t i = 9; i < 12; i++) {
+		if (!is_digit((unsigned char)buf[i]))
+			return HTTP_E_STATUS;
+		resp->status = resp->status * 10 + (buf[i] - '0');
+	}
+	if (resp->status < 100 || resp->status > 599 || (n > 12 && buf[12] != ' '))
+		return HTTP_E_STATUS;
+	resp->reason = (struct http_slice){buf + 13, n > 13 ? n - 13 : 0};
+	for (size_t i = 0; i < resp->reason.n; i++)
+		if (!is_fchar((unsigned char)resp->reason.p[i]))
+			return HTTP_E_SYNTAX;
+	*pos = n + 2;
+	return 0;
+}
+
+/* Content-Length and Transfer-Encoding, as strict as for requests. */
+static int resp_fields(const struct http_response *resp, struct framing *f)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < resp->nheaders && r == 0; i++) {
+		const struct http_header *h = &resp->headers[i];
+		if (slice_eq(h->name, "Content-Length")) {
+			r = h->value.n ? each_element(h->value, cl_element, f)
+				       : HTTP_E_CONTENT_LENGTH;
+			if (r == 0 && !f->cl_seen)
+				r = HTTP_E_CONTENT_LENGTH;
+		} else if (slice_eq(h->name, "Transfer-Encoding")) {
+			r = each_element(h->value, te_element, f);
+			if (r == 0 && !f->te_seen)
+				r = HTTP_E_TRANSFER_ENCODING;
+		}
+	}
+	return r;
+}
+
+/* RFC 9112 section 6.3, strictly: where the response's body ends. */
+static int resp_framing(struct http_response *resp, unsigned flags)
+{
+	struct framing f = {0};
+	int r;
+
+	if (resp->status == 101)
+		return HTTP_E_UPGRADE;
+	if ((r = resp_fields(resp, &f)) < 0)
+		return r;
+	if (f.te_seen && f.cl_seen)
+		return HTTP_E_CL_AND_TE;
+	if (f.te_seen && resp->version_minor == 0)
+		return HTTP_E_TRANSFER_ENCODING;
+	if (resp->status < 200 || resp->status == 204 || resp->status == 304 ||
+	    (flags & HTTP_RESP_TO_HEAD))
+		resp->body = HTTP_BODY_NONE;
+	else if (f.te_seen)
+		resp->body = f.te_chunked_last ? HTTP_BODY_CHUNKED : HTTP_BODY_CLOSE;
+	else if (f.cl_seen)
+		resp->body = f.cl ? HTTP_BODY_LENGTH : HTTP_BODY_NONE;
+	else
+		resp->body = HTTP_BODY_CLOSE;
+	if (resp->body == HTTP_BODY_LENGTH)
+		resp->content_length = f.cl;
+	return 0;
+}
+
+int http_parse_response(const char *buf, size_t len, size_t last_len, unsigned flags,
+			struct http_response *resp)
+{
+	size_t head_len = 0, pos = 0;
+	int r;
+
+	if ((r = head_end(buf, len, last_len, 0, &head_len)) < 0)
+		return r;
+	memset(resp, 0, sizeof(*resp));
+	if ((r = parse_status_line(buf, head_len, &pos, resp)) < 0)
+		return r;
+	if ((r = parse_fields(buf, head_len, pos, resp->headers, &resp->nheaders)) < 0)
+		return r;
+	if ((r = resp_framing(resp, flags)) < 0)
+		return r;
+	return (int)head_len;
+}
+
+static const struct {
+	int code;
+	const char *msg;
+} resp_errors[] = {
+    {HTTP_PARTIAL, "incomplete response head"},
+    {HTTP_E_SYNTAX, "malformed response head (bad byte, bare CR or LF, folded or badly "
+		    "named field)"},
+    {HTTP_E_LINE_TOO_LONG, "status line longer than 8192 bytes"},
+    {HTTP_E_HEAD_TOO_LARGE, "response head larger than 65536 bytes"},
+    {HTTP_E_TOO_MANY_HEADERS, "more than 100 header fields in the response"},
+    {HTTP_E_VERSION, "response version is not HTTP/1.0 or HTTP/1.1"},
+    {HTTP_E_STATUS, "bad status code in the response"},
+    {HTTP_E_UPGRADE, "101 Switching Protocols that was not asked for"},
+    {HTTP_E_CONTENT_LENGTH, "invalid or conflicting Content-Length in the response"},
+    {HTTP_E_TRANSFER_ENCODING, "unsupported Transfer-Encoding in the response"},
+    {HTTP_E_CL_AND_TE, "both Content-Length and Transfer-Encoding in the response"},
+    {HTTP_E_CHUNKED, "malformed chunked response body"},
+    {HTTP_E_INTERIM, "more than 16 interim (1xx) responses"},
+};
+
+const char *http_response_strerror(int result)
+{
+	for (size_t i = 0; i < sizeof(resp_errors) / sizeof(resp_errors[0]); i++)
+		if (resp_errors[i].code == result)
+			return resp_errors[i].msg;
+	return result >= 0 ? "ok" : "unknown error";
+}
+
+ssize_t http_rewrite_response(const struct http_response *resp, unsigned flags, char *out,
+			      size_t cap)
+{
+	struct out o = {out, 0, cap, 0};
+	char status[16];
+	int n = snprintf(status, sizeof(status), "HTTP/1.1 %03d ", resp->status % 1000);
+
+	put(&o, status, (size_t)n);
+	put_slice(&o, resp->reason);
+	puts_(&o, "\r\n");
+	put_fields(&o, resp->headers, resp->nheaders, &resp_hops);
+	if (flags & HTTP_RESP_CLOSE)
+		puts_(&o, "Connection: close\r\n");
+	else if (flags & HTTP_RESP_KEEP_ALIVE)
+		puts_(&o, "Connection: keep-alive\r\n");
+	puts_(&o, "\r\n");
+	return o.full ? HTTP_E_NOSPC : (ssize_t)o.n;
 }

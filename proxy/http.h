@@ -1,4 +1,5 @@
-/* http — HTTP/1.1 forward-proxy request heads: parse, rewrite for upstream, chunked framing.
+/* http — HTTP/1.1 forward-proxy request heads: parse, rewrite for upstream, chunked framing;
+ * response heads: parse (where the body ends), rewrite for the client.
  *
  * Pure and I/O-free. Nothing here allocates; every result points into (or is copied into)
  * memory the caller owns. Input is hostile: see the rules at the top of http.c. */
@@ -40,6 +41,10 @@ enum http_result {
 	HTTP_E_CONNECT_BODY = -18,	/* CONNECT with a body */
 	HTTP_E_CHUNKED = -19,		/* chunked body framing is broken */
 	HTTP_E_NOSPC = -20,		/* caller's output buffer too small */
+	/* responses only */
+	HTTP_E_STATUS = -21,  /* status code not three digits in 100..599 */
+	HTTP_E_UPGRADE = -22, /* 101 Switching Protocols: the proxy never forwards Upgrade */
+	HTTP_E_INTERIM = -23, /* too many 1xx responses (the caller counts them) */
 };
 
 enum http_form {
@@ -52,6 +57,7 @@ enum http_body {
 	HTTP_BODY_NONE = 0,
 	HTTP_BODY_LENGTH,  /* content_length bytes follow the head */
 	HTTP_BODY_CHUNKED, /* run struct http_chunked over the bytes after the head */
+	HTTP_BODY_CLOSE,   /* responses: until the server closes the connection */
 };
 
 /* A slice of the caller's buffer: never NUL-terminated. */
@@ -132,5 +138,52 @@ ssize_t http_chunked_scan(struct http_chunked *c, const char *buf, size_t len);
 
 /* 1 once the final chunk and trailers have been scanned. */
 int http_chunked_done(const struct http_chunked *c);
+
+/* --- responses ---------------------------------------------------------------------------- */
+
+enum {
+	HTTP_INTERIM_MAX = 16, /* 1xx responses before the final one */
+};
+
+struct http_response {
+	int version_minor; /* HTTP/1.<minor>: 0 or 1 */
+	int status;	   /* 100..599 */
+	struct http_slice reason;
+	struct http_header headers[HTTP_HEADERS_MAX];
+	size_t nheaders;
+	enum http_body body;	 /* NONE, LENGTH, CHUNKED or CLOSE */
+	uint64_t content_length; /* HTTP_BODY_LENGTH only */
+};
+
+enum {
+	HTTP_RESP_TO_HEAD = 1, /* http_parse_response: the request was HEAD (no body follows) */
+};
+
+/* Parses a response head from buf[0..len), as strictly as a request head (CRLF only, no
+ * NUL, no obs-fold, the same limits: status line 8192 bytes, head 65536, 100 fields), and
+ * decides where its body ends: none for HEAD (flags), 1xx, 204 and 304; chunked when
+ * Transfer-Encoding ends in chunked; Content-Length bytes; else until the server closes
+ * (also when Transfer-Encoding does not end in chunked). Content-Length with
+ * Transfer-Encoding, Transfer-Encoding on HTTP/1.0, a bad Content-Length, a status outside
+ * 100..599 and 101 are errors. last_len as for http_parse_request. Returns the head's
+ * length (> 0) with *resp filled (slices into buf), HTTP_PARTIAL, or an http_result. */
+int http_parse_response(const char *buf, size_t len, size_t last_len, unsigned flags,
+			struct http_response *resp);
+
+/* A short English phrase for a response parse result; static storage. */
+const char *http_response_strerror(int result);
+
+enum {
+	HTTP_RESP_CLOSE = 1,	  /* add "Connection: close": the proxy closes after this one */
+	HTTP_RESP_KEEP_ALIVE = 2, /* add "Connection: keep-alive" (an HTTP/1.0 client's wish) */
+};
+
+/* Writes the head to relay to the client: "HTTP/1.1 code reason", the server's fields minus
+ * hop-by-hop ones (Connection and the fields it names, Keep-Alive, Proxy-Connection,
+ * Upgrade, Proxy-Authenticate; never Content-Length or Transfer-Encoding: the body is relayed
+ * with its framing as it came), then the Connection field flags ask for. cap = head length +
+ * HTTP_REWRITE_SLACK always suffices. Returns the length, or HTTP_E_NOSPC. */
+ssize_t http_rewrite_response(const struct http_response *resp, unsigned flags, char *out,
+			      size_t cap);
 
 #endif

@@ -2,8 +2,11 @@
  * with backpressure and half-close, close.
  *
  * Rules kept here:
- * - the client's bytes are held (bounded by CONN_HELD_MAX) until front.c judged them; nothing
- *   reaches an upstream before the verdict;
+ * - the client's bytes are held (bounded by CONN_HELD_MAX, CONN_PIPE_MAX with pipelined
+ *   requests) until front.c judged them; nothing reaches an upstream before the verdict;
+ * - while a request is forwarded, every upstream byte goes through front.c (the response's
+ *   framing decides what reaches the client); a kept client connection gets a new upstream
+ *   for its next request only once the last one's handle has closed;
  * - a side is not read while the other side has more than CONN_HIGH_WATER queued, so a fast
  *   sender cannot grow the daemon's memory;
  * - a connection is freed only once every handle and request of it has called back; the
@@ -52,6 +55,8 @@ void conn_release(struct pconn *p)
 		return;
 	free(p->in);
 	free(p->req);
+	free(p->resp);
+	free(p->rin);
 	cmd_unref(p->cmd);
 	free(p);
 }
@@ -104,6 +109,8 @@ static void on_write(uv_write_t *req, int status)
 	free(w);
 	if (p->closing)
 		return;
+	if (status < 0 && to == (uv_stream_t *)&p->up && p->up_retired)
+		return; /* cancelled by the close between two requests */
 	if (status < 0) {
 		conn_close(p);
 		return;
@@ -166,6 +173,13 @@ void conn_send_read(struct pconn *p, char *base, size_t n)
 	d->bytes_up += n;
 	send_wbuf(p, &p->up, WBUF_OF(base), base, n);
 	pressure(p, &p->cli, &p->up);
+}
+
+void conn_send_down(struct pconn *p, char *base, size_t off, size_t n)
+{
+	send_wbuf(p, &p->cli, WBUF_OF(base), base + off, n);
+	if (!p->closing)
+		pressure(p, &p->up, &p->cli);
 }
 
 static void alloc_relay(uv_handle_t *h, size_t sugg, uv_buf_t *b)
@@ -232,6 +246,15 @@ static void on_relay_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 	struct pconn *p = s->data;
 	uv_tcp_t *to = other(p, s);
 
+	if ((uv_tcp_t *)s == &p->up && p->st == P_FORWARD) {
+		if (n > 0)
+			p->cmd->d->bytes_down += (uint64_t)n;
+		else
+			conn_drop_read(b->base);
+		if (n != 0)
+			front_response(p, n > 0 ? b->base : NULL, n);
+		return;
+	}
 	if (n > 0) {
 		if ((uv_tcp_t *)s == &p->cli)
 			p->cmd->d->bytes_up += (uint64_t)n;
@@ -245,9 +268,7 @@ static void on_relay_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 	conn_drop_read(b->base);
 	if (n == UV_EOF && !p->closing) {
 		uv_read_stop(s);
-		if (p->st == P_FORWARD && (uv_tcp_t *)s == &p->up)
-			conn_finish(p); /* the response ended: so does this connection */
-		else if (p->st == P_FORWARD)
+		if (p->st == P_FORWARD)
 			front_client_eof(p);
 		else
 			side_eof(p, (uv_tcp_t *)s);
@@ -313,6 +334,28 @@ void conn_relay(struct pconn *p)
 	else
 		uv_read_start((uv_stream_t *)&p->cli, alloc_cli, on_cli_read);
 	conn_relay_down(p);
+}
+
+static void up_retired(uv_handle_t *h)
+{
+	struct pconn *p = h->data;
+
+	p->up_retired = false;
+	if (p->closing) {
+		conn_release(p);
+		return;
+	}
+	p->handles--;
+	front_next(p);
+}
+
+void conn_next(struct pconn *p)
+{
+	p->st = P_NEXT;
+	p->up_init = false;
+	p->up_retired = true;
+	p->up_paused = false;
+	uv_close((uv_handle_t *)&p->up, up_retired);
 }
 
 static void after_finish(uv_shutdown_t *req, int status)

@@ -17,6 +17,7 @@ enum pstate {
 	P_DIAL,	   /* resolving and connecting; the client is not read */
 	P_SNI,	   /* tunnel up: the client's first bytes are held until judged */
 	P_FORWARD, /* one absolute-form request: head and framed body up, response down */
+	P_NEXT,	   /* response relayed, client kept: upstream closing, then the next request */
 	P_RELAY,   /* both ways, until both sides ended */
 	P_FINISH,  /* the answer is out; the client's bytes are read and dropped until it closes */
 	P_CLOSED,
@@ -28,6 +29,15 @@ enum pstate {
 #define CONN_LOW_WATER (64 * 1024)
 #define CONN_READ_SIZE (256 * 1024)
 #define CONN_HELD_MAX  (HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
+/* held at most: a head's worth, plus the rest of the one read that ended a request's body
+ * (the client is not read again until that request's response is relayed) */
+#define CONN_PIPE_MAX (CONN_HELD_MAX + CONN_READ_SIZE)
+
+enum resp_phase {
+	RESP_HEAD, /* reading response heads (1xx ones, then the final one) */
+	RESP_BODY, /* relaying the body by its framing */
+	RESP_DONE,
+};
 
 struct pconn {
 	struct cmd *cmd;
@@ -61,7 +71,22 @@ struct pconn {
 	uint64_t body_left;
 	struct http_chunked chunk;
 	bool body_done;
-	struct spl *spl; /* splice(2) relay once both queues drained (splice.c) */
+	bool req_head; /* the request is HEAD: its response has no body */
+	bool req_keep; /* the client wants the connection kept (version, Connection) */
+	int req_minor; /* the request's HTTP/1.<minor> */
+	/* HTTP response: parsed before relaying, the client kept only when its end is known */
+	struct http_response *resp;
+	char *rin; /* response head bytes held until parsed (at most HTTP_HEAD_MAX) */
+	size_t rin_n, rin_last;
+	enum resp_phase rphase;
+	enum http_body rbody;
+	uint64_t rbody_left;
+	struct http_chunked rchunk;
+	unsigned interim; /* 1xx responses so far */
+	bool resp_sent;	  /* response bytes were queued to the client */
+	bool keep;	  /* the client connection stays open after this response */
+	bool up_retired;  /* p->up is closing between two requests */
+	struct spl *spl;  /* splice(2) relay once both queues drained (splice.c) */
 	/* SOCKS */
 	struct socks_conn socks;
 	struct socks_request sreq;
@@ -76,6 +101,12 @@ void conn_finish(struct pconn *p); /* close once queued writes to the client wen
 /* conn.c: takes a buffer the client read handed over (base from the read callback) and
  * writes its first n bytes to the upstream; frees it when written. */
 void conn_send_read(struct pconn *p, char *base, size_t n);
+/* conn.c: the same for a buffer an upstream read handed over: writes base[off..off+n) to
+ * the client. */
+void conn_send_down(struct pconn *p, char *base, size_t off, size_t n);
+/* conn.c: the response is relayed and the client kept: closes the upstream, then calls
+ * front_next. */
+void conn_next(struct pconn *p);
 void conn_drop_read(char *base);
 /* Drops one hold on p (a handle closed, a request called back); frees it at zero. */
 void conn_release(struct pconn *p);
@@ -88,6 +119,11 @@ void front_dial_failed(struct pconn *p, int kind, const char *why);
 void front_client_eof(struct pconn *p);
 /* front.c: more body bytes from the client while forwarding a request */
 void front_body(struct pconn *p, char *data, size_t n);
+/* front.c: an upstream read while forwarding a request: n > 0 bytes at base (a read buffer
+ * it takes over), or n < 0 (UV_EOF or an error; base already dropped). */
+void front_response(struct pconn *p, char *base, ssize_t n);
+/* front.c: the upstream of the last request is closed: read the next request. */
+void front_next(struct pconn *p);
 
 enum dial_fail { DIAL_DNS = 1, DIAL_GUARD, DIAL_REFUSED };
 

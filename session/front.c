@@ -6,9 +6,16 @@
  * - nothing reaches an upstream before the verdict; an IP literal is judged in its one
  *   canonical spelling;
  * - a TLS ClientHello in a tunnel to a name must name that host (SNI), else the tunnel closes;
- * - an absolute-form request is forwarded alone: head rewritten to origin-form with
- *   "Connection: close", then exactly the body its framing says, never a byte more; the
- *   response ends the client's connection (so pipelined bytes are never forwarded);
+ * - an absolute-form request is forwarded alone, on an upstream connection of its own: head
+ *   rewritten to origin-form with "Connection: close", then exactly the body its framing
+ *   says, never a byte more; bytes after the body are held (CONN_PIPE_MAX), not read past;
+ * - the response is untrusted too: its head is parsed (proxy/http) before a byte of it is
+ *   relayed, and its body relayed by its own framing, never a byte past its end; a bad head
+ *   is a 502 (or, once something was relayed, the client's connection closes);
+ * - the client's connection is kept only when the request and its response both ended
+ *   where their framing says, and the client asked for it; then the next request (held
+ *   pipelined bytes first) is parsed and judged on its own, exactly like a first one, and
+ *   dialled afresh; the client is told "Connection: close" when it is not kept;
  * - every refusal is answered (403 / SOCKS 0x02) and recorded in the violation log.
  */
 #include <errno.h>
@@ -283,11 +290,30 @@ static ssize_t body_bytes(struct pconn *p, const char *data, size_t n)
 	return take;
 }
 
+/* Keeps client bytes that came after a request's body: the next pipelined request(s). */
+static int hold(struct pconn *p, const char *data, size_t n)
+{
+	size_t need = p->in_n + n;
+	uint8_t *in;
+
+	if (need > CONN_PIPE_MAX)
+		return -ENOBUFS;
+	if (need > p->in_cap) {
+		if (!(in = realloc(p->in, need)))
+			return -ENOMEM;
+		p->in = in;
+		p->in_cap = need;
+	}
+	memcpy(p->in + p->in_n, data, n);
+	p->in_n = need;
+	return 0;
+}
+
 void front_body(struct pconn *p, char *data, size_t n)
 {
 	ssize_t take = body_bytes(p, data, n);
 
-	if (take < 0) {
+	if (take < 0 || ((size_t)take < n && hold(p, data + take, n - (size_t)take) < 0)) {
 		conn_drop_read(data);
 		conn_close(p);
 		return;
@@ -296,20 +322,208 @@ void front_body(struct pconn *p, char *data, size_t n)
 		conn_send_read(p, data, (size_t)take);
 	else
 		conn_drop_read(data);
-	if (p->body_done)
+	if (p->body_done && !p->closing) {
 		uv_read_stop((uv_stream_t *)&p->cli);
+		p->cli_paused = false; /* not read again before the response is relayed */
+	}
 }
 
-/* Sends the rewritten head and what of the body arrived with it. */
+/* --- the response ------------------------------------------------------------------------ */
+
+/* Feeds response body bytes through the response's framing. Returns how many of n belong to
+ * the response, or -EPROTO. */
+static ssize_t resp_body_bytes(struct pconn *p, const char *data, size_t n)
+{
+	ssize_t take = 0;
+
+	if (p->rbody == HTTP_BODY_LENGTH) {
+		take = (ssize_t)(n < p->rbody_left ? n : p->rbody_left);
+		p->rbody_left -= (uint64_t)take;
+		if (p->rbody_left == 0)
+			p->rphase = RESP_DONE;
+	} else if (p->rbody == HTTP_BODY_CHUNKED) {
+		if ((take = http_chunked_scan(&p->rchunk, data, n)) < 0)
+			return -EPROTO;
+		if (http_chunked_done(&p->rchunk))
+			p->rphase = RESP_DONE;
+	} else if (p->rbody == HTTP_BODY_CLOSE) {
+		take = (ssize_t)n;
+	}
+	return take;
+}
+
+/* The response is out: the next request on this connection, or the end of it. */
+static void response_done(struct pconn *p)
+{
+	if (p->closing)
+		return;
+	if (p->keep && p->body_done && !p->cli_eof && p->up.write_queue_size == 0)
+		conn_next(p);
+	else
+		conn_finish(p);
+}
+
+/* The response went wrong: a 502 while nothing of it was relayed, else the client's
+ * connection ends (its client sees a response cut short). */
+static void resp_fail(struct pconn *p, const char *why)
+{
+	char msg[300];
+
+	if (p->resp_sent) {
+		conn_finish(p);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "the server at %.200s:%u sent a bad response: %s", p->host,
+		 p->port, why);
+	answer_status(p, 502, msg);
+}
+
+/* Relays the complete head at the start of p->rin (hlen bytes): a 1xx one (not to an
+ * HTTP/1.0 client) or the final one, which sets the body's framing and whether the client
+ * is kept. Returns 0 or an http_result. */
+static int resp_head(struct pconn *p, size_t hlen)
+{
+	const struct http_response *r = p->resp;
+	bool interim = r->status < 200;
+	unsigned flags = 0;
+	char *out;
+	ssize_t n;
+
+	if (interim && ++p->interim > HTTP_INTERIM_MAX)
+		return HTTP_E_INTERIM;
+	if (!interim) {
+		p->keep = p->req_keep && p->body_done && !p->cli_eof && r->body != HTTP_BODY_CLOSE;
+		flags = !p->keep ? HTTP_RESP_CLOSE : p->req_minor == 0 ? HTTP_RESP_KEEP_ALIVE : 0;
+		p->rbody = r->body;
+		p->rbody_left = r->content_length;
+		http_chunked_init(&p->rchunk);
+		p->rphase = r->body == HTTP_BODY_NONE ? RESP_DONE : RESP_BODY;
+	}
+	if (!interim || p->req_minor == 1) {
+		if (!(out = malloc(hlen + HTTP_REWRITE_SLACK)))
+			return HTTP_E_NOSPC;
+		n = http_rewrite_response(r, flags, out, hlen + HTTP_REWRITE_SLACK);
+		if (n > 0 && conn_write(&p->cli, p, out, (size_t)n) == 0)
+			p->resp_sent = true;
+		free(out);
+		if (n < 0)
+			return (int)n;
+	}
+	memmove(p->rin, p->rin + hlen, p->rin_n - hlen);
+	p->rin_n -= hlen;
+	p->rin_last = 0;
+	return 0;
+}
+
+/* Head phase: moves bytes of base into p->rin and parses; relays the complete heads and the
+ * body bytes that came with the final one. *off: the bytes of base used. Returns 0 or an
+ * http_result. */
+static int resp_heads(struct pconn *p, const char *base, size_t n, size_t *off)
+{
+	unsigned flags = p->req_head ? HTTP_RESP_TO_HEAD : 0;
+	ssize_t take;
+	int r;
+
+	while (p->rphase == RESP_HEAD) {
+		size_t k =
+		    n - *off < HTTP_HEAD_MAX - p->rin_n ? n - *off : HTTP_HEAD_MAX - p->rin_n;
+		memcpy(p->rin + p->rin_n, base + *off, k);
+		p->rin_n += k;
+		*off += k;
+		r = http_parse_response(p->rin, p->rin_n, p->rin_last, flags, p->resp);
+		p->rin_last = p->rin_n;
+		if (r == HTTP_PARTIAL && *off == n)
+			return 0;
+		if (r < 0 && r != HTTP_PARTIAL)
+			return r;
+		if (r > 0 && (r = resp_head(p, (size_t)r)) < 0)
+			return r;
+	}
+	if (p->rphase == RESP_BODY && p->rin_n) {
+		if ((take = resp_body_bytes(p, p->rin, p->rin_n)) < 0)
+			return HTTP_E_CHUNKED;
+		if (take > 0)
+			conn_write(&p->cli, p, p->rin, (size_t)take);
+	}
+	p->rin_n = 0;
+	return 0;
+}
+
+/* The upstream ended (n is UV_EOF or an error) before the response's framing did. */
+static void resp_eof(struct pconn *p, ssize_t n)
+{
+	if (p->rphase == RESP_HEAD)
+		resp_fail(p, n == UV_EOF ? "the connection closed before a complete response head"
+					 : uv_strerror((int)n));
+	else if (n == UV_EOF && p->rbody == HTTP_BODY_CLOSE)
+		response_done(p); /* a close-delimited body ends here, and so does the client's */
+	else if (n == UV_EOF)
+		conn_finish(p); /* the client sees its response cut short */
+	else
+		conn_close(p);
+}
+
+void front_response(struct pconn *p, char *base, ssize_t n)
+{
+	size_t off = 0;
+	ssize_t take;
+	int r;
+
+	if (n < 0) {
+		resp_eof(p, n);
+		return;
+	}
+	if ((r = resp_heads(p, base, (size_t)n, &off)) < 0) {
+		conn_drop_read(base);
+		resp_fail(p, http_response_strerror(r));
+		return;
+	}
+	if (p->rphase == RESP_BODY && off < (size_t)n) {
+		if ((take = resp_body_bytes(p, base + off, (size_t)n - off)) < 0) {
+			conn_drop_read(base);
+			resp_fail(p, http_response_strerror(HTTP_E_CHUNKED));
+			return;
+		}
+		if (take > 0) {
+			conn_send_down(p, base, off, (size_t)take);
+			base = NULL;
+		}
+	}
+	conn_drop_read(base); /* bytes past the response's end are never relayed */
+	if (p->rphase == RESP_DONE)
+		response_done(p);
+}
+
+/* What the response needs to know of the request, and a place for its head. */
+static int resp_prepare(struct pconn *p)
+{
+	const struct http_request *r = p->req;
+
+	p->req_head = r->method.n == 4 && memcmp(r->method.p, "HEAD", 4) == 0;
+	p->req_keep = r->keep_alive;
+	p->req_minor = r->version_minor;
+	p->rphase = RESP_HEAD;
+	p->rin_n = p->rin_last = 0;
+	p->interim = 0;
+	p->resp_sent = p->keep = false;
+	if (!p->resp && !(p->resp = malloc(sizeof(*p->resp))))
+		return -ENOMEM;
+	if (!p->rin && !(p->rin = malloc(HTTP_HEAD_MAX)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Sends the rewritten head and what of the body arrived with it; what came after the body
+ * stays in p->in for the next request. */
 static void forward_request(struct pconn *p)
 {
 	char *out = malloc(HTTP_HEAD_MAX + 256);
-	size_t rest = p->in_n - p->in_last;
+	size_t rest = p->in_n - p->in_last, used;
 	ssize_t n =
 	    out ? http_rewrite_head(p->req, HTTP_REWRITE_CLOSE, out, HTTP_HEAD_MAX + 256) : -ENOMEM;
 	ssize_t take;
 
-	if (n < 0) {
+	if (n < 0 || resp_prepare(p) < 0) {
 		free(out);
 		answer_status(p, 502, "cannot forward the request");
 		return;
@@ -325,10 +539,28 @@ static void forward_request(struct pconn *p)
 	if (take > 0)
 		conn_write(&p->up, p, p->in + p->in_last, (size_t)take);
 	p->cmd->d->bytes_up += (uint64_t)n + (uint64_t)take;
-	p->in_n = 0;
+	used = p->in_last + (size_t)take;
+	memmove(p->in, p->in + used, p->in_n - used);
+	p->in_n -= used;
+	p->in_last = 0;
 	conn_relay_down(p);
 	if (!p->body_done)
 		conn_start_reading(p);
+}
+
+void front_next(struct pconn *p)
+{
+	p->ncand = p->icand = 0;
+	p->tried = 0;
+	p->guard_why[0] = p->why[0] = '\0';
+	p->literal_grant = false;
+	p->up_eof = p->up_shut = false;
+	p->body_done = false;
+	p->in_last = 0;
+	p->st = P_HEAD;
+	conn_start_reading(p);
+	if (p->in_n)
+		http_head(p);
 }
 
 static void tunnel_open(struct pconn *p)
@@ -409,5 +641,9 @@ void front_client_eof(struct pconn *p)
 	}
 	if (p->st == P_FORWARD && p->body_done)
 		return;
+	if (p->st == P_HEAD) {
+		conn_finish(p); /* responses to earlier requests may still be queued */
+		return;
+	}
 	conn_close(p);
 }

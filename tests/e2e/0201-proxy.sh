@@ -2,7 +2,8 @@
 # 0201-proxy — the session daemon's filtering proxy against real clients and servers:
 # curl through HTTP, CONNECT (TLS to openssl s_server, --cacert) and SOCKS5; 403 bodies;
 # deny wins; the address guard; SNI and Host mismatches; request framing and pipelining;
-# loopback reach; the violation log.
+# keep-alive (each request on a kept connection judged on its own; response framing:
+# chunked, HEAD, close-delimited, 1xx, malformed); loopback reach; the violation log.
 #
 # It runs in a lab of its own: a user + network + mount namespace (unshare -rmn, so as root
 # and as a normal user alike) holding a veth pair to a second network namespace, the "remote"
@@ -65,6 +66,65 @@ SRV=$!
 SRV="$SRV $!"
 "$PY" "$E2E/echo_http.py" 18082 ::1 > /dev/null 2>&1 &
 SRV="$SRV $!"
+# resp_srv.py: one request per connection, answered with a response its path chooses, to
+# exercise the proxy's response framing (the proxy asks every server for Connection: close).
+cat > "$T/resp_srv.py" <<'EOF'
+import socket, sys, threading
+RESP = {
+    "/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                b"5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n",
+    "/close": b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nclose-delimited body",
+    "/badcl": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+    "/nul": b"HTTP/1.1 200 OK\r\nX-A: \x00\r\nContent-Length: 2\r\n\r\nok",
+    "/lf": b"HTTP/1.1 200 OK\nContent-Length: 2\n\nok",
+    "/junk": b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+             b"HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\nsmuggled",
+    "/hop": b"HTTP/1.1 200 OK\r\nConnection: close, X-Secret\r\nX-Secret: 1\r\n"
+            b"Keep-Alive: timeout=5\r\nX-Kept: 1\r\nContent-Length: 3\r\n\r\nhop",
+    "/short": b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nab",
+}
+
+
+def serve(c):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        d = c.recv(65536)
+        if not d:
+            c.close()
+            return
+        data += d
+    head, _, body = data.partition(b"\r\n\r\n")
+    method, path = head.split(b"\r\n")[0].decode().split(" ")[:2]
+    n = 0
+    for f in head.split(b"\r\n")[1:]:
+        k, _, v = f.partition(b":")
+        if k.strip().lower() == b"content-length":
+            n = int(v)
+    if path == "/head":
+        out = b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n"
+        if method != "HEAD":
+            out += b"head's body"
+    elif path == "/continue":
+        c.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+        while len(body) < n:
+            body += c.recv(65536)
+        out = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+    else:
+        out = RESP.get(path, b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+    c.sendall(out)
+    c.close()
+
+
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(64)
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+EOF
+in_remote "$PY" "$T/resp_srv.py" 10.77.0.2 82 > /dev/null 2>&1 &
+SRV="$SRV $!"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
 	-subj /CN=good.test -addext "subjectAltName=DNS:good.test,DNS:evil.test" \
 	-keyout "$T/key.pem" -out "$T/cert.pem" > /dev/null 2>&1
@@ -75,10 +135,11 @@ check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
 check "the remote TLS server is up" wait_for curl -sf --cacert "$T/cert.pem" https://good.test/
 check "the loopback servers are up" wait_for curl -sf http://127.0.0.1:18081/
 check "the ::1 server is up" wait_for curl -sf "http://[::1]:18082/"
+check "the remote response server is up" wait_for curl -sf http://10.77.0.2:82/head
 check "the daemon starts in the lab" sess_start
 
-check "a command with allow and deny lists" sess_begin c1 --allow good.test --allow '*.good.test' \
-	--allow good6.test --allow good.test:81 --allow loop.test --allow meta.test --allow self.test --allow nx.test --allow 127.0.0.1:18081 --deny bad.test \
+check "a command with allow and deny lists" sess_begin c1 --allow good.test --allow other.test --allow '*.good.test' \
+	--allow good6.test --allow good.test:81 --allow good.test:82 --allow loop.test --allow meta.test --allow self.test --allow nx.test --allow 127.0.0.1:18081 --deny bad.test \
 	--deny evil.test:80 --profile '[dir /lab]' --file /lab/sbxsh.ini
 X="-x http://127.0.0.1:$HP"
 LOG="$HOME/.local/state/sbxsh/violations.jsonl"
@@ -126,23 +187,125 @@ out=$(curl -sS $X --data-binary @"$T/body" http://good.test/post)
 like "a Content-Length body arrives whole" "$out" "method=POST path=/post host=good.test body=300000 sha=$want"
 out=$(curl -sS $X -H 'Transfer-Encoding: chunked' --data-binary @"$T/body" http://good.test/chunked)
 like "a chunked body arrives whole" "$out" "body=300000 sha=$want"
-: > "$ECHO_LOG"
-out=$("$PY" - "$HP" <<'EOF'
+# --- keep-alive and pipelining: each request on a kept connection is judged on its own ---
+cat > "$T/raw.py" <<'EOF'
 import socket, sys
+# raw.py PORT: sends stdin to the proxy in one write, reads until the proxy closes, prints
+# each response as "CODE BODY" on a line of its own, then "rest=N" (bytes that were not a
+# complete response) and "heads=" with the response fields named on the command line.
 c = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-c.sendall(b"GET http://good.test/first HTTP/1.1\r\nHost: good.test\r\n\r\n"
-          b"GET http://bad.test/second HTTP/1.1\r\nHost: bad.test\r\n\r\n")
+c.settimeout(30)
+c.sendall(sys.stdin.buffer.read())
 data = b""
-while True:
-    d = c.recv(65536)
-    if not d:
+try:
+    while True:
+        d = c.recv(65536)
+        if not d:
+            break
+        data += d
+except socket.timeout:
+    print("no end: the proxy kept the connection")
+fields = [a.lower().encode() for a in sys.argv[2:]]
+seen = []
+while b"\r\n\r\n" in data:
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    code = lines[0].split(b" ")[1].decode()
+    hdr = {}
+    for l in lines[1:]:
+        k, _, v = l.partition(b":")
+        hdr[k.strip().lower()] = v.strip()
+        if k.strip().lower() in fields:
+            seen.append(l.decode())
+    n = int(hdr.get(b"content-length", b"0"))
+    if len(rest) < n:
         break
-    data += d
-print(data.count(b"HTTP/1."), b"path=/first" in data, b"second" in data)
+    body = rest[:n].decode(errors="replace")
+    path = [w for w in body.split() if w.startswith("path=")]
+    body_n = [w for w in body.split() if w.startswith("body=")]
+    print(code, " ".join(path + body_n) or "-")
+    data = rest[n:]
+print("rest=%d" % len(data))
+if fields:
+    print("heads=" + "|".join(seen))
 EOF
-)
-is "pipelined requests: one answer, then the connection closes" "$out" "1 True False"
-is "the second pipelined request never reached any server" "$(cat "$ECHO_LOG")" "GET /first good.test"
+raw() { "$PY" "$T/raw.py" "$HP" "$@"; }
+: > "$ECHO_LOG"
+out=$(printf '%s\r\n' "GET http://good.test/first HTTP/1.1" "Host: good.test" "" \
+	"GET http://bad.test/second HTTP/1.1" "Host: bad.test" "" \
+	"GET http://good.test/third HTTP/1.1" "Host: good.test" "" | raw)
+is "pipelined: the first answered, the denied second gets 403, then the connection closes" \
+	"$out" "200 path=/first body=0
+403 -
+rest=0"
+is "the denied pipelined request and the one after it never reached any server" \
+	"$(cat "$ECHO_LOG")" "GET /first good.test"
+: > "$ECHO_LOG"
+out=$(printf '%s\r\n' "POST http://good.test/p1 HTTP/1.1" "Host: good.test" "Content-Length: 5" "" \
+	"helloGET http://good.test/p2 HTTP/1.1" "Host: good.test" "Transfer-Encoding: chunked" "" \
+	"3" "abc" "0" "" "GET http://good.test/p3 HTTP/1.1" "Host: good.test" "Connection: close" "" | raw)
+is "pipelined after bodies (length, chunked): three answers in order, closed as the last asked" \
+	"$out" "200 path=/p1 body=5
+200 path=/p2 body=3
+200 path=/p3 body=0
+rest=0"
+is "each pipelined request reached the server once, in order" "$(cat "$ECHO_LOG")" "POST /p1 good.test
+GET /p2 good.test
+GET /p3 good.test"
+out=$(printf '%s\r\n' "GET http://good.test/a10 HTTP/1.0" "Connection: keep-alive" "" \
+	"GET http://good.test/b10 HTTP/1.0" "" | raw connection)
+is "HTTP/1.0: kept when it asks for keep-alive (and told so), closed when it does not" "$out" \
+	"200 path=/a10 body=0
+200 path=/b10 body=0
+rest=0
+heads=Connection: keep-alive|Connection: close"
+pick() { printf '%s\n' "$1" | grep -o "$2" | tr '\n' ' '; }
+out=$(curl -sS $X http://good.test/k1 http://good.test/k2 -w ' connects=%{num_connects}\n')
+is "curl reuses the proxy connection for a second request (num_connects 0)" \
+	"$(pick "$out" 'path=[^ ]*\|connects=[0-9]*')" "path=/k1 connects=1 path=/k2 connects=0 "
+out=$(curl -sS $X http://good.test/k3 http://other.test/k4 -w ' connects=%{num_connects}\n')
+is "a second request to another host on the same connection goes to its own upstream" \
+	"$(pick "$out" 'path=[^ ]*\|host=[^ ]*\|connects=[0-9]*')" \
+	"path=/k3 host=good.test connects=1 path=/k4 host=other.test connects=0 "
+out=$(curl -sS $X http://good.test/k5 http://bad.test/k6 -o /dev/null -o "$T/403k" \
+	-w '%{http_code} %{num_connects}\n')
+is "the second request on a kept connection is judged on its own: 200, then 403" "$(echo $out)" \
+	"200 1 403 0"
+like "its 403 names the denied host" "$(cat "$T/403k")" "refused a connection to bad.test:80"
+out=$(curl -sS $X http://good.test:82/chunked http://good.test/k7 -w ' connects=%{num_connects}\n')
+is "a chunked response, then a second request on the same connection" \
+	"$(pick "$out" 'hello world\|path=[^ ]*\|connects=[0-9]*')" \
+	"hello world connects=1 path=/k7 connects=0 "
+out=$(curl -sS $X -I http://good.test:82/head -w 'connects=%{num_connects}\n' \
+	--next $X http://good.test:82/head -w ' connects=%{num_connects}\n')
+is "HEAD (a Content-Length but no body), then GET on the same connection" \
+	"$(pick "$out" "Content-Length: 11\|head's body\|connects=[0-9]*")" \
+	"Content-Length: 11 connects=1 head's body connects=0 "
+out=$(curl -sS $X -D "$T/hclose" http://good.test:82/close http://good.test/k8 \
+	-w ' connects=%{num_connects}\n')
+is "a close-delimited response arrives whole, then the connection closes (a new one next)" \
+	"$(pick "$out" 'close-delimited body\|path=[^ ]*\|connects=[0-9]*')" \
+	"close-delimited body connects=1 path=/k8 connects=1 "
+like "the client is told Connection: close" "$(tr -d '\r' < "$T/hclose")" "^Connection: close$"
+out=$(curl -sS $X http://good.test:82/junk http://good.test/k9 -w ' connects=%{num_connects}\n')
+is "bytes a server sends past its response's end are never relayed (no smuggled response)" \
+	"$(pick "$out" 'ok\|smuggled\|path=[^ ]*\|connects=[0-9]*')" "ok connects=1 path=/k9 connects=0 "
+out=$(curl -sS $X -D - -o /dev/null http://good.test:82/hop | tr -d '\r')
+like "the server's end-to-end fields are relayed" "$out" "X-Kept: 1"
+case $out in *X-Secret* | *Keep-Alive* | *onnection:*) not_ok "hop-by-hop response fields dropped: $out" ;;
+*) ok "hop-by-hop response fields (Connection and what it names, Keep-Alive) are dropped" ;; esac
+out=$(curl -sS -v $X -H 'Expect: 100-continue' --data-binary @"$T/body" \
+	http://good.test:82/continue 2>"$T/cont.err" | sha256sum | cut -d' ' -f1)
+is "100 Continue is relayed, then the final response with the whole body" \
+	"$out $(grep -c '< HTTP/1.1 100 Continue' "$T/cont.err")" "$want 1"
+for bad in badcl nul lf; do
+	out=$(curl -sS $X -w '%{http_code}' -o "$T/502$bad" http://good.test:82/$bad)
+	is "a malformed response head ($bad) gets 502" "$out" 502
+done
+like "the 502 says the server's response was bad" "$(cat "$T/502badcl")" \
+	"good.test:82 sent a bad response: invalid or conflicting Content-Length"
+curl -sS $X -o /dev/null http://good.test:82/short 2> /dev/null
+is "a response shorter than its Content-Length is cut short for the client too (curl 18)" "$?" 18
 bigsha=$(curl -sS "http://good.test/big?n=20000000" | sha256sum)
 is "20 MB arrive intact through the HTTP proxy" "$(curl -sS $X "http://good.test/big?n=20000000" | sha256sum)" "$bigsha"
 is "20 MB arrive intact through a CONNECT tunnel (splice relay)" \
