@@ -64,6 +64,20 @@ bool path_has_glob(const char *s)
 	return false;
 }
 
+/* The end of the […] set at s ('['), or s itself when it is not one. */
+static const char *set_end(const char *s)
+{
+	const char *e = s + 1;
+
+	if (*e == '!' || *e == '^')
+		e++;
+	if (*e == ']')
+		e++;
+	while (*e && *e != ']' && *e != '/')
+		e++;
+	return *e == ']' ? e : s;
+}
+
 const char *path_glob_error(const char *s)
 {
 	int braces = 0;
@@ -78,14 +92,8 @@ const char *path_glob_error(const char *s)
 				return "has an unterminated '${'; write ${NAME}";
 			s = e;
 		} else if (*s == '[') {
-			const char *e = s + 1;
-			if (*e == '!' || *e == '^')
-				e++;
-			if (*e == ']')
-				e++;
-			while (*e && *e != ']' && *e != '/')
-				e++;
-			if (*e != ']')
+			const char *e = set_end(s);
+			if (e == s)
 				return "has an unterminated '['; close it with ']' or escape it as "
 				       "'\\['";
 			s = e;
@@ -99,6 +107,70 @@ const char *path_glob_error(const char *s)
 	if (braces > 0)
 		return "has an unterminated '{'; close it with '}' or escape it as '\\{'";
 	return NULL;
+}
+
+/* The first brace group of pat: *open at its '{', and its top-level commas and closing '}'
+ * in cut[] (*ncut of them, the '}' last). false when pat has none (or an unmatched one). */
+static bool brace_group(const char *pat, const char **open, const char **cut, size_t *ncut,
+			size_t max)
+{
+	int depth = 0;
+
+	*open = NULL;
+	*ncut = 0;
+	for (const char *s = pat; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+		} else if (*s == '[') {
+			s = set_end(s);
+		} else if (*s == '{') {
+			if (depth++ == 0)
+				*open = s;
+		} else if (*open && *s == ',' && depth == 1) {
+			if (*ncut + 1 >= max)
+				return false;
+			cut[(*ncut)++] = s;
+		} else if (*open && *s == '}' && --depth == 0) {
+			cut[(*ncut)++] = s;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int brace_expand(const char *pat, struct strv *out, size_t limit)
+{
+	const char *open, *cut[PATH_BRACE_MAX];
+	size_t ncut;
+	int r = 0;
+
+	if (!brace_group(pat, &open, cut, &ncut, PATH_BRACE_MAX))
+		return out->n >= limit ? -E2BIG : strv_push(out, pat);
+	const char *from = open + 1;
+	for (size_t i = 0; r == 0 && i < ncut; from = cut[i++] + 1) {
+		char *p = NULL;
+		if (asprintf(&p, "%.*s%.*s%s", (int)(open - pat), pat, (int)(cut[i] - from), from,
+			     cut[ncut - 1] + 1) < 0)
+			return -ENOMEM;
+		r = brace_expand(p, out, limit);
+		free(p);
+	}
+	return r;
+}
+
+int path_brace_expand(const char *pat, struct strv *out)
+{
+	return brace_expand(pat, out, out->n + PATH_BRACE_MAX);
+}
+
+/* 0 when pat's alternatives stay within PATH_BRACE_MAX, else -E2BIG (or -ENOMEM). */
+static int brace_count_ok(const char *pat)
+{
+	struct strv t = {0};
+	int r = path_brace_expand(pat, &t);
+
+	strv_release(&t);
+	return r;
 }
 
 /* Expands one $VAR / ${VAR} at *pp (pointing at '$'); advances *pp. */
@@ -221,6 +293,12 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 	}
 	if ((r = expand_vars(in, &b, err)) < 0)
 		goto out;
+	if (strchr(b.s, '{') && (r = brace_count_ok(b.s)) < 0) {
+		*err = r == -E2BIG ? strdup("has more than 256 {a,b} combinations; split it into "
+					    "several entries")
+				   : NULL;
+		goto out;
+	}
 	if (from_var && b.s[0] != '/') {
 		if (asprintf(err,
 			     "expands to the relative path '%s'; a path from a variable must be "

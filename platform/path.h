@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform/strv.h"
+
 /* Expands ~ (home), $VAR and ${VAR} (caller's environment), and makes a relative path
  * absolute under root ("." is root); normalizes it lexically and checks glob syntax.
  * Returns 0 and *out (caller frees), or -EINVAL / -ENOMEM with *err (caller frees, may be
@@ -16,6 +18,13 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 
 /* NULL when the glob syntax of s is valid, else a static message. */
 const char *path_glob_error(const char *s);
+
+/* Expands the {a,b} alternatives of a glob pattern (nested too), as glob(3)'s GLOB_BRACE
+ * does, into out: one pattern per combination, in order; `\` escapes and […] sets are kept
+ * as written. A pattern without braces is pushed as it is. Returns 0, -ENOMEM, or -E2BIG
+ * past PATH_BRACE_MAX patterns. */
+#define PATH_BRACE_MAX 256
+int path_brace_expand(const char *pat, struct strv *out);
 
 /* true when s holds an unescaped glob character. */
 bool path_has_glob(const char *s);

@@ -25,6 +25,7 @@
 
 #include "paths.h"
 #include "platform/linux/canon.h"
+#include "platform/path.h"
 #include "shell/policy.h"
 
 /* Same-path precedence: a later kind wins. */
@@ -119,18 +120,27 @@ static void collapse_starstar(char *pat)
 		pat[n - 3] = '\0';
 }
 
+/* glob(3) on each brace alternative (path_brace_expand: GLOB_BRACE is not in every C
+ * library this is built with). */
 static int glob_push(const char *pat, struct strv *out)
 {
-	glob_t g;
-	int r = glob(pat, GLOB_BRACE | GLOB_NOSORT, NULL, &g);
+	struct strv alts = {0};
+	int r = path_brace_expand(pat, &alts);
 
-	if (r == GLOB_NOMATCH)
-		return 0;
-	if (r != 0)
-		return r == GLOB_NOSPACE ? -ENOMEM : 0;
-	for (size_t i = 0; r == 0 && i < g.gl_pathc; i++)
-		r = strv_push(out, g.gl_pathv[i]);
-	globfree(&g);
+	for (size_t a = 0; r == 0 && a < alts.n; a++) {
+		glob_t g;
+		int gr = glob(alts.v[a], GLOB_NOSORT, NULL, &g);
+		if (gr == GLOB_NOMATCH)
+			continue;
+		if (gr != 0) {
+			r = gr == GLOB_NOSPACE ? -ENOMEM : 0;
+			continue;
+		}
+		for (size_t i = 0; r == 0 && i < g.gl_pathc; i++)
+			r = strv_push(out, g.gl_pathv[i]);
+		globfree(&g);
+	}
+	strv_release(&alts);
 	return r;
 }
 

@@ -1,5 +1,7 @@
 /* test_path — path spelling: ~, $VAR, relative to the root, glob checks, canonical form. */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -26,11 +28,47 @@ static void refused(const char *in, const char *msg)
 	free(err);
 }
 
+/* path_brace_expand: the alternatives, joined with '|'. */
+static void braces(const char *pat, const char *want)
+{
+	struct strv out = {0};
+	char got[1024] = "";
+	int r = path_brace_expand(pat, &out);
+
+	for (size_t i = 0; r == 0 && i < out.n; i++) {
+		if (i)
+			strcat(got, "|");
+		strncat(got, out.v[i], sizeof(got) - strlen(got) - 2);
+	}
+	is_str(r == 0 ? got : "error", want, "braces %s", pat);
+	strv_release(&out);
+}
+
 int main(void)
 {
 	setenv("SBX_T_DIR", "/var/t", 1);
 	setenv("SBX_T_REL", "rel/dir", 1);
 	unsetenv("SBX_T_UNSET");
+	braces("/a/b", "/a/b");
+	braces("/a/{x,y}/c", "/a/x/c|/a/y/c");
+	braces("/{a,b}{1,2}", "/a1|/a2|/b1|/b2");
+	braces("/a/{x,{y,z}w}", "/a/x|/a/yw|/a/zw");
+	braces("/a/{,.}rc", "/a/rc|/a/.rc");
+	braces("/a/\\{x,y}", "/a/\\{x,y}");
+	braces("/a/[{]x,y}", "/a/[{]x,y}");
+	braces("/a/{[,]x,y}", "/a/[,]x|/a/y");
+	braces("/a/{x}", "/a/x");
+	{
+		struct strv out = {0};
+		int r = path_brace_expand("/{0,1,2,3}{0,1,2,3}{0,1,2,3}{0,1,2,3}{0,1}", &out);
+		ok(r == -E2BIG, "512 combinations are refused (-E2BIG), got %d", r);
+		strv_release(&out);
+		r = path_brace_expand("/{0,1,2,3}{0,1,2,3}{0,1,2,3}{0,1,2,3}", &out);
+		ok(r == 0 && out.n == 256, "256 combinations are expanded");
+		strv_release(&out);
+	}
+	refused("/{0,1,2,3}{0,1,2,3}{0,1,2,3}{0,1,2,3}{0,1}",
+		"has more than 256 {a,b} combinations; split it into several entries");
 	expands("~", "/home/u");
 	expands("~/.ssh", "/home/u/.ssh");
 	expands("$SBX_T_DIR/x", "/var/t/x");
