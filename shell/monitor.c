@@ -31,6 +31,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "platform/linux/filters.h"
 #include "platform/linux/notify.h"
 
 #define MON_NR_MAX     512
@@ -88,21 +89,19 @@ static unsigned jflags_for(const char *name)
 	return 0;
 }
 
-static void map_arch(struct monitor *m, int a, uint32_t arch)
+/* The syscall numbers come from the build (filters.h): libseccomp resolved them there. */
+static void map_arch(struct monitor *m, int a)
 {
-	m->arch[a] = arch;
+	const struct filters_arch *fa = &filters_arches[a];
+
+	m->arch[a] = fa->arch;
 	for (int i = 0; i < MON_NR_MAX; i++)
 		m->nr_idx[a][i] = -1;
-	for (unsigned i = 0; i < m->ncalls; i++) {
-		int nr = seccomp_syscall_resolve_name_arch(arch, m->calls[i].name);
-
-		if (nr >= 0 && nr < MON_NR_MAX)
-			m->nr_idx[a][nr] = (int16_t)i;
-	}
-	int sc = seccomp_syscall_resolve_name_arch(arch, "socketcall");
-
-	if (sc >= 0 && sc < MON_NR_MAX)
-		m->nr_idx[a][sc] = MON_SOCKETCALL;
+	for (unsigned i = 0; i < m->ncalls && i < FILTERS_CALLS_MAX; i++)
+		if (fa->nr[i] >= 0 && fa->nr[i] < MON_NR_MAX)
+			m->nr_idx[a][fa->nr[i]] = (int16_t)i;
+	if (fa->socketcall >= 0 && fa->socketcall < MON_NR_MAX)
+		m->nr_idx[a][fa->socketcall] = MON_SOCKETCALL;
 }
 
 int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
@@ -124,8 +123,8 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		goto out;
 	for (unsigned i = 0; i < m->ncalls; i++)
 		m->jflags[i] = jflags_for(m->calls[i].name);
-	map_arch(m, 0, seccomp_arch_native());
-	map_arch(m, 1, m->arch[0] == SCMP_ARCH_X86_64 ? SCMP_ARCH_X86 : m->arch[0]);
+	map_arch(m, 0);
+	map_arch(m, 1);
 	m->nscd = monitor_host_exists("/var/run/nscd/socket", NULL);
 	m->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (m->stopfd < 0) {

@@ -15,6 +15,7 @@
 
 #include <seccomp.h>
 
+#include "platform/linux/filters.h"
 #include "platform/linux/notify.h"
 #include "platform/sandbox.h"
 
@@ -70,6 +71,26 @@ static int gen(const char *name, bool notify, int variant)
 	return r;
 }
 
+/* One ABI's numbers for the monitor's calls (filters.h, struct filters_arch). */
+static int print_arch(uint32_t arch)
+{
+	unsigned n;
+	const struct notify_call *calls = notify_calls(&n);
+
+	if (n > FILTERS_CALLS_MAX) {
+		fprintf(stderr, "bpfgen: %u monitored calls; raise FILTERS_CALLS_MAX\n", n);
+		return -EINVAL;
+	}
+	int sc = seccomp_syscall_resolve_name_arch(arch, "socketcall"); /* < 0: a pseudo number */
+	printf("\t{0x%08x, %d, {", arch, sc < 0 ? -1 : sc);
+	for (unsigned i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name_arch(arch, calls[i].name);
+		printf("%s%d", i ? ", " : "", nr < 0 ? -1 : nr);
+	}
+	printf("}},\n");
+	return 0;
+}
+
 int main(void)
 {
 	char name[64];
@@ -96,5 +117,11 @@ int main(void)
 	for (int v = 0; v <= MONITOR_ALL * 2 + 1; v++)
 		printf(v < MONITOR_WRITES * 2 ? "\t{0, 0},\n" : "\tP(notify_%d),\n", v);
 	printf("};\n");
-	return fflush(stdout) == 0 ? 0 : 1;
+	uint32_t native = seccomp_arch_native();
+	printf("const struct filters_arch filters_arches[2] = {\n");
+	r = print_arch(native);
+	if (r == 0)
+		r = print_arch(native == SCMP_ARCH_X86_64 ? SCMP_ARCH_X86 : native);
+	printf("};\n");
+	return r == 0 && fflush(stdout) == 0 ? 0 : 1;
 }

@@ -47,6 +47,23 @@ static void same(const struct sock_fprog *built, bool notify, int variant, const
 	   n);
 }
 
+/* The build-time syscall numbers are libseccomp's, call by call. */
+static void same_numbers(int a, uint32_t arch)
+{
+	unsigned n, bad = 0;
+	const struct notify_call *calls = notify_calls(&n);
+	const struct filters_arch *fa = &filters_arches[a];
+
+	for (unsigned i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name_arch(arch, calls[i].name);
+		bad += fa->nr[i] != (nr < 0 ? -1 : nr);
+	}
+	int sc = seccomp_syscall_resolve_name_arch(arch, "socketcall");
+	ok(fa->arch == arch && bad == 0 && fa->socketcall == (sc < 0 ? -1 : sc) &&
+	       n <= FILTERS_CALLS_MAX,
+	   "syscall numbers of ABI %d (0x%08x) are libseccomp's", a, arch);
+}
+
 int main(void)
 {
 	char what[64];
@@ -60,5 +77,8 @@ int main(void)
 	}
 	ok(filters_notify[0].len == 0 && filters_notify[1].len == 0,
 	   "monitor off has no notify program");
+	same_numbers(0, seccomp_arch_native());
+	same_numbers(1, seccomp_arch_native() == SCMP_ARCH_X86_64 ? SCMP_ARCH_X86
+								  : seccomp_arch_native());
 	return tap_done();
 }
