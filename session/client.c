@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -158,7 +159,7 @@ static _Noreturn void exec_daemon(int ready, char *const *argv)
 	} else {
 		fcntl(3, F_SETFD, 0);
 	}
-	close_range(4, ~0U, 0);
+	syscall(SYS_close_range, 4, ~0U, 0); /* no wrapper in every C library */
 	execve(SESSIOND, argv, envp);
 	{
 		static const char msg[] = "cannot run " SESSIOND ": ";

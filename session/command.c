@@ -20,6 +20,7 @@
 
 #include "session/errf.h"
 #include "session/sessd.h"
+#include "session/vlog.h"
 #include "session/wire.h"
 
 static char *dupstr(struct sess_str s)
@@ -281,4 +282,25 @@ int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds, 
 	}
 	*out = c;
 	return 0;
+}
+
+/* A network refusal of command c, in the session's violation log (session/vlog.h). */
+void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason,
+		  const char *grant)
+{
+	struct vlog_record r = {
+	    .session = c->d->o->session,
+	    .command = c->id,
+	    .cmdline = c->cmdline,
+	    .cwd = c->cwd,
+	    .profile = c->profile,
+	    .profile_file = c->profile_file,
+	    .kind = "network",
+	    .host = host,
+	    .port = port,
+	    .reason = reason,
+	    .grant = grant,
+	};
+
+	vlog_write(c->d->o->log, c->d->o->syslog, &r);
 }

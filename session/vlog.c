@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session/sessd.h"
 #include "session/vlog.h"
 
 static void add(struct vlog_buf *o, const char *s, size_t n)
@@ -342,26 +341,6 @@ void vlog_write(const char *path, bool use_syslog, const struct vlog_record *r)
 	}
 	if (use_syslog)
 		vlog_syslog_at("/run/systemd/journal/socket", "/dev/log", r);
-}
-
-void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason,
-		  const char *grant)
-{
-	struct vlog_record r = {
-	    .session = c->d->o->session,
-	    .command = c->id,
-	    .cmdline = c->cmdline,
-	    .cwd = c->cwd,
-	    .profile = c->profile,
-	    .profile_file = c->profile_file,
-	    .kind = "network",
-	    .host = host,
-	    .port = port,
-	    .reason = reason,
-	    .grant = grant,
-	};
-
-	vlog_write(c->d->o->log, c->d->o->syslog, &r);
 }
 
 /* ---- reading it back ---- */

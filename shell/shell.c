@@ -176,19 +176,25 @@ static _Noreturn void dry_run(struct run *r)
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
+/* A wait status as the kernel reports it (W_EXITCODE is glibc's, not every C library's). */
+static int wait_status(int code, int sig)
+{
+	return (code & 0xff) << 8 | (sig & 0x7f);
+}
+
 /* The wait status to pass on, or -1 when the sandbox was never built. */
 static int outcome(const struct run_result *res)
 {
 	if (res->reported)
 		return res->wstatus;
 	if (res->refused)
-		return W_EXITCODE(SBX_EXIT_REFUSED, 0);
+		return wait_status(SBX_EXIT_REFUSED, 0);
 	int st = res->bwrap_status;
 	if (!res->started && !WIFSIGNALED(st))
 		return -1;
 	/* The stage itself was killed: bwrap says 128+N; pass on "killed by N". */
 	if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
-		return W_EXITCODE(0, WEXITSTATUS(st) - 128);
+		return wait_status(0, WEXITSTATUS(st) - 128);
 	return st;
 }
 
