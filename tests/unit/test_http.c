@@ -511,7 +511,7 @@ static void test_chunked(void)
 
 static void test_strings(void)
 {
-	for (int e = HTTP_PARTIAL; e >= HTTP_E_NOSPC; e--)
+	for (int e = HTTP_PARTIAL; e >= HTTP_E_INTERIM; e--)
 		ok(strcmp(http_strerror(e), "unknown error") != 0, "message for %d: %s", e,
 		   http_strerror(e));
 	is_int(http_error_status(HTTP_E_LINE_TOO_LONG), 414, "414 for a long line");
