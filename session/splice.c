@@ -5,12 +5,19 @@
  * one queued before); it keeps the relay's half-close (an end of stream one way shuts the
  * other socket's write side once the pipe drained); a pipe holds at most its capacity, so a
  * slow reader stops the other side's reads (backpressure); any error closes the connection.
- * The descriptors it polls are dups of the handles' own, so libuv's watchers never clash.
+ *
+ * Wake-ups: both sockets sit in an epoll set of the connection's own, edge-triggered and
+ * registered once; libuv polls that set. Every wake-up moves what it can both ways until
+ * each way waits on a socket (EAGAIN, so its next edge will come) or on its end of stream.
+ * Level-triggered libuv polls of the sockets had to be re-armed as pipes filled and drained:
+ * uv_poll_start is an epoll_ctl DEL + ADD, a fifth of the relay's CPU. The set is private,
+ * so libuv, which no longer watches the sockets once their reads stopped, never clashes.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -26,10 +33,10 @@ struct way {
 
 struct spl {
 	struct pconn *p;
-	uv_poll_t poll[2]; /* 0: client, 1: upstream */
-	int fd[2];
+	uv_poll_t poll; /* on ep */
+	int ep;		/* epoll set: the client (data 0) and the upstream (data 1) socket */
+	int fd[2];	/* the handles' own descriptors: 0 client, 1 upstream */
 	struct way way[2]; /* 0: client -> upstream, 1: upstream -> client */
-	unsigned open;	   /* poll handles not yet closed */
 };
 
 static void spl_free(struct spl *s)
@@ -40,20 +47,18 @@ static void spl_free(struct spl *s)
 		if (s->way[i].pipe[1] >= 0)
 			close(s->way[i].pipe[1]);
 	}
+	if (s->ep >= 0)
+		close(s->ep);
 	free(s);
 }
 
 static void poll_closed(uv_handle_t *h)
 {
 	struct spl *s = h->data;
-	int i = h == (uv_handle_t *)&s->poll[1];
+	struct pconn *p = s->p;
 
-	close(s->fd[i]);
-	if (--s->open == 0) {
-		struct pconn *p = s->p;
-		spl_free(s);
-		conn_release(p);
-	}
+	spl_free(s);
+	conn_release(p);
 }
 
 void splice_close(struct pconn *p)
@@ -63,26 +68,10 @@ void splice_close(struct pconn *p)
 	if (!s)
 		return;
 	p->spl = NULL;
-	uv_close((uv_handle_t *)&s->poll[0], poll_closed);
-	uv_close((uv_handle_t *)&s->poll[1], poll_closed);
+	uv_close((uv_handle_t *)&s->poll, poll_closed);
 }
 
-static void on_poll(uv_poll_t *h, int status, int events);
-
-static void arm(struct spl *s)
-{
-	for (int i = 0; i < 2; i++) {
-		struct way *out = &s->way[i], *in = &s->way[!i];
-		int ev = (!out->eof && out->held < out->cap ? UV_READABLE : 0) |
-			 (in->held ? UV_WRITABLE : 0);
-		if (ev)
-			uv_poll_start(&s->poll[i], ev, on_poll);
-		else
-			uv_poll_stop(&s->poll[i]);
-	}
-}
-
-/* Drains way w's pipe into socket to. Returns -1 on an error. */
+/* Drains way w's pipe into socket to until it is empty or to is full. -1 on an error. */
 static int drain(struct way *w, int to)
 {
 	while (w->held) {
@@ -93,26 +82,51 @@ static int drain(struct way *w, int to)
 		w->held -= (size_t)n;
 	}
 	if (w->eof && !w->shut) {
-		shutdown(to, SHUT_WR);
+		if (shutdown(to, SHUT_WR) < 0 && errno != ENOTCONN)
+			return -1;
 		w->shut = true;
 	}
 	return 0;
 }
 
-/* Fills way w's pipe from socket from. Returns -1 on an error. */
-static int fill(struct way *w, int from, uint64_t *count)
+/* Fills way w's pipe from socket from until it is full, from is empty or ended. Returns the
+ * bytes moved, or -1 on an error. */
+static ssize_t fill(struct way *w, int from)
 {
+	size_t moved = 0;
+
 	while (!w->eof && w->held < w->cap) {
 		ssize_t n = splice(from, NULL, w->pipe[1], NULL, w->cap - w->held,
 				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (n < 0)
-			return errno == EAGAIN ? 0 : -1;
+			return errno == EAGAIN ? (ssize_t)moved : -1;
 		if (n == 0)
 			w->eof = true;
 		w->held += (size_t)n;
-		*count += (uint64_t)n;
+		moved += (size_t)n;
 	}
-	return 0;
+	return (ssize_t)moved;
+}
+
+/* Moves way w as far as it goes: stops when from has nothing (from's next edge wakes it), when
+ * to is full (to's next edge wakes it), or once the end of stream went. A fill that moved
+ * nothing follows a drain that emptied the pipe or could not write: either way an edge is
+ * due. -1 on an error. */
+static int move(struct way *w, int from, int to, uint64_t *count)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (drain(w, to) < 0)
+			return -1;
+		if (w->eof || w->held == w->cap)
+			return 0;
+		if ((n = fill(w, from)) < 0)
+			return -1;
+		*count += (uint64_t)n;
+		if (n == 0 && !w->eof)
+			return 0;
+	}
 }
 
 static void on_poll(uv_poll_t *h, int status, int events)
@@ -120,27 +134,26 @@ static void on_poll(uv_poll_t *h, int status, int events)
 	struct spl *s = h->data;
 	struct pconn *p = s->p;
 	struct sessd *d = p->cmd->d;
-	int i = h == &s->poll[1];
+	struct epoll_event ev[2];
+	int n;
 
+	(void)events;
 	if (status < 0) {
 		conn_close(p);
 		return;
 	}
-	if ((events & UV_READABLE) &&
-	    (fill(&s->way[i], s->fd[i], i ? &d->bytes_down : &d->bytes_up) < 0 ||
-	     drain(&s->way[i], s->fd[!i]) < 0)) {
+	/* consumes the edges (the set stays readable to libuv until it is read) */
+	while ((n = epoll_wait(s->ep, ev, 2, 0)) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < n; i++)
+		if (ev[i].events & EPOLLERR) {
+			conn_close(p);
+			return;
+		}
+	if (move(&s->way[0], s->fd[0], s->fd[1], &d->bytes_up) < 0 ||
+	    move(&s->way[1], s->fd[1], s->fd[0], &d->bytes_down) < 0 ||
+	    (s->way[0].shut && s->way[1].shut))
 		conn_close(p);
-		return;
-	}
-	if ((events & UV_WRITABLE) && drain(&s->way[!i], s->fd[i]) < 0) {
-		conn_close(p);
-		return;
-	}
-	if (s->way[0].shut && s->way[1].shut) {
-		conn_close(p);
-		return;
-	}
-	arm(s);
 }
 
 static int open_way(struct way *w)
@@ -154,37 +167,50 @@ static int open_way(struct way *w)
 	return 0;
 }
 
+/* The epoll set; a socket already readable or writable when added is reported at once. */
+static int open_set(struct spl *s)
+{
+	if ((s->ep = epoll_create1(EPOLL_CLOEXEC)) < 0)
+		return -errno;
+	for (int i = 0; i < 2; i++) {
+		struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+					 .data.u32 = (uint32_t)i};
+		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->fd[i], &ev) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
 int splice_start(struct pconn *p)
 {
 	struct spl *s;
 	uv_os_fd_t fd[2];
+	int rc;
 
 	if (p->spl)
 		return -EALREADY;
 	if (!(s = calloc(1, sizeof(*s))))
 		return -ENOMEM;
 	s->p = p;
-	s->fd[0] = s->fd[1] = -1;
+	s->ep = -1;
 	for (int i = 0; i < 2; i++)
 		s->way[i].pipe[0] = s->way[i].pipe[1] = -1;
-	if (uv_fileno((uv_handle_t *)&p->cli, &fd[0]) < 0 ||
-	    uv_fileno((uv_handle_t *)&p->up, &fd[1]) < 0 || open_way(&s->way[0]) < 0 ||
-	    open_way(&s->way[1]) < 0 || (s->fd[0] = fcntl(fd[0], F_DUPFD_CLOEXEC, 3)) < 0 ||
-	    (s->fd[1] = fcntl(fd[1], F_DUPFD_CLOEXEC, 3)) < 0) {
-		if (s->fd[0] >= 0)
-			close(s->fd[0]);
-		spl_free(s);
-		return -EMFILE;
-	}
-	for (int i = 0; i < 2; i++) {
-		uv_poll_init(p->cmd->d->loop, &s->poll[i], s->fd[i]);
-		s->poll[i].data = s;
-	}
-	s->open = 2;
-	p->handles++; /* released when both polls closed */
+	if ((rc = uv_fileno((uv_handle_t *)&p->cli, &fd[0])) < 0 ||
+	    (rc = uv_fileno((uv_handle_t *)&p->up, &fd[1])) < 0)
+		goto out;
+	s->fd[0] = fd[0];
+	s->fd[1] = fd[1];
+	if ((rc = open_way(&s->way[0])) < 0 || (rc = open_way(&s->way[1])) < 0 ||
+	    (rc = open_set(s)) < 0 || (rc = uv_poll_init(p->cmd->d->loop, &s->poll, s->ep)) < 0)
+		goto out;
+	s->poll.data = s;
+	p->handles++; /* released when the poll closed */
 	p->spl = s;
 	uv_read_stop((uv_stream_t *)&p->cli);
 	uv_read_stop((uv_stream_t *)&p->up);
-	arm(s);
+	uv_poll_start(&s->poll, UV_READABLE, on_poll);
 	return 0;
+out:
+	spl_free(s);
+	return rc;
 }
