@@ -445,6 +445,11 @@ static int resp_heads(struct pconn *p, const char *base, size_t n, size_t *off)
 		if (take > 0)
 			conn_write(&p->cli, p, p->rin, (size_t)take);
 	}
+	/* the head is out: a long body or an idle kept connection holds no head buffers */
+	free(p->rin);
+	free(p->resp);
+	p->rin = NULL;
+	p->resp = NULL;
 	p->rin_n = 0;
 	return 0;
 }
