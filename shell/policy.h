@@ -28,6 +28,8 @@ struct pol_list {
 enum net_mode { NET_NONE, NET_PROXY, NET_OPEN };
 enum tmp_mode { TMP_PRIVATE, TMP_SHARED };
 enum viol_mode { VIOL_FAIL, VIOL_WARN, VIOL_LOG };
+/* [sbxsh] monitor: what the violation monitor sees (docs/monitor.md, "Levels"). */
+enum mon_mode { MON_OFF, MON_WRITES, MON_ON, MON_FULL };
 
 /* A scalar setting with its origin (file NULL: the built-in default). */
 struct pol_origin {
@@ -41,7 +43,8 @@ struct settings {
 	char *bwrap;	   /* absolute */
 	char *log;	   /* absolute */
 	enum viol_mode on_violation;
-	bool monitor, syslog, user_config;
+	enum mon_mode monitor;
+	bool syslog, user_config;
 	unsigned idle_exit;
 	struct pol_list root_markers;
 	struct pol_origin o_inner_shell, o_bwrap, o_log, o_on_violation, o_monitor, o_syslog,

@@ -13,6 +13,7 @@ enum op_kind { OP_SET, OP_ADD, OP_DEL };
 enum val_kind {
 	V_BOOL,	   /* yes/no … */
 	V_ENUM,	   /* one of key_def.names */
+	V_LEVEL,   /* one of key_def.names, or a boolean (yes: names[2], no: names[0]) */
 	V_UINT,	   /* decimal */
 	V_ABSPATH, /* one absolute path (~, $VAR allowed) */
 	V_PATHS,   /* list of paths / globs */
@@ -127,6 +128,9 @@ int policy_finish(struct policy *p, struct diag *d);
 /* Frees the sections (not the policy). */
 void policy_sections_free(struct policy *p);
 
-extern const char *const policy_net_names[], *const policy_tmp_names[], *const policy_viol_names[];
+extern const char *const policy_net_names[],
+    *const policy_tmp_names[], *const policy_viol_names[], *const policy_monitor_names[];
+/* A V_LEVEL word as its index in names (a boolean: yes 2, no 0), or -1. */
+int policy_level(const char *const *names, const char *word);
 
 #endif

@@ -20,12 +20,13 @@
 const char *const policy_net_names[] = {"none", "proxy", "open", NULL};
 const char *const policy_tmp_names[] = {"private", "shared", NULL};
 const char *const policy_viol_names[] = {"fail", "warn", "log", NULL};
+const char *const policy_monitor_names[] = {"off", "writes", "on", "full", NULL};
 
 const struct key_def policy_keys[K_COUNT] = {
     [K_INNER_SHELL] = {"inner_shell", V_ABSPATH, IN_SBXSH, NULL},
     [K_BWRAP] = {"bwrap", V_ABSPATH, IN_SBXSH, NULL},
     [K_ON_VIOLATION] = {"on_violation", V_ENUM, IN_SBXSH | IN_PROFILE, policy_viol_names},
-    [K_MONITOR] = {"monitor", V_BOOL, IN_SBXSH, NULL},
+    [K_MONITOR] = {"monitor", V_LEVEL, IN_SBXSH, policy_monitor_names},
     [K_ROOT_MARKERS] = {"root_markers", V_NAMES, IN_SBXSH, NULL},
     [K_LOG] = {"log", V_ABSPATH, IN_SBXSH, NULL},
     [K_SYSLOG] = {"syslog", V_BOOL, IN_SBXSH, NULL},
@@ -112,6 +113,13 @@ int policy_bool(const char *s)
 	if (policy_enum(yes, s) >= 0)
 		return 1;
 	return policy_enum(no, s) >= 0 ? 0 : -1;
+}
+
+int policy_level(const char *const *names, const char *word)
+{
+	int b = policy_bool(word);
+
+	return b == 1 ? 2 : b == 0 ? 0 : policy_enum(names, word);
 }
 
 int policy_enum(const char *const *names, const char *word)
@@ -378,6 +386,11 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 			     k->names[1] ? ", " : "", k->names[1] ? k->names[1] : "",
 			     k->names[1] && k->names[2] ? ", " : "",
 			     k->names[1] && k->names[2] ? k->names[2] : "");
+		break;
+	case V_LEVEL:
+		if (policy_level(k->names, tok) < 0)
+			perr(c, "%s: '%s' is not one of: %s, %s, %s, %s (yes/no are on/off)",
+			     k->name, tok, k->names[0], k->names[1], k->names[2], k->names[3]);
 		break;
 	case V_UINT:
 		v = strtoul(tok, &end, 10);

@@ -40,7 +40,7 @@ static void print_settings(FILE *f, const struct settings *s)
 	scalar(f, "inner_shell", s->inner_shell, s->o_inner_shell);
 	scalar(f, "bwrap", s->bwrap, s->o_bwrap);
 	scalar(f, "on_violation", policy_viol_names[s->on_violation], s->o_on_violation);
-	scalar(f, "monitor", yn(s->monitor), s->o_monitor);
+	scalar(f, "monitor", policy_monitor_names[s->monitor], s->o_monitor);
 	list(f, "root_markers", &s->root_markers);
 	scalar(f, "log", s->log, s->o_log);
 	scalar(f, "syslog", yn(s->syslog), s->o_syslog);

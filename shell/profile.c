@@ -238,7 +238,8 @@ static int settings_defaults(struct policy *p)
 		     xdg ? "" : "/.local/state") < 0)
 		st->log = NULL;
 	st->on_violation = VIOL_FAIL;
-	st->monitor = st->syslog = st->user_config = true;
+	st->monitor = MON_ON;
+	st->syslog = st->user_config = true;
 	st->idle_exit = 300;
 	if (!st->inner_shell || !st->bwrap || !st->log)
 		return -ENOMEM;
@@ -272,7 +273,8 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 		st->o_on_violation = o;
 		break;
 	case K_MONITOR:
-		st->monitor = policy_bool(v) == 1, st->o_monitor = o;
+		st->monitor = (enum mon_mode)policy_level(policy_monitor_names, v),
+		st->o_monitor = o;
 		break;
 	case K_SYSLOG:
 		st->syslog = policy_bool(v) == 1, st->o_syslog = o;

@@ -291,6 +291,20 @@ const char *report_run_command(const struct report_run *rr)
 	return rr ? rr->command : NULL;
 }
 
+/* The policy's words to the filter's levels: `on` is the full level of notify.h (read opens,
+ * access, chdir), `full` adds readlink and the stat family (MONITOR_ALL). */
+static enum monitor_level monitor_level_of(enum mon_mode m)
+{
+	static const enum monitor_level t[] = {
+	    [MON_OFF] = MONITOR_OFF,
+	    [MON_WRITES] = MONITOR_WRITES,
+	    [MON_ON] = MONITOR_FULL,
+	    [MON_FULL] = MONITOR_ALL,
+	};
+
+	return t[m];
+}
+
 static int above_stdio(int *fd)
 {
 	int n;
@@ -315,7 +329,7 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 
 	*out = NULL;
 	*stage_fd = -1;
-	if (!set->monitor)
+	if (set->monitor == MON_OFF)
 		return 0;
 	rr = calloc(1, sizeof(*rr));
 	if (!rr || !(rr->cmdline = strdup(cmdline ? cmdline : ""))) {
@@ -334,7 +348,8 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 		goto out;
 	monitor_set_sink(rr->mon, live_log, &rr->rc);
 	rr->rc.logged = true;
-	notify_env_format(env, sizeof(env), sv[1], MONITOR_FULL, spec->unix_all ? 0 : NOTIFY_UNIX);
+	notify_env_format(env, sizeof(env), sv[1], monitor_level_of(set->monitor),
+			  spec->unix_all ? 0 : NOTIFY_UNIX);
 	if (setenv(NOTIFY_ENV, env, 1) < 0 || (r = monitor_start_recv(rr->mon, sv[0])) < 0) {
 		r = r ? r : -errno;
 		goto out;

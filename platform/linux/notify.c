@@ -54,6 +54,13 @@ static const struct notify_call calls[] = {
 	{ "chdir", NOP_READ, F, CWD, 0, N, N, N, false },
 	{ "readlink", NOP_READ, A, CWD, 0, N, N, N, false },
 	{ "readlinkat", NOP_READ, A, 0, 1, N, N, N, false },
+	{ "stat", NOP_READ, A, CWD, 0, N, N, N, false },
+	{ "lstat", NOP_READ, A, CWD, 0, N, N, N, false },
+	{ "stat64", NOP_READ, A, CWD, 0, N, N, N, false },
+	{ "lstat64", NOP_READ, A, CWD, 0, N, N, N, false },
+	{ "newfstatat", NOP_READ, A, 0, 1, N, N, 3, false },
+	{ "fstatat64", NOP_READ, A, 0, 1, N, N, 3, false },
+	{ "statx", NOP_READ, A, 0, 1, N, N, 2, false },
 	{ "mkdir", NOP_WRITE, W, CWD, 0, N, N, N, false },
 	{ "mkdirat", NOP_WRITE, W, 0, 1, N, N, N, false },
 	{ "unlink", NOP_WRITE, W, CWD, 0, N, N, N, false },
@@ -187,7 +194,7 @@ int notify_stage_parse(struct notify_stage *st)
 	if (*end != ':' || fd < 3 || fd > 65535)
 		goto bad;
 	lvl = strtol(end + 1, &end, 10);
-	if (*end != ':' || lvl <= MONITOR_OFF || lvl > MONITOR_FULL)
+	if (*end != ':' || lvl <= MONITOR_OFF || lvl > MONITOR_ALL)
 		goto bad;
 	fl = strtoul(end + 1, &end, 10);
 	if (*end || fl > NOTIFY_UNIX)

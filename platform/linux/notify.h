@@ -14,10 +14,11 @@
 
 #include <seccomp.h>
 
-/* How much the monitor sees. WRITES: every write-intent call (opens told apart by their flags
- * in BPF), execs and AF_UNIX sockets; FULL adds read opens, access and chdir. ALL adds
- * readlink, which sbxsh does not use: gcc alone makes ~1,100 per compile (realpath on every
- * include path), which doubled a C build's time, and a readlink reads no file's content. */
+/* How much the monitor sees ([sbxsh] monitor: off, writes, on, full). WRITES: every
+ * write-intent call (opens told apart by their flags in BPF), execs and AF_UNIX sockets; FULL
+ * (the policy's `on`) adds read opens, access and chdir. ALL (the policy's `full`) adds
+ * readlink and the stat family: gcc alone makes ~1,100 readlinks per compile and git status
+ * one lstat per file, each a round trip, and neither reads a file's content. */
 enum monitor_level { MONITOR_OFF = 0, MONITOR_WRITES = 1, MONITOR_FULL = 2, MONITOR_ALL = 3 };
 
 /* notify_rules_add flags */
@@ -41,7 +42,9 @@ struct notify_call {
 	uint8_t level;	       /* the least monitor_level that notifies it */
 	uint8_t dirfd, path;   /* argument indexes (dirfd may be NOTIFY_FD_CWD) */
 	uint8_t dirfd2, path2; /* a second path written (rename, link), or NOTIFY_NOARG */
-	uint8_t flags;	       /* open flags argument, NOTIFY_NOARG; openat2: the how pointer */
+	uint8_t flags;	       /* NOP_OPEN: the open flags argument (openat2: the how pointer);
+				* NOP_READ: an AT_* flags argument, AT_EMPTY_PATH calls (fstat)
+				* not notified; or NOTIFY_NOARG */
 	bool openat2;	       /* flags are in struct open_how at the flags argument */
 };
 

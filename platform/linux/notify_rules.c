@@ -46,6 +46,9 @@ static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monit
 		return 0;
 	if (c->op == NOP_OPEN && !c->openat2 && level < MONITOR_FULL)
 		return add_write_opens(ctx, nr, c->flags);
+	if (c->op == NOP_READ && c->flags != NOTIFY_NOARG) /* not fstat's "" + AT_EMPTY_PATH */
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
+					SCMP_CMP(c->flags, SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0));
 	return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
 }
 

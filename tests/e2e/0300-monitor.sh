@@ -99,6 +99,28 @@ run 'cat /proc/self/status /dev/null > /dev/null; ls / > /dev/null; exit 0'
 is "/proc, /dev and listing / are not violations" "$err" ""
 is "… exit 0" "$rc" 0
 
+# --- levels: writes, on (the default), full ---
+pol '[sbxsh]
+monitor = writes'
+run "cat ~/.aws/credentials 2>/dev/null; { echo x > $H/outside/lv; } 2>/dev/null; exit 0"
+like "monitor = writes reports a write" "$err" "write $H/outside/lv"
+unlike "… and not a read" "$err" 'read ~/\.aws/credentials'
+pol '[sbxsh]
+monitor = on'
+run 'test -e ~/.aws/credentials; exit 0'
+is "monitor = on does not see a stat" "$err" ""
+pol '[sbxsh]
+monitor = full'
+run 'test -e ~/.aws/credentials; exit 0'
+like "monitor = full reports a stat of a hidden credential" "$err" 'read ~/\.aws/credentials \((newfstat|stat|statx|fstatat64)'
+run 'exec 3< /etc/hostname; [ -s /proc/self/fd/3 ] && ls -l / > /dev/null; exit 0'
+is "… and stays quiet for fstat and reads under grants" "$err" ""
+pol '[sbxsh]
+monitor = sometimes'
+run true
+is "monitor = sometimes is refused (125)" "$rc" 125
+like "… naming the values" "$err" "monitor: 'sometimes' is not one of: off, writes, on, full"
+
 # --- ignore patterns, warn, log ---
 pol '[default]
 ignore_read = ~/.aws/credentials

@@ -28,6 +28,12 @@ like() {
 		not_ok "$1"; diag "got:  $(printf '%s' "$2" | head -c 2000)"; diag "want /$3/"
 	fi
 }
+# unlike DESC TEXT PATTERN: TEXT has no line matching PATTERN (grep -E)
+unlike() {
+	if ! printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+		not_ok "$1"; diag "got:  $(printf '%s' "$2" | head -c 2000)"; diag "want no /$3/"
+	fi
+}
 
 # A private scratch area with a fake HOME and a project; removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbxsh-e2e.XXXXXX")
