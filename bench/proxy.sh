@@ -1,16 +1,23 @@
 #!/bin/sh
 # proxy.sh — the session proxy's cost, loopback only: a bulk transfer through a CONNECT tunnel
-# against the same transfer direct (goal ≥ 90%, design.md), and 1,000 concurrent tunnels
-# (daemon RSS, connect latency p50/p99). Writes the "Proxy" section of bench/RESULTS.md.
-# Usage: sh bench/proxy.sh [BUILD_DIR]    (SIZE_MB=1024 ROUNDS=3 TUNNELS=1000 to change)
+# against the same transfer direct (goal ≥ 90%, design.md), 1,000 concurrent tunnels (daemon
+# RSS, connect latency p50/p99), and small HTTP requests per second through the daemon's
+# HTTP front against tinyproxy (wrk, same client and server, one run). Writes the "Proxy"
+# section of bench/RESULTS.md (or of $RESULTS).
+# Usage: sh bench/proxy.sh [BUILD_DIR]
+#   (SIZE_MB=1024 ROUNDS=3 TUNNELS=1000 RPS_SECONDS=5 RPS_ROUNDS=3 RPS_CONNS=32 to change)
 set -eu
 B=${1:-build}
 MAKE=${MAKE:-make}
 SIZE_MB=${SIZE_MB:-1024}
 ROUNDS=${ROUNDS:-3}
 TUNNELS=${TUNNELS:-1000}
+RPS_SECONDS=${RPS_SECONDS:-5}
+RPS_ROUNDS=${RPS_ROUNDS:-3}
+RPS_CONNS=${RPS_CONNS:-32}
 top=$(cd "$(dirname "$0")/.." && pwd)
-for c in curl python3; do
+RESULTS=${RESULTS:-$top/bench/RESULTS.md}
+for c in curl python3 wrk tinyproxy; do
 	command -v "$c" > /dev/null || { echo "proxy.sh: $c is missing (sh packaging/deps.sh bench)" >&2; exit 1; }
 done
 work=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX)
@@ -71,29 +78,69 @@ pids="$pids $!"
 i=0; while [ ! -s "$work/ports" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 read -r fport eport < "$work/ports"
 
+# The small-request server: asyncio in a process of its own (the file server's threads and
+# GIL stay out of it), a 300-byte body, keep-alive unless the request says close (or is
+# HTTP/1.0 without keep-alive). Its own rate, measured direct, bounds what a proxy can show.
+python3 - > "$work/sport" <<'PY' &
+import asyncio
+BODY = b"x" * 300
+HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n" % len(BODY)
+class Small(asyncio.Protocol):
+    def connection_made(self, t):
+        self.t, self.buf = t, b""
+    def data_received(self, d):
+        self.buf += d
+        while not self.t.is_closing():
+            i = self.buf.find(b"\r\n\r\n")
+            if i < 0:
+                return
+            head, self.buf = self.buf[:i].lower(), self.buf[i + 4:]
+            close = b"connection: close" in head or (
+                head.split(b"\r\n", 1)[0].endswith(b"http/1.0") and b"keep-alive" not in head)
+            self.t.write(HEAD + (b"Connection: close\r\n\r\n" if close else b"\r\n") + BODY)
+            if close:
+                self.t.close()
+async def main():
+    srv = await asyncio.get_running_loop().create_server(Small, "127.0.0.1", 0, backlog=4096)
+    print(srv.sockets[0].getsockname()[1], flush=True)
+    await srv.serve_forever()
+asyncio.run(main())
+PY
+pids="$pids $!"
+i=0; while [ ! -s "$work/sport" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+read -r sport < "$work/sport"
+
 "$work/inst/bin/sbxsh" session start > "$work/start" || { cat "$work/start"; exit 1; }
 sock=$(sed -n 's/.*socket \(.*\)$/\1/p' "$work/start")
 dpid=$(sed -n 's/.*daemon pid \([0-9]*\).*/\1/p' "$work/start")
 mkfifo "$work/ready"
 python3 "$top/tests/e2e/sess_client.py" begin "$sock" --allow "127.0.0.1:$fport" \
-	--allow "127.0.0.1:$eport" > "$work/ready" 2> /dev/null &
+	--allow "127.0.0.1:$eport" --allow "127.0.0.1:$sport" > "$work/ready" 2> /dev/null &
 pids="$pids $!"
 read -r line < "$work/ready"
 hp=$(printf '%s\n' "$line" | sed -n 's/.*http=\([0-9]*\).*/\1/p')
 
 # Bulk: the same GET, direct and through CONNECT (curl -p), alternating; best of ROUNDS.
 cpu() { awk '{print $14 + $15}' "/proc/$dpid/stat"; }
-speeds=""
+# the whole machine's busy clock ticks (everything but idle and iowait)
+busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9; exit}' /proc/stat; }
+speeds="" dbusy=0 tbusy=0
 cpu0=$(cpu)
 for r in $(seq "$ROUNDS"); do
+	b0=$(busy)
 	d=$(curl -s -o /dev/null -w '%{speed_download}' "http://127.0.0.1:$fport/blob")
+	b1=$(busy)
 	t=$(curl -s -p -x "http://127.0.0.1:$hp" -o /dev/null -w '%{speed_download}' "http://127.0.0.1:$fport/blob")
-	speeds="$speeds $d:$t"
+	b2=$(busy)
+	speeds="$speeds $d:$t" dbusy=$((dbusy + b1 - b0)) tbusy=$((tbusy + b2 - b1))
 done
 cpu1=$(cpu)
 rss0=$(awk '/^VmRSS/ {print $2}' "/proc/$dpid/status")
-# the daemon's CPU per GiB relayed (clock ticks -> ms), a number the machine's load barely moves
-cpu_ms=$(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) * 1024 / (SIZE_MB * ROUNDS) ))
+# CPU per GiB (clock ticks -> ms): the daemon's, a number the machine's load barely moves, and
+# the machine's during the direct and the tunnelled transfers (client, server, daemon, kernel)
+per_gib() { echo $(( $1 * 1000 / $(getconf CLK_TCK) * 1024 / (SIZE_MB * ROUNDS) )); }
+cpu_ms=$(per_gib $((cpu1 - cpu0)))
+cpu_all="$(per_gib $dbusy)/$(per_gib $tbusy)"
 
 # Tunnels: TUNNELS concurrent CONNECTs, opened at once, each timed from connect() to the
 # daemon's "200 Connection established" (then one echo through it); the daemon's RSS read
@@ -146,9 +193,69 @@ print("%.2f/%.2f" % (lat[150] * 1000, lat[296] * 1000))
 PY
 )
 
-python3 - "$top/bench/RESULTS.md" "$speeds" "$SIZE_MB" "$rss0" "$ntun" "$rss1" "$p50" "$p99" "$pmax" "$(id -un)" "$cpu_ms" "$seq_lat" <<'PY'
+# Small requests: wrk (one thread, RPS_CONNS connections, RPS_SECONDS each) GETs a 300-byte
+# body direct from the server, through the daemon's HTTP front and through tinyproxy (both
+# absolute-form, `GET http://127.0.0.1:PORT/x`), first with a new connection per request
+# (the client sends `Connection: close`), then keep-alive. Both proxies open one upstream
+# connection per request. Rounds alternate; best of RPS_ROUNDS.
+tport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$work/tinyproxy.conf" <<EOF
+Port $tport
+Listen 127.0.0.1
+Timeout 600
+MaxClients 1024
+LogFile "$work/tinyproxy.log"
+LogLevel Critical
+Allow 127.0.0.1
+DisableViaHeader Yes
+EOF
+tinyproxy -d -c "$work/tinyproxy.conf" > "$work/tinyproxy.out" 2>&1 &
+pids="$pids $!"
+i=0; until curl -s -o /dev/null -x "http://127.0.0.1:$tport" "http://127.0.0.1:$sport/x"; do
+	[ $i -lt 100 ] || { echo "proxy.sh: tinyproxy did not start:" >&2; cat "$work/tinyproxy.out" >&2; exit 1; }
+	sleep 0.1; i=$((i + 1))
+done
+cat > "$work/wrk.lua" <<'EOF'
+wrk.path = os.getenv("WRK_PATH")
+wrk.headers["Host"] = os.getenv("WRK_HOST")
+if os.getenv("WRK_CLOSE") == "1" then wrk.headers["Connection"] = "close" end
+done = function(s, lat)
+	local e = s.errors
+	io.write(string.format("RESULT %.0f %.2f %d\n", s.requests / s.duration * 1e6,
+		lat:percentile(99) / 1000, e.connect + e.read + e.write + e.timeout + e.status))
+end
+EOF
+# rps NAME PORT PATH CLOSE: one wrk run; appends "NAME req/s p99-ms errors" to $work/rps
+rps() {
+	WRK_PATH=$3 WRK_HOST=127.0.0.1:$sport WRK_CLOSE=$4 wrk -t1 -c "$RPS_CONNS" \
+		-d "${RPS_SECONDS}s" -s "$work/wrk.lua" "http://127.0.0.1:$2/" > "$work/wrk.out" 2>&1 ||
+		{ cat "$work/wrk.out" >&2; exit 1; }
+	echo "$1 $(sed -n 's/^RESULT //p' "$work/wrk.out")" >> "$work/rps"
+}
+: > "$work/rps"
+for r in $(seq "$RPS_ROUNDS"); do
+	for k in close keep; do
+		c=0; [ $k = close ] && c=1
+		rps direct.$k "$sport" /x $c
+		rps sbxsh.$k "$hp" "http://127.0.0.1:$sport/x" $c
+		rps tinyproxy.$k "$tport" "http://127.0.0.1:$sport/x" $c
+	done
+done
+
+python3 - "$RESULTS" "$speeds" "$SIZE_MB" "$rss0" "$ntun" "$rss1" "$p50" "$p99" "$pmax" "$(id -un)" "$cpu_ms" "$seq_lat" "$work/rps" "$cpu_all" "$RPS_CONNS" "$RPS_SECONDS" "$(tinyproxy -v | head -1)" "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)" <<'PY'
 import os, platform, sys, time
 path, speeds, mb, rss0, ntun, rss1, p50, p99, pmax, user, cpu_ms, seq = sys.argv[1:13]
+rpsfile, cpu_all, conns, secs, tpv, wrkv = sys.argv[13:19]
+runs = {}
+for l in open(rpsfile):
+    name, r, q99, err = l.split()
+    runs.setdefault(name, []).append((float(r), float(q99), int(err)))
+def rps(name):
+    best = max(runs[name])
+    errs = sum(x[2] for x in runs[name])
+    return "%.0f req/s (p99 %.2f ms%s)" % (best[0], best[1], ", %d errors" % errs if errs else "")
+def ratio(k):
+    return "%.2f" % (max(runs["sbxsh." + k])[0] / max(runs["tinyproxy." + k])[0])
 pairs = [tuple(float(x) for x in p.split(":")) for p in speeds.split()]
 direct, tunnel = max(p[0] for p in pairs), max(p[1] for p in pairs)
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
@@ -161,6 +268,18 @@ sec = [
     "Tunnels: %s concurrent CONNECTs to an echo server opened at once by one asyncio client," % ntun,
     "each timed from connect() to the daemon's 200 (then one echo through it, checked); the",
     "daemon's RSS read while all were open. Goal (design.md): tunnel ≥ 90% of direct.",
+    "Small requests: %s, one thread, %s connections, %s s a run, GETs a 300-byte body from an" % (wrkv, conns, secs),
+    "asyncio server: direct, through the daemon's HTTP front and through %s (Debian's," % tpv,
+    "foreground, log level Critical), both proxies given `GET http://127.0.0.1:PORT/x`; with a",
+    "new connection per request (the client sends `Connection: close`), then keep-alive; both",
+    "proxies open one upstream connection per request. Alternating, best of %d each (p99 of" % len(runs["direct.close"]),
+    "that run; errors: wrk's socket errors and non-2xx over all runs).",
+] + ([
+    "tinyproxy's errors: it closes the client connection after each response without saying",
+    "so (it drops the server's `Connection: close` and sends none), so wrk's next request on",
+    "that connection fails and goes again on a new one; its keep-alive rows are thus new",
+    "connections too (tinyproxy has no client keep-alive).",
+] if sum(x[2] for x in runs["tinyproxy.keep"]) else []) + [
     "",
     "| | |",
     "|---|---|",
@@ -172,9 +291,16 @@ sec = [
     "| bulk through CONNECT | %s (rounds: %s) |" % (gib(tunnel), ", ".join(gib(p[1]) for p in pairs)),
     "| ratio (best of each) | **%.0f%%** |" % (100 * tunnel / direct),
     "| daemon CPU per GiB relayed | %s ms (splice(2): the bytes never enter the daemon) |" % cpu_ms,
+    "| the machine's CPU per GiB (all processes and the kernel) | direct %s ms, through CONNECT %s ms (%d CPUs: %d ms of CPU a second) |" % (*cpu_all.split("/"), os.cpu_count(), 1000 * os.cpu_count()),
     "| %s concurrent tunnels: connect latency | p50 %s ms, p99 %s ms, max %s ms |" % (ntun, p50, p99, pmax),
     "| one CONNECT at a time (300 in a row) | p50 %s ms, p99 %s ms |" % tuple(seq.split("/")),
     "| daemon RSS | %s KiB idle after the bulk runs, %s KiB with %s tunnels open |" % (rss0, rss1, ntun),
+    "| small requests, new connection each: sbxsh | **%s** |" % rps("sbxsh.close"),
+    "| small requests, new connection each: tinyproxy | **%s** (sbxsh/tinyproxy %s) |" % (rps("tinyproxy.close"), ratio("close")),
+    "| small requests, new connection each: direct | %s |" % rps("direct.close"),
+    "| small requests, keep-alive: sbxsh | **%s** |" % rps("sbxsh.keep"),
+    "| small requests, keep-alive: tinyproxy | **%s** (sbxsh/tinyproxy %s) |" % (rps("tinyproxy.keep"), ratio("keep")),
+    "| small requests, keep-alive: direct | %s |" % rps("direct.keep"),
     "",
 ]
 old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmark results", ""]
@@ -188,5 +314,5 @@ while out and out[-1] == "":
     out.pop()
 out += [""] + sec
 open(path, "w").write("\n".join(out) + "\n")
-print("tunnel %.0f%% of direct; %s tunnels p99 %s ms, RSS %s KiB -> %s" % (100 * tunnel / direct, ntun, p99, rss1, path))
+print("tunnel %.0f%% of direct; %s tunnels p99 %s ms, RSS %s KiB; small requests sbxsh/tinyproxy %s (new connection), %s (keep-alive) -> %s" % (100 * tunnel / direct, ntun, p99, rss1, ratio("close"), ratio("keep"), path))
 PY
