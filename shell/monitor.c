@@ -38,6 +38,7 @@
 #define MON_SEEN       8192   /* per-command dedupe slots (hashes, no strings) */
 #define MON_VIOL_MAX   256    /* violations kept per command; more are counted */
 #define MON_SOCKETCALL 0x7ffe /* x86's multiplexed socket calls */
+#define MON_STACK      (1024 * 1024)
 
 struct monitor {
 	int fd, stopfd;
@@ -560,10 +561,18 @@ int monitor_start(struct monitor *m)
 	sigset_t all, old;
 	int r;
 
+	pthread_attr_t at;
+
+	/* The judge keeps several PATH_MAX buffers per frame: a stack of our choosing, not the C
+	 * library's default (musl's is 128 KiB). Only the pages touched are ever used. */
+	if ((r = pthread_attr_init(&at)) != 0)
+		return -r;
+	pthread_attr_setstacksize(&at, MON_STACK);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&m->thread, NULL, loop, m);
+	r = pthread_create(&m->thread, &at, loop, m);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&at);
 	if (r)
 		return -r;
 	m->running = true;
