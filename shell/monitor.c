@@ -170,17 +170,30 @@ static ssize_t read_mem(pid_t pid, uint64_t addr, void *buf, size_t n)
 	return r < 0 ? -errno : r;
 }
 
+/* A NUL-terminated string at addr: first up to the end of its page (nearly every path ends
+ * there: one page pinned, not two), then the rest of n if it did not. */
 static int read_str(pid_t pid, uint64_t addr, char *buf, size_t n)
 {
+	size_t first = 4096 - (size_t)(addr % 4096), got = 0;
 	ssize_t r;
 
 	if (!addr)
 		return -EFAULT;
-	r = read_mem(pid, addr, buf, n);
+	if (first < n) {
+		r = read_mem(pid, addr, buf, first);
+		if (r < 0)
+			return (int)r;
+		if (memchr(buf, '\0', (size_t)r))
+			return 0;
+		if ((size_t)r < first)
+			return -EFAULT;
+		got = first;
+	}
+	r = read_mem(pid, addr + got, buf + got, n - got);
 	if (r < 0)
 		return (int)r;
-	if (!memchr(buf, '\0', (size_t)r))
-		return r == (ssize_t)n ? -ENAMETOOLONG : -EFAULT;
+	if (!memchr(buf + got, '\0', (size_t)r))
+		return got + (size_t)r == n ? -ENAMETOOLONG : -EFAULT;
 	return 0;
 }
 
