@@ -64,6 +64,19 @@ bool path_has_glob(const char *s)
 	return false;
 }
 
+char *path_cat(const char *a, size_t na, const char *b, const char *c)
+{
+	size_t nb = strlen(b), nc = strlen(c);
+	char *o = malloc(na + nb + nc + 1);
+
+	if (!o)
+		return NULL;
+	memcpy(o, a, na);
+	memcpy(o + na, b, nb);
+	memcpy(o + na + nb, c, nc + 1);
+	return o;
+}
+
 /* The end of the […] set at s ('['), or s itself when it is not one. */
 static const char *set_end(const char *s)
 {
@@ -440,11 +453,17 @@ static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **va
 		cut--;
 	if ((r = canon_prefix(p, cut > 1 ? cut - 1 : 1, c, &pv, &pmiss)) < 0)
 		return r;
-	if (asprintf(&cand, "%s/%.*s", strcmp(pv, "/") ? pv : "", (int)(n - cut), p + cut) < 0) {
-		free(pv);
-		return -ENOMEM;
+	/* pv "/" and the last component (p is not NUL-terminated at n) */
+	size_t hl = strcmp(pv, "/") ? strlen(pv) : 0, tl = n - cut;
+	if ((cand = malloc(hl + tl + 2))) {
+		memcpy(cand, pv, hl);
+		cand[hl] = '/';
+		memcpy(cand + hl + 1, p + cut, tl);
+		cand[hl + 1 + tl] = '\0';
 	}
 	free(pv);
+	if (!cand)
+		return -ENOMEM;
 	*missing = pmiss || lstat(cand, &st) < 0;
 	if (!*missing && S_ISLNK(st.st_mode)) {
 		char *real = realpath(cand, NULL);
@@ -474,10 +493,10 @@ int path_canon_cached(const char *abs, struct path_cache *c, char **out)
 		return -ENOMEM;
 	path_normalize(work);
 	size_t lit = literal_prefix(work);
-	if ((r = canon_prefix(work, lit, c, &pre, &missing)) == 0 &&
-	    asprintf(out, "%s%s", strcmp(pre, "/") || !work[lit] ? pre : "", work + lit) < 0) {
-		*out = NULL;
-		r = -ENOMEM;
+	if ((r = canon_prefix(work, lit, c, &pre, &missing)) == 0) {
+		const char *head = strcmp(pre, "/") || !work[lit] ? pre : "";
+		if (!(*out = path_cat(head, strlen(head), work + lit, "")))
+			r = -ENOMEM;
 	}
 	free(pre);
 	free(work);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "platform/path.h"
+
 /* Folds "//", "/./" and "/../" lexically in place (for the missing tail only). */
 static void fold(char *p)
 {
@@ -55,10 +57,8 @@ int canon_path(const char *path, char **out)
 		*cut = save;
 		if (real) {
 			const char *rest = cut;
-			r = asprintf(&res, "%s%s", strcmp(real, "/") == 0 && *rest ? "" : real,
-				     rest) < 0
-				? -ENOMEM
-				: 0;
+			const char *head = strcmp(real, "/") == 0 && *rest ? "" : real;
+			r = (res = path_cat(head, strlen(head), rest, "")) ? 0 : -ENOMEM;
 			free(real);
 			break;
 		}

@@ -386,7 +386,7 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 
 	if (git_config && strcmp(name, ".git/config") == 0)
 		return 0;
-	if (asprintf(&p, "%s/%s", strcmp(dir, "/") ? dir : "", name) < 0)
+	if (!(p = path_cat(dir, strcmp(dir, "/") ? strlen(dir) : 0, "/", name)))
 		return -ENOMEM;
 	struct strv hits = {0};
 	r = strchr(name, '*') ? glob_push(p, &hits) : strv_push(&hits, p);
