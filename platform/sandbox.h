@@ -130,8 +130,9 @@ char *sandbox_marker_text(const struct sandbox_spec *s);
 /* The stage: sets NO_NEW_PRIVS and installs the seccomp filter (AF_UNIX refused unless
  * unix_all), as libseccomp compiled it at build time. 0 or -errno. */
 int sandbox_seccomp_install(bool unix_all);
-/* Build time (bpfgen): the ABIs and the rules of that filter, on a libseccomp context. */
-int sandbox_seccomp_arches(void *ctx);
+/* Build time (bpfgen): a libseccomp context made ready (the ABIs, a binary-tree layout), and
+ * the rules of that filter. 0 or a negative errno from libseccomp. */
+int sandbox_seccomp_prepare(void *ctx);
 int sandbox_seccomp_rules(void *ctx, bool unix_all);
 /* Drops every capability (effective, permitted, inheritable, ambient, bounding) and sets
  * NO_NEW_PRIVS. 0 or -errno. */

@@ -48,7 +48,7 @@ static scmp_filter_ctx new_ctx(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 
-	if (ctx && sandbox_seccomp_arches(ctx) < 0) {
+	if (ctx && sandbox_seccomp_prepare(ctx) < 0) {
 		seccomp_release(ctx);
 		return NULL;
 	}

@@ -20,7 +20,7 @@ static struct sock_filter *now(bool notify, int variant, size_t *n)
 	static struct sock_filter buf[8192];
 
 	*n = 0;
-	if (!c || !f || sandbox_seccomp_arches(c) < 0)
+	if (!c || !f || sandbox_seccomp_prepare(c) < 0)
 		goto out;
 	if ((notify ? notify_rules_add(c, (enum monitor_level)(variant >> 1),
 				       (variant & 1) ? NOTIFY_UNIX : 0)
