@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,8 @@
 _Static_assert(SBX_STAGE_NET_MAX == SESS_STAGE_FDS_MAX, "one limit for the stage's fronts");
 _Static_assert(sizeof(((struct sandbox_spec *)0)->net_reach) / sizeof(uint16_t) == SESS_PORTS_MAX,
 	       "one limit for the reach ports");
+
+extern char **environ;
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
@@ -168,20 +171,27 @@ static void net_setup(const struct stage_args *a)
 		fail(a->fd, -r, "handing the network fronts to sbxsh");
 }
 
+/* The inner shell, with the caller's signal mask back (its handled signals return to their
+ * defaults at exec; ignored ones stay ignored, as bash keeps them). posix_spawn, not fork:
+ * the C library's vfork-style spawn copies no page tables. Returns its pid, or -(126/127)
+ * when it cannot run (said on stderr; the status bash would give). */
 static pid_t spawn_shell(const struct stage_args *a, const sigset_t *old)
 {
-	pid_t pid = fork();
+	posix_spawnattr_t at;
+	pid_t pid = -1;
+	int e = posix_spawnattr_init(&at);
 
-	if (pid != 0)
+	if (e == 0)
+		e = posix_spawnattr_setsigmask(&at, old);
+	if (e == 0)
+		e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+	if (e == 0)
+		e = posix_spawn(&pid, a->shell[0], NULL, &at, a->shell + 1, environ);
+	posix_spawnattr_destroy(&at);
+	if (e == 0)
 		return pid;
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
-		if (signal(forwarded[i], SIG_DFL) == SIG_IGN)
-			signal(forwarded[i], SIG_IGN); /* ignored by the caller: stays so */
-	sigprocmask(SIG_SETMASK, old, NULL);
-	execv(a->shell[0], a->shell + 1);
-	int e = errno;
 	fprintf(stderr, "sbxsh: cannot run the inner shell %s: %s\n", a->shell[0], strerror(e));
-	_exit(e == ENOENT ? 127 : 126);
+	return e == ENOENT ? -127 : -126;
 }
 
 /* Waits for the shell; reaps orphans; forwards signals sent from outside or by others. */
@@ -250,9 +260,7 @@ int main(int argc, char **argv)
 		fail(a.fd, -r, "installing the violation monitor's filter");
 	send_msg(a.fd, SBX_STAGE_STARTED, 0);
 	pid_t shell = spawn_shell(&a, &old);
-	if (shell < 0)
-		fail(a.fd, errno, "fork");
-	int status = supervise(shell, &set);
+	int status = shell < 0 ? (-shell) << 8 : supervise(shell, &set);
 	send_msg(a.fd, SBX_STAGE_EXITED, status);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
