@@ -5,12 +5,12 @@
 # HTTP front against tinyproxy (wrk, same client and server, one run). Writes the "Proxy"
 # section of bench/RESULTS.md (or of $RESULTS).
 # Usage: sh bench/proxy.sh [BUILD_DIR]
-#   (SIZE_MB=1024 ROUNDS=3 TUNNELS=1000 RPS_SECONDS=5 RPS_ROUNDS=3 RPS_CONNS=32 to change)
+#   (SIZE_MB=1024 ROUNDS=5 TUNNELS=1000 RPS_SECONDS=5 RPS_ROUNDS=3 RPS_CONNS=32 to change)
 set -eu
 B=${1:-build}
 MAKE=${MAKE:-make}
 SIZE_MB=${SIZE_MB:-1024}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 TUNNELS=${TUNNELS:-1000}
 RPS_SECONDS=${RPS_SECONDS:-5}
 RPS_ROUNDS=${RPS_ROUNDS:-3}
@@ -20,6 +20,7 @@ RESULTS=${RESULTS:-$top/bench/RESULTS.md}
 for c in curl python3 wrk tinyproxy; do
 	command -v "$c" > /dev/null || { echo "proxy.sh: $c is missing (sh packaging/deps.sh bench)" >&2; exit 1; }
 done
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX)
 pids=""
 trap 'kill $pids 2> /dev/null; XDG_RUNTIME_DIR=$work/run "$work/inst/bin/sbxsh" session stop > /dev/null 2>&1; rm -rf "$work"' EXIT INT TERM
@@ -242,10 +243,10 @@ for r in $(seq "$RPS_ROUNDS"); do
 	done
 done
 
-python3 - "$RESULTS" "$speeds" "$SIZE_MB" "$rss0" "$ntun" "$rss1" "$p50" "$p99" "$pmax" "$(id -un)" "$cpu_ms" "$seq_lat" "$work/rps" "$cpu_all" "$RPS_CONNS" "$RPS_SECONDS" "$(tinyproxy -v | head -1)" "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)" <<'PY'
+python3 - "$RESULTS" "$speeds" "$SIZE_MB" "$rss0" "$ntun" "$rss1" "$p50" "$p99" "$pmax" "$(id -un)" "$cpu_ms" "$seq_lat" "$work/rps" "$cpu_all" "$load0" "$RPS_CONNS" "$RPS_SECONDS" "$(tinyproxy -v | head -1)" "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)" <<'PY'
 import os, platform, sys, time
 path, speeds, mb, rss0, ntun, rss1, p50, p99, pmax, user, cpu_ms, seq = sys.argv[1:13]
-rpsfile, cpu_all, conns, secs, tpv, wrkv = sys.argv[13:19]
+rpsfile, cpu_all, load0, conns, secs, tpv, wrkv = sys.argv[13:20]
 runs = {}
 for l in open(rpsfile):
     name, r, q99, err = l.split()
@@ -260,6 +261,7 @@ pairs = [tuple(float(x) for x in p.split(":")) for p in speeds.split()]
 direct, tunnel = max(p[0] for p in pairs), max(p[1] for p in pairs)
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 gib = lambda b: "%.2f GiB/s" % (b / (1 << 30))
+med = lambda v: sorted(v)[len(v) // 2] if len(v) % 2 else sum(sorted(v)[len(v) // 2 - 1:len(v) // 2 + 1]) / 2
 sec = [
     "## Proxy",
     "",
@@ -268,12 +270,13 @@ sec = [
     "Tunnels: %s concurrent CONNECTs to an echo server opened at once by one asyncio client," % ntun,
     "each timed from connect() to the daemon's 200 (then one echo through it, checked); the",
     "daemon's RSS read while all were open. Goal (design.md): tunnel ≥ 90% of direct.",
-    "Small requests: %s, one thread, %s connections, %s s a run, GETs a 300-byte body from an" % (wrkv, conns, secs),
-    "asyncio server: direct, through the daemon's HTTP front and through %s (Debian's," % tpv,
-    "foreground, log level Critical), both proxies given `GET http://127.0.0.1:PORT/x`; with a",
-    "new connection per request (the client sends `Connection: close`), then keep-alive; both",
-    "proxies open one upstream connection per request. Alternating, best of %d each (p99 of" % len(runs["direct.close"]),
-    "that run; errors: wrk's socket errors and non-2xx over all runs).",
+    "Small requests: %s, one thread, %s connections, %s s a run, GETs a 300-byte" % (wrkv, conns, secs),
+    "body from an asyncio server: direct, through the daemon's HTTP front and through",
+    "%s (Debian's, foreground, log level Critical), both proxies given" % tpv,
+    "`GET http://127.0.0.1:PORT/x`; with a new connection per request (the client sends",
+    "`Connection: close`), then keep-alive; both proxies open one upstream connection per",
+    "request. Alternating, best of %d each (p99 of that run; errors: wrk's socket errors and" % len(runs["direct.close"]),
+    "non-2xx over all runs).",
 ] + ([
     "tinyproxy's errors: it closes the client connection after each response without saying",
     "so (it drops the server's `Connection: close` and sends none), so wrk's next request on",
@@ -286,10 +289,10 @@ sec = [
     "| date | %s |" % time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     "| machine | %s, %d CPUs, kernel %s |" % (cpu, os.cpu_count(), platform.release()),
     "| user | %s |" % user,
-    "| load average at the end | %s |" % " ".join(open("/proc/loadavg").read().split()[:3]),
+    "| load average at the start, at the end | %s; %s (the benchmark itself keeps 2-3 busy) |" % (load0, " ".join(open("/proc/loadavg").read().split()[:3])),
     "| bulk direct | %s (rounds: %s) |" % (gib(direct), ", ".join(gib(p[0]) for p in pairs)),
     "| bulk through CONNECT | %s (rounds: %s) |" % (gib(tunnel), ", ".join(gib(p[1]) for p in pairs)),
-    "| ratio (best of each) | **%.0f%%** |" % (100 * tunnel / direct),
+    "| ratio (best of each) | **%.0f%%** (of the medians: %.0f%%) |" % (100 * tunnel / direct, 100 * med([p[1] for p in pairs]) / med([p[0] for p in pairs])),
     "| daemon CPU per GiB relayed | %s ms (splice(2): the bytes never enter the daemon) |" % cpu_ms,
     "| the machine's CPU per GiB (all processes and the kernel) | direct %s ms, through CONNECT %s ms (%d CPUs: %d ms of CPU a second) |" % (*cpu_all.split("/"), os.cpu_count(), 1000 * os.cpu_count()),
     "| %s concurrent tunnels: connect latency | p50 %s ms, p99 %s ms, max %s ms |" % (ntun, p50, p99, pmax),
@@ -304,15 +307,20 @@ sec = [
     "",
 ]
 old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmark results", ""]
-out, skip = [], False
+# the section is replaced where it stands (appended if there is none)
+out, skip, done = [], False, False
 for line in old:
     if line.startswith("## "):
         skip = line.strip() == "## Proxy"
+        if skip and not done:
+            out += sec
+            done = True
     if not skip:
         out.append(line)
-while out and out[-1] == "":
-    out.pop()
-out += [""] + sec
+if not done:
+    while out and out[-1] == "":
+        out.pop()
+    out += [""] + sec
 open(path, "w").write("\n".join(out) + "\n")
 print("tunnel %.0f%% of direct; %s tunnels p99 %s ms, RSS %s KiB; small requests sbxsh/tinyproxy %s (new connection), %s (keep-alive) -> %s" % (100 * tunnel / direct, ntun, p99, rss1, ratio("close"), ratio("keep"), path))
 PY
