@@ -1,6 +1,7 @@
-/* bpfgen — runs at build time: has libseccomp compile the stage's two filters (the main
- * filter of seccomp.c, the monitor's notify filter of notify.c) for every variant the stage
- * may need, and prints them as a C file of classic BPF programs (filters.h).
+/* bpfgen — runs at build time: has libseccomp compile the stage's filter (the main rules of
+ * seccomp.c; with the monitor on, those and the notify rules of notify.c in one program) for
+ * every variant the stage may need, and prints them as a C file of classic BPF programs
+ * (filters.h), with the monitor's syscall numbers.
  *
  * Why at build time: libseccomp takes ~0.4 ms per filter per command to generate the same
  * program for three ABIs; the stage loads the exported program in microseconds, and the
@@ -60,10 +61,12 @@ static int gen(const char *name, bool notify, int variant)
 	scmp_filter_ctx ctx = new_ctx();
 	int r = ctx ? 0 : -ENOMEM;
 
+	/* a notify variant carries the main rules too (AF_UNIX left to the monitor) */
 	if (r == 0)
-		r = notify ? notify_rules_add(ctx, (enum monitor_level)(variant >> 1),
-					      (variant & 1) ? NOTIFY_UNIX : 0)
-			   : sandbox_seccomp_rules(ctx, variant != 0);
+		r = sandbox_seccomp_rules(ctx, notify || variant != 0);
+	if (r == 0 && notify)
+		r = notify_rules_add(ctx, (enum monitor_level)(variant >> 1),
+				     (variant & 1) ? NOTIFY_UNIX : 0);
 	if (r == 0)
 		r = print_prog(ctx, name);
 	if (ctx)

@@ -1,8 +1,9 @@
-/* filters — the stage loads its two seccomp filters, as libseccomp compiled them at build
- * time (bpfgen_main.c → filters.h).
+/* filters — the stage loads its seccomp filter, as libseccomp compiled it at build time
+ * (bpfgen_main.c → filters.h): the main rules alone, or with the monitor on, the main rules
+ * and the monitor's notify rules in one program.
  *
  * Rules kept here:
- * - NO_NEW_PRIVS is set before the first filter, whatever bwrap did.
+ * - NO_NEW_PRIVS is set before the filter, whatever bwrap did.
  * - The notify filter's listener leaves the sandbox and is closed here before anything the
  *   stage runs could inherit it: a listener left inside lets the command answer its own
  *   notifications.
@@ -39,7 +40,9 @@ int notify_stage_install(const struct notify_stage *st)
 	int r = -EINVAL, lfd = -1;
 	unsigned v = (unsigned)st->level * 2 + ((st->flags & NOTIFY_UNIX) ? 1 : 0);
 
-	if (st->level > MONITOR_OFF && v < sizeof(filters_notify) / sizeof(filters_notify[0]))
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		r = -errno;
+	else if (st->level > MONITOR_OFF && v < sizeof(filters_notify) / sizeof(filters_notify[0]))
 		r = lfd = load(&filters_notify[v], SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (r >= 0)
 		r = notify_fd_send(st->fd, lfd);

@@ -7,7 +7,9 @@
 /* The main filter: [0] refuses AF_UNIX sockets, [1] leaves them (unix_sockets = all, or the
  * monitor refuses and reports them). */
 extern const struct sock_fprog filters_main[2];
-/* The monitor's notify filter: [level * 2 + (flags & NOTIFY_UNIX)]; len 0 for MONITOR_OFF. */
+/* With the monitor on, the one filter: the main rules of filters_main[1] (AF_UNIX is the
+ * monitor's) and its notify rules, [level * 2 + (flags & NOTIFY_UNIX)]; len 0 for
+ * MONITOR_OFF. */
 extern const struct sock_fprog filters_notify[8];
 
 /* The monitor's syscall numbers, resolved by libseccomp at build time so the front end does

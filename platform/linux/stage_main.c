@@ -250,14 +250,16 @@ int main(int argc, char **argv)
 	/* network = proxy: the fronts, handed out; the command waits for the front end's go. */
 	if (a.net)
 		net_setup(&a);
-	/* With the monitor on, AF_UNIX is its to refuse (EPERM, and reported): an ERRNO rule here
-	 * would win over its notification and hide the attempt. Unanswered, it still fails. */
-	bool unix_elsewhere = a.unix_all || (mon.fd >= 0 && (mon.flags & NOTIFY_UNIX));
-	if ((r = sandbox_seccomp_install(unix_elsewhere)) < 0)
+	/* With the monitor on, one filter holds the main rules and the monitor's (one load: each
+	 * costs the kernel ~50 µs); its listener goes to the front end, not inward. AF_UNIX is
+	 * then the monitor's to refuse (EPERM, and reported): an ERRNO rule would win over its
+	 * notification and hide the attempt. Unanswered, it still fails. */
+	if (mon.fd >= 0) {
+		if ((r = notify_stage_install(&mon)) < 0)
+			fail(a.fd, -r, "installing the seccomp filter and the violation monitor's");
+	} else if ((r = sandbox_seccomp_install(a.unix_all)) < 0) {
 		fail(a.fd, -r, "installing the seccomp filter");
-	/* Second, the monitor's notify filter; its listener goes to the front end, not inward. */
-	if (mon.fd >= 0 && (r = notify_stage_install(&mon)) < 0)
-		fail(a.fd, -r, "installing the violation monitor's filter");
+	}
 	send_msg(a.fd, SBX_STAGE_STARTED, 0);
 	pid_t shell = spawn_shell(&a, &old);
 	int status = shell < 0 ? (-shell) << 8 : supervise(shell, &set);

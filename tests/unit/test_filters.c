@@ -22,9 +22,10 @@ static struct sock_filter *now(bool notify, int variant, size_t *n)
 	*n = 0;
 	if (!c || !f || sandbox_seccomp_prepare(c) < 0)
 		goto out;
-	if ((notify ? notify_rules_add(c, (enum monitor_level)(variant >> 1),
-				       (variant & 1) ? NOTIFY_UNIX : 0)
-		    : sandbox_seccomp_rules(c, variant != 0)) < 0)
+	if (sandbox_seccomp_rules(c, notify || variant != 0) < 0)
+		goto out;
+	if (notify && notify_rules_add(c, (enum monitor_level)(variant >> 1),
+				       (variant & 1) ? NOTIFY_UNIX : 0) < 0)
 		goto out;
 	if (seccomp_export_bpf(c, fileno(f)) < 0)
 		goto out;
