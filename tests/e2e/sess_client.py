@@ -235,7 +235,10 @@ def cmd_raw(path, hexbytes):
 def fetch(port, target):
     """GET through the HTTP front at port; returns (status, body)."""
     c = socket.create_connection(("127.0.0.1", port), timeout=20)
-    c.sendall(("GET http://%s/ HTTP/1.1\r\nHost: %s\r\n\r\n" % (target, target)).encode())
+    # it reads to the end of the stream, so it asks for the connection to close (the proxy
+    # keeps an HTTP/1.1 client's connection open otherwise)
+    c.sendall(("GET http://%s/ HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n"
+               % (target, target)).encode())
     data = b""
     while True:
         chunk = c.recv(65536)
