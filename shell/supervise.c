@@ -9,6 +9,8 @@
  *   descriptors are taken only with the one network message, once, before the command
  *   starts, and only when network = proxy; any others are closed unread.
  * - A command killed by a signal makes sbxsh die of the same signal (compat.md 5).
+ * - Once the stage reports the shell's status, bwrap is killed and reaped: the sandbox dies
+ *   with it (--die-with-parent down the chain, the stage is its pid namespace's init).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -168,9 +170,13 @@ static int on_message(struct sup *s)
 				s->pidfd = (int)syscall(SYS_pidfd_open, cr.pid, 0);
 		}
 		s->res->started = true;
-	} else if (m->kind == SBX_STAGE_EXITED && s->res->started) {
+	} else if (m->kind == SBX_STAGE_EXITED && s->res->started && !s->res->reported) {
 		s->res->wstatus = m->status & 0xffff;
 		s->res->reported = true;
+		/* The shell is gone and its status is ours: bwrap is killed rather than waited
+		 * for, so the kernel's teardown of the sandbox (its pid namespace killed with the
+		 * stage, its mounts) is not on the caller's clock. */
+		kill(s->bwrap, SIGKILL);
 	} else if (m->kind == SBX_STAGE_FAILED) {
 		s->res->refused = true;
 	}
