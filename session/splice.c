@@ -42,9 +42,9 @@ struct way {
 
 struct spl {
 	struct pconn *p;
-	uv_poll_t poll; /* on ep */
-	int ep;		/* epoll set: the client (data 0) and the upstream (data 1) socket */
-	int fd[2];	/* the handles' own descriptors: 0 client, 1 upstream */
+	uv_poll_t poll;	   /* on ep */
+	int ep;		   /* epoll set: the client (data 0) and the upstream (data 1) socket */
+	int fd[2];	   /* the handles' own descriptors: 0 client, 1 upstream */
 	struct way way[2]; /* 0: client -> upstream, 1: upstream -> client */
 };
 
@@ -167,12 +167,16 @@ static void on_poll(uv_poll_t *h, int status, int events)
 
 static int open_way(struct way *w)
 {
+	int n;
+
 	if (pipe2(w->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
 		return -errno;
 	if (fcntl(w->pipe[1], F_SETPIPE_SZ, PIPE_WANT) < 0) {
 		/* the default size (64 KiB) does, just slower */
 	}
-	w->cap = (size_t)fcntl(w->pipe[1], F_GETPIPE_SZ);
+	if ((n = fcntl(w->pipe[1], F_GETPIPE_SZ)) <= 0)
+		return n < 0 ? -errno : -EINVAL;
+	w->cap = (size_t)n;
 	return 0;
 }
 
