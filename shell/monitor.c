@@ -43,6 +43,7 @@
 struct monitor {
 	int fd, stopfd;
 	int boot; /* the socket the listener arrives on (monitor_start_recv), or -1 */
+	bool hup; /* monitor_ready saw the listener hang up: nothing more can come */
 	pthread_t thread;
 	bool running;
 	struct judge_ctx jc;
@@ -512,12 +513,25 @@ int monitor_dispatch(struct monitor *m, int timeout_ms)
 	return -EPIPE; /* POLLHUP: no process holds the filter any more */
 }
 
+/* The listener from the boot socket (readable now); false when the stage sent none. */
+static bool take_listener(struct monitor *m)
+{
+	int fd = -1;
+
+	if (notify_fd_recv(m->boot, &fd) < 0)
+		return false; /* EOF: the stage died before installing its filter */
+	notify_listener_setup(fd);
+	m->fd = fd;
+	close(m->boot);
+	m->boot = -1;
+	return true;
+}
+
 /* Waits for the stage to send the listener; false when it never will (or we stop). */
 static bool receive_listener(struct monitor *m)
 {
 	struct pollfd p[2] = {{.fd = m->boot, .events = POLLIN},
 			      {.fd = m->stopfd, .events = POLLIN}};
-	int fd = -1;
 
 	for (;;) {
 		int r = poll(p, 2, -1);
@@ -528,13 +542,7 @@ static bool receive_listener(struct monitor *m)
 			return false;
 		break;
 	}
-	if (notify_fd_recv(m->boot, &fd) < 0)
-		return false; /* EOF: the stage died before installing its filter */
-	notify_listener_setup(fd);
-	m->fd = fd;
-	close(m->boot);
-	m->boot = -1;
-	return true;
+	return take_listener(m);
 }
 
 static void *loop(void *arg)
@@ -590,6 +598,40 @@ int monitor_start(struct monitor *m)
 		return -r;
 	m->running = true;
 	return 0;
+}
+
+void monitor_set_boot(struct monitor *m, int sock)
+{
+	m->boot = sock;
+}
+
+int monitor_poll_fd(const struct monitor *m)
+{
+	return m->fd >= 0 ? (m->hup ? -1 : m->fd) : m->boot;
+}
+
+void monitor_ready(struct monitor *m, short revents)
+{
+	if (m->fd < 0) {
+		if (m->boot >= 0 && (revents & (POLLIN | POLLHUP | POLLERR)) && !take_listener(m)) {
+			close(m->boot);
+			m->boot = -1;
+		}
+		return;
+	}
+	if (revents & POLLIN) {
+		if (recv_one(m) < 0)
+			m->hup = true;
+	} else if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		m->hup = true; /* no process holds the filter any more */
+	}
+}
+
+void monitor_drain(struct monitor *m)
+{
+	if (m && m->fd >= 0 && !m->hup)
+		while (monitor_dispatch(m, 0) == 1)
+			;
 }
 
 int monitor_start_recv(struct monitor *m, int sock)

@@ -43,6 +43,20 @@ int monitor_start(struct monitor *m);
  * closes its end: the thread ends with nothing seen. */
 int monitor_start_recv(struct monitor *m, int sock);
 
+/* Without a thread, for a caller's own poll loop (the front end's supervise loop): the
+ * listener will arrive on sock (taken, as for monitor_start_recv). Poll monitor_poll_fd for
+ * POLLIN and call monitor_ready when it fires; monitor_drain answers what is still queued.
+ * No thread to start or join: the front end pays neither per command. */
+void monitor_set_boot(struct monitor *m, int sock);
+/* The descriptor to wait on: the boot socket until the listener came, then the listener;
+ * -1 once the stage closed the boot socket unsent or the listener hung up. */
+int monitor_poll_fd(const struct monitor *m);
+/* monitor_poll_fd was ready (revents as poll gave them): takes the listener, or answers
+ * one notification. Never blocks. */
+void monitor_ready(struct monitor *m, short revents);
+/* Answers every notification already queued, then returns. */
+void monitor_drain(struct monitor *m);
+
 /* Stops the thread: answers what is pending, then returns once the thread has ended.
  * Safe to call when not started. */
 void monitor_stop(struct monitor *m);
@@ -52,8 +66,8 @@ void monitor_stop(struct monitor *m);
  * callers that run their own loop, and for tests. */
 int monitor_dispatch(struct monitor *m, int timeout_ms);
 
-/* Calls fn(v, arg) on the monitor's thread for each violation as it is kept (before
- * monitor_start): the log gets it while the command still runs, so a long interactive
+/* Calls fn(v, arg) on the thread that answers (monitor_ready's caller, or monitor_start's
+ * thread) for each violation as it is kept (set it before either): the log gets it while the command still runs, so a long interactive
  * session or a front end killed later loses nothing. fn must not block for long. */
 void monitor_set_sink(struct monitor *m, void (*fn)(const struct mon_viol *v, void *arg),
 		      void *arg);

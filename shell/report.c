@@ -350,11 +350,12 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 	rr->rc.logged = true;
 	notify_env_format(env, sizeof(env), sv[1], monitor_level_of(set->monitor),
 			  spec->unix_all ? 0 : NOTIFY_UNIX);
-	if (setenv(NOTIFY_ENV, env, 1) < 0 || (r = monitor_start_recv(rr->mon, sv[0])) < 0) {
-		r = r ? r : -errno;
+	if (setenv(NOTIFY_ENV, env, 1) < 0) {
+		r = -errno;
 		goto out;
 	}
-	sv[0] = -1; /* the monitor's now */
+	monitor_set_boot(rr->mon, sv[0]); /* served by the supervise loop (report_run_monitor) */
+	sv[0] = -1;			  /* the monitor's now */
 	*stage_fd = sv[1];
 	*out = rr;
 	return 0;
@@ -368,10 +369,15 @@ out:
 	return r;
 }
 
+struct monitor *report_run_monitor(const struct report_run *rr)
+{
+	return rr ? rr->mon : NULL;
+}
+
 int report_run_end(struct report_run *rr, int wstatus)
 {
 	if (!rr)
 		return wstatus;
-	monitor_stop(rr->mon);
+	monitor_drain(rr->mon);
 	return report_finish(&rr->rc, rr->mon, wstatus, stderr);
 }

@@ -55,6 +55,9 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 const char *report_run_command(const struct report_run *rr);
 /* After the command: stops the monitor, reports, returns the wait status to exit with. */
 int report_run_end(struct report_run *rr, int wstatus);
+/* The run's monitor (NULL when off), for the supervise loop to serve (monitor_poll_fd,
+ * monitor_ready) until bwrap ends; report_run_end answers what is left. */
+struct monitor *report_run_monitor(const struct report_run *rr);
 void report_run_free(struct report_run *rr);
 
 /* A command id for the log: "<pid>-<hex monotonic ns>", into buf. */

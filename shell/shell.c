@@ -250,6 +250,17 @@ static void start_monitor(struct run *r, const struct settings *set)
 		r->fds[r->nfds++] = fd;
 }
 
+/* The violation monitor, served by the supervise loop (no thread of its own). */
+static int mon_fd(void *m)
+{
+	return monitor_poll_fd(m);
+}
+
+static void mon_ready(void *m, short revents)
+{
+	monitor_ready(m, revents);
+}
+
 static int run_sandboxed(struct run *r)
 {
 	const struct settings *set;
@@ -272,8 +283,10 @@ static int run_sandboxed(struct run *r)
 	struct supervise_net hook;
 	if (r->net)
 		net_hook(r->net, &hook);
+	struct monitor *mon = report_run_monitor(r->mon);
+	struct supervise_extra xmon = {mon_fd, mon_ready, mon};
 	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session,
-			      r->net ? &hook : NULL, &res);
+			      r->net ? &hook : NULL, mon ? &xmon : NULL, &res);
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
 	net_finish(r->net);

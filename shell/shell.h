@@ -53,12 +53,22 @@ struct supervise_net {
 	void *arg;
 };
 
+/* Another descriptor the loop waits on: the violation monitor's, answered on this thread.
+ * fd() is asked before each wait (-1: none now); ready() gets poll's revents. */
+struct supervise_extra {
+	int (*fd)(void *arg);
+	void (*ready)(void *arg, short revents);
+	void *arg;
+};
+
 /* Runs argv (bwrap, by absolute path) and supervises it: signals forwarded to the stage,
  * the stage's report read from sock. keep_fds are made inheritable for bwrap only.
- * net (NULL: network is not proxy; a NET message is then refused) takes the fronts.
- * Fills *res. Returns 0, or a negative errno when it could not start bwrap. */
+ * net (NULL: network is not proxy; a NET message is then refused) takes the fronts; extra
+ * (may be NULL) is served in the same loop. Fills *res. Returns 0, or a negative errno when
+ * it could not start bwrap. */
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
-		  const struct supervise_net *net, struct run_result *res);
+		  const struct supervise_net *net, const struct supervise_extra *extra,
+		  struct run_result *res);
 /* Exits with wstatus: the same code, or dies of the same signal. */
 _Noreturn void supervise_exit(int wstatus);
 

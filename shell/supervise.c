@@ -40,6 +40,7 @@ struct sup {
 	bool new_session;
 	bool net_done; /* the fronts came (or were refused): no second NET message */
 	const struct supervise_net *net;
+	const struct supervise_extra *extra;
 	struct run_result *res;
 };
 
@@ -220,9 +221,14 @@ static void loop(struct sup *s)
 	bool open = true;
 
 	for (;;) {
-		struct pollfd p[2] = {{s->sigfd, POLLIN, 0}, {open ? s->sock : -1, POLLIN, 0}};
-		if (poll(p, 2, -1) < 0)
+		int xfd = s->extra ? s->extra->fd(s->extra->arg) : -1;
+		struct pollfd p[3] = {
+		    {s->sigfd, POLLIN, 0}, {open ? s->sock : -1, POLLIN, 0}, {xfd, POLLIN, 0}};
+		if (poll(p, 3, -1) < 0)
 			continue;
+		/* the monitor first: a sandboxed call waits on its answer */
+		if (p[2].revents)
+			s->extra->ready(s->extra->arg, p[2].revents);
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
 			open = on_message(s) != 0;
 		if ((p[0].revents & POLLIN) && on_signal(s))
@@ -234,10 +240,15 @@ static void loop(struct sup *s)
 }
 
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
-		  const struct supervise_net *net, struct run_result *res)
+		  const struct supervise_net *net, const struct supervise_extra *extra,
+		  struct run_result *res)
 {
-	struct sup s = {
-	    .sock = sock, .pidfd = -1, .new_session = new_session, .net = net, .res = res};
+	struct sup s = {.sock = sock,
+			.pidfd = -1,
+			.new_session = new_session,
+			.net = net,
+			.extra = extra,
+			.res = res};
 	sigset_t set, old;
 	int r = 0;
 
