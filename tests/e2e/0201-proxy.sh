@@ -50,6 +50,9 @@ lab() {
 	mount --bind "$T/hosts" /etc/hosts
 }
 in_remote() { nsenter -t "$NS" -n "$@"; }
+# A server in the remote namespace, in the background: nsenter itself, not a subshell
+# running the function, so $! is the server (cleanup kills it).
+in_remote_bg() { nsenter -t "$NS" -n "$@" & }
 # wait_for CMD…: retries CMD until it succeeds (a server coming up), at most ~5 s.
 wait_for() { i=0; until "$@" > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 100 ] && return 1; sleep 0.05; done; }
 
@@ -60,7 +63,7 @@ if ! lab; then
 fi
 export ECHO_LOG="$T/echo.log"
 : > "$ECHO_LOG"
-in_remote "$PY" "$E2E/echo_http.py" 80 10.77.0.2 fd77::2 > /dev/null 2>&1 &
+in_remote_bg "$PY" "$E2E/echo_http.py" 80 10.77.0.2 fd77::2 > /dev/null 2>&1
 SRV=$!
 "$PY" "$E2E/echo_http.py" 18081 127.0.0.1 > /dev/null 2>&1 &
 SRV="$SRV $!"
@@ -123,13 +126,13 @@ while True:
     c, _ = s.accept()
     threading.Thread(target=serve, args=(c,), daemon=True).start()
 EOF
-in_remote "$PY" "$T/resp_srv.py" 10.77.0.2 82 > /dev/null 2>&1 &
+in_remote_bg "$PY" "$T/resp_srv.py" 10.77.0.2 82 > /dev/null 2>&1
 SRV="$SRV $!"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
 	-subj /CN=good.test -addext "subjectAltName=DNS:good.test,DNS:evil.test" \
 	-keyout "$T/key.pem" -out "$T/cert.pem" > /dev/null 2>&1
-in_remote openssl s_server -quiet -accept 443 -cert "$T/cert.pem" -key "$T/key.pem" -www \
-	> "$T/tls.log" 2>&1 &
+in_remote_bg openssl s_server -quiet -accept 443 -cert "$T/cert.pem" -key "$T/key.pem" -www \
+	> "$T/tls.log" 2>&1
 SRV="$SRV $!"
 check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
 check "the remote TLS server is up" wait_for curl -sf --cacert "$T/cert.pem" https://good.test/
