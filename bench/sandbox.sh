@@ -19,6 +19,10 @@ chmod 755 "$work"
 	SYSCONFDIR="$work/inst/etc" install > "$work/install.log" 2>&1) ||
 	{ cat "$work/install.log"; exit 1; }
 sbxsh=$work/inst/bin/sbxsh
+# The same front end and stage on glibc (LIBC=glibc), for the comparison below.
+(cd "$top" && $MAKE --no-print-directory B="$B/bench-build-glibc" LIBC=glibc PREFIX="$work/instg" \
+	SYSCONFDIR="$work/instg/etc" install > "$work/install-glibc.log" 2>&1) ||
+	{ cat "$work/install-glibc.log"; exit 1; }
 mkdir -p "$work/proj/.git"
 printf '[default]\nnetwork = none\n' > "$work/bench.ini"
 printf '[sbxsh]\nmonitor = off\n[default]\nnetwork = none\n' > "$work/nomon.ini"
@@ -36,7 +40,9 @@ hyperfine -N --warmup 30 --runs "${RUNS:-300}" --export-json "$work/h.json" \
 	"/bin/true" \
 	"$sbxsh --config $work/bench.ini --dry-run -c true" \
 	"$stage --fd=3 -- /bin/true true" \
-	"$sbxsh --config $work/nomon.ini -c true"
+	"$sbxsh --config $work/nomon.ini -c true" \
+	"$work/instg/bin/sbxsh --config $work/bench.ini -c true" \
+	"$work/instg/bin/sbxsh --config $work/nomon.ini -c true"
 
 python3 - "$work/h.json" "$top/bench/RESULTS.md" "$(id -un)" <<'PY'
 import json, os, platform, subprocess, sys, time
@@ -63,20 +69,26 @@ sec = [
     "| machine | %s, %d CPUs, kernel %s, %s |" % (cpu, os.cpu_count(), platform.release(), sh("bwrap", "--version")),
     "| user | %s |" % user,
     "| load average at the end | %s |" % " ".join(load),
-    "| `sbxsh -c true` | median %.2f ms (mean %.2f) |" % (med[0], mean[0]),
+    "| `sbxsh -c true` (the monitor on: the default) | median %.2f ms (mean %.2f) |" % (med[0], mean[0]),
+    "| `sbxsh -c true`, `monitor = off` | median %.2f ms (mean %.2f) |" % (med[5], mean[5]),
     "| bare bwrap + bash | median %.2f ms (mean %.2f) |" % (med[1], mean[1]),
-    "| ratio (medians) | **%.2f×** |" % ratio,
+    "| ratio (medians), monitor on | **%.2f×** |" % ratio,
+    "| ratio (medians), monitor off | **%.2f×** |" % (med[5] / med[1]),
+    "| the monitor adds (medians) | %.2f ms |" % (med[0] - med[5]),
     "",
     "Where the %.2f ms go (medians of the same run): one process start (`/bin/true`) costs"
     % (med[0] - med[1]),
     "%.2f ms here; the front end alone (`sbxsh --dry-run -c true`: start, policy load, mount"
     % med[2],
-    "plan) %.2f ms; the stage alone running `/bin/true` (start, capabilities, seccomp, fork,"
+    "plan) %.2f ms; the stage alone running `/bin/true` (start, capabilities, seccomp, spawn,"
     % med[3],
     "wait) %.2f ms, i.e. %.2f ms over `/bin/true`. The sandboxed path has two process starts"
     % (med[4], med[4] - med[2]),
-    "more than bare bwrap + bash (the front end and the stage); each is paid on every command.",
-    "With `monitor = off`: median %.2f ms (%.2f×)." % (med[5], med[5] / med[1]),
+    "more than bare bwrap + bash (the front end and the stage, both static musl; `/bin/true`",
+    "is a glibc program), paid on every command.",
+    "The same two with the front end and the stage built on glibc (`LIBC=glibc`) instead of",
+    "static musl: median %.2f ms (%.2f×), monitor off %.2f ms (%.2f×)."
+    % (med[6], med[6] / med[1], med[7], med[7] / med[1]),
     "",
 ]
 old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmarks", ""]
