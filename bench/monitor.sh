@@ -21,7 +21,7 @@ export HOME="$W/home" XDG_CONFIG_HOME="$W/home/.config"
 unset XDG_STATE_HOME SBXSH_CONFIG
 mkdir -p "$HOME/.config/sbxsh" "$W/proj/.git"
 chmod 700 "$HOME"
-for m in on off; do
+for m in on off writes full; do
 	printf '[sbxsh]\nmonitor = %s\non_violation = warn\n[default]\nnetwork = none\n' "$m" > "$W/$m.ini"
 	chmod 600 "$W/$m.ini"
 done
@@ -68,6 +68,8 @@ while IFS='|' read -r name cmd; do
 	hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$W/r$i.json" \
 		-n off "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$cmd'" \
 		-n on "env SBXSH_CONFIG=$W/on.ini $SBXSH -c '$cmd'" \
+		-n writes "env SBXSH_CONFIG=$W/writes.ini $SBXSH -c '$cmd'" \
+		-n full "env SBXSH_CONFIG=$W/full.ini $SBXSH -c '$cmd'" \
 		-n strace "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$STRACE $cmd'" > /dev/null 2>&1 ||
 		{ echo "monitor.sh: $name failed under hyperfine" >&2; exit 1; }
 	echo "$name" > "$W/r$i.name"
@@ -76,19 +78,21 @@ done < "$W/workloads"
 echo "## Monitor"
 echo
 echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/monitor.sh\`, hyperfine, $RUNS runs after 1 warm-up, mean ± stddev"
-echo "- off: \`[sbxsh] monitor = off\`; on: the monitor (full level); strace: monitor off, \`$STRACE\` inside the sandbox"
+echo "- off / on (the default) / writes / full: \`[sbxsh] monitor = …\` (docs/monitor.md, \"Levels\"); strace: monitor off, \`$STRACE\` inside the sandbox"
 echo
 python3 - "$W" "$i" <<'EOF'
 import json, sys
 w, n = sys.argv[1], int(sys.argv[2])
-print("| workload | off | on | on/off | strace | strace/off | goal |")
-print("|---|---|---|---|---|---|---|")
+print("| workload | off | on | on/off | goal | writes/off | full/off | strace | strace/off |")
+print("|---|---|---|---|---|---|---|---|---|")
 goals = {"true": "+0.5 ms", "50,000 opens (Python loop)": "≤ 2.5×"}
 for i in range(1, n + 1):
     name = open(f"{w}/r{i}.name").read().strip()
     r = {x["command"]: x for x in json.load(open(f"{w}/r{i}.json"))["results"]}
     f = lambda k: f'{r[k]["mean"]*1000:.1f} ± {r[k]["stddev"]*1000:.1f} ms'
-    on, off, st = r["on"]["mean"], r["off"]["mean"], r["strace"]["mean"]
-    ratio = f"+{(on-off)*1000:.2f} ms" if name == "true" else f"{on/off:.2f}×"
-    print(f"| {name} | {f('off')} | {f('on')} | {ratio} | {f('strace')} | {st/off:.2f}× | {goals.get(name, '≤ 1.10×')} |")
+    off, st = r["off"]["mean"], r["strace"]["mean"]
+    rel = lambda k: (f"+{(r[k]['mean']-off)*1000:.2f} ms" if name == "true"
+                     else f"{r[k]['mean']/off:.2f}×")
+    print(f"| {name} | {f('off')} | {f('on')} | **{rel('on')}** | {goals.get(name, '≤ 1.10×')} "
+          f"| {rel('writes')} | {rel('full')} | {f('strace')} | {st/off:.2f}× |")
 EOF

@@ -4,7 +4,8 @@
  * - Every notification is answered: CONTINUE (the kernel's mounts still decide), or EPERM for
  *   a socket the filter routes here (AF_UNIX; the monitor never turns a refusal into a grant).
  * - Memory of the sandboxed process is read with process_vm_readv only, bounded, and treated
- *   as hostile text; the notification id is checked valid after reading, before trusting it.
+ *   as hostile text, and trusted only once the answer went through after the reading: the
+ *   kernel takes it only while the call still waits, so the memory was that process's.
  * - /proc/PID/cwd and /proc/PID/fd/N name sandbox paths: they go to the judge, which translates
  *   them through the mounts; they are never looked up on the host as they are.
  * - No allocation per notification; a path that cannot be read is counted, never waited on.
@@ -413,9 +414,9 @@ static int respond(struct monitor *m, uint64_t id, int error)
 	else
 		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	m->st.notifications++;
-	if (ioctl(m->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 && errno != ENOENT)
-		return -errno;
-	return 0; /* ENOENT: the call was interrupted or the process died meanwhile */
+	if (ioctl(m->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -errno; /* ENOENT: interrupted, or the process died */
 }
 
 /* x86's socketcall(SYS_SOCKET, args): the filter cannot see the domain, so every one comes
@@ -428,7 +429,7 @@ static int handle_socketcall(struct monitor *m, const struct seccomp_notif *req)
 		     domain == AF_UNIX;
 	int r = respond(m, req->id, (uint32_t)req->data.args[0] == SYS_SOCKET ? -EPERM : 0);
 
-	if (unix_) {
+	if (unix_ && r > 0) {
 		struct verdict v;
 
 		judge_unix(&v);
@@ -469,16 +470,17 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 		return r;
 	}
 	r = name_call(req, c, m->jflags[idx], &nm);
-	if (r == 0 && ioctl(m->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
-		r = -ENOENT; /* gone while we read: what we read may not be its memory */
 	if (r < 0) {
 		m->st.unknown += r != -ENOENT;
 		nm.n = 0;
 	}
+	/* The answer is the validity check (no SECCOMP_IOCTL_NOTIF_ID_VALID round trip): it is
+	 * taken only while the call still waits on it, i.e. the process that was read is the one
+	 * that asked. Refused (gone meanwhile): what was read may not be its memory. */
 	r = respond(m, req->id, 0);
-	for (int i = 0; i < nm.n; i++)
+	for (int i = 0; r > 0 && i < nm.n; i++)
 		judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 static int recv_one(struct monitor *m)
