@@ -278,8 +278,8 @@ static void fill_ctx(struct report_run *rr, const struct settings *set, const st
 	rr->rc.command = report_command_id(rr->command, sizeof(rr->command));
 	rr->rc.cmdline = rr->cmdline;
 	rr->rc.cwd = spec->cwd ? spec->cwd : prof->cwd;
-	rr->rc.log_from = -1;
-	if (set->log) {
+	rr->rc.log_from = -1; /* -1: no network records to read back */
+	if (set->log && prof->network == NET_PROXY) {
 		struct stat st;
 
 		rr->rc.log_from = stat(set->log, &st) == 0 ? (long long)st.st_size : 0;
