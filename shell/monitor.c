@@ -43,7 +43,7 @@
 
 struct monitor {
 	int fd, stopfd;
-	int boot; /* the socket the listener arrives on (monitor_start_recv), or -1 */
+	int boot; /* the socket the listener arrives on (monitor_set_boot), or -1 */
 	bool hup; /* monitor_ready saw the listener hang up: nothing more can come */
 	pthread_t thread;
 	bool running;
@@ -129,11 +129,6 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	map_arch(m, 0);
 	map_arch(m, 1);
 	m->nscd = monitor_host_exists("/var/run/nscd/socket", NULL);
-	m->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (m->stopfd < 0) {
-		r = -errno;
-		goto out;
-	}
 	*out = m;
 	return 0;
 out:
@@ -529,31 +524,9 @@ static bool take_listener(struct monitor *m)
 	return true;
 }
 
-/* Waits for the stage to send the listener; false when it never will (or we stop). */
-static bool receive_listener(struct monitor *m)
-{
-	struct pollfd p[2] = {{.fd = m->boot, .events = POLLIN},
-			      {.fd = m->stopfd, .events = POLLIN}};
-
-	for (;;) {
-		int r = poll(p, 2, -1);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 || (p[1].revents & POLLIN) || !(p[0].revents & (POLLIN | POLLHUP)))
-			return false;
-		break;
-	}
-	return take_listener(m);
-}
-
 static void *loop(void *arg)
 {
 	struct monitor *m = arg;
-
-	if (m->fd < 0 && !receive_listener(m))
-		return NULL;
-
 	struct pollfd p[2] = {{.fd = m->fd, .events = POLLIN}, {.fd = m->stopfd, .events = POLLIN}};
 
 	for (;;) {
@@ -582,10 +555,12 @@ static void *loop(void *arg)
 int monitor_start(struct monitor *m)
 {
 	sigset_t all, old;
+	pthread_attr_t at;
 	int r;
 
-	pthread_attr_t at;
-
+	/* the thread's stop signal; only this threaded form needs it */
+	if (m->stopfd < 0 && (m->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+		return -errno;
 	/* The judge keeps several PATH_MAX buffers per frame: a stack of our choosing, not the C
 	 * library's default (musl's is 128 KiB). Only the pages touched are ever used. */
 	if ((r = pthread_attr_init(&at)) != 0)
@@ -634,12 +609,6 @@ void monitor_drain(struct monitor *m)
 	if (m && m->fd >= 0 && !m->hup)
 		while (monitor_dispatch(m, 0) == 1)
 			;
-}
-
-int monitor_start_recv(struct monitor *m, int sock)
-{
-	m->boot = sock;
-	return monitor_start(m);
 }
 
 void monitor_stop(struct monitor *m)

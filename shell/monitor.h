@@ -33,18 +33,15 @@ struct monitor;
  * with jc (copied; what it points to must outlive the monitor). Returns 0 and *out, or -errno. */
 int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
 
-/* Runs the loop on a thread of its own (signals blocked there) until monitor_stop.
+/* Runs the loop on a thread of its own (signals blocked there) until monitor_stop; for a
+ * monitor made over a listener (the tests; sbxsh itself serves it in its supervise loop).
  * Returns 0 or -errno (then nothing runs; the sandboxed calls fail with ENOSYS once the
  * listener is closed: fail closed). */
 int monitor_start(struct monitor *m);
 
-/* monitor_start for a monitor made with listener -1: the thread first receives the listener
- * on sock (notify_fd_send from the stage; sock is taken), then runs. A stage that dies first
- * closes its end: the thread ends with nothing seen. */
-int monitor_start_recv(struct monitor *m, int sock);
-
 /* Without a thread, for a caller's own poll loop (the front end's supervise loop): the
- * listener will arrive on sock (taken, as for monitor_start_recv). Poll monitor_poll_fd for
+ * listener will arrive on sock (taken; notify_fd_send from the stage; a stage that dies first
+ * closes its end, and nothing is seen). Poll monitor_poll_fd for
  * POLLIN and call monitor_ready when it fires; monitor_drain answers what is still queued.
  * No thread to start or join: the front end pays neither per command. */
 void monitor_set_boot(struct monitor *m, int sock);
@@ -67,8 +64,9 @@ void monitor_stop(struct monitor *m);
 int monitor_dispatch(struct monitor *m, int timeout_ms);
 
 /* Calls fn(v, arg) on the thread that answers (monitor_ready's caller, or monitor_start's
- * thread) for each violation as it is kept (set it before either): the log gets it while the command still runs, so a long interactive
- * session or a front end killed later loses nothing. fn must not block for long. */
+ * thread) for each violation as it is kept (set it before either): the log gets it while
+ * the command still runs, so a long interactive session or a front end killed later loses
+ * nothing. fn must not block for long. */
 void monitor_set_sink(struct monitor *m, void (*fn)(const struct mon_viol *v, void *arg),
 		      void *arg);
 
