@@ -467,6 +467,24 @@ static int check_host(const struct http_request *req, struct http_slice value)
 	return HTTP_E_HOST_MISMATCH;
 }
 
+/* Content-Length and Transfer-Encoding into f, one rule for requests and responses; any
+ * other field is left alone. 0 or an HTTP_E_* code. */
+static int framing_field(const struct http_header *h, struct framing *f)
+{
+	int r = 0;
+
+	if (slice_eq(h->name, "Content-Length")) {
+		r = h->value.n ? each_element(h->value, cl_element, f) : HTTP_E_CONTENT_LENGTH;
+		if (r == 0 && !f->cl_seen)
+			r = HTTP_E_CONTENT_LENGTH;
+	} else if (slice_eq(h->name, "Transfer-Encoding")) {
+		r = each_element(h->value, te_element, f);
+		if (r == 0 && !f->te_seen)
+			r = HTTP_E_TRANSFER_ENCODING;
+	}
+	return r;
+}
+
 /* Reads the fields that frame the message or name its host. */
 static int read_fields(struct http_request *req, struct framing *f, int *hosts)
 {
@@ -478,18 +496,11 @@ static int read_fields(struct http_request *req, struct framing *f, int *hosts)
 			if (++*hosts > 1)
 				return HTTP_E_HOST_DUPLICATE;
 			r = check_host(req, h->value);
-		} else if (slice_eq(h->name, "Content-Length")) {
-			r = h->value.n ? each_element(h->value, cl_element, f)
-				       : HTTP_E_CONTENT_LENGTH;
-			if (r == 0 && !f->cl_seen)
-				r = HTTP_E_CONTENT_LENGTH;
-		} else if (slice_eq(h->name, "Transfer-Encoding")) {
-			r = each_element(h->value, te_element, f);
-			if (r == 0 && !f->te_seen)
-				r = HTTP_E_TRANSFER_ENCODING;
 		} else if (slice_eq(h->name, "Connection") ||
 			   slice_eq(h->name, "Proxy-Connection")) {
 			r = each_element(h->value, conn_element, f);
+		} else {
+			r = framing_field(h, f);
 		}
 	}
 	return r;
@@ -913,19 +924,8 @@ static int resp_fields(const struct http_response *resp, struct framing *f)
 {
 	int r = 0;
 
-	for (size_t i = 0; i < resp->nheaders && r == 0; i++) {
-		const struct http_header *h = &resp->headers[i];
-		if (slice_eq(h->name, "Content-Length")) {
-			r = h->value.n ? each_element(h->value, cl_element, f)
-				       : HTTP_E_CONTENT_LENGTH;
-			if (r == 0 && !f->cl_seen)
-				r = HTTP_E_CONTENT_LENGTH;
-		} else if (slice_eq(h->name, "Transfer-Encoding")) {
-			r = each_element(h->value, te_element, f);
-			if (r == 0 && !f->te_seen)
-				r = HTTP_E_TRANSFER_ENCODING;
-		}
-	}
+	for (size_t i = 0; i < resp->nheaders && r == 0; i++)
+		r = framing_field(&resp->headers[i], f);
 	return r;
 }
 
