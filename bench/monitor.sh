@@ -106,23 +106,4 @@ EOF
 } > "$W/section.md"
 # The "Monitor" section of bench/RESULTS.md, replaced where it stands (also printed).
 cat "$W/section.md"
-python3 - "$W/section.md" "$top/bench/RESULTS.md" <<'EOF'
-import os, sys
-sec = open(sys.argv[1]).read().rstrip("\n").split("\n")
-path = sys.argv[2]
-old = open(path).read().split("\n") if os.path.exists(path) else ["# sbxsh benchmark results", ""]
-out, i, done = [], 0, False
-while i < len(old):
-    if old[i].strip() == "## Monitor" and not done:
-        out += sec + [""]
-        i += 1
-        while i < len(old) and not old[i].startswith("## "):
-            i += 1
-        done = True
-        continue
-    out.append(old[i])
-    i += 1
-if not done:
-    out += [""] + sec
-open(path, "w").write("\n".join(out).rstrip("\n") + "\n")
-EOF
+python3 "$top/bench/results.py" "$top/bench/RESULTS.md" < "$W/section.md"

@@ -36,7 +36,7 @@ hyperfine -N --warmup 30 --runs "${RUNS:-300}" --export-json "$work/h.json" \
 	"$sbxsh --config $work/proxy.ini -c true" \
 	"$sbxsh --config $work/none.ini -c true"
 
-python3 - "$work/h.json" "$top/bench/RESULTS.md" "$(id -un)" <<'PY'
+PYTHONPATH="$top/bench" python3 - "$work/h.json" "$top/bench/RESULTS.md" "$(id -un)" <<'PY'
 import json, os, platform, sys, time
 res = json.load(open(sys.argv[1]))["results"]
 path, user = sys.argv[2], sys.argv[3]
@@ -63,22 +63,7 @@ sec = [
     "| the network adds (medians) | **%.2f ms** |" % (med[0] - med[1]),
     "",
 ]
-old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmarks", ""]
-out, skip, done = [], False, False
-for line in old:
-    if line.startswith("## "):
-        skip = line.strip() == "## Network start"
-        if skip and not done:
-            out += sec
-            done = True
-    if not skip:
-        out.append(line)
-if not done:
-    while out and out[-1] == "":
-        out.pop()
-    out += [""] + sec
-while out and out[-1] == "":
-    out.pop()
-open(path, "w").write("\n".join(out) + "\n")
+from results import put_section
+put_section(path, sec)
 print("network adds %.2f ms (proxy %.2f ms, none %.2f ms) -> %s" % (med[0] - med[1], med[0], med[1], path))
 PY

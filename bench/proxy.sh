@@ -243,7 +243,7 @@ for r in $(seq "$RPS_ROUNDS"); do
 	done
 done
 
-python3 - "$RESULTS" "$speeds" "$SIZE_MB" "$rss0" "$ntun" "$rss1" "$p50" "$p99" "$pmax" "$(id -un)" "$cpu_ms" "$seq_lat" "$work/rps" "$cpu_all" "$load0" "$RPS_CONNS" "$RPS_SECONDS" "$(tinyproxy -v | head -1)" "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)" <<'PY'
+PYTHONPATH="$top/bench" python3 - "$RESULTS" "$speeds" "$SIZE_MB" "$rss0" "$ntun" "$rss1" "$p50" "$p99" "$pmax" "$(id -un)" "$cpu_ms" "$seq_lat" "$work/rps" "$cpu_all" "$load0" "$RPS_CONNS" "$RPS_SECONDS" "$(tinyproxy -v | head -1)" "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)" <<'PY'
 import os, platform, sys, time
 path, speeds, mb, rss0, ntun, rss1, p50, p99, pmax, user, cpu_ms, seq = sys.argv[1:13]
 rpsfile, cpu_all, load0, conns, secs, tpv, wrkv = sys.argv[13:20]
@@ -306,21 +306,7 @@ sec = [
     "| small requests, keep-alive: direct | %s |" % rps("direct.keep"),
     "",
 ]
-old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmark results", ""]
-# the section is replaced where it stands (appended if there is none)
-out, skip, done = [], False, False
-for line in old:
-    if line.startswith("## "):
-        skip = line.strip() == "## Proxy"
-        if skip and not done:
-            out += sec
-            done = True
-    if not skip:
-        out.append(line)
-if not done:
-    while out and out[-1] == "":
-        out.pop()
-    out += [""] + sec
-open(path, "w").write("\n".join(out) + "\n")
+from results import put_section
+put_section(path, sec)
 print("tunnel %.0f%% of direct; %s tunnels p99 %s ms, RSS %s KiB; small requests sbxsh/tinyproxy %s (new connection), %s (keep-alive) -> %s" % (100 * tunnel / direct, ntun, p99, rss1, ratio("close"), ratio("keep"), path))
 PY

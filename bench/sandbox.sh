@@ -44,7 +44,7 @@ hyperfine -N --warmup 30 --runs "${RUNS:-300}" --export-json "$work/h.json" \
 	"$work/instg/bin/sbxsh --config $work/bench.ini -c true" \
 	"$work/instg/bin/sbxsh --config $work/nomon.ini -c true"
 
-python3 - "$work/h.json" "$top/bench/RESULTS.md" "$(id -un)" <<'PY'
+PYTHONPATH="$top/bench" python3 - "$work/h.json" "$top/bench/RESULTS.md" "$(id -un)" <<'PY'
 import json, os, platform, subprocess, sys, time
 res = json.load(open(sys.argv[1]))["results"]
 path, user = sys.argv[2], sys.argv[3]
@@ -91,17 +91,7 @@ sec = [
     % (med[6], med[6] / med[1], med[7], med[7] / med[1]),
     "",
 ]
-old = open(path).read().splitlines() if os.path.exists(path) else ["# sbxsh benchmarks", ""]
-out, skip = [], False
-for line in old:
-    if line.startswith("## "):
-        skip = line.strip() == "## Sandbox start"
-    if not skip:
-        out.append(line)
-while out and out[-1] == "":
-    out.pop()
-notes = [l for l in open(path).read().split("<!-- sandbox-notes -->")[1:2]] if os.path.exists(path) else []
-out += [""] + sec
-open(path, "w").write("\n".join(out) + "\n")
+from results import put_section
+put_section(path, sec)
 print("ratio %.2f (sbxsh %.2f ms, bwrap %.2f ms) -> %s" % (ratio, med[0], med[1], path))
 PY
