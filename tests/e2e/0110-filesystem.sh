@@ -126,4 +126,22 @@ env_unset = SECRET_* LEAK
 env_set = FOO=bar'
 out=$(SECRET_A=1 SECRET_B=2 LEAK=3 KEEP=4 sb -c 'echo "${SECRET_A-}${SECRET_B-}${LEAK-}|$KEEP|$FOO|$SBXSH_SANDBOX"' 2>&1)
 is "env_unset (globs), env_set and SBXSH_SANDBOX" "$out" "|4|bar|1"
+
+# An inner shell that cannot run: the status bash gives (127 missing, 126 not runnable) and
+# the stage's message naming it.
+user_policy '[sbxsh]
+inner_shell = /nonexistent/bash
+[default]
+network = none'
+out=$(sb -c true 2>&1); rc=$?
+is "a missing inner_shell exits 127" "$rc" 127
+like "… naming it" "$out" "cannot run the inner shell /nonexistent/bash: No such file or directory"
+echo 'not a program' > "$T/notashell" && chmod 644 "$T/notashell"
+user_policy '[sbxsh]
+inner_shell = '"$T"'/notashell
+[default]
+network = none'
+out=$(sb -c true 2>&1); rc=$?
+is "an inner_shell that is not a program exits 126" "$rc" 126
+like "… naming it" "$out" "cannot run the inner shell $T/notashell"
 done_testing
