@@ -245,8 +245,20 @@ static int expand_vars(const char *in, struct sbuf *b, char **err)
 
 void path_normalize(char *p)
 {
-	char *w = p;
+	char *w;
 	const char *r = p;
+
+	/* Nearly every path is already normal: walk it without writing until the first thing to
+	 * change ("//", "/./", "/../", a trailing "/"), then compact from there. */
+	while (*r == '/' && r[1] && r[1] != '/' && !(r[1] == '.' && (!r[2] || r[2] == '/' ||
+								      (r[2] == '.' && (!r[3] || r[3] == '/'))))) {
+		r++;
+		while (*r && *r != '/')
+			r++;
+	}
+	if (!*r && r != p)
+		return;
+	w = p + (r - p);
 	while (*r) {
 		while (*r == '/')
 			r++;
@@ -262,7 +274,8 @@ void path_normalize(char *p)
 			continue;
 		}
 		*w++ = '/';
-		memmove(w, c, len);
+		if (w != c)
+			memmove(w, c, len);
 		w += len;
 	}
 	if (w == p)

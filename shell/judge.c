@@ -16,41 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "platform/path.h"
 #include "platform/sandbox.h"
 #include "shell/policy.h"
 
 enum vis { VIS_NONE, VIS_SKELETON, VIS_RO, VIS_RW, VIS_HIDDEN, VIS_PRIVATE };
-
-void judge_normalize(char *p)
-{
-	char *out = p, *s = p;
-
-	if (*s != '/')
-		return;
-	while (*s) {
-		while (*s == '/')
-			s++;
-		if (!*s)
-			break;
-		char *e = strchr(s, '/');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-
-		if (len == 1 && s[0] == '.') {
-			/* skip */
-		} else if (len == 2 && s[0] == '.' && s[1] == '.') {
-			while (out > p && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, s, len);
-			out += len;
-		}
-		s += len;
-	}
-	if (out == p)
-		*out++ = '/';
-	*out = '\0';
-}
 
 /* path is dir or under it, component-wise. */
 static bool under(const char *path, const char *dir)
@@ -217,7 +187,7 @@ static bool join(char *out, size_t n, const char *a, const char *rest)
 		k = snprintf(out, n, "%s%s", a, rest);
 	if (k <= 0 || (size_t)k >= n)
 		return false;
-	judge_normalize(out);
+	path_normalize(out);
 	return true;
 }
 
@@ -276,7 +246,7 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 				     (int)(strrchr(m->dst, '/') - m->dst), m->dst, m->src, rest);
 		if (k < 0 || (size_t)k >= sizeof(t))
 			return VIS_NONE;
-		judge_normalize(t);
+		path_normalize(t);
 		return vis_of(c, t, host, n, hops + 1);
 	}
 	}
@@ -460,7 +430,7 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	if (strlen(sbx_path) >= sizeof(p))
 		return -ENAMETOOLONG;
 	strcpy(p, sbx_path);
-	judge_normalize(p);
+	path_normalize(p);
 	if (noise(p))
 		return 0;
 	vis = vis_of(c, p, v->path, sizeof(v->path), 0);
@@ -531,7 +501,7 @@ bool judge_is_grant_root(const struct judge_ctx *c, const char *sbx_path)
 	if (!c->spec || strlen(sbx_path) >= sizeof(p))
 		return false;
 	strcpy(p, sbx_path);
-	judge_normalize(p);
+	path_normalize(p);
 	for (size_t i = 0; i < c->spec->mounts.n; i++) {
 		const struct sbx_mount *m = &c->spec->mounts.v[i];
 

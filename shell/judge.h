@@ -87,9 +87,6 @@ char *judge_tilde(const char *home, const char *path, char *buf, size_t n);
 bool judge_glob_match(const char *pat, const char *path);
 bool judge_glob_covers(const char *pat, const char *path);
 
-/* Lexical normalization of an absolute path in place ("//", "/./", "/x/../", trailing "/"). */
-void judge_normalize(char *p);
-
 const char *judge_kind_name(enum viol_kind k);
 
 #endif

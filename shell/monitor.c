@@ -21,11 +21,12 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -34,28 +35,35 @@
 
 #include "platform/linux/filters.h"
 #include "platform/linux/notify.h"
+#include "platform/path.h"
 
 #define MON_NR_MAX     512
-#define MON_SEEN       8192   /* per-command dedupe slots (hashes, no strings) */
+#define MON_VC_SLOTS   4096   /* judged (kind, flags, path) kept per command: a cache */
+#define MON_VC_ARENA   (256 * 1024)
 #define MON_VIOL_MAX   256    /* violations kept per command; more are counted */
 #define MON_SOCKETCALL 0x7ffe /* x86's multiplexed socket calls */
 #define MON_STACK      (1024 * 1024)
+#define MON_THREAD_AFTER 256 /* answered in the supervise loop; then by a thread (monitor_ready) */
 
 struct monitor {
-	int fd, stopfd;
+	int fd;
 	int boot; /* the socket the listener arrives on (monitor_set_boot), or -1 */
+	uint32_t last_tid; /* the last call answered came from this thread */
+	bool sync; /* the listener wakes synchronously (notify_listener_setup) */
 	bool hup; /* monitor_ready saw the listener hang up: nothing more can come */
 	pthread_t thread;
 	bool running;
+	atomic_bool stop; /* monitor_stop asks the thread to end */
+	unsigned served;  /* notifications the supervise loop answered */
 	struct judge_ctx jc;
-	bool did_io;
 	int16_t nr_idx[2][MON_NR_MAX]; /* [native, x86] syscall number → index in the table */
 	uint32_t arch[2];
 	const struct notify_call *calls;
 	unsigned ncalls;
 	unsigned *jflags; /* JF_* per table index */
-	uint64_t seen[MON_SEEN];
-	size_t nseen;
+	struct vcache *vc; /* allocated at the first path judged */
+	struct cwd_cache *cwd; /* allocated at the first cwd read */
+	bool cwd_ok; /* the level notifies every cwd_event call (monitor_set_level) */
 	struct mon_viol *viol;
 	size_t nviol;
 	struct strv roots;
@@ -64,6 +72,47 @@ struct monitor {
 	void (*sink)(const struct mon_viol *v, void *arg);
 	void *sink_arg;
 	struct mon_stats st;
+};
+
+/* What was judged already, by exact (kind, flags, sandbox path): each is judged once per
+ * command, whatever the answer (a violation is recorded the first time; a path found missing
+ * on the host stays "missing"). Open addressing over an arena of the path bytes; when either
+ * fills, it starts over empty — a cache, so that costs time only. */
+struct vc_slot {
+	uint64_t h;
+	uint32_t off, len;
+	uint16_t flags;
+	uint8_t kind, used;
+};
+
+struct vcache {
+	struct vc_slot slot[MON_VC_SLOTS];
+	size_t n, used;
+	char arena[MON_VC_ARENA];
+};
+
+/* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
+ * relative open's notification). An entry is only good while nothing could have changed it:
+ * - a call that may change a cwd or rename or remove a directory (NOTIFY_CWD_MOVES) empties the
+ *   cache, and it stays unused until that call is over: the thread that made it makes another
+ *   call, or is gone. More such threads at once than MON_CWD_PENDING: unused from there on
+ *   (correct, slower);
+ * - a call that makes a task (NOTIFY_CWD_TASK) empties it: the new task's tid may be one an
+ *   entry names, and it makes no call before it exists.
+ * An exec keeps the cwd. Threads that do not share their cwd (clone without CLONE_FS, which no
+ * C library does) and then exec from a non-leader thread are the one case it can get wrong (the
+ * exec'ing thread takes the leader's tid); the kernel's mounts decide access either way. */
+#define MON_CWD		8
+#define MON_CWD_PENDING 8
+
+struct cwd_cache {
+	struct {
+		uint32_t tid, len;
+		char path[PATH_MAX];
+	} e[MON_CWD];
+	uint32_t pending[MON_CWD_PENDING];
+	unsigned npending;
+	bool off;
 };
 
 /* What one call names. */
@@ -116,7 +165,6 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	if (!m)
 		goto out;
 	m->fd = listener;
-	m->stopfd = -1;
 	m->boot = -1;
 	m->jc = *jc;
 	m->calls = notify_calls(&m->ncalls);
@@ -195,24 +243,70 @@ static int read_str(pid_t pid, uint64_t addr, char *buf, size_t n)
 }
 
 /* The sandbox path behind a directory descriptor (AT_FDCWD: the cwd). */
-static int fd_path(pid_t pid, int fd, char *buf, size_t n)
+static char *put_uint(char *p, unsigned v)
 {
-	char link[64];
+	char d[10];
+	int k = 0;
+
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (k)
+		*p++ = d[--k];
+	return p;
+}
+
+/* A pending thread that is gone made its last call: drop it. */
+static void cwd_reap(struct cwd_cache *c)
+{
+	for (unsigned i = 0; i < c->npending;)
+		if (kill((pid_t)c->pending[i], 0) < 0 && errno == ESRCH)
+			c->pending[i] = c->pending[--c->npending];
+		else
+			i++;
+}
+
+static int fd_path(struct monitor *m, pid_t pid, int fd, char *buf, size_t n)
+{
+	char link[48], *p = link;
+	struct cwd_cache *c = fd == AT_FDCWD && m->cwd_ok ? m->cwd : NULL;
+	unsigned slot = (unsigned)pid % MON_CWD;
 	ssize_t k;
 
-	if (fd == AT_FDCWD)
-		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)pid);
-	else
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
+	if (c && c->npending)
+		cwd_reap(c);
+	if (c && !c->off && !c->npending && c->e[slot].tid == (uint32_t)pid &&
+	    c->e[slot].len < n) {
+		memcpy(buf, c->e[slot].path, c->e[slot].len + 1);
+		return 0;
+	}
+
+	if (fd < 0 && fd != AT_FDCWD)
+		return -EBADF;
+	memcpy(p, "/proc/", 6);
+	p = put_uint(p + 6, (unsigned)pid);
+	if (fd == AT_FDCWD) {
+		memcpy(p, "/cwd", 5);
+	} else {
+		memcpy(p, "/fd/", 4);
+		*put_uint(p + 4, (unsigned)fd) = '\0';
+	}
 	k = readlink(link, buf, n - 1);
 	if (k < 0)
 		return -errno;
 	buf[k] = '\0';
-	return buf[0] == '/' ? 0 : -ENOENT; /* pipe:[…], socket:[…], anon_inode:… */
+	if (buf[0] != '/')
+		return -ENOENT; /* pipe:[…], socket:[…], anon_inode:… */
+	if (c && !c->off && !c->npending && (size_t)k < sizeof(c->e[slot].path)) {
+		c->e[slot].tid = (uint32_t)pid;
+		c->e[slot].len = (uint32_t)k;
+		memcpy(c->e[slot].path, buf, (size_t)k + 1);
+	}
+	return 0;
 }
 
 /* Fills out with the absolute sandbox path of argument pair (dirfd, path). */
-static int resolve(const struct seccomp_notif *req, uint8_t dirfd_arg, uint8_t path_arg, char *out,
+static int resolve(struct monitor *m, const struct seccomp_notif *req, uint8_t dirfd_arg, uint8_t path_arg, char *out,
 		   size_t n)
 {
 	char rel[PATH_MAX];
@@ -230,7 +324,7 @@ static int resolve(const struct seccomp_notif *req, uint8_t dirfd_arg, uint8_t p
 		memcpy(out, rel, strlen(rel) + 1);
 		return 0;
 	}
-	r = fd_path((pid_t)req->pid, fd, out, n);
+	r = fd_path(m, (pid_t)req->pid, fd, out, n);
 	if (r < 0)
 		return r;
 	if (rel[0]) {
@@ -241,7 +335,7 @@ static int resolve(const struct seccomp_notif *req, uint8_t dirfd_arg, uint8_t p
 		out[l] = '/';
 		strcpy(out + l + 1, rel);
 	}
-	judge_normalize(out);
+	path_normalize(out);
 	return 0;
 }
 
@@ -266,7 +360,7 @@ static bool open_writes(const struct seccomp_notif *req, const struct notify_cal
 	return (fl & NOTIFY_OPEN_WRITE_FLAGS) != 0;
 }
 
-static int name_call(const struct seccomp_notif *req, const struct notify_call *c, unsigned jf,
+static int name_call(struct monitor *m, const struct seccomp_notif *req, const struct notify_call *c, unsigned jf,
 		     struct named *nm)
 {
 	int r, err;
@@ -274,7 +368,7 @@ static int name_call(const struct seccomp_notif *req, const struct notify_call *
 	nm->n = 0;
 	if (c->path == NOTIFY_NOARG)
 		return 0;
-	r = resolve(req, c->dirfd, c->path, nm->path[0], sizeof(nm->path[0]));
+	r = resolve(m, req, c->dirfd, c->path, nm->path[0], sizeof(nm->path[0]));
 	if (r < 0)
 		return r;
 	nm->flags[0] = jf;
@@ -296,7 +390,7 @@ static int name_call(const struct seccomp_notif *req, const struct notify_call *
 	}
 	nm->n = 1;
 	if (c->path2 != NOTIFY_NOARG) {
-		r = resolve(req, c->dirfd2, c->path2, nm->path[1], sizeof(nm->path[1]));
+		r = resolve(m, req, c->dirfd2, c->path2, nm->path[1], sizeof(nm->path[1]));
 		if (r < 0)
 			return r;
 		nm->kind[1] = VK_WRITE;
@@ -308,31 +402,50 @@ static int name_call(const struct seccomp_notif *req, const struct notify_call *
 
 /* ---- recording ---- */
 
-static uint64_t hash_of(enum viol_kind k, unsigned flags, const char *s)
+/* true when (kind, flags, path) was judged already; remembers it otherwise. */
+static bool vc_seen(struct monitor *m, enum viol_kind k, unsigned flags, const char *path)
 {
-	uint64_t h = 1469598103934665603ULL ^ ((uint64_t)k << 8 | flags);
+	struct vcache *c = m->vc;
+	size_t len = strlen(path);
+	uint64_t h = 1469598103934665603ULL ^ ((uint64_t)k << 16 | flags);
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h ? h : 1;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)path[i]) * 1099511628211ULL;
+	if (!c && !(c = m->vc = calloc(1, sizeof(*c))))
+		return false; /* no memory: judge every time */
+	size_t i = (size_t)(h ^ h >> 32) % MON_VC_SLOTS;
+
+	for (;; i = (i + 1) % MON_VC_SLOTS) {
+		struct vc_slot *s = &c->slot[i];
+
+		if (!s->used)
+			break;
+		if (s->h == h && s->len == len && s->kind == k && s->flags == flags &&
+		    memcmp(c->arena + s->off, path, len) == 0)
+			return true;
+	}
+	if (c->n >= MON_VC_SLOTS / 2 || len > MON_VC_ARENA - c->used) {
+		memset(c->slot, 0, sizeof(c->slot));
+		c->n = c->used = 0;
+		if (len > MON_VC_ARENA)
+			return false;
+		for (i = (size_t)(h ^ h >> 32) % MON_VC_SLOTS; c->slot[i].used;)
+			i = (i + 1) % MON_VC_SLOTS;
+	}
+	memcpy(c->arena + c->used, path, len);
+	c->slot[i] = (struct vc_slot){.h = h, .off = (uint32_t)c->used, .len = (uint32_t)len,
+				      .flags = (uint16_t)flags, .kind = (uint8_t)k, .used = 1};
+	c->used += len;
+	c->n++;
+	return false;
 }
 
-/* true when h was already there; adds it otherwise (a full table stops adding). */
-static bool seen_add(struct monitor *m, uint64_t h, bool add)
+/* The command's violations are kept once per (kind, host path), whatever call led there. */
+static bool kept(const struct monitor *m, enum viol_kind k, const char *host_path)
 {
-	size_t i = (size_t)(h % MON_SEEN);
-
-	for (size_t k = 0; k < MON_SEEN; k++, i = (i + 1) % MON_SEEN) {
-		if (m->seen[i] == h)
+	for (size_t i = 0; i < m->nviol; i++)
+		if (m->viol[i].kind == k && strcmp(m->viol[i].path, host_path) == 0)
 			return true;
-		if (m->seen[i] == 0) {
-			if (add && m->nseen < MON_SEEN * 3 / 4) {
-				m->seen[i] = h;
-				m->nseen++;
-			}
-			return false;
-		}
-	}
 	return false;
 }
 
@@ -361,20 +474,10 @@ static void keep(struct monitor *m, const struct verdict *v, const char *call, p
 		m->sink(x, m->sink_arg);
 }
 
-static bool exists_hook(const char *path, void *arg)
-{
-	struct monitor *m = arg;
-
-	m->did_io = true;
-	return m->jc.exists ? m->jc.exists(path, m->jc.arg) : false;
-}
-
 static void judge_one(struct monitor *m, enum viol_kind kind, unsigned jf, const char *path,
 		      const char *call, pid_t pid)
 {
-	struct judge_ctx jc = m->jc;
 	struct verdict v;
-	uint64_t h = hash_of(kind, jf, path);
 
 	if (kind == VK_EXEC) {
 		const char *b = strrchr(path, '/');
@@ -384,34 +487,38 @@ static void judge_one(struct monitor *m, enum viol_kind kind, unsigned jf, const
 	}
 	if ((jf & JF_REMOVE) && judge_is_grant_root(&m->jc, path) && strv_find(&m->roots, path) < 0)
 		strv_push(&m->roots, path);
-	if (seen_add(m, h, false))
+	if (vc_seen(m, kind, jf, path))
 		return;
-	jc.exists = exists_hook;
-	jc.arg = m;
-	m->did_io = false;
-	int r = judge_path(&jc, kind, path, jf, &v);
-
-	if (r == 1 || m->did_io)
-		seen_add(m, h, true);
-	/* one record per (kind, host path), whatever call or flags led there */
-	if (r == 1 && !seen_add(m, hash_of(kind, 0xff, v.path), true))
+	if (judge_path(&m->jc, kind, path, jf, &v) == 1 && !kept(m, kind, v.path))
 		keep(m, &v, call, pid);
 }
 
 /* ---- one notification ---- */
 
-static int respond(struct monitor *m, uint64_t id, int error)
+/* With the synchronous wake-up the answer wakes the caller on our CPU, where it runs as soon
+ * as we sleep: right for a thread calling again and again (one thread and its handler take
+ * turns on one CPU, no cross-CPU wake-up), wrong for a second thread, whose CPU is idle while
+ * it waits: piled on ours behind the first, it waited up to a time slice (make -j2 left the
+ * CPUs idle 40% of the build). So a call from another thread than the last one answered is
+ * answered with the wake-up the scheduler places (the flag off for that one answer). */
+static int respond(struct monitor *m, const struct seccomp_notif *req, int error)
 {
-	struct seccomp_notif_resp resp = {.id = id};
+	struct seccomp_notif_resp resp = {.id = req->id};
+	bool async = m->sync && req->pid != m->last_tid;
+	int r;
 
 	if (error)
 		resp.error = error;
 	else
 		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	m->st.notifications++;
-	if (ioctl(m->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0)
-		return 1;
-	return errno == ENOENT ? 0 : -errno; /* ENOENT: interrupted, or the process died */
+	m->last_tid = req->pid;
+	if (async)
+		async = notify_sync_wake(m->fd, false) == 0;
+	r = ioctl(m->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0 ? 1 : errno == ENOENT ? 0 : -errno;
+	if (async)
+		notify_sync_wake(m->fd, true);
+	return r; /* ENOENT: interrupted, or the process died */
 }
 
 /* x86's socketcall(SYS_SOCKET, args): the filter cannot see the domain, so every one comes
@@ -422,16 +529,44 @@ static int handle_socketcall(struct monitor *m, const struct seccomp_notif *req)
 	bool unix_ = read_mem((pid_t)req->pid, (uint32_t)req->data.args[1], &domain,
 			      sizeof(domain)) == sizeof(domain) &&
 		     domain == AF_UNIX;
-	int r = respond(m, req->id, (uint32_t)req->data.args[0] == SYS_SOCKET ? -EPERM : 0);
+	int r = respond(m, req, (uint32_t)req->data.args[0] == SYS_SOCKET ? -EPERM : 0);
 
 	if (unix_ && r > 0) {
 		struct verdict v;
 
 		judge_unix(&v);
-		if (!seen_add(m, hash_of(VK_UNIX, 0, ""), true))
+		if (!kept(m, VK_UNIX, v.path))
 			keep(m, &v, "socketcall", (pid_t)req->pid);
 	}
 	return r;
+}
+
+/* Every notification: the thread's earlier call is over; a cwd_event call empties the cache. */
+static void cwd_note(struct monitor *m, uint32_t tid, const struct notify_call *c)
+{
+	struct cwd_cache *cc = m->cwd;
+
+	if (!m->cwd_ok)
+		return;
+	if (!cc && !(cc = m->cwd = calloc(1, sizeof(*cc)))) {
+		m->cwd_ok = false; /* no memory: a readlink every time */
+		return;
+	}
+	for (unsigned i = 0; i < cc->npending; i++)
+		if (cc->pending[i] == tid) {
+			cc->pending[i] = cc->pending[--cc->npending];
+			break;
+		}
+	if (c && c->cwd_event) {
+		for (unsigned i = 0; i < MON_CWD; i++)
+			cc->e[i].tid = 0;
+		if (c->cwd_event != NOTIFY_CWD_MOVES)
+			return;
+		if (cc->npending < MON_CWD_PENDING)
+			cc->pending[cc->npending++] = tid;
+		else
+			cc->off = true;
+	}
 }
 
 static int handle(struct monitor *m, const struct seccomp_notif *req)
@@ -444,27 +579,28 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 	static __thread struct named nm;
 	int r;
 
+	cwd_note(m, req->pid, idx >= 0 && idx != MON_SOCKETCALL ? &m->calls[idx] : NULL);
 	if (idx == MON_SOCKETCALL)
 		return handle_socketcall(m, req);
 	if (idx < 0)
-		return respond(m, req->id, 0);
+		return respond(m, req, 0);
 	c = &m->calls[idx];
 	if (c->op == NOP_UNIX) {
 		struct verdict v;
 		unsigned type = (unsigned)req->data.args[1];
 
-		r = respond(m, req->id, -EPERM);
+		r = respond(m, req, -EPERM);
 		/* glibc asks nscd on every passwd/group lookup, with exactly this socket type:
 		 * where the host runs no nscd the refusal changes nothing, so it is noise. */
 		if ((type & ~(unsigned)(SOCK_NONBLOCK | SOCK_CLOEXEC)) == SOCK_STREAM &&
 		    (type & SOCK_NONBLOCK) && (type & SOCK_CLOEXEC) && !m->nscd)
 			return r;
 		judge_unix(&v);
-		if (!seen_add(m, hash_of(VK_UNIX, 0, ""), true))
+		if (!kept(m, VK_UNIX, v.path))
 			keep(m, &v, c->name, (pid_t)req->pid);
 		return r;
 	}
-	r = name_call(req, c, m->jflags[idx], &nm);
+	r = name_call(m, req, c, m->jflags[idx], &nm);
 	if (r < 0) {
 		m->st.unknown += r != -ENOENT;
 		nm.n = 0;
@@ -472,7 +608,7 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 	/* The answer is the validity check (no SECCOMP_IOCTL_NOTIF_ID_VALID round trip): it is
 	 * taken only while the call still waits on it, i.e. the process that was read is the one
 	 * that asked. Refused (gone meanwhile): what was read may not be its memory. */
-	r = respond(m, req->id, 0);
+	r = respond(m, req, 0);
 	for (int i = 0; r > 0 && i < nm.n; i++)
 		judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid);
 	return r < 0 ? r : 0;
@@ -517,49 +653,65 @@ static bool take_listener(struct monitor *m)
 
 	if (notify_fd_recv(m->boot, &fd) < 0)
 		return false; /* EOF: the stage died before installing its filter */
-	notify_listener_setup(fd);
+	m->sync = notify_listener_setup(fd) == 1;
 	m->fd = fd;
 	close(m->boot);
 	m->boot = -1;
 	return true;
 }
 
+/* The thread (monitor_start): blocks in the listener's own RECV — one call a notification
+ * where the supervise loop pays a poll() over its descriptors too — until the filter has no
+ * process left or monitor_stop asks. */
+static void wake_noop(int sig)
+{
+	(void)sig; /* only to interrupt the RECV (installed without SA_RESTART) */
+}
+
 static void *loop(void *arg)
 {
 	struct monitor *m = arg;
-	struct pollfd p[2] = {{.fd = m->fd, .events = POLLIN}, {.fd = m->stopfd, .events = POLLIN}};
+	sigset_t only;
 
-	for (;;) {
-		int r = poll(p, 2, -1);
+	sigfillset(&only);
+	sigdelset(&only, SIGRTMIN);
+	pthread_sigmask(SIG_SETMASK, &only, NULL);
+	while (!atomic_load_explicit(&m->stop, memory_order_acquire)) {
+		struct seccomp_notif req;
+		struct pollfd p = {.fd = m->fd, .events = POLLIN};
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		if (p[0].revents & POLLIN) {
-			if (recv_one(m) < 0)
+		memset(&req, 0, sizeof(req));
+		if (ioctl(m->fd, SECCOMP_IOCTL_NOTIF_RECV, &req) == 0) {
+			if (handle(m, &req) < 0)
 				break;
 			continue;
 		}
-		if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+		if (errno == EINTR)
+			continue;
+		if (errno != ENOENT)
 			break;
-		if (p[1].revents & POLLIN) {
-			while (monitor_dispatch(m, 0) == 1)
-				;
+		/* the caller went away, or no process holds the filter any more */
+		if (poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL))) {
+			m->hup = true;
 			break;
 		}
 	}
+	while (!m->hup && monitor_dispatch(m, 0) == 1)
+		;
 	return NULL;
 }
 
 int monitor_start(struct monitor *m)
 {
+	struct sigaction sa = {.sa_handler = wake_noop};
 	sigset_t all, old;
 	pthread_attr_t at;
 	int r;
 
-	/* the thread's stop signal; only this threaded form needs it */
-	if (m->stopfd < 0 && (m->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+	if (m->running)
+		return 0;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGRTMIN, &sa, NULL) < 0)
 		return -errno;
 	/* The judge keeps several PATH_MAX buffers per frame: a stack of our choosing, not the C
 	 * library's default (musl's is 128 KiB). Only the pages touched are ever used. */
@@ -577,6 +729,11 @@ int monitor_start(struct monitor *m)
 	return 0;
 }
 
+void monitor_set_level(struct monitor *m, unsigned level)
+{
+	m->cwd_ok = level >= MONITOR_FULL; /* chdir and the other cwd_event calls notify */
+}
+
 void monitor_set_boot(struct monitor *m, int sock)
 {
 	m->boot = sock;
@@ -584,6 +741,8 @@ void monitor_set_boot(struct monitor *m, int sock)
 
 int monitor_poll_fd(const struct monitor *m)
 {
+	if (m->running)
+		return -1; /* the thread serves it */
 	return m->fd >= 0 ? (m->hup ? -1 : m->fd) : m->boot;
 }
 
@@ -599,6 +758,8 @@ void monitor_ready(struct monitor *m, short revents)
 	if (revents & POLLIN) {
 		if (recv_one(m) < 0)
 			m->hup = true;
+		else if (++m->served == MON_THREAD_AFTER)
+			monitor_start(m); /* failing, the loop goes on serving it */
 	} else if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
 		m->hup = true; /* no process holds the filter any more */
 	}
@@ -606,21 +767,33 @@ void monitor_ready(struct monitor *m, short revents)
 
 void monitor_drain(struct monitor *m)
 {
-	if (m && m->fd >= 0 && !m->hup)
+	if (m && m->running)
+		monitor_stop(m);
+	else if (m && m->fd >= 0 && !m->hup)
 		while (monitor_dispatch(m, 0) == 1)
 			;
 }
 
 void monitor_stop(struct monitor *m)
 {
-	uint64_t one = 1;
-
 	if (!m || !m->running)
 		return;
-	if (write(m->stopfd, &one, sizeof(one)) < 0) {
-		/* an eventfd write fails only on overflow: the thread is already told */
+	atomic_store_explicit(&m->stop, true, memory_order_release);
+	/* A signal that lands before the thread is in its RECV is lost: send it again until
+	 * the thread is gone (it checks the flag before every RECV). */
+	for (;;) {
+		struct timespec ts;
+
+		pthread_kill(m->thread, SIGRTMIN);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 10 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(m->thread, NULL, &ts) != ETIMEDOUT)
+			break;
 	}
-	pthread_join(m->thread, NULL);
 	m->running = false;
 }
 
@@ -663,13 +836,13 @@ void monitor_free(struct monitor *m)
 	monitor_stop(m);
 	if (m->fd >= 0)
 		close(m->fd);
-	if (m->stopfd >= 0)
-		close(m->stopfd);
 	if (m->boot >= 0)
 		close(m->boot);
 	for (size_t i = 0; m->viol && i < m->nviol; i++)
 		free(m->viol[i].path);
 	free(m->viol);
+	free(m->vc);
+	free(m->cwd);
 	free(m->jflags);
 	strv_release(&m->roots);
 	free(m);

@@ -33,6 +33,10 @@ struct monitor;
  * with jc (copied; what it points to must outlive the monitor). Returns 0 and *out, or -errno. */
 int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
 
+/* The level the stage's filter notifies at (enum monitor_level, platform/linux/notify.h):
+ * from MONITOR_FULL on, every call that can change a cwd notifies and cwds are cached. */
+void monitor_set_level(struct monitor *m, unsigned level);
+
 /* Runs the loop on a thread of its own (signals blocked there) until monitor_stop; for a
  * monitor made over a listener (the tests; sbxsh itself serves it in its supervise loop).
  * Returns 0 or -errno (then nothing runs; the sandboxed calls fail with ENOSYS once the

@@ -347,6 +347,7 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
 		goto out;
 	monitor_set_sink(rr->mon, live_log, &rr->rc);
+	monitor_set_level(rr->mon, monitor_level_of(set->monitor));
 	rr->rc.logged = true;
 	notify_env_format(env, sizeof(env), sv[1], monitor_level_of(set->monitor),
 			  spec->unix_all ? 0 : NOTIFY_UNIX);

@@ -38,57 +38,63 @@
 #define W   MONITOR_WRITES
 #define F   MONITOR_FULL
 #define A   MONITOR_ALL
+#define CWD_MOVES NOTIFY_CWD_MOVES
+#define CWD_TASK  NOTIFY_CWD_TASK
 
-/* name, op, level, dirfd, path, dirfd2, path2, flags, openat2 */
+/* name, op, level, dirfd, path, dirfd2, path2, flags, openat2, cwd_event */
 /* clang-format off */
 static const struct notify_call calls[] = {
-	{ "open", NOP_OPEN, W, CWD, 0, N, N, 1, false },
-	{ "openat", NOP_OPEN, W, 0, 1, N, N, 2, false },
-	{ "openat2", NOP_OPEN, W, 0, 1, N, N, 2, true },
-	{ "creat", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "execve", NOP_EXEC, W, CWD, 0, N, N, N, false },
-	{ "execveat", NOP_EXEC, W, 0, 1, N, N, N, false },
-	{ "access", NOP_READ, F, CWD, 0, N, N, N, false },
-	{ "faccessat", NOP_READ, F, 0, 1, N, N, N, false },
-	{ "faccessat2", NOP_READ, F, 0, 1, N, N, N, false },
-	{ "chdir", NOP_READ, F, CWD, 0, N, N, N, false },
-	{ "readlink", NOP_READ, A, CWD, 0, N, N, N, false },
-	{ "readlinkat", NOP_READ, A, 0, 1, N, N, N, false },
-	{ "stat", NOP_READ, A, CWD, 0, N, N, N, false },
-	{ "lstat", NOP_READ, A, CWD, 0, N, N, N, false },
-	{ "stat64", NOP_READ, A, CWD, 0, N, N, N, false },
-	{ "lstat64", NOP_READ, A, CWD, 0, N, N, N, false },
-	{ "newfstatat", NOP_READ, A, 0, 1, N, N, 3, false },
-	{ "fstatat64", NOP_READ, A, 0, 1, N, N, 3, false },
-	{ "statx", NOP_READ, A, 0, 1, N, N, 2, false },
-	{ "mkdir", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "mkdirat", NOP_WRITE, W, 0, 1, N, N, N, false },
-	{ "unlink", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "unlinkat", NOP_WRITE, W, 0, 1, N, N, N, false },
-	{ "rmdir", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "rename", NOP_WRITE, W, CWD, 0, CWD, 1, N, false },
-	{ "renameat", NOP_WRITE, W, 0, 1, 2, 3, N, false },
-	{ "renameat2", NOP_WRITE, W, 0, 1, 2, 3, N, false },
-	{ "link", NOP_WRITE, W, CWD, 1, N, N, N, false },
-	{ "linkat", NOP_WRITE, W, 2, 3, N, N, N, false },
-	{ "symlink", NOP_WRITE, W, CWD, 1, N, N, N, false },
-	{ "symlinkat", NOP_WRITE, W, 1, 2, N, N, N, false },
-	{ "truncate", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "truncate64", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "utimensat", NOP_WRITE, W, 0, 1, N, N, N, false },
-	{ "utime", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "utimes", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "futimesat", NOP_WRITE, W, 0, 1, N, N, N, false },
-	{ "chmod", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "fchmodat", NOP_WRITE, W, 0, 1, N, N, N, false },
-	{ "chown", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "chown32", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "lchown", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "lchown32", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "fchownat", NOP_WRITE, W, 0, 1, N, N, N, false },
-	{ "mknod", NOP_WRITE, W, CWD, 0, N, N, N, false },
-	{ "mknodat", NOP_WRITE, W, 0, 1, N, N, N, false },
-	{ "socket", NOP_UNIX, W, N, N, N, N, N, false },
+	{ "open", NOP_OPEN, W, CWD, 0, N, N, 1, false, 0 },
+	{ "openat", NOP_OPEN, W, 0, 1, N, N, 2, false, 0 },
+	{ "openat2", NOP_OPEN, W, 0, 1, N, N, 2, true, 0 },
+	{ "creat", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "execve", NOP_EXEC, W, CWD, 0, N, N, N, false, 0 },
+	{ "execveat", NOP_EXEC, W, 0, 1, N, N, N, false, 0 },
+	{ "access", NOP_READ, F, CWD, 0, N, N, N, false, 0 },
+	{ "faccessat", NOP_READ, F, 0, 1, N, N, N, false, 0 },
+	{ "faccessat2", NOP_READ, F, 0, 1, N, N, N, false, 0 },
+	{ "chdir", NOP_READ, F, CWD, 0, N, N, N, false, CWD_MOVES },
+	{ "readlink", NOP_READ, A, CWD, 0, N, N, N, false, 0 },
+	{ "readlinkat", NOP_READ, A, 0, 1, N, N, N, false, 0 },
+	{ "stat", NOP_READ, A, CWD, 0, N, N, N, false, 0 },
+	{ "lstat", NOP_READ, A, CWD, 0, N, N, N, false, 0 },
+	{ "stat64", NOP_READ, A, CWD, 0, N, N, N, false, 0 },
+	{ "lstat64", NOP_READ, A, CWD, 0, N, N, N, false, 0 },
+	{ "newfstatat", NOP_READ, A, 0, 1, N, N, 3, false, 0 },
+	{ "fstatat64", NOP_READ, A, 0, 1, N, N, 3, false, 0 },
+	{ "statx", NOP_READ, A, 0, 1, N, N, 2, false, 0 },
+	{ "mkdir", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "mkdirat", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
+	{ "unlink", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "unlinkat", NOP_WRITE, W, 0, 1, N, N, N, false, CWD_MOVES },
+	{ "rmdir", NOP_WRITE, W, CWD, 0, N, N, N, false, CWD_MOVES },
+	{ "rename", NOP_WRITE, W, CWD, 0, CWD, 1, N, false, CWD_MOVES },
+	{ "renameat", NOP_WRITE, W, 0, 1, 2, 3, N, false, CWD_MOVES },
+	{ "renameat2", NOP_WRITE, W, 0, 1, 2, 3, N, false, CWD_MOVES },
+	{ "link", NOP_WRITE, W, CWD, 1, N, N, N, false, 0 },
+	{ "linkat", NOP_WRITE, W, 2, 3, N, N, N, false, 0 },
+	{ "symlink", NOP_WRITE, W, CWD, 1, N, N, N, false, 0 },
+	{ "symlinkat", NOP_WRITE, W, 1, 2, N, N, N, false, 0 },
+	{ "truncate", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "truncate64", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "utimensat", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
+	{ "utime", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "utimes", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "futimesat", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
+	{ "chmod", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "fchmodat", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
+	{ "chown", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "chown32", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "lchown", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "lchown32", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "fchownat", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
+	{ "mknod", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "mknodat", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
+	{ "socket", NOP_UNIX, W, N, N, N, N, N, false, 0 },
+	{ "fchdir", NOP_NOTE, F, N, N, N, N, N, false, CWD_MOVES },
+	{ "fork", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
+	{ "vfork", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
+	{ "clone", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 };
 /* clang-format on */
 
@@ -97,6 +103,8 @@ static const struct notify_call calls[] = {
 #undef W
 #undef F
 #undef A
+#undef CWD_MOVES
+#undef CWD_TASK
 
 const struct notify_call *notify_calls(unsigned *n)
 {
@@ -147,6 +155,13 @@ int notify_listener_setup(int fd)
 		  (unsigned long)SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
 		return 1;
 	return errno == EINVAL || errno == ENOTTY ? 0 : -errno;
+}
+
+int notify_sync_wake(int fd, bool on)
+{
+	unsigned long fl = on ? (unsigned long)SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP : 0;
+
+	return ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, fl) == 0 ? 0 : -errno;
 }
 
 static const char *const level_names[] = {"off", "writes", "full", "all"};

@@ -31,6 +31,7 @@ enum notify_op {
 	NOP_OPEN,  /* read or write by its flags (open, openat, openat2) */
 	NOP_EXEC,
 	NOP_UNIX, /* socket(AF_UNIX) */
+	NOP_NOTE, /* nothing to judge: notified for its cwd_event only */
 };
 
 #define NOTIFY_NOARG  0xff
@@ -46,7 +47,12 @@ struct notify_call {
 				* NOP_READ: an AT_* flags argument, AT_EMPTY_PATH calls (fstat)
 				* not notified; or NOTIFY_NOARG */
 	bool openat2;	       /* flags are in struct open_how at the flags argument */
+	uint8_t cwd_event;     /* NOTIFY_CWD_*: shell/monitor.c's cwd cache */
 };
+
+/* What a call may do to what /proc/TID/cwd reads (notify_call.cwd_event). */
+#define NOTIFY_CWD_MOVES 1 /* changes some thread's cwd, or renames/removes a directory */
+#define NOTIFY_CWD_TASK	 2 /* makes a task, whose tid may be one seen before */
 
 /* The table of monitored calls; *n receives its length. Static, never freed. */
 const struct notify_call *notify_calls(unsigned *n);
@@ -70,6 +76,9 @@ int notify_fd_recv(int sock, int *fd);
  * (kernel 6.6+; older kernels refuse it, which is not an error). Returns 1 when the flag is
  * set, 0 when the kernel lacks it, or -errno. */
 int notify_listener_setup(int fd);
+
+/* Turns the listener's synchronous wake-up on or off (notify_listener_setup turned it on). */
+int notify_sync_wake(int fd, bool on);
 
 /* The front end tells the stage through this variable ("FD:LEVEL:FLAGS"), which bwrap passes
  * on and the stage removes before anything else runs. */

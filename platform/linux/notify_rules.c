@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include <seccomp.h>
@@ -44,6 +46,10 @@ static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monit
 	}
 	if (level < c->level)
 		return 0;
+	/* the sandbox's own rule refuses clone(CLONE_NEWUSER): the two must not overlap */
+	if (c->op == NOP_NOTE && strcmp(c->name, "clone") == 0)
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
+					SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, 0));
 	if (c->op == NOP_OPEN && !c->openat2 && level < MONITOR_FULL)
 		return add_write_opens(ctx, nr, c->flags);
 	if (c->op == NOP_READ && c->flags != NOTIFY_NOARG) /* not fstat's "" + AT_EMPTY_PATH */

@@ -99,6 +99,43 @@ run 'cat /proc/self/status /dev/null > /dev/null; ls / > /dev/null; exit 0'
 is "/proc, /dev and listing / are not violations" "$err" ""
 is "… exit 0" "$rc" 0
 
+# --- relative paths: the monitor's cwd cache (docs/monitor.md, "How it works") ---
+# Each hidden target below is reached only from the cwd the call really had; a stale cwd would
+# resolve it to a path missing on the host (nothing reported) or, for the first, to a
+# credential store. 300 opens first: from there a thread answers (monitor_ready).
+echo x > "$HOME/hidden/other"
+echo x > "$HOME/hidden/third"
+run "python3 -c '
+import os, subprocess, threading
+P = os.getcwd()
+os.makedirs(\"x/y\")
+os.makedirs(\"d1\")
+for i in range(300):
+    open(\"x/f\", \"w\").close()
+def tryopen(p):
+    try:
+        open(p).close()
+    except OSError:
+        pass
+os.chdir(\"x/y\")
+tryopen(\"../../zz\")
+subprocess.run([\"mv\", P + \"/x\", P + \"/d1/d2\"])
+tryopen(\"../../../home/.aws/credentials\")
+tryopen(\"../../../../home/hidden/tool\")
+os.chdir(\"..\")
+tryopen(\"../../../home/hidden/other\")
+t = threading.Thread(target=os.chdir, args=(\"..\",))
+t.start()
+t.join()
+tryopen(\"../../home/hidden/third\")
+'"
+like "a relative open after its directory was moved is judged where it now is" "$err" 'read ~/hidden/tool'
+unlike "… not where it was" "$err" 'read ~/\.aws/credentials'
+like "… after a chdir" "$err" 'read ~/hidden/other'
+like "… after another thread's chdir" "$err" 'read ~/hidden/third'
+like "… three in all" "$err" '^sbxsh: 3 violations$'
+rm -rf "$P/d1"
+
 # --- levels: writes, on (the default), full ---
 pol '[sbxsh]
 monitor = writes'

@@ -100,17 +100,6 @@ static void test_glob(void)
 	ok(!judge_glob_match("/a/*", "/a/.hidden"), "* does not match a leading dot");
 }
 
-static void test_normalize(void)
-{
-	char p[64] = "//a/./b/../c//";
-
-	judge_normalize(p);
-	is_str(p, "/a/c", "lexical normalization");
-	strcpy(p, "/..");
-	judge_normalize(p);
-	is_str(p, "/", "/.. stays at /");
-}
-
 static void test_reads(void)
 {
 	struct verdict v;
@@ -316,7 +305,6 @@ int main(void)
 	setup();
 	test_report_network();
 	test_glob();
-	test_normalize();
 	test_reads();
 	test_writes();
 	test_hermetic();

@@ -44,6 +44,15 @@ static void braces(const char *pat, const char *want)
 	strv_release(&out);
 }
 
+static void normal(const char *in, const char *want)
+{
+	char p[256];
+
+	strcpy(p, in);
+	path_normalize(p);
+	is_str(p, want, "'%s' normalizes to '%s'", in, want);
+}
+
 int main(void)
 {
 	setenv("SBX_T_DIR", "/var/t", 1);
@@ -69,6 +78,19 @@ int main(void)
 	}
 	refused("/{0,1,2,3}{0,1,2,3}{0,1,2,3}{0,1,2,3}{0,1}",
 		"has more than 256 {a,b} combinations; split it into several entries");
+	normal("/a/b/c", "/a/b/c");
+	normal("//a/./b/../c//", "/a/c");
+	normal("/..", "/");
+	normal("/", "/");
+	normal("//", "/");
+	normal("/a/b/", "/a/b");
+	normal("/a//b", "/a/b");
+	normal("/a/./b", "/a/b");
+	normal("/a/.", "/a");
+	normal("/a/..", "/");
+	normal("/a/b/../../..", "/");
+	normal("/.hidden/..x/.../x.", "/.hidden/..x/.../x.");
+	normal("/a/../b/./c", "/b/c");
 	expands("~", "/home/u");
 	expands("~/.ssh", "/home/u/.ssh");
 	expands("$SBX_T_DIR/x", "/var/t/x");
