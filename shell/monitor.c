@@ -38,12 +38,33 @@
 #include "platform/path.h"
 
 #define MON_NR_MAX     512
-#define MON_VC_SLOTS   4096   /* judged (kind, flags, path) kept per command: a cache */
-#define MON_VC_ARENA   (256 * 1024)
+#define MON_VC_SLOTS   256    /* judged (kind, flags, path) kept per command: a cache that */
+#define MON_VC_SLOTS_MAX 4096 /* grows from these sizes (a short command touches few pages) */
+#define MON_VC_ARENA   (16 * 1024)
+#define MON_VC_ARENA_MAX (256 * 1024)
 #define MON_VIOL_MAX   256    /* violations kept per command; more are counted */
 #define MON_SOCKETCALL 0x7ffe /* x86's multiplexed socket calls */
 #define MON_STACK      (1024 * 1024)
 #define MON_THREAD_AFTER 256 /* answered in the supervise loop; then by a thread (monitor_ready) */
+
+/* What was judged already, by exact (kind, flags, sandbox path): each is judged once per
+ * command, whatever the answer (a violation is recorded the first time; a path found missing
+ * on the host stays "missing"). Open addressing over an arena of the path bytes, both grown
+ * from small (a short command touches a page or two); at their largest, when either fills it
+ * starts over empty — a cache, so that costs time only. */
+struct vc_slot {
+	uint64_t h;
+	uint32_t off, len;
+	uint16_t flags;
+	uint8_t kind, used;
+};
+
+struct vcache {
+	struct vc_slot *slot;
+	size_t nslots, n;
+	char *arena;
+	size_t used, cap;
+};
 
 struct monitor {
 	int fd;
@@ -61,7 +82,7 @@ struct monitor {
 	const struct notify_call *calls;
 	unsigned ncalls;
 	unsigned *jflags; /* JF_* per table index */
-	struct vcache *vc; /* allocated at the first path judged */
+	struct vcache vc; /* allocated at the first path judged */
 	struct cwd_cache *cwd; /* allocated at the first cwd read */
 	bool cwd_ok; /* the level notifies every cwd_event call (monitor_set_level) */
 	struct mon_viol *viol;
@@ -72,23 +93,6 @@ struct monitor {
 	void (*sink)(const struct mon_viol *v, void *arg);
 	void *sink_arg;
 	struct mon_stats st;
-};
-
-/* What was judged already, by exact (kind, flags, sandbox path): each is judged once per
- * command, whatever the answer (a violation is recorded the first time; a path found missing
- * on the host stays "missing"). Open addressing over an arena of the path bytes; when either
- * fills, it starts over empty — a cache, so that costs time only. */
-struct vc_slot {
-	uint64_t h;
-	uint32_t off, len;
-	uint16_t flags;
-	uint8_t kind, used;
-};
-
-struct vcache {
-	struct vc_slot slot[MON_VC_SLOTS];
-	size_t n, used;
-	char arena[MON_VC_ARENA];
 };
 
 /* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
@@ -108,7 +112,7 @@ struct vcache {
 struct cwd_cache {
 	struct {
 		uint32_t tid, len;
-		char path[PATH_MAX];
+		char path[496]; /* a longer cwd is read each time */
 	} e[MON_CWD];
 	uint32_t pending[MON_CWD_PENDING];
 	unsigned npending;
@@ -402,36 +406,98 @@ static int name_call(struct monitor *m, const struct seccomp_notif *req, const s
 
 /* ---- recording ---- */
 
+static size_t vc_probe(const struct vcache *c, uint64_t h, enum viol_kind k, unsigned flags,
+		       const char *path, size_t len)
+{
+	size_t i = (size_t)(h ^ h >> 32) % c->nslots;
+
+	for (;; i = (i + 1) % c->nslots) {
+		const struct vc_slot *s = &c->slot[i];
+
+		if (!s->used || (s->h == h && s->len == len && s->kind == k && s->flags == flags &&
+				 memcmp(c->arena + s->off, path, len) == 0))
+			return i;
+	}
+}
+
+static void vc_clear(struct vcache *c)
+{
+	memset(c->slot, 0, c->nslots * sizeof(*c->slot));
+	c->n = c->used = 0;
+}
+
+/* Room for one more entry of len bytes: grown, or emptied at the largest size. */
+static bool vc_room(struct vcache *c, size_t len)
+{
+	if ((c->n + 1) * 2 > c->nslots) {
+		struct vc_slot *ns = c->nslots < MON_VC_SLOTS_MAX
+					 ? calloc(c->nslots * 2, sizeof(*ns))
+					 : NULL;
+
+		if (ns) {
+			struct vcache old = *c;
+
+			c->slot = ns;
+			c->nslots *= 2;
+			for (size_t i = 0; i < old.nslots; i++) {
+				uint64_t h = old.slot[i].h;
+				size_t j = (size_t)(h ^ h >> 32) % c->nslots;
+
+				if (!old.slot[i].used)
+					continue;
+				while (c->slot[j].used)
+					j = (j + 1) % c->nslots;
+				c->slot[j] = old.slot[i];
+			}
+			free(old.slot);
+		} else {
+			vc_clear(c);
+		}
+	}
+	if (len > c->cap - c->used) {
+		size_t cap = c->cap;
+		char *na;
+
+		while (cap < MON_VC_ARENA_MAX && len > cap - c->used)
+			cap *= 2;
+		if (len <= cap - c->used && (na = realloc(c->arena, cap))) {
+			c->arena = na;
+			c->cap = cap;
+		} else {
+			vc_clear(c);
+		}
+	}
+	return len <= c->cap - c->used;
+}
+
 /* true when (kind, flags, path) was judged already; remembers it otherwise. */
 static bool vc_seen(struct monitor *m, enum viol_kind k, unsigned flags, const char *path)
 {
-	struct vcache *c = m->vc;
-	size_t len = strlen(path);
+	struct vcache *c = &m->vc;
+	size_t len = strlen(path), i;
 	uint64_t h = 1469598103934665603ULL ^ ((uint64_t)k << 16 | flags);
 
-	for (size_t i = 0; i < len; i++)
+	for (i = 0; i < len; i++)
 		h = (h ^ (unsigned char)path[i]) * 1099511628211ULL;
-	if (!c && !(c = m->vc = calloc(1, sizeof(*c))))
-		return false; /* no memory: judge every time */
-	size_t i = (size_t)(h ^ h >> 32) % MON_VC_SLOTS;
-
-	for (;; i = (i + 1) % MON_VC_SLOTS) {
-		struct vc_slot *s = &c->slot[i];
-
-		if (!s->used)
-			break;
-		if (s->h == h && s->len == len && s->kind == k && s->flags == flags &&
-		    memcmp(c->arena + s->off, path, len) == 0)
-			return true;
+	if (!c->slot) {
+		c->slot = calloc(MON_VC_SLOTS, sizeof(*c->slot));
+		c->arena = malloc(MON_VC_ARENA);
+		if (!c->slot || !c->arena) {
+			free(c->slot);
+			free(c->arena);
+			c->slot = NULL;
+			c->arena = NULL;
+			return false; /* no memory: judge every time */
+		}
+		c->nslots = MON_VC_SLOTS;
+		c->cap = MON_VC_ARENA;
 	}
-	if (c->n >= MON_VC_SLOTS / 2 || len > MON_VC_ARENA - c->used) {
-		memset(c->slot, 0, sizeof(c->slot));
-		c->n = c->used = 0;
-		if (len > MON_VC_ARENA)
-			return false;
-		for (i = (size_t)(h ^ h >> 32) % MON_VC_SLOTS; c->slot[i].used;)
-			i = (i + 1) % MON_VC_SLOTS;
-	}
+	i = vc_probe(c, h, k, flags, path, len);
+	if (c->slot[i].used)
+		return true;
+	if (!vc_room(c, len))
+		return false;
+	i = vc_probe(c, h, k, flags, path, len);
 	memcpy(c->arena + c->used, path, len);
 	c->slot[i] = (struct vc_slot){.h = h, .off = (uint32_t)c->used, .len = (uint32_t)len,
 				      .flags = (uint16_t)flags, .kind = (uint8_t)k, .used = 1};
@@ -841,7 +907,8 @@ void monitor_free(struct monitor *m)
 	for (size_t i = 0; m->viol && i < m->nviol; i++)
 		free(m->viol[i].path);
 	free(m->viol);
-	free(m->vc);
+	free(m->vc.slot);
+	free(m->vc.arena);
 	free(m->cwd);
 	free(m->jflags);
 	strv_release(&m->roots);
