@@ -219,31 +219,32 @@ static ssize_t read_mem(pid_t pid, uint64_t addr, void *buf, size_t n)
 	return r < 0 ? -errno : r;
 }
 
-/* A NUL-terminated string at addr: first up to the end of its page (nearly every path ends
- * there: one page pinned, not two), then the rest of n if it did not. */
+/* A NUL-terminated string at addr, read in growing pieces: 256 bytes first (nearly every
+ * path ends there: little copied), then to the end of its page (one page pinned, not two),
+ * then the rest of n. */
 static int read_str(pid_t pid, uint64_t addr, char *buf, size_t n)
 {
 	size_t first = 4096 - (size_t)(addr % 4096), got = 0;
-	ssize_t r;
+	const size_t ends[3] = {first < 256 ? first : 256, first, n};
 
 	if (!addr)
 		return -EFAULT;
-	if (first < n) {
-		r = read_mem(pid, addr, buf, first);
+	for (int i = 0; i < 3; i++) {
+		size_t end = ends[i] < n ? ends[i] : n;
+		ssize_t r;
+
+		if (end <= got)
+			continue;
+		r = read_mem(pid, addr + got, buf + got, end - got);
 		if (r < 0)
 			return (int)r;
-		if (memchr(buf, '\0', (size_t)r))
+		if (memchr(buf + got, '\0', (size_t)r))
 			return 0;
-		if ((size_t)r < first)
-			return -EFAULT;
-		got = first;
+		if (got + (size_t)r < end)
+			return -EFAULT; /* unterminated up to unmapped memory */
+		got = end;
 	}
-	r = read_mem(pid, addr + got, buf + got, n - got);
-	if (r < 0)
-		return (int)r;
-	if (!memchr(buf + got, '\0', (size_t)r))
-		return got + (size_t)r == n ? -ENAMETOOLONG : -EFAULT;
-	return 0;
+	return -ENAMETOOLONG;
 }
 
 /* The sandbox path behind a directory descriptor (AT_FDCWD: the cwd). */

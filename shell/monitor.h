@@ -37,25 +37,28 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
  * from MONITOR_FULL on, every call that can change a cwd notifies and cwds are cached. */
 void monitor_set_level(struct monitor *m, unsigned level);
 
-/* Runs the loop on a thread of its own (signals blocked there) until monitor_stop; for a
- * monitor made over a listener (the tests; sbxsh itself serves it in its supervise loop).
- * Returns 0 or -errno (then nothing runs; the sandboxed calls fail with ENOSYS once the
- * listener is closed: fail closed). */
+/* Answers on a thread of its own, blocked in the listener's RECV (signals blocked there but
+ * SIGRTMIN, whose handler this installs: monitor_stop's wake-up), until no process holds the
+ * filter or monitor_stop. For a monitor made over a listener (the tests), and by monitor_ready
+ * itself once a command made MON_THREAD_AFTER calls. Returns 0 or -errno (then nothing runs;
+ * the sandboxed calls fail with ENOSYS once the listener is closed: fail closed). */
 int monitor_start(struct monitor *m);
 
-/* Without a thread, for a caller's own poll loop (the front end's supervise loop): the
- * listener will arrive on sock (taken; notify_fd_send from the stage; a stage that dies first
- * closes its end, and nothing is seen). Poll monitor_poll_fd for
- * POLLIN and call monitor_ready when it fires; monitor_drain answers what is still queued.
- * No thread to start or join: the front end pays neither per command. */
+/* For a caller's own poll loop (the front end's supervise loop): the listener will arrive on
+ * sock (taken; notify_fd_send from the stage; a stage that dies first closes its end, and
+ * nothing is seen). Poll monitor_poll_fd for POLLIN and call monitor_ready when it fires;
+ * monitor_drain answers what is still queued (or stops the thread). A short command starts no
+ * thread; after MON_THREAD_AFTER notifications monitor_ready starts one (monitor_start) and
+ * monitor_poll_fd says -1 from then on. */
 void monitor_set_boot(struct monitor *m, int sock);
 /* The descriptor to wait on: the boot socket until the listener came, then the listener;
- * -1 once the stage closed the boot socket unsent or the listener hung up. */
+ * -1 once the stage closed the boot socket unsent, the listener hung up, or a thread serves
+ * it. */
 int monitor_poll_fd(const struct monitor *m);
 /* monitor_poll_fd was ready (revents as poll gave them): takes the listener, or answers
  * one notification. Never blocks. */
 void monitor_ready(struct monitor *m, short revents);
-/* Answers every notification already queued, then returns. */
+/* Answers every notification already queued, then returns; a thread is stopped (monitor_stop). */
 void monitor_drain(struct monitor *m);
 
 /* Stops the thread: answers what is pending, then returns once the thread has ended.

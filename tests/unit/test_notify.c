@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -207,6 +208,25 @@ static int child_main(void)
 	errno = 0;
 	fd = open((const char *)8, O_RDONLY); /* unreadable path: answered, counted unknown */
 	bad |= (errno != EFAULT) << 5;
+	/* A path of ~450 bytes across a page boundary: the monitor reads it in three pieces
+	 * (256 bytes, the rest of the page, the next page). Then one with no NUL before
+	 * unmapped memory: answered, counted unknown. */
+	char *pg = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pg != MAP_FAILED) {
+		char *lp = pg + 4096 - 300;
+		int k = snprintf(lp, 1000, "%s/", P[SECRET]);
+
+		for (int i = 0; i < 200; i++, k += 2)
+			memcpy(lp + k, "./", 2);
+		strcpy(lp + k, "long");
+		close(open(lp, O_RDONLY));
+		munmap(pg + 4096, 4096);
+		memset(pg + 4096 - 300, 'a', 300);
+		errno = 0;
+		close(open(pg + 4096 - 300, O_RDONLY));
+		bad |= (errno != EFAULT) << 8;
+		munmap(pg, 4096);
+	}
 	pid_t p = fork();
 	if (p == 0) {
 		execl(P[TOOL], "tool", (char *)NULL); /* a hidden binary */
@@ -340,7 +360,7 @@ static void setup(struct profile *prof, struct sandbox_spec *spec, struct judge_
 	mkdir(P[OUT], 0755);
 	touch(P[KEY]);
 	copy("/bin/true", P[TOOL]);
-	for (const char *f = "rel\0viafd\0nodump\0"; *f; f += strlen(f) + 1) {
+	for (const char *f = "rel\0viafd\0nodump\0long\0"; *f; f += strlen(f) + 1) {
 		snprintf(buf, sizeof(buf), "%s/%s", P[SECRET], f);
 		touch(buf);
 	}
@@ -392,6 +412,8 @@ static void test_main(struct judge_ctx *jc)
 	ok(find(m, VK_WRITE, buf) != NULL, "mkdir outside the grants is reported");
 	is_int(count(m, VK_WRITE, buf), 1, "… once, though open and rmdir named it too");
 	ok(find(m, VK_EXEC, P[TOOL]) != NULL, "an exec of a hidden binary is reported");
+	snprintf(buf, sizeof(buf), "%s/long", P[SECRET]);
+	ok(find(m, VK_READ, buf) != NULL, "a path of ~450 bytes across a page boundary is read whole");
 	ok(monitor_stats(m)->unknown >= 1, "an unreadable path is counted unknown, not waited on");
 	const struct mon_viol *v = find(m, VK_READ, P[KEY]);
 	ok(v && v->why == VW_DENY_READ && strncmp(v->call, "open", 4) == 0 && v->pid > 0,
