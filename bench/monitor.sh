@@ -77,39 +77,56 @@ i=0
 while IFS='|' read -r name cmd; do
 	i=$((i + 1))
 	echo "monitor.sh: $name" >&2
-	# `true` is a few milliseconds: it needs many runs to say anything about +0.5 ms; git
-	# status (~25 ms) a few times more than the rest to say anything about 10%
-	n=$RUNS warm=1
+	# Rounds: each round runs every configuration once in turn (hyperfine), so a drift in the
+	# machine's load during the minutes a workload takes falls on all of them alike. `true` is
+	# a few milliseconds: it needs many runs to say anything about +0.5 ms; git status (~25 ms)
+	# a few times more than the rest to say anything about 10%.
+	per=1 warm=1
 	case $cmd in
-	true) n=$((RUNS * 20)) warm=20 ;;
-	*status*) n=$((RUNS * 5)) warm=3 ;;
+	true) per=20 warm=20 ;;
+	*status*) per=5 warm=3 ;;
 	esac
-	hyperfine -N --warmup "$warm" --runs "$n" --export-json "$W/r$i.json" \
-		-n off "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$cmd'" \
-		-n on "env SBXSH_CONFIG=$W/on.ini $SBXSH -c '$cmd'" \
-		-n writes "env SBXSH_CONFIG=$W/writes.ini $SBXSH -c '$cmd'" \
-		-n full "env SBXSH_CONFIG=$W/full.ini $SBXSH -c '$cmd'" \
-		-n strace "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$STRACE $cmd'" > /dev/null 2>&1 ||
-		{ echo "monitor.sh: $name failed under hyperfine" >&2; exit 1; }
+	round=0
+	while [ "$round" -lt "$RUNS" ]; do
+		round=$((round + 1))
+		[ "$round" -gt 1 ] && warm=0
+		hyperfine -N --warmup "$warm" --runs "$per" --export-json "$W/r$i.$round.json" \
+			-n off "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$cmd'" \
+			-n on "env SBXSH_CONFIG=$W/on.ini $SBXSH -c '$cmd'" \
+			-n writes "env SBXSH_CONFIG=$W/writes.ini $SBXSH -c '$cmd'" \
+			-n full "env SBXSH_CONFIG=$W/full.ini $SBXSH -c '$cmd'" \
+			-n strace "env SBXSH_CONFIG=$W/off.ini $SBXSH -c '$STRACE $cmd'" > /dev/null 2>&1 ||
+			{ echo "monitor.sh: $name failed under hyperfine" >&2; exit 1; }
+	done
 	echo "$name" > "$W/r$i.name"
 done < "$W/workloads"
 
 {
 echo "## Monitor"
 echo
-echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/monitor.sh\`, hyperfine, $RUNS runs after 1 warm-up (git status: $((RUNS * 5)) after 3; \`true\`: $((RUNS * 20)) after 20), mean ± stddev; for \`true\` the difference of the medians"
+echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/monitor.sh\`, hyperfine in $RUNS rounds, each running every configuration in turn (1 run a round; git status 5, \`true\` 20; warm-ups before the first), mean ± stddev over all runs; for \`true\` the difference of the medians"
 echo "- off / on (the default) / writes / full: \`[sbxsh] monitor = …\` (docs/monitor.md, \"Levels\"); strace: monitor off, \`$STRACE\` inside the sandbox; Python is \`$PY\` (not a wrapper found on PATH)"
 echo
 python3 - "$W" "$i" <<'EOF'
-import json, sys
+import glob, json, statistics, sys
 w, n = sys.argv[1], int(sys.argv[2])
+
+def results(i):
+    """Every run of round files r{i}.*.json, per configuration."""
+    times = {}
+    for path in glob.glob(f"{w}/r{i}.*.json"):
+        for x in json.load(open(path))["results"]:
+            times.setdefault(x["command"], []).extend(x["times"])
+    return {k: {"mean": statistics.mean(t), "median": statistics.median(t),
+                "stddev": statistics.stdev(t) if len(t) > 1 else 0.0} for k, t in times.items()}
+
 print("| workload | off | on | on/off | goal | writes/off | full/off | strace | strace/off |")
 print("|---|---|---|---|---|---|---|---|---|")
 goals = {"true": "+0.5 ms", "50,000 opens (Python loop, open().close())": "≤ 2.5×",
          "50,000 opens (os.open/os.close: the tightest loop)": "—"}
 for i in range(1, n + 1):
     name = open(f"{w}/r{i}.name").read().strip()
-    r = {x["command"]: x for x in json.load(open(f"{w}/r{i}.json"))["results"]}
+    r = results(i)
     f = lambda k: f'{r[k]["mean"]*1000:.1f} ± {r[k]["stddev"]*1000:.1f} ms'
     off, st = r["off"]["mean"], r["strace"]["mean"]
     rel = lambda k: (f"+{(r[k]['median']-r['off']['median'])*1000:.2f} ms" if name == "true"

@@ -243,6 +243,16 @@ static int expand_vars(const char *in, struct sbuf *b, char **err)
 	return b->err;
 }
 
+/* r is at a '/' followed by a component that stays as it is (not empty, ".", or ".."). */
+static bool plain_component(const char *r)
+{
+	if (r[0] != '/' || !r[1] || r[1] == '/')
+		return false;
+	if (r[1] != '.')
+		return true;
+	return r[2] && r[2] != '/' && (r[2] != '.' || (r[3] && r[3] != '/'));
+}
+
 void path_normalize(char *p)
 {
 	char *w;
@@ -250,8 +260,7 @@ void path_normalize(char *p)
 
 	/* Nearly every path is already normal: walk it without writing until the first thing to
 	 * change ("//", "/./", "/../", a trailing "/"), then compact from there. */
-	while (*r == '/' && r[1] && r[1] != '/' && !(r[1] == '.' && (!r[2] || r[2] == '/' ||
-								      (r[2] == '.' && (!r[3] || r[3] == '/'))))) {
+	while (plain_component(r)) {
 		r++;
 		while (*r && *r != '/')
 			r++;

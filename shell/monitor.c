@@ -37,15 +37,15 @@
 #include "platform/linux/notify.h"
 #include "platform/path.h"
 
-#define MON_NR_MAX     512
-#define MON_VC_SLOTS   256    /* judged (kind, flags, path) kept per command: a cache that */
+#define MON_NR_MAX	 512
+#define MON_VC_SLOTS	 256  /* judged (kind, flags, path) kept per command: a cache that */
 #define MON_VC_SLOTS_MAX 4096 /* grows from these sizes (a short command touches few pages) */
-#define MON_VC_ARENA   (16 * 1024)
+#define MON_VC_ARENA	 (16 * 1024)
 #define MON_VC_ARENA_MAX (256 * 1024)
-#define MON_VIOL_MAX   256    /* violations kept per command; more are counted */
-#define MON_SOCKETCALL 0x7ffe /* x86's multiplexed socket calls */
-#define MON_STACK      (1024 * 1024)
-#define MON_THREAD_AFTER 256 /* answered in the supervise loop; then by a thread (monitor_ready) */
+#define MON_VIOL_MAX	 256	/* violations kept per command; more are counted */
+#define MON_SOCKETCALL	 0x7ffe /* x86's multiplexed socket calls */
+#define MON_STACK	 (1024 * 1024)
+#define MON_THREAD_AFTER 256 /* then a thread answers them (monitor_ready) */
 
 /* What was judged already, by exact (kind, flags, sandbox path): each is judged once per
  * command, whatever the answer (a violation is recorded the first time; a path found missing
@@ -68,10 +68,10 @@ struct vcache {
 
 struct monitor {
 	int fd;
-	int boot; /* the socket the listener arrives on (monitor_set_boot), or -1 */
+	int boot;	   /* the socket the listener arrives on (monitor_set_boot), or -1 */
 	uint32_t last_tid; /* the last call answered came from this thread */
-	bool sync; /* the listener wakes synchronously (notify_listener_setup) */
-	bool hup; /* monitor_ready saw the listener hang up: nothing more can come */
+	bool sync;	   /* the listener wakes synchronously (notify_listener_setup) */
+	bool hup;	   /* monitor_ready saw the listener hang up: nothing more can come */
 	pthread_t thread;
 	bool running;
 	atomic_bool stop; /* monitor_stop asks the thread to end */
@@ -81,10 +81,10 @@ struct monitor {
 	uint32_t arch[2];
 	const struct notify_call *calls;
 	unsigned ncalls;
-	unsigned *jflags; /* JF_* per table index */
-	struct vcache vc; /* allocated at the first path judged */
+	unsigned *jflags;      /* JF_* per table index */
+	struct vcache vc;      /* allocated at the first path judged */
 	struct cwd_cache *cwd; /* allocated at the first cwd read */
-	bool cwd_ok; /* the level notifies every cwd_event call (monitor_set_level) */
+	bool cwd_ok;	       /* the level notifies every cwd_event call (monitor_set_level) */
 	struct mon_viol *viol;
 	size_t nviol;
 	struct strv roots;
@@ -280,8 +280,7 @@ static int fd_path(struct monitor *m, pid_t pid, int fd, char *buf, size_t n)
 
 	if (c && c->npending)
 		cwd_reap(c);
-	if (c && !c->off && !c->npending && c->e[slot].tid == (uint32_t)pid &&
-	    c->e[slot].len < n) {
+	if (c && !c->off && !c->npending && c->e[slot].tid == (uint32_t)pid && c->e[slot].len < n) {
 		memcpy(buf, c->e[slot].path, c->e[slot].len + 1);
 		return 0;
 	}
@@ -311,8 +310,8 @@ static int fd_path(struct monitor *m, pid_t pid, int fd, char *buf, size_t n)
 }
 
 /* Fills out with the absolute sandbox path of argument pair (dirfd, path). */
-static int resolve(struct monitor *m, const struct seccomp_notif *req, uint8_t dirfd_arg, uint8_t path_arg, char *out,
-		   size_t n)
+static int resolve(struct monitor *m, const struct seccomp_notif *req, uint8_t dirfd_arg,
+		   uint8_t path_arg, char *out, size_t n)
 {
 	char rel[PATH_MAX];
 	uint64_t addr = req->data.args[path_arg];
@@ -365,8 +364,8 @@ static bool open_writes(const struct seccomp_notif *req, const struct notify_cal
 	return (fl & NOTIFY_OPEN_WRITE_FLAGS) != 0;
 }
 
-static int name_call(struct monitor *m, const struct seccomp_notif *req, const struct notify_call *c, unsigned jf,
-		     struct named *nm)
+static int name_call(struct monitor *m, const struct seccomp_notif *req,
+		     const struct notify_call *c, unsigned jf, struct named *nm)
 {
 	int r, err;
 
@@ -431,9 +430,8 @@ static void vc_clear(struct vcache *c)
 static bool vc_room(struct vcache *c, size_t len)
 {
 	if ((c->n + 1) * 2 > c->nslots) {
-		struct vc_slot *ns = c->nslots < MON_VC_SLOTS_MAX
-					 ? calloc(c->nslots * 2, sizeof(*ns))
-					 : NULL;
+		struct vc_slot *ns =
+		    c->nslots < MON_VC_SLOTS_MAX ? calloc(c->nslots * 2, sizeof(*ns)) : NULL;
 
 		if (ns) {
 			struct vcache old = *c;
@@ -500,8 +498,12 @@ static bool vc_seen(struct monitor *m, enum viol_kind k, unsigned flags, const c
 		return false;
 	i = vc_probe(c, h, k, flags, path, len);
 	memcpy(c->arena + c->used, path, len);
-	c->slot[i] = (struct vc_slot){.h = h, .off = (uint32_t)c->used, .len = (uint32_t)len,
-				      .flags = (uint16_t)flags, .kind = (uint8_t)k, .used = 1};
+	c->slot[i] = (struct vc_slot){.h = h,
+				      .off = (uint32_t)c->used,
+				      .len = (uint32_t)len,
+				      .flags = (uint16_t)flags,
+				      .kind = (uint8_t)k,
+				      .used = 1};
 	c->used += len;
 	c->n++;
 	return false;

@@ -33,11 +33,11 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-#define N   NOTIFY_NOARG
-#define CWD NOTIFY_FD_CWD
-#define W   MONITOR_WRITES
-#define F   MONITOR_FULL
-#define A   MONITOR_ALL
+#define N	  NOTIFY_NOARG
+#define CWD	  NOTIFY_FD_CWD
+#define W	  MONITOR_WRITES
+#define F	  MONITOR_FULL
+#define A	  MONITOR_ALL
 #define CWD_MOVES NOTIFY_CWD_MOVES
 #define CWD_TASK  NOTIFY_CWD_TASK
 

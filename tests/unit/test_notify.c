@@ -413,7 +413,8 @@ static void test_main(struct judge_ctx *jc)
 	is_int(count(m, VK_WRITE, buf), 1, "… once, though open and rmdir named it too");
 	ok(find(m, VK_EXEC, P[TOOL]) != NULL, "an exec of a hidden binary is reported");
 	snprintf(buf, sizeof(buf), "%s/long", P[SECRET]);
-	ok(find(m, VK_READ, buf) != NULL, "a path of ~450 bytes across a page boundary is read whole");
+	ok(find(m, VK_READ, buf) != NULL,
+	   "a path of ~450 bytes across a page boundary is read whole");
 	ok(monitor_stats(m)->unknown >= 1, "an unreadable path is counted unknown, not waited on");
 	const struct mon_viol *v = find(m, VK_READ, P[KEY]);
 	ok(v && v->why == VW_DENY_READ && strncmp(v->call, "open", 4) == 0 && v->pid > 0,
