@@ -6,53 +6,9 @@
 # held port refused before the command runs), the daemon killed mid-command (fail closed, the
 # next command works), the proxy variables, and the session directory hidden from sandboxes.
 #
-# It runs in the lab 0201 uses: a user + network + mount namespace (unshare -rmn) with a veth
+# It runs in the lab of lab_lib.sh (as 0201): a user + network + mount namespace with a veth
 # pair to a "remote" namespace at 10.77.0.2 and a private /etc/hosts naming it good.test etc.
-if [ -z "${SESS_LAB:-}" ]; then
-	if unshare -rmn true 2> /dev/null; then
-		SESS_LAB=1 exec unshare -rmn sh "$0"
-	fi
-	. "$SBXSH_STAGE/e2e/lib.sh"
-	skip "the proxy lab" "unshare -rmn (unprivileged user and network namespaces) is not available here"
-	done_testing
-	exit
-fi
-. "$SBXSH_STAGE/e2e/lib.sh"
-. "$SBXSH_STAGE/e2e/sess_lib.sh"
-NS=""
-SRV=""
-cleanup() {
-	[ -n "$NS" ] && kill "$NS" 2> /dev/null
-	[ -n "$SRV" ] && kill $SRV 2> /dev/null
-	e2e_cleanup
-}
-trap cleanup EXIT
-
-lab() {
-	ip link set lo up && ip link add v0 type veth peer name v1 || return 1
-	mkfifo "$T/ns.ready"
-	unshare -n sh -c 'echo up > "$1"; exec sleep 100000' sh "$T/ns.ready" &
-	NS=$!
-	read -r _ < "$T/ns.ready"
-	ip link set v1 netns "$NS" &&
-		ip addr add 10.77.0.1/24 dev v0 && ip link set v0 up &&
-		nsenter -t "$NS" -n sh -c 'ip link set lo up && ip addr add 10.77.0.2/24 dev v1 &&
-			ip link set v1 up' || return 1
-	cat > "$T/hosts" <<-HOSTS
-	127.0.0.1 localhost
-	::1 localhost
-	10.77.0.2 good.test bad.test
-	HOSTS
-	mount --bind "$T/hosts" /etc/hosts
-}
-in_remote() { nsenter -t "$NS" -n "$@"; }
-wait_for() { i=0; until "$@" > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 100 ] && return 1; sleep 0.05; done; }
-
-if ! lab; then
-	skip "the proxy lab" "could not build the veth lab in the namespace"
-	done_testing
-	exit
-fi
+. "$SBXSH_STAGE/e2e/lab_lib.sh"
 cd "$T/proj" || exit 1
 if ! "$SBXSH" -c true 2> "$T/err0"; then
 	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
@@ -63,7 +19,7 @@ fi
 # --- servers: HTTP (echo) and a dumb-HTTP git repository on the remote; one on loopback ---
 export ECHO_LOG="$T/echo.log"
 : > "$ECHO_LOG"
-nsenter -t "$NS" -n "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1 &
+in_remote_bg "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1
 SRV=$!
 mkdir -p "$T/www" "$T/src"
 git -C "$T/src" init -q && git -C "$T/src" -c user.name=t -c user.email=t@t \

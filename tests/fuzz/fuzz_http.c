@@ -6,14 +6,9 @@
 #include <string.h>
 
 #include "proxy/http.h"
+#include "tests/fuzz/http_slices.h"
 
 static struct http_request req, req2;
-
-static void in_buf(struct http_slice s, const char *buf, size_t len)
-{
-	if (s.n && (s.p < buf || s.p + s.n > buf + len))
-		abort();
-}
 
 static void check_slices(const struct http_request *r, const char *buf, size_t len)
 {
@@ -22,12 +17,7 @@ static void check_slices(const struct http_request *r, const char *buf, size_t l
 	in_buf(r->scheme, buf, len);
 	in_buf(r->host, buf, len);
 	in_buf(r->path, buf, len);
-	if (r->nheaders > HTTP_HEADERS_MAX)
-		abort();
-	for (size_t i = 0; i < r->nheaders; i++) {
-		in_buf(r->headers[i].name, buf, len);
-		in_buf(r->headers[i].value, buf, len);
-	}
+	headers_in_buf(r->headers, r->nheaders, buf, len);
 }
 
 static void check_rewrite(size_t head_len)
