@@ -732,9 +732,14 @@ static bool take_listener(struct monitor *m)
 /* The thread (monitor_start): blocks in the listener's own RECV — one call a notification
  * where the supervise loop pays a poll() over its descriptors too — until the filter has no
  * process left or monitor_stop asks. */
+/* monitor_stop's wake-up: SIGURG, whose default is to be ignored, so the handler (there only
+ * to interrupt the RECV: installed without SA_RESTART) changes nothing for the rest of sbxsh
+ * or for a SIGURG sent from outside. */
+#define MON_WAKE SIGURG
+
 static void wake_noop(int sig)
 {
-	(void)sig; /* only to interrupt the RECV (installed without SA_RESTART) */
+	(void)sig;
 }
 
 static void *loop(void *arg)
@@ -743,7 +748,7 @@ static void *loop(void *arg)
 	sigset_t only;
 
 	sigfillset(&only);
-	sigdelset(&only, SIGRTMIN);
+	sigdelset(&only, MON_WAKE);
 	pthread_sigmask(SIG_SETMASK, &only, NULL);
 	while (!atomic_load_explicit(&m->stop, memory_order_acquire)) {
 		struct seccomp_notif req;
@@ -780,7 +785,7 @@ int monitor_start(struct monitor *m)
 	if (m->running)
 		return 0;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGRTMIN, &sa, NULL) < 0)
+	if (sigaction(MON_WAKE, &sa, NULL) < 0)
 		return -errno;
 	/* The judge keeps several PATH_MAX buffers per frame: a stack of our choosing, not the C
 	 * library's default (musl's is 128 KiB). Only the pages touched are ever used. */
@@ -853,7 +858,7 @@ void monitor_stop(struct monitor *m)
 	for (;;) {
 		struct timespec ts;
 
-		pthread_kill(m->thread, SIGRTMIN);
+		pthread_kill(m->thread, MON_WAKE);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 10 * 1000 * 1000;
 		if (ts.tv_nsec >= 1000000000L) {

@@ -38,7 +38,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
 void monitor_set_level(struct monitor *m, unsigned level);
 
 /* Answers on a thread of its own, blocked in the listener's RECV (signals blocked there but
- * SIGRTMIN, whose handler this installs: monitor_stop's wake-up), until no process holds the
+ * SIGURG, whose no-op handler this installs: monitor_stop's wake-up), until no process holds the
  * filter or monitor_stop. For a monitor made over a listener (the tests), and by monitor_ready
  * itself once a command made MON_THREAD_AFTER calls. Returns 0 or -errno (then nothing runs;
  * the sandboxed calls fail with ENOSYS once the listener is closed: fail closed). */
