@@ -198,6 +198,9 @@ static int handle(struct ctl *c, const struct sess_msg *m)
 	case SESS_STATUS:
 		return reply_status(c);
 	case SESS_STOP:
+		/* The socket goes before the answer: `session stop` returning means no new client
+		 * can reach this daemon, and a `session start` right after binds a fresh one. */
+		unlink(c->d->sock);
 		reply_text(c, SESS_OK, NULL);
 		sessd_stop(c->d);
 		return 0;
