@@ -296,6 +296,26 @@ static int child_dead(void)
 	return (fd < 0 && e1 == ENOSYS && e2 == ENOSYS) ? 0 : 1;
 }
 
+/* 6,000 distinct misses under a grant, relative to the cwd: more paths and bytes than the
+ * judged-path cache holds at its largest (it grows, then empties); then the same hidden read
+ * three times, and a hidden one through "..". */
+static int child_many(void)
+{
+	char buf[PATH_MAX];
+
+	if (chdir(P[PROJ]) < 0)
+		return 1;
+	for (int i = 0; i < 6000; i++) {
+		snprintf(buf, sizeof(buf),
+			 "missing-%d-with-a-name-long-enough-to-fill-the-arena-%d", i, i);
+		close(open(buf, O_RDONLY));
+	}
+	for (int i = 0; i < 3; i++)
+		close(open(P[KEY], O_RDONLY));
+	close(open("../secret/rel", O_RDONLY));
+	return 0;
+}
+
 /* Holds the filter without a call: the monitor's thread waits in RECV meanwhile. */
 static int child_idle(void)
 {
@@ -342,7 +362,10 @@ static int run(struct judge_ctx *jc, enum monitor_level lvl, bool userns, int (*
 	ok(su >= 0, "listener set up (sync wake-up %s)", su == 1 ? "on" : "not in this kernel");
 	if (kernel_has_sync_wakeup())
 		is_int(su, 1, "… the kernel (6.6+) takes the sync wake-up flag");
-	if (monitor_new(mp, lis, jc) < 0 || monitor_start(*mp) < 0)
+	if (monitor_new(mp, lis, jc) < 0)
+		return -1;
+	monitor_set_level(*mp, lvl);
+	if (monitor_start(*mp) < 0)
 		return -1;
 	waitpid(pid, &st, 0);
 	monitor_stop(*mp);
@@ -515,6 +538,29 @@ static void test_dead(void)
 	waitpid(pid, &st, 0);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	   "with the monitor gone, a write open and socket(AF_UNIX) fail with ENOSYS");
+}
+
+static void test_many(struct judge_ctx *jc)
+{
+	struct monitor *m;
+	char buf[PATH_MAX];
+	int rc = run(jc, MONITOR_FULL, false, child_many, &m);
+
+	if (rc < 0 || !m) {
+		skip("seccomp user notification unavailable", "the judged-path cache filled");
+		return;
+	}
+	is_int(rc, 0, "the child of 6,000 misses ran");
+	ok(monitor_stats(m)->notifications > 6000, "… each one notified (%lu)",
+	   monitor_stats(m)->notifications);
+	is_int(count(m, VK_READ, P[KEY]), 1, "a hidden read is still reported once");
+	snprintf(buf, sizeof(buf), "%s/rel", P[SECRET]);
+	ok(find(m, VK_READ, buf) != NULL,
+	   "a relative hidden read through the cwd cache is reported");
+	snprintf(buf, sizeof(buf), "%s/missing-5999-with-a-name-long-enough-to-fill-the-arena-5999",
+		 P[PROJ]);
+	ok(!find(m, VK_READ, buf), "misses under a grant are not");
+	monitor_free(m);
 }
 
 /* monitor_stop while a process still holds the filter: the thread is in a RECV that nothing
@@ -690,6 +736,7 @@ int main(int argc, char **argv)
 	test_writes(&jc);
 	test_stress(&jc);
 	test_dead();
+	test_many(&jc);
 	test_stop_live(&jc);
 	{
 		char cmd[PATH_MAX];
