@@ -7,18 +7,14 @@
 set -eu
 B=${1:-build}
 RUNS=${MONITOR_BENCH_RUNS:-5}
-top=$(pwd)
-W=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX) # not under /tmp: the sandbox's /tmp is private
+. "$(dirname "$0")/lib.sh"
+W=$work
 trap 'rm -rf "$W"' EXIT INT TERM
-chmod 755 "$W"
-
-for t in hyperfine gcc make git strace /usr/bin/python3; do
-	command -v "$t" > /dev/null || { echo "monitor.sh: $t is needed (apt-get install ${t##*/})" >&2; exit 1; }
-done
+bench_need hyperfine gcc make git strace /usr/bin/python3
 # The interpreter itself: a python3 found first on PATH may be a wrapper (pyenv's shim is a bash
 # script that costs ~40 ms a start), which would thin every ratio below.
 PY=/usr/bin/python3
-make -s B="$B/bench-stage" PREFIX="$W/stage" SYSCONFDIR="$W/stage/etc" install > /dev/null
+bench_install bench-build "$W/stage"
 SBXSH=$W/stage/bin/sbxsh
 export HOME="$W/home" XDG_CONFIG_HOME="$W/home/.config"
 unset XDG_STATE_HOME SBXSH_CONFIG

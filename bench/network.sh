@@ -6,22 +6,14 @@
 # Usage: sh bench/network.sh [BUILD_DIR]
 set -eu
 B=${1:-build}
-MAKE=${MAKE:-make}
-top=$(cd "$(dirname "$0")/.." && pwd)
-for c in hyperfine bwrap python3; do
-	command -v "$c" > /dev/null || { echo "network.sh: $c is missing (sh packaging/deps.sh bench)" >&2; exit 1; }
-done
-work=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX)
-chmod 755 "$work"
-
-(cd "$top" && $MAKE --no-print-directory B="$B/bench-build" PREFIX="$work/inst" \
-	SYSCONFDIR="$work/inst/etc" install > "$work/install.log" 2>&1) ||
-	{ cat "$work/install.log"; rm -rf "$work"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 sbxsh=$work/inst/bin/sbxsh
 # A session of its own, stopped at the end.
 export XDG_RUNTIME_DIR="$work/run" SBXSH_SESSION=bench
-mkdir -m 700 "$XDG_RUNTIME_DIR"
 trap '"$sbxsh" session stop > /dev/null 2>&1; rm -rf "$work"' EXIT INT TERM
+bench_need hyperfine bwrap python3
+bench_install bench-build "$work/inst"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
 mkdir -p "$work/proj/.git"
 printf '[default]\nnetwork = none\n' > "$work/none.ini"
 printf '[default]\nnetwork = proxy\nallow_domains = example.com localhost:5432\n' > "$work/proxy.ini"

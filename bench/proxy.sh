@@ -8,26 +8,19 @@
 #   (SIZE_MB=1024 ROUNDS=5 TUNNELS=1000 RPS_SECONDS=5 RPS_ROUNDS=3 RPS_CONNS=32 to change)
 set -eu
 B=${1:-build}
-MAKE=${MAKE:-make}
 SIZE_MB=${SIZE_MB:-1024}
 ROUNDS=${ROUNDS:-5}
 TUNNELS=${TUNNELS:-1000}
 RPS_SECONDS=${RPS_SECONDS:-5}
 RPS_ROUNDS=${RPS_ROUNDS:-3}
 RPS_CONNS=${RPS_CONNS:-32}
-top=$(cd "$(dirname "$0")/.." && pwd)
-RESULTS=${RESULTS:-$top/bench/RESULTS.md}
-for c in curl python3 wrk tinyproxy; do
-	command -v "$c" > /dev/null || { echo "proxy.sh: $c is missing (sh packaging/deps.sh bench)" >&2; exit 1; }
-done
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-work=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX)
+. "$(dirname "$0")/lib.sh"
+RESULTS=${RESULTS:-$top/bench/RESULTS.md}
 pids=""
 trap 'kill $pids 2> /dev/null; XDG_RUNTIME_DIR=$work/run "$work/inst/bin/sbxsh" session stop > /dev/null 2>&1; rm -rf "$work"' EXIT INT TERM
-chmod 755 "$work"
-(cd "$top" && $MAKE --no-print-directory B="$B/bench-build" PREFIX="$work/inst" \
-	SYSCONFDIR="$work/inst/etc" install > "$work/install.log" 2>&1) ||
-	{ cat "$work/install.log"; exit 1; }
+bench_need curl python3 wrk tinyproxy
+bench_install bench-build "$work/inst"
 export XDG_RUNTIME_DIR="$work/run" SBXSH_SESSION=bench HOME="$work"
 mkdir -m 700 "$work/run"
 ulimit -n "$(ulimit -Hn)" 2> /dev/null || true

@@ -6,7 +6,7 @@ B=${1:-build}
 here=$(dirname "$0")
 rc=0
 for s in "$here"/*.sh; do
-	case ${s##*/} in run.sh) continue ;; esac
+	case ${s##*/} in run.sh | lib.sh) continue ;; esac
 	echo "== ${s##*/}"
 	sh "$s" "$B" || { echo "bench: ${s##*/} failed" >&2; rc=1; }
 done

@@ -5,24 +5,15 @@
 # Usage: sh bench/sandbox.sh [BUILD_DIR]
 set -eu
 B=${1:-build}
-MAKE=${MAKE:-make}
-top=$(cd "$(dirname "$0")/.." && pwd)
-for c in hyperfine bwrap python3; do
-	command -v "$c" > /dev/null || { echo "sandbox.sh: $c is missing (sh packaging/deps.sh bench)" >&2; exit 1; }
-done
-work=$(mktemp -d /var/tmp/sbxsh-bench.XXXXXX)
+. "$(dirname "$0")/lib.sh"
 trap 'rm -rf "$work"' EXIT INT TERM
-chmod 755 "$work"
+bench_need hyperfine bwrap python3
 
 # A private install: the stage is found at its compiled-in LIBEXECDIR.
-(cd "$top" && $MAKE --no-print-directory B="$B/bench-build" PREFIX="$work/inst" \
-	SYSCONFDIR="$work/inst/etc" install > "$work/install.log" 2>&1) ||
-	{ cat "$work/install.log"; exit 1; }
+bench_install bench-build "$work/inst"
 sbxsh=$work/inst/bin/sbxsh
 # The same front end and stage on glibc (LIBC=glibc), for the comparison below.
-(cd "$top" && $MAKE --no-print-directory B="$B/bench-build-glibc" LIBC=glibc PREFIX="$work/instg" \
-	SYSCONFDIR="$work/instg/etc" install > "$work/install-glibc.log" 2>&1) ||
-	{ cat "$work/install-glibc.log"; exit 1; }
+bench_install bench-build-glibc "$work/instg" LIBC=glibc
 mkdir -p "$work/proj/.git"
 printf '[default]\nnetwork = none\n' > "$work/bench.ini"
 printf '[sbxsh]\nmonitor = off\n[default]\nnetwork = none\n' > "$work/nomon.ini"
