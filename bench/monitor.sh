@@ -125,7 +125,7 @@ for i in range(1, n + 1):
     r = results(i)
     f = lambda k: f'{r[k]["mean"]*1000:.1f} ± {r[k]["stddev"]*1000:.1f} ms'
     off, st = r["off"]["mean"], r["strace"]["mean"]
-    rel = lambda k: (f"+{(r[k]['median']-r['off']['median'])*1000:.2f} ms" if name == "true"
+    rel = lambda k: (f"{(r[k]['median']-r['off']['median'])*1000:+.2f} ms" if name == "true"
                      else f"{r[k]['mean']/off:.2f}×")
     print(f"| {name} | {f('off')} | {f('on')} | **{rel('on')}** | {goals.get(name, '≤ 1.10×')} "
           f"| {rel('writes')} | {rel('full')} | {f('strace')} | {st/off:.2f}× |")
