@@ -274,7 +274,7 @@ static void cwd_reap(struct cwd_cache *c)
 static int fd_path(struct monitor *m, pid_t pid, int fd, char *buf, size_t n)
 {
 	char link[48], *p = link;
-	struct cwd_cache *c = fd == AT_FDCWD && m->cwd_ok ? m->cwd : NULL;
+	struct cwd_cache *c = fd == AT_FDCWD && m->cwd_ok && pid > 0 ? m->cwd : NULL;
 	unsigned slot = (unsigned)pid % MON_CWD;
 	ssize_t k;
 
