@@ -696,7 +696,9 @@ static int recv_one(struct monitor *m)
 	return handle(m, &req);
 }
 
-int monitor_dispatch(struct monitor *m, int timeout_ms)
+/* Waits for one notification (up to timeout_ms; -1 forever) and answers it. Returns 1 when one
+ * was handled, 0 on timeout, -EPIPE when no process can notify any more, or -errno. */
+static int monitor_dispatch(struct monitor *m, int timeout_ms)
 {
 	struct pollfd p = {.fd = m->fd, .events = POLLIN};
 	int r;
@@ -875,11 +877,6 @@ void monitor_set_sink(struct monitor *m, void (*fn)(const struct mon_viol *v, vo
 {
 	m->sink = fn;
 	m->sink_arg = arg;
-}
-
-int monitor_fd(const struct monitor *m)
-{
-	return m->fd;
 }
 
 const struct mon_viol *monitor_violations(const struct monitor *m, size_t *n)

@@ -65,20 +65,12 @@ void monitor_drain(struct monitor *m);
  * Safe to call when not started. */
 void monitor_stop(struct monitor *m);
 
-/* Waits for one notification (up to timeout_ms; -1 forever) and answers it. Returns 1 when one
- * was handled, 0 on timeout, -EPIPE when no process can notify any more, or -errno. For
- * callers that run their own loop, and for tests. */
-int monitor_dispatch(struct monitor *m, int timeout_ms);
-
 /* Calls fn(v, arg) on the thread that answers (monitor_ready's caller, or monitor_start's
  * thread) for each violation as it is kept (set it before either): the log gets it while
  * the command still runs, so a long interactive session or a front end killed later loses
  * nothing. fn must not block for long. */
 void monitor_set_sink(struct monitor *m, void (*fn)(const struct mon_viol *v, void *arg),
 		      void *arg);
-
-/* The listener, for a caller's own poll(). */
-int monitor_fd(const struct monitor *m);
 
 /* Results (valid until monitor_free; read them after monitor_stop). */
 const struct mon_viol *monitor_violations(const struct monitor *m, size_t *n);
