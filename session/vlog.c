@@ -110,12 +110,12 @@ static void make_parents(const char *path)
 	}
 }
 
-void vlog_append(const char *path, const char *line, size_t n)
+int vlog_append(const char *path, const char *line, size_t n)
 {
-	int fd;
+	int fd, r = 0;
 
 	if (!path || !*path || strcmp(path, "/dev/null") == 0)
-		return;
+		return 1;
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd < 0 && errno == ENOENT) {
 		make_parents(path);
@@ -123,11 +123,11 @@ void vlog_append(const char *path, const char *line, size_t n)
 			  0600);
 	}
 	if (fd < 0)
-		return;
-	if (write(fd, line, n) < 0) {
-		/* dropped: a log that cannot be written never fails anything */
-	}
+		return -errno;
+	if (write(fd, line, n) < 0)
+		r = -errno; /* dropped: a log that cannot be written never fails anything */
 	close(fd);
+	return r;
 }
 
 static void add_num(struct vlog_buf *o, const char *key, long v)
@@ -329,18 +329,19 @@ int vlog_syslog_at(const char *journal, const char *devlog, const struct vlog_re
 	return rc;
 }
 
-void vlog_write(const char *path, bool use_syslog, const struct vlog_record *r)
+int vlog_write(const char *path, bool use_syslog, const struct vlog_record *r)
 {
 	struct vlog_buf o = {0};
+	int rc = 1;
 
 	if (path && *path) {
 		vlog_format(&o, r, NULL);
-		if (o.p)
-			vlog_append(path, o.p, o.n);
+		rc = o.p ? vlog_append(path, o.p, o.n) : -ENOMEM;
 		free(o.p);
 	}
 	if (use_syslog)
 		vlog_syslog_at("/run/systemd/journal/socket", "/dev/log", r);
+	return rc;
 }
 
 /* ---- reading it back ---- */

@@ -20,9 +20,10 @@ struct vlog_buf {
 void vlog_json_string(struct vlog_buf *b, const char *s);
 /* Appends "key":"value", with a comma when the object already has a field. */
 void vlog_field(struct vlog_buf *b, const char *key, const char *value);
-/* Appends the n bytes of line to the file at path (0600, parents made 0700); failures are
- * ignored: the log never fails anything. */
-void vlog_append(const char *path, const char *line, size_t n);
+/* Appends the n bytes of line to the file at path (0600, parents made 0700). Returns 0, 1
+ * when path is NULL, "" or /dev/null (nothing to write), or -errno; callers may ignore it:
+ * the log never fails anything. */
+int vlog_append(const char *path, const char *line, size_t n);
 
 /* One violation. Every text may be NULL (left out). Field names in the JSON line are the
  * member names; "time" is added. kind: "read", "write", "exec", "unix" or "network". */
@@ -47,8 +48,9 @@ struct vlog_record {
 void vlog_format(struct vlog_buf *b, const struct vlog_record *r, const struct timespec *when);
 
 /* Appends r to the file at path (NULL or "": none) with one write(), and sends it to
- * journald/syslog when use_syslog. Never blocks on a slow log reader, never fails. */
-void vlog_write(const char *path, bool use_syslog, const struct vlog_record *r);
+ * journald/syslog when use_syslog. Never blocks on a slow log reader. Returns
+ * vlog_append's result for the file (callers may ignore it: the log never fails anything). */
+int vlog_write(const char *path, bool use_syslog, const struct vlog_record *r);
 
 /* The syslog half, to explicit sockets (tests): journal is journald's native socket, devlog
  * the syslog socket; either may be NULL. Returns 0 when a datagram was sent, -errno else. */

@@ -2,6 +2,7 @@
  * slice lies inside the input; one-shot equals byte-at-a-time; a rewritten head parses back
  * to the same host and port; the chunked scanner's split does not change its answer. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,33 @@ static void check_slices(const struct http_request *r, const char *buf, size_t l
 	headers_in_buf(r->headers, r->nheaders, buf, len);
 }
 
+/* The rewritten head, put back into absolute form with the original scheme, host and port,
+ * parses as a request for that same host and port (the Host field kept agrees with it). */
+static void check_roundtrip(const char *out, size_t n)
+{
+	static char back[HTTP_HEAD_MAX + 2 * HTTP_REWRITE_SLACK + 300];
+	static struct http_request req3;
+	size_t m = req.method.n, k;
+	int r;
+
+	if (n <= m + 1 || memcmp(out, req.method.p, m) != 0 || out[m] != ' ' || out[m + 1] != '/')
+		abort();
+	k = (size_t)snprintf(back, sizeof(back), "%.*s %.*s://%s%.*s%s", (int)m, req.method.p,
+			     (int)req.scheme.n, req.scheme.p, req.host_is_ipv6 ? "[" : "",
+			     (int)req.host.n, req.host.p, req.host_is_ipv6 ? "]" : "");
+	if (req.port_explicit)
+		k += (size_t)snprintf(back + k, sizeof(back) - k, ":%u", (unsigned)req.port);
+	if (k + (n - m - 1) > sizeof(back))
+		abort();
+	memcpy(back + k, out + m + 1, n - m - 1);
+	r = http_parse_request(back, k + n - m - 1, 0, &req3);
+	if (r == HTTP_E_TOO_MANY_HEADERS || r == HTTP_E_HEAD_TOO_LARGE)
+		return;
+	if (r <= 0 || req3.port != req.port || req3.host.n != req.host.n ||
+	    memcmp(req3.host.p, req.host.p, req.host.n) != 0)
+		abort();
+}
+
 static void check_rewrite(size_t head_len)
 {
 	static char out[HTTP_HEAD_MAX + HTTP_REWRITE_SLACK];
@@ -29,11 +57,12 @@ static void check_rewrite(size_t head_len)
 		return;
 	if (n <= 0 || (size_t)n > head_len + HTTP_REWRITE_SLACK)
 		abort();
-	/* forwarded upstream, it is an origin-form request for the same Host */
+	/* forwarded upstream, it is an origin-form request (the parser refuses that form) */
 	int r2 = http_parse_request(out, (size_t)n, 0, &req2);
 	if (r2 != HTTP_E_ORIGIN_FORM && r2 != HTTP_E_TOO_MANY_HEADERS &&
 	    r2 != HTTP_E_HEAD_TOO_LARGE)
 		abort();
+	check_roundtrip(out, (size_t)n);
 }
 
 static void check_incremental(const char *buf, size_t len, int one)

@@ -1,4 +1,4 @@
-/* test_vlog — the violation log writer and reader, and its syslog/journald datagrams. */
+/* test_vlog — the violation log: JSON escaping, the writer and reader, syslog/journald. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -40,6 +40,62 @@ static int bind_dgram(const char *path)
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
 		return -1;
 	return fd;
+}
+
+static char *json(const char *s)
+{
+	struct vlog_buf b = {0};
+
+	vlog_json_string(&b, s);
+	return b.p;
+}
+
+/* JSON escaping of fields, and appending with parents made. */
+static void test_json_append(void)
+{
+	char *s, path[128], got[256];
+	struct vlog_buf b = {0};
+	int fd;
+	ssize_t n;
+
+	is_str(s = json("plain"), "\"plain\"", "plain text is quoted");
+	free(s);
+	is_str(s = json("a\"b\\c"), "\"a\\\"b\\\\c\"", "quote and backslash escaped");
+	free(s);
+	is_str(s = json("a\nb\tc\x1b"), "\"a\\u000ab\\u0009c\\u001b\"", "control bytes escaped");
+	free(s);
+	is_str(s = json("caf\xc3\xa9"), "\"caf\xc3\xa9\"", "valid UTF-8 kept");
+	free(s);
+	is_str(s = json("x\xff"
+			"y\xc3"),
+	       "\"x\\ufffdy\\ufffd\"", "invalid UTF-8 becomes U+FFFD");
+	free(s);
+	is_str(s = json("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"",
+	       "a surrogate is not valid UTF-8");
+	free(s);
+	is_str(s = json(NULL), "\"\"", "NULL is the empty string");
+	free(s);
+	vlog_field(&b, "a", "1");
+	vlog_field(&b, "b", "2");
+	is_str(b.p, "\"a\":\"1\",\"b\":\"2\"", "fields are comma-separated");
+	free(b.p);
+
+	snprintf(path, sizeof(path), "/tmp/test_session_vlog.%d/deep/v.jsonl", (int)getpid());
+	vlog_append(path, "{}\n", 3);
+	vlog_append(path, "{}\n", 3);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, got, sizeof(got) - 1) : -1;
+	got[n > 0 ? n : 0] = '\0';
+	is_str(got, "{}\n{}\n", "records are appended, parents made");
+	if (fd >= 0)
+		close(fd);
+	is_int(vlog_append("/proc/nonexistent/x", "{}\n", 3), -ENOENT,
+	       "an unwritable log is an error the caller may ignore");
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
 }
 
 static void test_roundtrip(void)
@@ -132,10 +188,10 @@ static void test_append(void)
 	ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "the log is 0600");
 	snprintf(path, sizeof(path), "%s/state", D);
 	ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0700, "its new directories 0700");
-	vlog_write("/dev/full", false, &rec);
-	vlog_write("/proc/nonexistent/x/log", false, &rec);
-	vlog_write(NULL, false, &rec);
-	ok(1, "a full disk, an unwritable path or no path: the caller carries on");
+	is_int(vlog_write("/dev/full", false, &rec), -ENOSPC, "a full disk: ENOSPC, and on");
+	is_int(vlog_write("/proc/nonexistent/x/log", false, &rec), -ENOENT,
+	       "an unwritable path: ENOENT, and on");
+	is_int(vlog_write(NULL, false, &rec), 1, "no path: nothing written");
 }
 
 static void test_syslog(void)
@@ -179,6 +235,7 @@ int main(void)
 	snprintf(D, sizeof(D), "/tmp/sbx-vlog.XXXXXX");
 	if (!mkdtemp(D))
 		return 1;
+	test_json_append();
 	test_roundtrip();
 	test_parse_bad();
 	test_append();
