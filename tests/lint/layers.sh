@@ -1,0 +1,47 @@
+#!/bin/sh
+# layers.sh — the include graph of docs/architecture.md, checked: prints TAP.
+# Layers, lowest first: platform (with platform/linux, platform/musl) < proxy < session < shell.
+# 1. No file includes a header of a layer above its own.
+# 2. Outside platform/, no Linux-only interface: no platform/linux/ header, no <linux/...> or
+#    Linux-only <sys/...> header, no raw syscall().
+# tests/lint/layers.allow lists the exceptions still to be removed, one "file: what" a line;
+# an entry that no longer occurs is an error too, so the list only shrinks.
+set -u
+cd "$(dirname "$0")/../.."
+allow=tests/lint/layers.allow
+found=$(mktemp) || exit 1
+trap 'rm -f "$found"' EXIT
+
+rank() {
+	case $1 in
+	platform*) echo 0 ;; proxy*) echo 1 ;; session*) echo 2 ;; shell*) echo 3 ;; *) echo 9 ;;
+	esac
+}
+
+linux_only='^#include <(linux/[a-z0-9_/]*\.h|sys/(prctl|signalfd|syscall|mount|capability|fsuid|inotify|epoll|eventfd|timerfd|pidfd|personality|ptrace)\.h)'
+for f in platform/*.[ch] platform/*/*.[ch] proxy/*.[ch] session/*.[ch] shell/*.[ch]; do
+	[ -f "$f" ] || continue
+	own=$(rank "$f")
+	grep -o '^#include "[a-z_]*/[a-z_/]*\.h"' "$f" | sed 's/^#include "//; s/"$//' |
+		while read -r inc; do
+			[ "$(rank "$inc")" -gt "$own" ] && echo "$f: $inc"
+		done >> "$found"
+	case $f in platform/*) continue ;; esac
+	grep -o '^#include "platform/linux/[a-z_]*\.h"' "$f" | sed "s|^#include \"||; s|\"$||; s|^|$f: |" >> "$found"
+	grep -Eo "$linux_only" "$f" | sed "s|^#include <||; s|^|$f: <|; s|\$|>|" >> "$found"
+	grep -q '[^_a-z]syscall(' "$f" && echo "$f: syscall()" >> "$found"
+done
+
+n=0 bad=0
+check() { # check OK? DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi
+}
+new=$(sort -u "$found" | grep -vxF -f "$allow")
+check "$([ -z "$new" ] && echo 0 || echo 1)" "no upward include and no Linux-only interface outside platform/ (beyond $allow)"
+[ -n "$new" ] && echo "$new" | sed 's/^/#   /'
+stale=$(grep -v '^#' "$allow" | grep -v '^$' | grep -vxF -f "$found")
+check "$([ -z "$stale" ] && echo 0 || echo 1)" "every exception in $allow still occurs (remove the fixed ones)"
+[ -n "$stale" ] && echo "$stale" | sed 's/^/#   /'
+echo "1..$n"
+exit $bad
