@@ -69,6 +69,10 @@ struct sandbox_ctx {
 	bool tty;		 /* 0, 1 and 2 are all terminals */
 };
 
+/* The system directories `hermetic = yes` reads instead of "/" (NULL-terminated): the one
+ * list both the profile (what `sbxsh policy` shows) and the mounts use. */
+extern const char *const sandbox_hermetic_roots[];
+
 /* The nested-sandbox marker: an empty root-owned file on the host (installed at
  * SBX_LIBEXECDIR/sandbox-marker); each sandbox binds its content over it read-only. */
 #define SBX_MARKER_MAGIC "sbxsh-sandbox "

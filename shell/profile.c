@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "platform/path.h"
+#include "platform/sandbox.h"
 #include "proxy/domain.h"
 #include "shell/policy_impl.h"
 
@@ -720,9 +721,6 @@ static void limits_release(struct limits *lim)
 
 /* --- profile_resolve --- */
 
-static const char *const hermetic_read[] = {"/usr",   "/bin", "/sbin", "/lib", "/lib32",
-					    "/lib64", "/etc", "/opt",  NULL};
-
 static void finish_profile(struct rstate *st)
 {
 	struct profile *pr = st->pr;
@@ -731,9 +729,9 @@ static void finish_profile(struct rstate *st)
 	for (size_t i = pr->read.n; i-- > 0;)
 		if (strcmp(pr->read.v[i].value, "/") == 0)
 			list_remove_at(&pr->read, i);
-	for (size_t i = 0; hermetic_read[i] && !st->err; i++)
-		st->err =
-		    list_add(&pr->read, hermetic_read[i], pr->o_hermetic.file, pr->o_hermetic.line);
+	for (size_t i = 0; sandbox_hermetic_roots[i] && !st->err; i++)
+		st->err = list_add(&pr->read, sandbox_hermetic_roots[i], pr->o_hermetic.file,
+				   pr->o_hermetic.line);
 }
 
 static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, struct dir_match **m,

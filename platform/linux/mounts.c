@@ -63,8 +63,8 @@ static const char *const mandatory[] = {
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
 #define STARSTAR_DEPTH 4   /* directory levels a "**" in the middle of a glob spans */
 
-static const char *const hermetic_roots[] = {
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+const char *const sandbox_hermetic_roots[] = {
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", NULL,
 };
 
 static int add(struct plan *pl, const char *path, enum kind k)
@@ -218,11 +218,10 @@ static int add_reads(struct plan *pl, const struct profile *p)
 {
 	int r = 0;
 
-	for (size_t i = 0;
-	     r == 0 && p->hermetic && i < sizeof(hermetic_roots) / sizeof(*hermetic_roots); i++) {
+	for (size_t i = 0; r == 0 && p->hermetic && sandbox_hermetic_roots[i]; i++) {
 		struct stat st;
-		if (lstat(hermetic_roots[i], &st) == 0 && S_ISDIR(st.st_mode))
-			r = add(pl, hermetic_roots[i], K_READ);
+		if (lstat(sandbox_hermetic_roots[i], &st) == 0 && S_ISDIR(st.st_mode))
+			r = add(pl, sandbox_hermetic_roots[i], K_READ);
 	}
 	for (size_t i = 0; r == 0 && i < p->read.n; i++) {
 		struct strv hits = {0};
@@ -584,14 +583,13 @@ static int add_symlinks(struct sandbox_spec *s, const struct profile *p)
 {
 	int r = 0;
 
-	for (size_t i = 0;
-	     r == 0 && p->hermetic && i < sizeof(hermetic_roots) / sizeof(*hermetic_roots); i++) {
+	for (size_t i = 0; r == 0 && p->hermetic && sandbox_hermetic_roots[i]; i++) {
 		char target[4096];
-		ssize_t n = readlink(hermetic_roots[i], target, sizeof(target) - 1);
+		ssize_t n = readlink(sandbox_hermetic_roots[i], target, sizeof(target) - 1);
 		if (n <= 0)
 			continue;
 		target[n] = '\0';
-		r = sbx_mounts_add(&s->mounts, SBX_M_SYMLINK, target, hermetic_roots[i]);
+		r = sbx_mounts_add(&s->mounts, SBX_M_SYMLINK, target, sandbox_hermetic_roots[i]);
 	}
 	return r;
 }
