@@ -130,8 +130,9 @@ char *sandbox_marker_text(const struct sandbox_spec *s);
 /* The stage: sets NO_NEW_PRIVS and installs the seccomp filter (AF_UNIX refused unless
  * unix_all), as libseccomp compiled it at build time. 0 or -errno. */
 int sandbox_seccomp_install(bool unix_all);
-/* Build time (bpfgen): a libseccomp context made ready (the ABIs, a binary-tree layout), and
- * the rules of that filter. 0 or a negative errno from libseccomp. */
+/* Build time (bpfgen): a libseccomp context made ready (a binary-tree layout, ABIs it does
+ * not hold refused), and the rules of that filter for the ABIs ctx holds
+ * (filters_build makes the whole program). 0 or a negative errno from libseccomp. */
 int sandbox_seccomp_prepare(void *ctx);
 int sandbox_seccomp_rules(void *ctx, bool unix_all);
 /* Drops every capability (effective, permitted, inheritable, ambient, bounding) and sets

@@ -15,17 +15,15 @@
 /* libseccomp's program for one variant, exported now; *n instructions. */
 static struct sock_filter *now(bool notify, int variant, size_t *n)
 {
-	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	void *c = NULL;
 	FILE *f = tmpfile();
 	static struct sock_filter buf[8192];
+	int r = notify ? filters_build(&c, !(variant & 1), variant >> 1,
+				       (variant & 1) ? NOTIFY_UNIX : 0)
+		       : filters_build(&c, variant != 0, MONITOR_OFF, 0);
 
 	*n = 0;
-	if (!c || !f || sandbox_seccomp_prepare(c) < 0)
-		goto out;
-	if (sandbox_seccomp_rules(c, notify || variant != 0) < 0)
-		goto out;
-	if (notify && notify_rules_add(c, (enum monitor_level)(variant >> 1),
-				       (variant & 1) ? NOTIFY_UNIX : 0) < 0)
+	if (r < 0 || !f)
 		goto out;
 	if (seccomp_export_bpf(c, fileno(f)) < 0)
 		goto out;
@@ -34,7 +32,8 @@ static struct sock_filter *now(bool notify, int variant, size_t *n)
 out:
 	if (f)
 		fclose(f);
-	seccomp_release(c);
+	if (c)
+		seccomp_release(c);
 	return buf;
 }
 
@@ -57,6 +56,9 @@ static void same_numbers(int a, uint32_t arch)
 
 	for (unsigned i = 0; i < n; i++) {
 		int nr = seccomp_syscall_resolve_name_arch(arch, calls[i].name);
+		/* i386's socket calls: libseccomp names them by socketcall */
+		if (nr < 0 && arch == SCMP_ARCH_X86 && strcmp(calls[i].name, "socket") == 0)
+			nr = 359;
 		bad += fa->nr[i] != (nr < 0 ? -1 : nr);
 	}
 	int sc = seccomp_syscall_resolve_name_arch(arch, "socketcall");
@@ -79,7 +81,7 @@ int main(void)
 	ok(filters_notify[0].len == 0 && filters_notify[1].len == 0,
 	   "monitor off has no notify program");
 	same_numbers(0, seccomp_arch_native());
-	same_numbers(1, seccomp_arch_native() == SCMP_ARCH_X86_64 ? SCMP_ARCH_X86
-								  : seccomp_arch_native());
+	same_numbers(1, sandbox_seccomp_compat_arch() ? sandbox_seccomp_compat_arch()
+						      : seccomp_arch_native());
 	return tap_done();
 }
