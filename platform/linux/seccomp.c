@@ -58,23 +58,28 @@ struct rule {
 
 /* An int argument's low 32 bits equal v; its low 32 bits, masked, equal v; an argument ≥ v
  * compared on all 64 bits (any high bit set counts as large); an argument has v's bits. */
-#define LOW32(a, v)	 {(a), SCMP_CMP_MASKED_EQ, 0xffffffffUL, (v)}
-#define LOW32M(a, m, v)	 {(a), SCMP_CMP_MASKED_EQ, (m), (v)}
-#define GE64(a, v)	 {(a), SCMP_CMP_GE, (v), 0}
-#define HAS(a, v)	 {(a), SCMP_CMP_MASKED_EQ, (v), (v)}
-#define EQ(a, v)	 {(a), SCMP_CMP_EQ, (v), 0}
-#define R0(n, e)	 {(n), R_ALL, 0, (e), {{0}}}
-#define R1(n, w, e, c)	 {(n), (w), 1, (e), {c}}
-#define R2(n, e, c, d)	 {(n), R_ALL, 2, (e), {c, d}}
+/* clang-format off */
+#define LOW32(a, v)	{(a), SCMP_CMP_MASKED_EQ, 0xffffffffUL, (v)}
+#define LOW32M(a, m, v)	{(a), SCMP_CMP_MASKED_EQ, (m), (v)}
+#define GE64(a, v)	{(a), SCMP_CMP_GE, (v), 0}
+#define HAS(a, v)	{(a), SCMP_CMP_MASKED_EQ, (v), (v)}
+#define EQ(a, v)	{(a), SCMP_CMP_EQ, (v), 0}
+#define R0(n, e)	{(n), R_ALL, 0, (e), {{0}}}
+#define R1(n, w, e, c)	{(n), (w), 1, (e), {c}}
+#define R2(n, e, c, d)	{(n), R_ALL, 2, (e), {c, d}}
 
-/* Socket families past the allowlist (AF_UNSPEC 0, AF_UNIX 1, AF_INET 2, AF_INET6 10,
- * AF_NETLINK 16): 0, 3, 4-7, 8-9, 11, 12-15 and ≥ 17 (AF_PACKET, AF_ALG, AF_VSOCK, AF_BLUETOOTH,
- * every family a later kernel adds). */
-#define FAMILIES(n)                                                                           \
-	R1(n, R_ALL, EPERM, GE64(0, AF_NETLINK + 1)), R1(n, R_ALL, EPERM, LOW32(0, 0)),       \
-	    R1(n, R_ALL, EPERM, LOW32(0, 3)), R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 4)),  \
-	    R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffeUL, 8)), R1(n, R_ALL, EPERM, LOW32(0, 11)), \
-	    R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 12))
+/* Every socket family but AF_UNIX 1 (its own row), AF_INET 2, AF_INET6 10 and AF_NETLINK 16:
+ * 0, 3, 4-7, 8-9, 11, 12-15 and >= 17 (AF_PACKET, AF_ALG, AF_VSOCK, AF_BLUETOOTH, every
+ * family a later kernel adds). */
+#define FAMILIES(n) \
+	R1(n, R_ALL, EPERM, GE64(0, AF_NETLINK + 1)), \
+	R1(n, R_ALL, EPERM, LOW32(0, 0)), \
+	R1(n, R_ALL, EPERM, LOW32(0, 3)), \
+	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 4)), \
+	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffeUL, 8)), \
+	R1(n, R_ALL, EPERM, LOW32(0, 11)), \
+	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 12))
+/* clang-format on */
 
 static const struct rule rules[] = {
     /* Unix sockets reach host daemons (docker, ssh-agent, tmux) */
@@ -208,9 +213,9 @@ static const struct {
 	const char *name;
 	int nr;
 } x86_socket_calls[] = {
-    {"socket", 359},	  {"socketpair", 360},	{"bind", 361},	      {"connect", 362},
-    {"listen", 363},	  {"accept4", 364},	{"getsockopt", 365},  {"setsockopt", 366},
-    {"getsockname", 367}, {"getpeername", 368}, {"sendto", 369},      {"sendmsg", 370},
+    {"socket", 359},	  {"socketpair", 360},	{"bind", 361},	     {"connect", 362},
+    {"listen", 363},	  {"accept4", 364},	{"getsockopt", 365}, {"setsockopt", 366},
+    {"getsockname", 367}, {"getpeername", 368}, {"sendto", 369},     {"sendmsg", 370},
     {"recvfrom", 371},	  {"recvmsg", 372},	{"shutdown", 373},
 };
 

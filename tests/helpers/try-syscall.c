@@ -33,10 +33,10 @@ static const struct {
 	const char *name;
 	long x86_64, i386, x32;
 } calls[] = {
-    {"socket", 41, 359, 0},	  {"socketpair", 53, 360, 0}, {"socketcall", -1, 102, -1},
-    {"ioctl", 16, 54, 514},	  {"mount", 165, 21, 0},      {"umount2", 166, 52, 0},
-    {"unshare", 272, 310, 0},	  {"open_tree", 428, 428, 0}, {"getuid", 102, 24, 0},
-    {"getpid", 39, 20, 0},	  {"keyctl", 250, 288, 0},    {"close", 3, 6, 0},
+    {"socket", 41, 359, 0},   {"socketpair", 53, 360, 0}, {"socketcall", -1, 102, -1},
+    {"ioctl", 16, 54, 514},   {"mount", 165, 21, 0},	  {"umount2", 166, 52, 0},
+    {"unshare", 272, 310, 0}, {"open_tree", 428, 428, 0}, {"getuid", 102, 24, 0},
+    {"getpid", 39, 20, 0},    {"keyctl", 250, 288, 0},	  {"close", 3, 6, 0},
 };
 
 static char *arena;
@@ -124,7 +124,8 @@ static long arg(const char *s, enum abi abi)
 		char *list = strdup(s + 2), *save = NULL;
 		char *p = low_alloc(6 * w);
 
-		for (char *t = strtok_r(list, ",", &save); t && n < 6; t = strtok_r(NULL, ",", &save)) {
+		for (char *t = strtok_r(list, ",", &save); t && n < 6;
+		     t = strtok_r(NULL, ",", &save)) {
 			long v = arg(t, abi);
 			memcpy(p + n++ * w, &v, w); /* little-endian: the low word */
 		}
@@ -165,7 +166,8 @@ int main(int argc, char **argv)
 	else if (strcmp(argv[1], "x32") == 0)
 		abi = ABI_X32;
 	else if (strcmp(argv[1], "native") != 0 && strcmp(argv[1], "x86_64") != 0) {
-		fprintf(stderr, "try-syscall: %s: not an ABI (native, x86_64, i386, x32)\n", argv[1]);
+		fprintf(stderr, "try-syscall: %s: not an ABI (native, x86_64, i386, x32)\n",
+			argv[1]);
 		return 2;
 	}
 #if !defined(__x86_64__)
@@ -177,7 +179,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (strcmp(calls[i].name, argv[2]) == 0) {
 #if defined(__x86_64__)
-			nr = abi == ABI_I386				? calls[i].i386
+			nr = abi == ABI_I386			   ? calls[i].i386
 			     : abi == ABI_X32 && calls[i].x32 != 0 ? calls[i].x32
 								   : calls[i].x86_64;
 #else
