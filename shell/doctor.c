@@ -8,9 +8,11 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/audit.h>
 #include <linux/landlock.h>
 
 #include "paths.h"
+#include "platform/linux/filters.h"
 #include "shell/commands.h"
 #include "shell/policy.h"
 
@@ -130,6 +132,77 @@ static void check_kernel(struct doc *d)
 		     : "no restriction on user namespaces");
 }
 
+static const char *arch_name(uint32_t a)
+{
+	switch (a) {
+	case AUDIT_ARCH_X86_64:
+		return "x86_64";
+	case AUDIT_ARCH_I386:
+		return "i386 (int 0x80)";
+	case AUDIT_ARCH_AARCH64:
+		return "aarch64";
+	case AUDIT_ARCH_ARM:
+		return "arm";
+	default:
+		return "another";
+	}
+}
+
+#if defined(__x86_64__)
+/* IA32 emulation: a child makes i386's getpid (20) through int 0x80; without the emulation
+ * the instruction faults (SIGSEGV), which only the child sees. 1 on, 0 off, -1 unknown. */
+static int probe_ia32(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		long r;
+		__asm__ volatile("int $0x80"
+				 : "=a"(r)
+				 : "a"(20L)
+				 : "memory", "r8", "r9", "r10", "r11");
+		_exit((int)r == (int)getpid() ? 0 : 1);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 1 : WIFSIGNALED(st) ? 0 : -1;
+}
+#endif
+
+/* The ABIs the filter holds, and which others the kernel offers: both are probed by making
+ * the call (x32's getpid answers ENOSYS where the kernel lacks x32, EPERM under a filter). */
+static void check_abis(struct doc *d)
+{
+	char msg[256];
+	uint32_t a0 = filters_arches[0].arch, a1 = filters_arches[1].arch;
+
+	if (a0 == a1)
+		snprintf(msg, sizeof(msg), "the filter covers %s; any other ABI is refused (EPERM)",
+			 arch_name(a0));
+	else
+		snprintf(msg, sizeof(msg),
+			 "the filter covers %s and %s alike; any other ABI%s is refused whole "
+			 "(EPERM)",
+			 arch_name(a0), arch_name(a1), a0 == AUDIT_ARCH_X86_64 ? " (x32)" : "");
+	line(d, 1, "syscall ABIs", msg);
+#if defined(__x86_64__)
+	int ia32 = probe_ia32();
+	line(d, -1, "ia32 emulation",
+	     ia32 > 0	 ? "on: 32-bit programs run here, under the same rules"
+	     : ia32 == 0 ? "off: int 0x80 faults here (32-bit programs cannot run)"
+			 : "unknown (the probe failed)");
+	long r = syscall(0x40000000L | SYS_getpid);
+	int e = r < 0 ? errno : 0;
+	line(d, -1, "x32 ABI",
+	     r >= 0	   ? "on in this kernel: the filter refuses every x32 call (EPERM)"
+	     : e == ENOSYS ? "off in this kernel (the filter refuses it anyway)"
+			   : "refused here already (a seccomp filter: inside a sandbox?)");
+#endif
+}
+
 static void check_install(struct doc *d)
 {
 	const char *stage = SBX_LIBEXECDIR "/sbxsh-stage",
@@ -164,6 +237,7 @@ int cmd_doctor(int argc, char **argv)
 	}
 	check_bwrap(&d, bwrap);
 	check_kernel(&d);
+	check_abis(&d);
 	check_install(&d);
 	policy_free(pol);
 	diag_release(&dg);

@@ -126,4 +126,13 @@ if [ "$ia32" = yes ]; then
 else
 	skip "unix_sockets = all on x86_64 and i386" "no IA32 emulation here"
 fi
+# sbxsh doctor names the ABIs the filter covers and probes the kernel's.
+doc=$("$SBXSH" doctor 2>&1)
+like "doctor: the filter covers x86_64 and i386, x32 refused whole" "$doc" \
+	'^ok +syscall ABIs +the filter covers x86_64 and i386 \(int 0x80\) alike; any other ABI \(x32\) is refused'
+like "doctor: IA32 emulation $([ "$ia32" = yes ] && echo on || echo off), as the probe above found" "$doc" \
+	"^note +ia32 emulation +$([ "$ia32" = yes ] && echo on || echo off):"
+x32=$(printf '%s\n' "$outside" | sed -n 's/^x32-getpid //p')
+like "doctor: the x32 ABI as the kernel answers it ($x32)" "$doc" \
+	"^note +x32 ABI +$([ "$x32" = ENOSYS ] && echo off || echo on) in this kernel"
 done_testing
