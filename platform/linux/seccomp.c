@@ -10,7 +10,7 @@
  *   0x40000000 | nr on x86_64, an arch the filter does not hold) is refused whole: EPERM
  *   (libseccomp's bad-arch action), so the refusal is the filter's, not the kernel's lack.
  * - Socket families are an allowlist: inet, inet6, netlink (route and sock_diag only), unix
- *   as granted; socketpair(AF_UNIX) always (a connected pair reaches no one).
+ *   as granted; socketpair for AF_UNIX only, always (a connected pair reaches no one).
  * - int arguments (the ioctl request, socket's family and protocol, socketcall's call) are
  *   compared on their low 32 bits (SCMP_CMP_MASKED_EQ), or as 64-bit "≥" whose high bits
  *   refuse too: the kernel truncates them to an int, so a plain 64-bit compare is bypassed
@@ -87,7 +87,9 @@ static const struct rule rules[] = {
     /* Families no command needs, and kernel code few run: raw packets, vsock to the
      * hypervisor (not per network namespace), bluetooth, the crypto API... */
     FAMILIES("socket"),
-    FAMILIES("socketpair"),
+    /* a pair is AF_UNIX's alone (other families create their sockets, then fail) */
+    R1("socketpair", R_ALL, EPERM, GE64(0, AF_UNIX + 1)),
+    R1("socketpair", R_ALL, EPERM, LOW32(0, 0)),
     /* netlink: routes and addresses (getaddrinfo, ip) and socket lists (ss) only; not audit,
      * uevents (the host's devices), netfilter, xfrm, generic netlink's families */
     R2("socket", EPERM, LOW32(0, AF_NETLINK), GE64(2, NETLINK_SOCK_DIAG + 1)),

@@ -181,14 +181,14 @@ static void test_other_abis(const struct prog *p)
 
 static uint32_t want_socket(const struct prog *p, const struct abi *b, uint64_t fam, bool pair)
 {
+	if (pair)
+		return fam == AF_UNIX ? RET_ALLOW : RET_EPERM; /* a connected pair reaches no one */
 	if (fam == AF_INET || fam == AF_INET6 || fam == AF_NETLINK)
 		return RET_ALLOW;
 	if ((fam & 0xffffffffu) == AF_UNIX && (fam == AF_UNIX || !p->unix_granted)) {
-		if (pair && fam == AF_UNIX)
-			return RET_ALLOW; /* a connected pair reaches no one */
 		if (p->unix_granted)
 			return RET_ALLOW;
-		if (p->unix_notify && b->arch == AUDIT_ARCH_X86_64 && !pair)
+		if (p->unix_notify && b->arch == AUDIT_ARCH_X86_64)
 			return RET_NOTIFY; /* the monitor reports and refuses it */
 	}
 	return RET_EPERM;
