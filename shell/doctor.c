@@ -160,6 +160,7 @@ static int probe_ia32(void)
 		return -1;
 	if (pid == 0) {
 		long r;
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* no core file if it faults */
 		__asm__ volatile("int $0x80"
 				 : "=a"(r)
 				 : "a"(20L)
