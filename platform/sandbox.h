@@ -69,6 +69,15 @@ struct sandbox_ctx {
 	bool tty;		 /* 0, 1 and 2 are all terminals */
 };
 
+/* What `sbxsh doctor` says of the system-call interfaces: the ones the filter covers, and
+ * whether the kernel offers the others (ia32, x32: static texts, or NULL where the question
+ * does not arise on this architecture). */
+struct sandbox_abis {
+	char covered[256];
+	const char *ia32, *x32;
+};
+void sandbox_abis_probe(struct sandbox_abis *out);
+
 /* The system directories `hermetic = yes` reads instead of "/" (NULL-terminated): the one
  * list both the profile (what `sbxsh policy` shows) and the mounts use. */
 extern const char *const sandbox_hermetic_roots[];
@@ -134,8 +143,9 @@ char *sandbox_marker_text(const struct sandbox_spec *s);
 /* The stage: sets NO_NEW_PRIVS and installs the seccomp filter (AF_UNIX refused unless
  * unix_all), as libseccomp compiled it at build time. 0 or -errno. */
 int sandbox_seccomp_install(bool unix_all);
-/* Build time (bpfgen): a libseccomp context made ready (the ABIs, a binary-tree layout), and
- * the rules of that filter. 0 or a negative errno from libseccomp. */
+/* Build time (bpfgen): a libseccomp context made ready (a binary-tree layout, ABIs it does
+ * not hold refused), and the rules of that filter for the ABIs ctx holds
+ * (filters_build makes the whole program). 0 or a negative errno from libseccomp. */
 int sandbox_seccomp_prepare(void *ctx);
 int sandbox_seccomp_rules(void *ctx, bool unix_all);
 /* Drops every capability (effective, permitted, inheritable, ambient, bounding) and sets

@@ -11,6 +11,7 @@
 #include <linux/landlock.h>
 
 #include "paths.h"
+#include "platform/sandbox.h"
 #include "shell/commands.h"
 #include "shell/policy.h"
 
@@ -130,6 +131,19 @@ static void check_kernel(struct doc *d)
 		     : "no restriction on user namespaces");
 }
 
+/* The ABIs the filter holds, and which others the kernel offers. */
+static void check_abis(struct doc *d)
+{
+	struct sandbox_abis a;
+
+	sandbox_abis_probe(&a);
+	line(d, 1, "syscall ABIs", a.covered);
+	if (a.ia32)
+		line(d, -1, "ia32 emulation", a.ia32);
+	if (a.x32)
+		line(d, -1, "x32 ABI", a.x32);
+}
+
 static void check_install(struct doc *d)
 {
 	const char *stage = SBX_LIBEXECDIR "/sbxsh-stage",
@@ -164,6 +178,7 @@ int cmd_doctor(int argc, char **argv)
 	}
 	check_bwrap(&d, bwrap);
 	check_kernel(&d);
+	check_abis(&d);
 	check_install(&d);
 	policy_free(pol);
 	diag_release(&dg);

@@ -2,7 +2,9 @@
  *
  * Rules this file keeps:
  * - Every notification is answered: CONTINUE (the kernel's mounts still decide), or EPERM for
- *   a socket the filter routes here (AF_UNIX; the monitor never turns a refusal into a grant).
+ *   a socket the filter routes here (AF_UNIX; the monitor never turns a refusal into a grant),
+ *   and EPERM for any call it cannot map (an ABI or number not in its table): only a call the
+ *   monitor knows is ever let through.
  * - Memory of the sandboxed process is read with process_vm_readv only, bounded, and treated
  *   as hostile text, and trusted only once the answer went through after the reading: the
  *   kernel takes it only while the call still waits, so the memory was that process's.
@@ -590,15 +592,16 @@ static int respond(struct monitor *m, const struct seccomp_notif *req, int error
 	return r; /* ENOENT: interrupted, or the process died */
 }
 
-/* x86's socketcall(SYS_SOCKET, args): the filter cannot see the domain, so every one comes
- * here and every one is refused, as the stage's filter refuses them when unmonitored. */
+/* x86's socketcall(SYS_SOCKET or SYS_SOCKETPAIR, args): the filter cannot see the domain, so
+ * every one is refused, as the stage's filter refuses them itself. */
 static int handle_socketcall(struct monitor *m, const struct seccomp_notif *req)
 {
 	uint32_t domain = 0;
 	bool unix_ = read_mem((pid_t)req->pid, (uint32_t)req->data.args[1], &domain,
 			      sizeof(domain)) == sizeof(domain) &&
 		     domain == AF_UNIX;
-	int r = respond(m, req, (uint32_t)req->data.args[0] == SYS_SOCKET ? -EPERM : 0);
+	uint32_t call = (uint32_t)req->data.args[0];
+	int r = respond(m, req, call == SYS_SOCKET || call == SYS_SOCKETPAIR ? -EPERM : 0);
 
 	if (unix_ && r > 0) {
 		struct verdict v;
@@ -651,8 +654,8 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 	cwd_note(m, req->pid, idx >= 0 && idx != MON_SOCKETCALL ? &m->calls[idx] : NULL);
 	if (idx == MON_SOCKETCALL)
 		return handle_socketcall(m, req);
-	if (idx < 0)
-		return respond(m, req, 0);
+	if (idx < 0) /* not a call of the table: never let through unseen */
+		return respond(m, req, -EPERM);
 	c = &m->calls[idx];
 	if (c->op == NOP_UNIX) {
 		struct verdict v;

@@ -45,30 +45,18 @@ static int print_prog(scmp_filter_ctx ctx, const char *name)
 	return n ? 0 : -EINVAL;
 }
 
-static scmp_filter_ctx new_ctx(void)
+/* main variant v: AF_UNIX refused (0) or granted (1); notify variant v: level v >> 1, the
+ * native AF_UNIX to the monitor (v & 1) or granted. */
+static int gen(const char *name, bool notify, int v)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	void *ctx = NULL;
+	int r = notify ? filters_build(&ctx, !(v & 1), v >> 1, (v & 1) ? NOTIFY_UNIX : 0)
+		       : filters_build(&ctx, v != 0, MONITOR_OFF, 0);
 
-	if (ctx && sandbox_seccomp_prepare(ctx) < 0) {
-		seccomp_release(ctx);
-		return NULL;
-	}
-	return ctx;
-}
-
-static int gen(const char *name, bool notify, int variant)
-{
-	scmp_filter_ctx ctx = new_ctx();
-	int r = ctx ? 0 : -ENOMEM;
-
-	/* a notify variant carries the main rules too (AF_UNIX left to the monitor) */
-	if (r == 0)
-		r = sandbox_seccomp_rules(ctx, notify || variant != 0);
-	if (r == 0 && notify)
-		r = notify_rules_add(ctx, (enum monitor_level)(variant >> 1),
-				     (variant & 1) ? NOTIFY_UNIX : 0);
 	if (r == 0)
 		r = print_prog(ctx, name);
+	if (r < 0)
+		fprintf(stderr, "bpfgen: %s: %s\n", name, strerror(-r));
 	if (ctx)
 		seccomp_release(ctx);
 	return r;
@@ -84,12 +72,9 @@ static int print_arch(uint32_t arch)
 		fprintf(stderr, "bpfgen: %u monitored calls; raise FILTERS_CALLS_MAX\n", n);
 		return -EINVAL;
 	}
-	int sc = seccomp_syscall_resolve_name_arch(arch, "socketcall"); /* < 0: a pseudo number */
-	printf("\t{0x%08x, %d, {", arch, sc < 0 ? -1 : sc);
-	for (unsigned i = 0; i < n; i++) {
-		int nr = seccomp_syscall_resolve_name_arch(arch, calls[i].name);
-		printf("%s%d", i ? ", " : "", nr < 0 ? -1 : nr);
-	}
+	printf("\t{0x%08x, %d, {", arch, filters_nr(arch, "socketcall"));
+	for (unsigned i = 0; i < n; i++)
+		printf("%s%d", i ? ", " : "", filters_nr(arch, calls[i].name));
 	printf("}},\n");
 	return 0;
 }
@@ -120,11 +105,11 @@ int main(void)
 	for (int v = 0; v <= MONITOR_ALL * 2 + 1; v++)
 		printf(v < MONITOR_WRITES * 2 ? "\t{0, 0},\n" : "\tP(notify_%d),\n", v);
 	printf("};\n");
-	uint32_t native = seccomp_arch_native();
+	uint32_t native = seccomp_arch_native(), compat = sandbox_seccomp_compat_arch();
 	printf("const struct filters_arch filters_arches[2] = {\n");
 	r = print_arch(native);
 	if (r == 0)
-		r = print_arch(native == SCMP_ARCH_X86_64 ? SCMP_ARCH_X86 : native);
+		r = print_arch(compat ? compat : native);
 	printf("};\n");
 	return r == 0 && fflush(stdout) == 0 ? 0 : 1;
 }

@@ -2,20 +2,22 @@
 #ifndef SBX_FILTERS_H
 #define SBX_FILTERS_H
 #include <linux/filter.h>
+#include <stdbool.h>
 #include <stdint.h>
 
-/* The main filter: [0] refuses AF_UNIX sockets, [1] leaves them (unix_sockets = all, or the
- * monitor refuses and reports them). */
+/* The main filter (monitor off): [0] refuses AF_UNIX sockets, [1] leaves them
+ * (unix_sockets = all). */
 extern const struct sock_fprog filters_main[2];
-/* With the monitor on, the one filter: the main rules of filters_main[1] (AF_UNIX is the
- * monitor's) and its notify rules, [level * 2 + (flags & NOTIFY_UNIX)]; len 0 for
- * MONITOR_OFF. */
+/* With the monitor on, the one filter: the main rules and the notify rules,
+ * [level * 2 + (flags & NOTIFY_UNIX)]; len 0 for MONITOR_OFF. With NOTIFY_UNIX the native
+ * ABI's socket(AF_UNIX) notifies (the monitor refuses and reports it), the compat ABI's is
+ * refused by the filter; without, AF_UNIX is granted (unix_sockets = all). */
 extern const struct sock_fprog filters_notify[8];
 
 /* The monitor's syscall numbers, resolved by libseccomp at build time so the front end does
- * not link it: [0] the native ABI, [1] the second one the filters hold (x86 beside x86_64;
- * else the native one again). nr[i] is the number of notify_calls()[i], -1 where the ABI
- * lacks it; socketcall is -1 where the ABI has none. */
+ * not link it: [0] the native ABI, [1] the compat one the filters hold (x86 beside x86_64,
+ * arm beside aarch64; else the native one again). nr[i] is the number of notify_calls()[i]
+ * (filters_nr), -1 where the ABI lacks it; socketcall is -1 where the ABI has none. */
 #define FILTERS_CALLS_MAX 64
 struct filters_arch {
 	uint32_t arch; /* AUDIT_ARCH_* as seccomp_data.arch holds it */
@@ -23,5 +25,18 @@ struct filters_arch {
 	int16_t nr[FILTERS_CALLS_MAX];
 };
 extern const struct filters_arch filters_arches[2];
+
+/* Build time and tests (seccomp.c, with libseccomp): */
+/* The compat ABI beside the native one (SCMP_ARCH_X86 on x86_64, SCMP_ARCH_ARM on
+ * aarch64), or 0. */
+uint32_t sandbox_seccomp_compat_arch(void);
+/* A call's number in one ABI as the filter holds it (i386's direct socket calls included,
+ * which libseccomp names by socketcall), or -1. */
+int filters_nr(uint32_t arch, const char *name);
+/* One whole program (a libseccomp context, *ctx; caller releases): the main rules on every
+ * ABI (AF_UNIX refused unless unix_all), and with level > MONITOR_OFF the notify rules of
+ * notify_rules_add (nflags: NOTIFY_UNIX, the native ABI's AF_UNIX to the monitor). The
+ * ABIs are built apart and merged: a row may be one ABI's only. 0 or -errno. */
+int filters_build(void **ctx, bool unix_all, int level, unsigned nflags);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <seccomp.h>
 
+#include "platform/linux/filters.h"
 #include "platform/linux/notify.h"
 
 /* One NOTIFY rule per write bit: libseccomp ORs rules of one call, and has no "masked !=". */
@@ -30,13 +31,23 @@ static int add_write_opens(scmp_filter_ctx ctx, int nr, unsigned arg)
 	return r;
 }
 
+/* ctx holds the native ABI alone (filters_build's native half): a pseudo number (a call
+ * only other ABIs have, stat64) would be a row that never matches. */
+static bool native_only(scmp_filter_ctx ctx)
+{
+	uint32_t c = sandbox_seccomp_compat_arch();
+
+	return seccomp_arch_exist(ctx, seccomp_arch_native()) == 0 &&
+	       (!c || seccomp_arch_exist(ctx, c) != 0);
+}
+
 static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monitor_level level,
 		    unsigned flags)
 {
 	int nr = seccomp_syscall_resolve_name(c->name);
 
-	if (nr == __NR_SCMP_ERROR)
-		return 0; /* no such call on any architecture libseccomp knows here */
+	if (nr == __NR_SCMP_ERROR || (nr < 0 && native_only(ctx)))
+		return 0; /* no such call on any architecture ctx holds */
 	if (c->op == NOP_UNIX) {
 		if (!(flags & NOTIFY_UNIX))
 			return 0;

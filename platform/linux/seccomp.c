@@ -3,20 +3,32 @@
  * Rules kept here:
  * - The default is allow; each row refuses one escape with EPERM (clone3 with ENOSYS, so
  *   libc falls back to clone, whose flags the filter can read).
- * - Every native arch and its compat ABIs carry the same rows (x86_64 + x86 + x32): the
- *   32-bit syscall table must not be a way around the 64-bit one. Other arches are killed.
- * - int arguments (the ioctl request, socket's family, socketcall's call) are compared on
- *   their low 32 bits (SCMP_CMP_MASKED_EQ): the kernel truncates them to an int, so a plain
- *   64-bit compare is bypassed by setting high bits.
+ * - Every ABI the kernel lets a process call into carries the same rows: the native one and
+ *   its compat one (x86_64 + i386 through int 0x80; aarch64 + arm): a second syscall table
+ *   must not be a way around the first. i386's socketcall(SYS_SOCKET/SOCKETPAIR, args*)
+ *   hides its arguments in memory the filter cannot read: refused outright. Any other ABI (x32's
+ *   0x40000000 | nr on x86_64, an arch the filter does not hold) is refused whole: EPERM
+ *   (libseccomp's bad-arch action), so the refusal is the filter's, not the kernel's lack.
+ * - Socket families are an allowlist: inet, inet6, netlink (route and sock_diag only), unix
+ *   as granted; socketpair for AF_UNIX only, always (a connected pair reaches no one).
+ * - int arguments (the ioctl request, socket's family and protocol, socketcall's call) are
+ *   compared on their low 32 bits (SCMP_CMP_MASKED_EQ), or as 64-bit "≥" whose high bits
+ *   refuse too: the kernel truncates them to an int, so a plain 64-bit compare is bypassed
+ *   by setting high bits.
  * - The filter is installed after NO_NEW_PRIVS and inherited by everything the shell runs.
  * - libseccomp compiles these rules at build time (bpfgen_main.c); filters.c loads the result.
  */
 #include "platform/sandbox.h"
+#include "platform/linux/filters.h"
+#include "platform/linux/notify.h"
 
 #include <errno.h>
+#include <linux/net.h>
+#include <linux/netlink.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -24,93 +36,149 @@
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
 #endif
+#ifndef TIOCVHANGUP
+#define TIOCVHANGUP 0x5437
+#endif
 
-enum arg_test {
-	ANY,	  /* the call itself */
-	A0_LOW32, /* first argument's low 32 bits equal val (an int argument) */
-	A0_HAS,	  /* first argument has the bits of val */
-	A1_LOW32, /* second argument's low 32 bits equal val */
+/* Which ABIs a row is for, and when it is left out. */
+enum rule_when {
+	R_ALL,	  /* every ABI */
+	R_UNIX,	  /* every ABI, unless AF_UNIX is granted or (native ABI) the monitor's */
+	R_COMPAT, /* the compat ABI only (its socketcall) */
 };
 
+#define MAXCMP 2
 struct rule {
 	const char *name; /* resolved per arch by libseccomp; unknown on an arch: skipped */
-	enum arg_test test;
-	unsigned long val;
+	uint8_t when;	  /* enum rule_when */
+	uint8_t ncmp;
 	int err;
-	bool unix_rule; /* lifted by unix_sockets = all */
+	struct scmp_arg_cmp cmp[MAXCMP]; /* all must hold (libseccomp ANDs them) */
 };
+
+/* An int argument's low 32 bits equal v; its low 32 bits, masked, equal v; an argument ≥ v
+ * compared on all 64 bits (any high bit set counts as large); an argument has v's bits. */
+/* clang-format off */
+#define LOW32(a, v)	{(a), SCMP_CMP_MASKED_EQ, 0xffffffffUL, (v)}
+#define LOW32M(a, m, v)	{(a), SCMP_CMP_MASKED_EQ, (m), (v)}
+#define GE64(a, v)	{(a), SCMP_CMP_GE, (v), 0}
+#define HAS(a, v)	{(a), SCMP_CMP_MASKED_EQ, (v), (v)}
+#define EQ(a, v)	{(a), SCMP_CMP_EQ, (v), 0}
+#define R0(n, e)	{(n), R_ALL, 0, (e), {{0}}}
+#define R1(n, w, e, c)	{(n), (w), 1, (e), {c}}
+#define R2(n, e, c, d)	{(n), R_ALL, 2, (e), {c, d}}
+
+/* Every socket family but AF_UNIX 1 (its own row), AF_INET 2, AF_INET6 10 and AF_NETLINK 16:
+ * 0, 3, 4-7, 8-9, 11, 12-15 and >= 17 (AF_PACKET, AF_ALG, AF_VSOCK, AF_BLUETOOTH, every
+ * family a later kernel adds). */
+#define FAMILIES(n) \
+	R1(n, R_ALL, EPERM, GE64(0, AF_NETLINK + 1)), \
+	R1(n, R_ALL, EPERM, LOW32(0, 0)), \
+	R1(n, R_ALL, EPERM, LOW32(0, 3)), \
+	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 4)), \
+	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffeUL, 8)), \
+	R1(n, R_ALL, EPERM, LOW32(0, 11)), \
+	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 12))
+/* clang-format on */
 
 static const struct rule rules[] = {
     /* Unix sockets reach host daemons (docker, ssh-agent, tmux) */
-    {"socket", A0_LOW32, AF_UNIX, EPERM, true},
-    /* Terminal injection into the caller's shell */
-    {"ioctl", A1_LOW32, TIOCSTI, EPERM, false},
-    {"ioctl", A1_LOW32, TIOCLINUX, EPERM, false},
+    R1("socket", R_UNIX, EPERM, LOW32(0, AF_UNIX)),
+    /* Families no command needs, and kernel code few run: raw packets, vsock to the
+     * hypervisor (not per network namespace), bluetooth, the crypto API... */
+    FAMILIES("socket"),
+    /* a pair is AF_UNIX's alone (other families create their sockets, then fail) */
+    R1("socketpair", R_ALL, EPERM, GE64(0, AF_UNIX + 1)),
+    R1("socketpair", R_ALL, EPERM, LOW32(0, 0)),
+    /* netlink: routes and addresses (getaddrinfo, ip) and socket lists (ss) only; not audit,
+     * uevents (the host's devices), netfilter, xfrm, generic netlink's families */
+    R2("socket", EPERM, LOW32(0, AF_NETLINK), GE64(2, NETLINK_SOCK_DIAG + 1)),
+    R2("socket", EPERM, LOW32(0, AF_NETLINK), LOW32M(2, 0xfffffffeUL, 2)), /* 2, 3 */
+    R2("socket", EPERM, LOW32(0, AF_NETLINK), LOW32(2, 1)),
+    /* i386's multiplexed socket(): its family is in memory (direct socket() is filtered) */
+    R1("socketcall", R_COMPAT, EPERM, EQ(0, SYS_SOCKET)),
+    R1("socketcall", R_COMPAT, EPERM, EQ(0, SYS_SOCKETPAIR)),
+    /* The terminal beyond the command's own use of it: typing into the caller's shell
+     * (TIOCSTI, TIOCLINUX's paste), a line discipline or a console redirect that outlives the
+     * command (TIOCSETD, TIOCCONS), hanging it up (TIOCVHANGUP, vhangup), locking its modes;
+     * the VT's keyboard and console ioctls ('K' 0x4B00-0x4BFF: key maps and function-key
+     * strings, which type for the user, raw and graphics modes; VT_* 0x5600-0x560F: switching
+     * consoles), which a process whose controlling terminal is the VT may use without any
+     * capability. */
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSTI)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCLINUX)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSETD)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCCONS)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCVHANGUP)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSLCKTRMIOS)),
+    R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xffffff00UL, 0x4B00)),
+    R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xfffffff0UL, 0x5600)),
+    R0("vhangup", EPERM),
     /* New user namespaces: a way back to capabilities and mount rights */
-    {"unshare", A0_HAS, CLONE_NEWUSER, EPERM, false},
-    {"clone", A0_HAS, CLONE_NEWUSER, EPERM, false},
-    {"clone3", ANY, 0, ENOSYS, false},
+    R1("unshare", R_ALL, EPERM, HAS(0, CLONE_NEWUSER)),
+    R1("clone", R_ALL, EPERM, HAS(0, CLONE_NEWUSER)),
+    R0("clone3", ENOSYS),
     /* The mount table stays as bwrap made it */
-    {"mount", ANY, 0, EPERM, false},
-    {"umount2", ANY, 0, EPERM, false},
-    {"pivot_root", ANY, 0, EPERM, false},
-    {"move_mount", ANY, 0, EPERM, false},
-    {"open_tree", ANY, 0, EPERM, false},
-    {"fsopen", ANY, 0, EPERM, false},
-    {"fsconfig", ANY, 0, EPERM, false},
-    {"fsmount", ANY, 0, EPERM, false},
-    {"fspick", ANY, 0, EPERM, false},
-    {"mount_setattr", ANY, 0, EPERM, false},
-    {"setns", ANY, 0, EPERM, false},
+    R0("mount", EPERM),
+    R0("umount2", EPERM),
+    R0("umount", EPERM),
+    R0("pivot_root", EPERM),
+    R0("move_mount", EPERM),
+    R0("open_tree", EPERM),
+    R0("fsopen", EPERM),
+    R0("fsconfig", EPERM),
+    R0("fsmount", EPERM),
+    R0("fspick", EPERM),
+    R0("mount_setattr", EPERM),
+    R0("setns", EPERM),
     /* Kernel attack surface no command needs */
-    {"keyctl", ANY, 0, EPERM, false},
-    {"add_key", ANY, 0, EPERM, false},
-    {"request_key", ANY, 0, EPERM, false},
-    {"bpf", ANY, 0, EPERM, false},
-    {"perf_event_open", ANY, 0, EPERM, false},
-    {"io_uring_setup", ANY, 0, EPERM, false},
-    {"io_uring_enter", ANY, 0, EPERM, false},
-    {"io_uring_register", ANY, 0, EPERM, false},
-    {"kexec_load", ANY, 0, EPERM, false},
-    {"kexec_file_load", ANY, 0, EPERM, false},
-    {"init_module", ANY, 0, EPERM, false},
-    {"finit_module", ANY, 0, EPERM, false},
-    {"delete_module", ANY, 0, EPERM, false},
+    R0("keyctl", EPERM),
+    R0("add_key", EPERM),
+    R0("request_key", EPERM),
+    R0("bpf", EPERM),
+    R0("perf_event_open", EPERM),
+    R0("io_uring_setup", EPERM),
+    R0("io_uring_enter", EPERM),
+    R0("io_uring_register", EPERM),
+    R0("kexec_load", EPERM),
+    R0("kexec_file_load", EPERM),
+    R0("init_module", EPERM),
+    R0("finit_module", EPERM),
+    R0("delete_module", EPERM),
 };
+
+/* The one ABI the native one has beside it (0: none): x86_64's i386, aarch64's arm. */
+uint32_t sandbox_seccomp_compat_arch(void)
+{
+	switch (seccomp_arch_native()) {
+	case SCMP_ARCH_X86_64:
+		return SCMP_ARCH_X86;
+	case SCMP_ARCH_AARCH64:
+		return SCMP_ARCH_ARM;
+	default:
+		return 0;
+	}
+}
+
+/* ctx holds the compat ABI only (filters_build makes one context per ABI). */
+static bool is_compat(scmp_filter_ctx ctx)
+{
+	uint32_t c = sandbox_seccomp_compat_arch();
+
+	return c && seccomp_arch_exist(ctx, c) == 0 &&
+	       seccomp_arch_exist(ctx, seccomp_arch_native()) != 0;
+}
 
 static int add_rule(scmp_filter_ctx ctx, const struct rule *r)
 {
+	/* the native numbering, or a pseudo number: libseccomp translates by name per ABI */
 	int nr = seccomp_syscall_resolve_name(r->name);
-	uint32_t act = SCMP_ACT_ERRNO((uint32_t)r->err);
+	int rc;
 
-	if (nr == __NR_SCMP_ERROR)
-		return 0;
-	switch (r->test) {
-	case ANY:
-		return seccomp_rule_add(ctx, act, nr, 0);
-	case A0_LOW32:
-		return seccomp_rule_add(ctx, act, nr, 1,
-					SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, r->val));
-	case A0_HAS:
-		return seccomp_rule_add(ctx, act, nr, 1,
-					SCMP_A0(SCMP_CMP_MASKED_EQ, r->val, r->val));
-	case A1_LOW32:
-		return seccomp_rule_add(ctx, act, nr, 1,
-					SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, r->val));
-	}
-	return -EINVAL;
-}
-
-/* 32-bit x86 may create sockets through socketcall(SYS_SOCKET, args*), whose domain sits in
- * memory the filter cannot read: refuse that form outright (direct socket() is filtered). */
-static int add_socketcall(scmp_filter_ctx ctx)
-{
-	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, "socketcall");
-
-	if (nr == __NR_SCMP_ERROR || seccomp_arch_exist(ctx, SCMP_ARCH_X86) != 0)
-		return 0;
-	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
-				SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, 1));
+	if (nr == __NR_SCMP_ERROR || (nr < 0 && !is_compat(ctx)))
+		return 0; /* a pseudo number: no such call in the native ABI */
+	rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO((uint32_t)r->err), nr, r->ncmp, r->cmp);
+	return rc == -EDOM || rc == -EOPNOTSUPP ? 0 : rc; /* the ABI lacks the call */
 }
 
 int sandbox_seccomp_prepare(void *ctx)
@@ -120,27 +188,103 @@ int sandbox_seccomp_prepare(void *ctx)
 	 * paid ~900 times per load: ~280 µs a filter on the VM measured, ~56 µs as a tree. */
 	int r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 
-	if (r < 0)
-		return r;
-
-	if (seccomp_arch_native() == SCMP_ARCH_X86_64) {
-		r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
-		if (r == 0 || r == -EEXIST)
-			r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
-		if (r == -EEXIST)
-			r = 0;
-	}
+	/* an ABI the program does not hold (x32 on x86_64) is refused whole, never run */
+	if (r == 0)
+		r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(EPERM));
 	return r;
 }
 
 int sandbox_seccomp_rules(void *ctx, bool unix_all)
 {
+	bool compat = is_compat(ctx);
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (!(rules[i].unix_rule && unix_all))
-			r = add_rule(ctx, &rules[i]);
-	if (r == 0 && !unix_all)
-		r = add_socketcall(ctx);
+	for (size_t i = 0; r == 0 && i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule *x = &rules[i];
+
+		if ((x->when == R_UNIX && unix_all) || (x->when == R_COMPAT && !compat))
+			continue;
+		r = add_rule(ctx, x);
+	}
+	return r;
+}
+
+/* i386's direct socket calls (kernel 4.3+), which libseccomp resolves to socketcall's
+ * multiplexed pseudo numbers (its rules still land on them): the ABI's fixed numbers. */
+static const struct {
+	const char *name;
+	int nr;
+} x86_socket_calls[] = {
+    {"socket", 359},	  {"socketpair", 360},	{"bind", 361},	     {"connect", 362},
+    {"listen", 363},	  {"accept4", 364},	{"getsockopt", 365}, {"setsockopt", 366},
+    {"getsockname", 367}, {"getpeername", 368}, {"sendto", 369},     {"sendmsg", 370},
+    {"recvfrom", 371},	  {"recvmsg", 372},	{"shutdown", 373},
+};
+
+int filters_nr(uint32_t arch, const char *name)
+{
+	int nr = seccomp_syscall_resolve_name_arch(arch, name);
+
+	for (size_t i = 0; nr < 0 && arch == SCMP_ARCH_X86 &&
+			   i < sizeof(x86_socket_calls) / sizeof(x86_socket_calls[0]);
+	     i++)
+		if (strcmp(x86_socket_calls[i].name, name) == 0)
+			nr = x86_socket_calls[i].nr;
+	return nr < 0 ? -1 : nr;
+}
+
+/* One ABI's context: native (seccomp_init's) or compat only. */
+static scmp_filter_ctx abi_ctx(uint32_t arch)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int r = ctx ? sandbox_seccomp_prepare(ctx) : -ENOMEM;
+
+	if (r == 0 && arch != seccomp_arch_native()) {
+		r = seccomp_arch_add(ctx, arch);
+		if (r == 0)
+			r = seccomp_arch_remove(ctx, seccomp_arch_native());
+	}
+	if (r < 0 && ctx) {
+		seccomp_release(ctx);
+		ctx = NULL;
+	}
+	return ctx;
+}
+
+/* The rows of one ABI. AF_UNIX not granted with the monitor on: the native ABI's socket(AF_UNIX)
+ * notifies (the monitor reports it, and its answer is EPERM whatever else), every other ABI's
+ * is refused here. */
+static int abi_rules(scmp_filter_ctx ctx, bool compat, bool unix_all, int level, unsigned nflags)
+{
+	bool unix_notify = !compat && (nflags & NOTIFY_UNIX);
+	int r = sandbox_seccomp_rules(ctx, unix_all || unix_notify);
+
+	if (r == 0 && level > MONITOR_OFF)
+		r = notify_rules_add(ctx, (enum monitor_level)level,
+				     compat ? nflags & ~NOTIFY_UNIX : nflags);
+	return r;
+}
+
+int filters_build(void **out, bool unix_all, int level, unsigned nflags)
+{
+	uint32_t compat = sandbox_seccomp_compat_arch();
+	scmp_filter_ctx ctx = abi_ctx(seccomp_arch_native()), cc = NULL;
+	int r = ctx ? abi_rules(ctx, false, unix_all, level, nflags) : -ENOMEM;
+
+	if (r == 0 && compat) {
+		cc = abi_ctx(compat);
+		r = cc ? abi_rules(cc, true, unix_all, level, nflags) : -ENOMEM;
+		if (r == 0)
+			r = seccomp_merge(ctx, cc);
+		if (r == 0)
+			cc = NULL; /* merged: released by libseccomp */
+	}
+	if (cc)
+		seccomp_release(cc);
+	if (r < 0 && ctx) {
+		seccomp_release(ctx);
+		ctx = NULL;
+	}
+	*out = ctx;
 	return r;
 }

@@ -1,11 +1,19 @@
 /* test_filters — the seccomp programs compiled at build time (bpfgen) are exactly what
- * libseccomp makes of the same rule tables now: a stale or mis-generated table fails here. */
+ * libseccomp makes of the same rule tables now: a stale or mis-generated table fails here.
+ * Then the programs themselves, run by a small BPF reader on chosen calls: every ABI refused
+ * alike (x32 whole), the socket-family allowlist, the terminal ioctls, and every call a notify
+ * program hands the monitor is one its table maps (the monitor refuses any other). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/net.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include "platform/linux/filters.h"
 #include "platform/linux/notify.h"
@@ -15,17 +23,15 @@
 /* libseccomp's program for one variant, exported now; *n instructions. */
 static struct sock_filter *now(bool notify, int variant, size_t *n)
 {
-	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	void *c = NULL;
 	FILE *f = tmpfile();
 	static struct sock_filter buf[8192];
+	int r = notify ? filters_build(&c, !(variant & 1), variant >> 1,
+				       (variant & 1) ? NOTIFY_UNIX : 0)
+		       : filters_build(&c, variant != 0, MONITOR_OFF, 0);
 
 	*n = 0;
-	if (!c || !f || sandbox_seccomp_prepare(c) < 0)
-		goto out;
-	if (sandbox_seccomp_rules(c, notify || variant != 0) < 0)
-		goto out;
-	if (notify && notify_rules_add(c, (enum monitor_level)(variant >> 1),
-				       (variant & 1) ? NOTIFY_UNIX : 0) < 0)
+	if (r < 0 || !f)
 		goto out;
 	if (seccomp_export_bpf(c, fileno(f)) < 0)
 		goto out;
@@ -34,7 +40,8 @@ static struct sock_filter *now(bool notify, int variant, size_t *n)
 out:
 	if (f)
 		fclose(f);
-	seccomp_release(c);
+	if (c)
+		seccomp_release(c);
 	return buf;
 }
 
@@ -57,12 +64,263 @@ static void same_numbers(int a, uint32_t arch)
 
 	for (unsigned i = 0; i < n; i++) {
 		int nr = seccomp_syscall_resolve_name_arch(arch, calls[i].name);
+		/* i386's socket calls: libseccomp names them by socketcall */
+		if (nr < 0 && arch == SCMP_ARCH_X86 && strcmp(calls[i].name, "socket") == 0)
+			nr = 359;
 		bad += fa->nr[i] != (nr < 0 ? -1 : nr);
 	}
 	int sc = seccomp_syscall_resolve_name_arch(arch, "socketcall");
 	ok(fa->arch == arch && bad == 0 && fa->socketcall == (sc < 0 ? -1 : sc) &&
 	       n <= FILTERS_CALLS_MAX,
 	   "syscall numbers of ABI %d (0x%08x) are libseccomp's", a, arch);
+}
+
+/* ---- the programs, run ---- */
+
+#define RET_ALLOW  SECCOMP_RET_ALLOW
+#define RET_NOTIFY SECCOMP_RET_USER_NOTIF
+#define RET_EPERM  (SECCOMP_RET_ERRNO | 1u)
+
+static uint32_t bpf_run(const struct sock_fprog *p, const struct seccomp_data *d)
+{
+	uint32_t a = 0;
+	const unsigned char *mem = (const unsigned char *)d;
+
+	for (size_t pc = 0; pc < p->len; pc++) {
+		const struct sock_filter *i = &p->filter[pc];
+
+		switch (i->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (i->k + 4 > sizeof(*d))
+				return 0xdeadbeef;
+			memcpy(&a, mem + i->k, 4);
+			break;
+		case BPF_RET | BPF_K:
+			return i->k;
+		case BPF_JMP | BPF_JA:
+			pc += i->k;
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+			pc += a == i->k ? i->jt : i->jf;
+			break;
+		case BPF_JMP | BPF_JGT | BPF_K:
+			pc += a > i->k ? i->jt : i->jf;
+			break;
+		case BPF_JMP | BPF_JGE | BPF_K:
+			pc += a >= i->k ? i->jt : i->jf;
+			break;
+		case BPF_JMP | BPF_JSET | BPF_K:
+			pc += (a & i->k) ? i->jt : i->jf;
+			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			a &= i->k;
+			break;
+		default:
+			return 0xdeadbeef; /* an instruction this reader does not know */
+		}
+	}
+	return 0xdeadbeef;
+}
+
+static uint32_t run(const struct sock_fprog *p, uint32_t arch, int nr, uint64_t a0, uint64_t a1,
+		    uint64_t a2)
+{
+	struct seccomp_data d = {.nr = nr, .arch = arch, .args = {a0, a1, a2}};
+
+	return bpf_run(p, &d);
+}
+
+/* Every program of the build: [0..1] main, [2..7] notify; what each grants. */
+struct prog {
+	const struct sock_fprog *p;
+	const char *what;
+	bool unix_granted; /* unix_sockets = all */
+	bool unix_notify;  /* the native ABI's AF_UNIX goes to the monitor */
+};
+
+static size_t progs(struct prog *out)
+{
+	static char names[8][48];
+	size_t n = 0;
+
+	out[n++] = (struct prog){&filters_main[0], "main", false, false};
+	out[n++] = (struct prog){&filters_main[1], "main, unix_sockets = all", true, false};
+	for (int v = MONITOR_WRITES * 2; v <= MONITOR_ALL * 2 + 1; v++) {
+		snprintf(names[v], sizeof(names[v]), "notify %s%s",
+			 notify_level_name((enum monitor_level)(v >> 1)),
+			 v & 1 ? "" : ", unix_sockets = all");
+		out[n++] = (struct prog){&filters_notify[v], names[v], !(v & 1), v & 1};
+	}
+	return n;
+}
+
+struct abi {
+	uint32_t arch;
+	int socket, socketpair, ioctl, getuid;
+	bool wide; /* 64-bit arguments: high bits the kernel drops are tried too */
+};
+
+static const struct abi abis[] = {
+    {AUDIT_ARCH_X86_64, 41, 53, 16, 102, true},
+    {AUDIT_ARCH_I386, 359, 360, 54, 24, false},
+};
+
+/* x32 and an arch the filter does not hold: refused whole, EPERM. */
+static void test_other_abis(const struct prog *p)
+{
+	unsigned bad = 0;
+
+	for (int nr = 0; nr < 1024; nr++) {
+		bad += run(p->p, AUDIT_ARCH_X86_64, 0x40000000 | nr, 0, 0, 0) != RET_EPERM;
+		bad += run(p->p, AUDIT_ARCH_X86_64, 0x40000000 | nr, 1, 2, 3) != RET_EPERM;
+		bad += run(p->p, AUDIT_ARCH_AARCH64, nr, 0, 0, 0) != RET_EPERM;
+	}
+	is_int(bad, 0, "%s: every x32 call (0x40000000 | nr) and every foreign arch's: EPERM",
+	       p->what);
+}
+
+static uint32_t want_socket(const struct prog *p, const struct abi *b, uint64_t fam, bool pair)
+{
+	if (pair)
+		return fam == AF_UNIX ? RET_ALLOW : RET_EPERM; /* a connected pair reaches no one */
+	if (fam == AF_INET || fam == AF_INET6 || fam == AF_NETLINK)
+		return RET_ALLOW;
+	if ((fam & 0xffffffffu) == AF_UNIX && (fam == AF_UNIX || !p->unix_granted)) {
+		if (p->unix_granted)
+			return RET_ALLOW;
+		if (p->unix_notify && b->arch == AUDIT_ARCH_X86_64)
+			return RET_NOTIFY; /* the monitor reports and refuses it */
+	}
+	return RET_EPERM;
+}
+
+static void test_families(const struct prog *p)
+{
+	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
+		const struct abi *b = &abis[a];
+		unsigned bad = 0, cases = 0;
+
+		for (int pair = 0; pair < 2; pair++)
+			for (uint64_t f = 0; f < 300; f++)
+				for (int hi = 0; hi < (b->wide ? 3 : 1); hi++) {
+					uint64_t fam = f | (hi == 1 ? 1ULL << 32 : 0) |
+						       (hi == 2 ? 0xffffffff00000000ULL : 0);
+					uint32_t want = want_socket(p, b, fam, pair);
+					uint32_t got =
+					    run(p->p, b->arch, pair ? b->socketpair : b->socket,
+						fam, SOCK_STREAM, 0);
+
+					cases++;
+					if (got != want && bad++ < 3)
+						printf("# %s arch %x %s(%#llx): %#x, want %#x\n",
+						       p->what, b->arch,
+						       pair ? "socketpair" : "socket",
+						       (unsigned long long)fam, got, want);
+				}
+		/* netlink: NETLINK_ROUTE and NETLINK_SOCK_DIAG only */
+		for (uint64_t proto = 0; proto < 40; proto++) {
+			uint32_t want = proto == 0 || proto == 4 ? RET_ALLOW : RET_EPERM;
+
+			cases++;
+			bad += run(p->p, b->arch, b->socket, AF_NETLINK, SOCK_RAW, proto) != want;
+			if (b->wide) {
+				cases++;
+				bad += run(p->p, b->arch, b->socket, AF_NETLINK, SOCK_RAW,
+					   proto | 1ULL << 32) != RET_EPERM;
+			}
+		}
+		is_int(bad, 0,
+		       "%s, arch %#x: socket families are an allowlist (%u cases: socket, "
+		       "socketpair, high bits, netlink protocols)",
+		       p->what, b->arch, cases);
+	}
+}
+
+static void test_socketcall(const struct prog *p)
+{
+	int sc = filters_arches[1].socketcall;
+	unsigned bad = 0;
+
+	if (sc < 0) {
+		skip("no socketcall in the compat ABI", "%s: i386 socketcall", p->what);
+		return;
+	}
+	bad += run(p->p, AUDIT_ARCH_I386, sc, SYS_SOCKET, 0x1000, 0) != RET_EPERM;
+	bad += run(p->p, AUDIT_ARCH_I386, sc, SYS_SOCKETPAIR, 0x1000, 0) != RET_EPERM;
+	for (uint64_t call = SYS_BIND; call <= SYS_SENDMMSG; call++)
+		bad += call != SYS_SOCKETPAIR &&
+		       run(p->p, AUDIT_ARCH_I386, sc, call, 0x1000, 0) != RET_ALLOW;
+	is_int(bad, 0, "%s: i386 socketcall: SYS_SOCKET and SYS_SOCKETPAIR refused, the rest not",
+	       p->what);
+}
+
+static void test_ioctls(const struct prog *p)
+{
+	static const uint32_t refused[] = {TIOCSTI,
+					   0x541C /* TIOCLINUX */,
+					   TIOCSETD,
+					   TIOCCONS,
+					   0x5437 /* TIOCVHANGUP */,
+					   TIOCSLCKTRMIOS,
+					   0x4B00,
+					   0x4B33 /* KDGKBTYPE */,
+					   0x4B47 /* KDSKBENT */,
+					   0x4B49 /* KDSKBSENT */,
+					   0x4B4E /* KDSIGACCEPT */,
+					   0x4BFF,
+					   0x5600,
+					   0x5606 /* VT_ACTIVATE */,
+					   0x560F};
+	static const uint32_t allowed[] = {TCGETS,    TCSETS,	  TIOCGWINSZ, TIOCSWINSZ, TIOCSPGRP,
+					   TIOCGPGRP, TIOCSCTTY,  FIONREAD,   TIOCGETD,	  0x5610,
+					   0x4C00,    0x80044B01, 0xC0045600};
+	unsigned bad = 0;
+
+	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
+		const struct abi *b = &abis[a];
+
+		for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+			bad += run(p->p, b->arch, b->ioctl, 0, refused[i], 0) != RET_EPERM;
+			bad += b->wide && run(p->p, b->arch, b->ioctl, 0,
+					      refused[i] | 0xabcd00000000ULL, 0) != RET_EPERM;
+		}
+		for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+			bad += run(p->p, b->arch, b->ioctl, 0, allowed[i], 0) != RET_ALLOW;
+		/* the old socketcall rule resolved 102 as a native number: getuid */
+		bad += run(p->p, b->arch, b->getuid, 1, 0, 0) != RET_ALLOW;
+	}
+	is_int(bad, 0,
+	       "%s: terminal ioctls beyond the command's own refused (also with high bits), "
+	       "ordinary ones and getuid(1) not",
+	       p->what);
+}
+
+/* The monitor answers EPERM to what its table cannot map: nothing a notify program hands it
+ * may be outside the table. */
+static void test_notified_mapped(const struct prog *p)
+{
+	static const uint64_t argv[] = {0,	1,	 2,	   3,	       0x41,	      0x242,
+					0x1000, 0x80000, 0x200000, 0x10000000, 0x1ffffffffULL};
+	unsigned bad = 0, notified = 0;
+
+	for (int a = 0; a < 2; a++)
+		for (int nr = 0; nr < 512; nr++) {
+			bool mapped = filters_arches[a].socketcall == nr;
+
+			for (unsigned i = 0; i < FILTERS_CALLS_MAX; i++)
+				mapped |= filters_arches[a].nr[i] == nr;
+			for (size_t v = 0; v < sizeof(argv) / sizeof(argv[0]); v++) {
+				uint32_t got =
+				    run(p->p, abis[a].arch, nr, argv[v], argv[v], argv[v]);
+
+				notified += got == RET_NOTIFY;
+				if (got == RET_NOTIFY && !mapped && bad++ < 3)
+					printf("# %s: arch %x nr %d notifies, not in the table\n",
+					       p->what, abis[a].arch, nr);
+			}
+		}
+	is_int(bad, 0, "%s: every call it notifies (%u cases) is in the monitor's table", p->what,
+	       notified);
 }
 
 int main(void)
@@ -79,7 +337,22 @@ int main(void)
 	ok(filters_notify[0].len == 0 && filters_notify[1].len == 0,
 	   "monitor off has no notify program");
 	same_numbers(0, seccomp_arch_native());
-	same_numbers(1, seccomp_arch_native() == SCMP_ARCH_X86_64 ? SCMP_ARCH_X86
-								  : seccomp_arch_native());
+	same_numbers(1, sandbox_seccomp_compat_arch() ? sandbox_seccomp_compat_arch()
+						      : seccomp_arch_native());
+
+	if (seccomp_arch_native() != SCMP_ARCH_X86_64) {
+		skip("this build is not x86_64", "the programs, run on x86 inputs");
+		return tap_done();
+	}
+	struct prog p[8];
+	size_t n = progs(p);
+	for (size_t i = 0; i < n; i++) {
+		test_other_abis(&p[i]);
+		test_families(&p[i]);
+		test_socketcall(&p[i]);
+		test_ioctls(&p[i]);
+		if (p[i].p != &filters_main[0] && p[i].p != &filters_main[1])
+			test_notified_mapped(&p[i]);
+	}
 	return tap_done();
 }

@@ -636,13 +636,16 @@ static uint32_t bpf_run(const struct sock_filter *f, size_t n, const struct secc
 
 static size_t libseccomp_prog(enum monitor_level lvl, struct sock_filter *out, size_t cap)
 {
-	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW), x86 = seccomp_init(SCMP_ACT_ALLOW);
 	FILE *f = tmpfile();
 	size_t n = 0;
 
-	seccomp_arch_add(c, SCMP_ARCH_X86);
-	seccomp_arch_add(c, SCMP_ARCH_X32);
+	/* as filters_build: one context per ABI; x86's AF_UNIX is the main rules' (no x32) */
+	seccomp_arch_add(x86, SCMP_ARCH_X86);
+	seccomp_arch_remove(x86, SCMP_ARCH_NATIVE);
 	notify_rules_add(c, lvl, NOTIFY_UNIX);
+	notify_rules_add(x86, lvl, 0);
+	seccomp_merge(c, x86);
 	seccomp_export_bpf(c, fileno(f));
 	rewind(f);
 	n = fread(out, sizeof(*out), cap, f);
