@@ -47,8 +47,6 @@ struct sandbox_spec {
 	char *tmp_host;		  /* always NULL: the private /tmp has no host directory */
 	bool unshare_user;	  /* a user namespace (always, from sandbox_plan) */
 	bool root;		  /* run by uid 0: mapped to 0, capabilities dropped by bwrap */
-	unsigned long long tmp_size; /* bytes of the private /tmp; 0: no bound (hand-made specs) */
-	unsigned long long shm_size; /* bytes of /dev/shm; 0: no bound (hand-made specs) */
 	bool unshare_net;	  /* network none (and proxy until the proxy exists) */
 	bool new_session;	  /* no terminal on 0-2 */
 	bool unix_all;		  /* unix_sockets = all: no AF_UNIX filter */
@@ -60,6 +58,8 @@ struct sandbox_spec {
 	int stage_fd;	       /* the stage's end of the control socket */
 	struct strv env_unset; /* names, globs already expanded against the environment */
 	struct strv env_set;   /* NAME=value */
+	/* Bytes of the private /tmp and of /dev/shm; 0: no bound (hand-made specs). */
+	unsigned long long tmp_size, shm_size;
 };
 
 /* Where the sandbox takes its facts from (the caller's environment, already read). */

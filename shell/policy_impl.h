@@ -106,7 +106,7 @@ struct policy {
 	size_t nsys;	   /* files[0..nsys) are the embedded default and system files */
 	struct settings set;
 	char *home;
-	char *pw_home; /* the password database's home when it is not home's directory, or NULL */
+	char *pw_home;	 /* the password database's home when it is not home's directory, or NULL */
 	char *user_file; /* the file a user edits to add a grant */
 };
 

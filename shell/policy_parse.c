@@ -125,7 +125,7 @@ int policy_level(const char *const *names, const char *word)
 	return b == 1 ? 2 : b == 0 ? 0 : policy_enum(names, word);
 }
 
-#define SIZE_MIN (1ull << 20) /* a tmpfs smaller than 1 MiB is a typo, not a bound */
+#define SIZE_MIN  (1ull << 20) /* a tmpfs smaller than 1 MiB is a typo, not a bound */
 #define SIZE_MAX_ (1ull << 50)
 
 int policy_size(const char *word, struct pol_size *z)
@@ -145,7 +145,12 @@ int policy_size(const char *word, struct pol_size *z)
 		z->pct = (unsigned)v;
 		return v >= 1 && v <= 100 ? 0 : -1;
 	}
-	unsigned shift = !*s ? 0 : strchr("kK", *s) ? 10 : strchr("mM", *s) ? 20 : strchr("gG", *s) ? 30 : strchr("tT", *s) ? 40 : 99;
+	unsigned shift = !*s		    ? 0
+			 : strchr("kK", *s) ? 10
+			 : strchr("mM", *s) ? 20
+			 : strchr("gG", *s) ? 30
+			 : strchr("tT", *s) ? 40
+					    : 99;
 	if (shift == 99 || (*s && s[1]) || v > SIZE_MAX_ >> shift)
 		return -1;
 	z->bytes = v << shift;
@@ -467,7 +472,8 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 		if (policy_size(tok, &z) < 0)
 			perr(c,
 			     "%s: '%s' is not a size; write bytes with k, M or G (at least 1M, "
-			     "e.g. 512M or 2G) or a percentage of the memory (1%% to 100%%, e.g. 25%%)",
+			     "e.g. 512M or 2G) or a percentage of the memory (1%% to 100%%, e.g. "
+			     "25%%)",
 			     k->name, tok);
 		break;
 	}

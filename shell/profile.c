@@ -837,12 +837,11 @@ void profile_free(struct profile *pr)
 {
 	if (!pr)
 		return;
-	struct pol_list *lists[] = {&pr->read,		&pr->deny_read,	   &pr->write,
-				    &pr->deny_write,	&pr->unix_sockets, &pr->listen,
-				    &pr->env_unset,	&pr->env_keep,	   &pr->env_set,
-				    &pr->allow_domains,
-				    &pr->deny_domains,	&pr->ignore_read,  &pr->ignore_write,
-				    &pr->ignore_network};
+	struct pol_list *lists[] = {&pr->read,		&pr->deny_read,	    &pr->write,
+				    &pr->deny_write,	&pr->unix_sockets,  &pr->listen,
+				    &pr->env_unset,	&pr->env_keep,	    &pr->env_set,
+				    &pr->allow_domains, &pr->deny_domains,  &pr->ignore_read,
+				    &pr->ignore_write,	&pr->ignore_network};
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		list_release(lists[i]);
 	strv_release(&pr->sections);

@@ -71,9 +71,17 @@ static const char *const kernel_ro[] = {
     "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger",
 };
 static const char *const kernel_masked[] = {
-    "/proc/asound",	  "/proc/acpi",		 "/proc/kcore",	      "/proc/keys",
-    "/proc/latency_stats", "/proc/timer_list",	 "/proc/timer_stats", "/proc/sched_debug",
-    "/proc/scsi",	  "/sys/firmware",	 "/sys/devices/virtual/powercap",
+    "/proc/asound",
+    "/proc/acpi",
+    "/proc/kcore",
+    "/proc/keys",
+    "/proc/latency_stats",
+    "/proc/timer_list",
+    "/proc/timer_stats",
+    "/proc/sched_debug",
+    "/proc/scsi",
+    "/sys/firmware",
+    "/sys/devices/virtual/powercap",
 };
 
 #define PCT_MAX 100
@@ -729,7 +737,8 @@ static bool holds_git(const struct plan *pl, const struct profile *p)
 static unsigned long long size_bytes(const struct pol_size *z)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	unsigned long long mem = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : 0;
+	unsigned long long mem =
+	    pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : 0;
 
 	if (!z->pct)
 		return z->bytes;

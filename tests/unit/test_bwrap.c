@@ -126,8 +126,8 @@ static void test_pure(void)
 	       "--unshare-cgroup-try --unshare-net --new-session --ro-bind / / --dev /dev "
 	       "--size 2097152 --perms 1777 --tmpfs /dev/shm --proc /proc --perms 0700 --size "
 	       "1048576 --tmpfs /tmp --ro-bind /proc/sys /proc/sys --ro-bind-data 11 /proc/kcore "
-	       "--tmpfs /proc/acpi " STAGE "--remount-ro /proc/acpi --remount-ro /dev " TAIL TMPENV
-	       RUN,
+	       "--tmpfs /proc/acpi " STAGE
+	       "--remount-ro /proc/acpi --remount-ro /dev " TAIL TMPENV RUN,
 	       "root: uid 0 in a user namespace, no capability; sizes; kernel knobs last");
 	is_int(sandbox_data_fds(&s), 2, "data fds: the marker and one masked kernel file");
 	sandbox_spec_release(&s);
@@ -363,8 +363,9 @@ static void test_kernel(void)
 	p.shm_size = (struct pol_size){0, 1};
 	lval(&p.write, "", "/proc");
 	m = plan_all(&p, true);
-	like(m, "^/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --uid 0 --gid 0 "
-		"--cap-drop ALL ",
+	like(m,
+	     "^/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --uid 0 --gid 0 "
+	     "--cap-drop ALL ",
 	     "root: a user namespace, uid 0 mapped to 0, no capability");
 	like(m, " --ro-bind /proc/sys /proc/sys .*--ro-bind /lx/sbxsh-stage ",
 	     "/proc/sys read-only, after the grants (write = /proc does not re-open it)");
