@@ -376,6 +376,19 @@ static int add_writes(struct plan *pl, const struct profile *p)
 	return r;
 }
 
+/* A deny_read hit of another owner that the caller cannot read (nor search, for a
+ * directory) is already closed by the kernel's permission check, and the caller cannot
+ * chmod it: no mount for it (each costs start-up time; /etc/shadow and the ssh host keys are
+ * such hits for everyone but root, whom access() always lets through). */
+static bool needs_hide(const char *path, const struct stat *st)
+{
+	if (S_ISLNK(st->st_mode) || st->st_uid == getuid())
+		return true;
+	if (S_ISDIR(st->st_mode))
+		return access(path, R_OK) == 0 || access(path, X_OK) == 0;
+	return access(path, R_OK) == 0;
+}
+
 static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 {
 	int r = 0;
@@ -385,7 +398,8 @@ static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 		r = expand(l->v[i].value, false, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			struct stat st;
-			if (lstat(hits.v[j], &st) == 0)
+			if (lstat(hits.v[j], &st) == 0 &&
+			    (k != K_HIDE || needs_hide(hits.v[j], &st)))
 				r = add(pl, hits.v[j], k);
 		}
 		strv_release(&hits);
