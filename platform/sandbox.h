@@ -36,6 +36,8 @@ struct sbx_mounts {
 /* Everything the bwrap argv is made of: computed by sandbox_plan, or by hand in tests. */
 struct sandbox_spec {
 	struct sbx_mounts mounts; /* in mount order; the read-only remounts are derived */
+	struct sbx_mounts kernel; /* kernel knobs made read-only or masked (runc's lists),
+				     mounted after mounts so no grant re-opens them */
 	char *cwd;		  /* canonical, visible in the sandbox */
 	char *stage;		  /* absolute path of sbxsh-stage (bound read-only) */
 	char *marker;		  /* the host's marker file, or NULL when it is not installed */
@@ -43,7 +45,8 @@ struct sandbox_spec {
 	char *profile_name;	  /* informative, e.g. "[dir ~/src/app]" */
 	bool tmp_private;	  /* a fresh 0700 tmpfs on /tmp; else the host's /tmp, writable */
 	char *tmp_host;		  /* always NULL: the private /tmp has no host directory */
-	bool unshare_user;	  /* not root */
+	bool unshare_user;	  /* a user namespace (always, from sandbox_plan) */
+	bool root;		  /* run by uid 0: mapped to 0, capabilities dropped by bwrap */
 	bool unshare_net;	  /* network none (and proxy until the proxy exists) */
 	bool new_session;	  /* no terminal on 0-2 */
 	bool unix_all;		  /* unix_sockets = all: no AF_UNIX filter */
@@ -55,11 +58,14 @@ struct sandbox_spec {
 	int stage_fd;	       /* the stage's end of the control socket */
 	struct strv env_unset; /* names, globs already expanded against the environment */
 	struct strv env_set;   /* NAME=value */
+	/* Bytes of the private /tmp and of /dev/shm; 0: no bound (hand-made specs). */
+	unsigned long long tmp_size, shm_size;
 };
 
 /* Where the sandbox takes its facts from (the caller's environment, already read). */
 struct sandbox_ctx {
 	const char *home;	 /* canonical or NULL */
+	const char *log;	 /* the violation log ([sbxsh] log), hidden; or NULL */
 	const char *config_file; /* --config file, or NULL */
 	const char *stage;	 /* absolute path of sbxsh-stage */
 	const char *marker;	 /* the marker file (bound only if it exists) */

@@ -37,6 +37,12 @@ struct pol_origin {
 	unsigned line;
 };
 
+/* A tmpfs size: bytes, or a percentage of the physical memory (pct 1-100, bytes 0). */
+struct pol_size {
+	unsigned long long bytes;
+	unsigned pct;
+};
+
 /* [sbxsh] */
 struct settings {
 	char *inner_shell; /* absolute */
@@ -59,13 +65,16 @@ struct profile {
 	struct strv
 	    sections; /* matched sections, least specific first: "[dir ~/src/app] file:line" */
 	struct pol_list read, deny_read, write, deny_write, unix_sockets, listen, env_unset,
-	    env_set, allow_domains, deny_domains, ignore_read, ignore_write, ignore_network;
+	    env_keep, env_set, allow_domains, deny_domains, ignore_read, ignore_write,
+	    ignore_network;
 	bool hermetic, git_config;
 	bool unix_all; /* unix_sockets = all */
 	enum tmp_mode tmp;
 	enum net_mode network;
 	enum viol_mode on_violation;
-	struct pol_origin o_hermetic, o_git_config, o_tmp, o_network, o_on_violation;
+	struct pol_size tmp_size, shm_size; /* the private /tmp's and /dev/shm's bound */
+	struct pol_origin o_hermetic, o_git_config, o_tmp, o_network, o_on_violation, o_tmp_size,
+	    o_shm_size;
 	/* The section whose file should hold a new grant (most specific match, else [default]). */
 	char *grant_section; /* e.g. "[dir ~/src/app]" */
 	char *grant_file;    /* e.g. "~/.config/sbxsh/sbxsh.ini" */

@@ -23,6 +23,7 @@ enum val_kind {
 	V_ENVSET,  /* one NAME=value per line */
 	V_SOCKETS, /* list of paths, or "all" */
 	V_USE,	   /* a profile name */
+	V_SIZE,	   /* a tmpfs size: bytes with k/M/G, or N% of the memory */
 };
 
 enum key_id {
@@ -50,6 +51,9 @@ enum key_id {
 	K_LISTEN,
 	K_ENV_UNSET,
 	K_ENV_SET,
+	K_ENV_KEEP,
+	K_TMP_SIZE,
+	K_SHM_SIZE,
 	K_IGNORE_READ,
 	K_IGNORE_WRITE,
 	K_IGNORE_NETWORK,
@@ -102,6 +106,7 @@ struct policy {
 	size_t nsys;	   /* files[0..nsys) are the embedded default and system files */
 	struct settings set;
 	char *home;
+	char *pw_home;	 /* the password database's home when it is not home's directory, or NULL */
 	char *user_file; /* the file a user edits to add a grant */
 };
 
@@ -114,6 +119,8 @@ int policy_parse_buffer(struct policy *p, const char *buf, size_t len, const cha
 int policy_split(const char *value, struct strv *out);
 /* Parses a boolean word. Returns 0/1, or -1 when it is none. */
 int policy_bool(const char *s);
+/* Parses a V_SIZE word into *z. Returns 0, or -1 when it is none. */
+int policy_size(const char *word, struct pol_size *z);
 /* Index of word in names, or -1. */
 int policy_enum(const char *const *names, const char *word);
 /* Interns name in p->files; returns the stable copy or NULL. */

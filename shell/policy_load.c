@@ -190,6 +190,25 @@ static char *home_dir(const struct policy_opts *o)
 	return strdup(pw && pw->pw_dir ? pw->pw_dir : "/");
 }
 
+/* The password database's home, when it is another directory than home (HOME pointing
+ * elsewhere): deny_read hides its credential stores too. NULL when the caller named the
+ * home (tests) or either cannot be resolved. */
+static char *pw_home_dir(const struct policy_opts *o, const char *home)
+{
+	struct passwd *pw = o->home ? NULL : getpwuid(getuid());
+	char *a = NULL, *b = NULL;
+
+	if (!pw || !pw->pw_dir || pw->pw_dir[0] != '/' || !(b = realpath(pw->pw_dir, NULL)))
+		return NULL;
+	a = realpath(home, NULL);
+	if (strcmp(b, "/") == 0 || (a && strcmp(a, b) == 0)) { /* "/": no home at all */
+		free(b);
+		b = NULL;
+	}
+	free(a);
+	return b;
+}
+
 static int policy_new(struct policy **out, const struct policy_opts *o, struct diag *d)
 {
 	struct policy *p = calloc(1, sizeof(*p));
@@ -198,6 +217,7 @@ static int policy_new(struct policy **out, const struct policy_opts *o, struct d
 		free(p);
 		return -ENOMEM;
 	}
+	p->pw_home = pw_home_dir(o, p->home);
 	*out = p;
 	return policy_parse_buffer(p, policy_default_ini, strlen(policy_default_ini), "<embedded>",
 				   false, d);
@@ -318,6 +338,7 @@ void policy_free(struct policy *p)
 		free(p->set.root_markers.v[i].value);
 	free(p->set.root_markers.v);
 	free(p->home);
+	free(p->pw_home);
 	free(p->user_file);
 	free(p);
 }

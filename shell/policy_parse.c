@@ -47,6 +47,9 @@ const struct key_def policy_keys[K_COUNT] = {
     [K_LISTEN] = {"listen", V_PORTS, IN_PROFILE, NULL},
     [K_ENV_UNSET] = {"env_unset", V_NAMES, IN_PROFILE, NULL},
     [K_ENV_SET] = {"env_set", V_ENVSET, IN_PROFILE, NULL},
+    [K_ENV_KEEP] = {"env_keep", V_NAMES, IN_PROFILE, NULL},
+    [K_TMP_SIZE] = {"tmp_size", V_SIZE, IN_PROFILE, NULL},
+    [K_SHM_SIZE] = {"shm_size", V_SIZE, IN_PROFILE, NULL},
     [K_IGNORE_READ] = {"ignore_read", V_PATHS, IN_PROFILE, NULL},
     [K_IGNORE_WRITE] = {"ignore_write", V_PATHS, IN_PROFILE, NULL},
     [K_IGNORE_NETWORK] = {"ignore_network", V_DOMAINS, IN_PROFILE, NULL},
@@ -120,6 +123,38 @@ int policy_level(const char *const *names, const char *word)
 	int b = policy_bool(word);
 
 	return b == 1 ? 2 : b == 0 ? 0 : policy_enum(names, word);
+}
+
+#define SIZE_MIN  (1ull << 20) /* a tmpfs smaller than 1 MiB is a typo, not a bound */
+#define SIZE_MAX_ (1ull << 50)
+
+int policy_size(const char *word, struct pol_size *z)
+{
+	unsigned long long v = 0;
+	const char *s = word;
+
+	*z = (struct pol_size){0};
+	for (; *s >= '0' && *s <= '9'; s++) {
+		v = v * 10 + (unsigned)(*s - '0');
+		if (v > SIZE_MAX_)
+			return -1;
+	}
+	if (s == word)
+		return -1;
+	if (strcmp(s, "%") == 0) {
+		z->pct = (unsigned)v;
+		return v >= 1 && v <= 100 ? 0 : -1;
+	}
+	unsigned shift = !*s		    ? 0
+			 : strchr("kK", *s) ? 10
+			 : strchr("mM", *s) ? 20
+			 : strchr("gG", *s) ? 30
+			 : strchr("tT", *s) ? 40
+					    : 99;
+	if (shift == 99 || (*s && s[1]) || v > SIZE_MAX_ >> shift)
+		return -1;
+	z->bytes = v << shift;
+	return z->bytes >= SIZE_MIN ? 0 : -1;
 }
 
 int policy_enum(const char *const *names, const char *word)
@@ -430,6 +465,16 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 			memcpy(name, tok, (size_t)(eq - tok)), name[eq - tok] = '\0';
 		if (!eq || !valid_env_name(name, false))
 			perr(c, "env_set: '%s' is not NAME=value (one pair per line)", tok);
+		break;
+	}
+	case V_SIZE: {
+		struct pol_size z;
+		if (policy_size(tok, &z) < 0)
+			perr(c,
+			     "%s: '%s' is not a size; write bytes with k, M or G (at least 1M, "
+			     "e.g. 512M or 2G) or a percentage of the memory (1%% to 100%%, e.g. "
+			     "25%%)",
+			     k->name, tok);
 		break;
 	}
 	case V_USE:

@@ -28,6 +28,23 @@ static void list(FILE *f, const char *key, const struct pol_list *l)
 	}
 }
 
+static void size_line(FILE *f, const char *key, struct pol_size z, struct pol_origin o)
+{
+	static const char units[] = "kMGT";
+	char v[32];
+	int u = -1;
+
+	while (!z.pct && u < 3 && z.bytes && z.bytes % 1024 == 0)
+		z.bytes /= 1024, u++;
+	if (z.pct)
+		snprintf(v, sizeof(v), "%u%%", z.pct);
+	else if (u >= 0)
+		snprintf(v, sizeof(v), "%llu%c", z.bytes, units[u]);
+	else
+		snprintf(v, sizeof(v), "%llu", z.bytes);
+	scalar(f, key, v, o);
+}
+
 static const char *yn(bool b)
 {
 	return b ? "yes" : "no";
@@ -65,6 +82,8 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 	list(f, "deny_write", &pr->deny_write);
 	scalar(f, "git_config", yn(pr->git_config), pr->o_git_config);
 	scalar(f, "tmp", policy_tmp_names[pr->tmp], pr->o_tmp);
+	size_line(f, "tmp_size", pr->tmp_size, pr->o_tmp_size);
+	size_line(f, "shm_size", pr->shm_size, pr->o_shm_size);
 	scalar(f, "network", policy_net_names[pr->network], pr->o_network);
 	list(f, "allow_domains", &pr->allow_domains);
 	list(f, "deny_domains", &pr->deny_domains);
@@ -74,6 +93,7 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 		list(f, "unix_sockets", &pr->unix_sockets);
 	list(f, "listen", &pr->listen);
 	list(f, "env_unset", &pr->env_unset);
+	list(f, "env_keep", &pr->env_keep);
 	list(f, "env_set", &pr->env_set);
 	scalar(f, "on_violation", policy_viol_names[pr->on_violation], pr->o_on_violation);
 	list(f, "ignore_read", &pr->ignore_read);

@@ -371,6 +371,7 @@ static const size_t list_at[K_COUNT] = {
     [K_LISTEN] = offsetof(struct profile, listen),
     [K_ENV_UNSET] = offsetof(struct profile, env_unset),
     [K_ENV_SET] = offsetof(struct profile, env_set),
+    [K_ENV_KEEP] = offsetof(struct profile, env_keep),
     [K_ALLOW_DOMAINS] = offsetof(struct profile, allow_domains),
     [K_DENY_DOMAINS] = offsetof(struct profile, deny_domains),
     [K_IGNORE_READ] = offsetof(struct profile, ignore_read),
@@ -400,8 +401,9 @@ static int write_stays_inside(struct rstate *st, const struct pol_op *op, const 
 	return -EPERM;
 }
 
-/* The canonical spelling of one token of key k. Returns 0 and *out, or -errno. */
-static int expand_token(struct rstate *st, const struct pol_op *op, const char *tok, char **out)
+/* The canonical spelling of one token of key k, ~ being home. Returns 0 and *out, or -errno. */
+static int expand_token_in(struct rstate *st, const struct pol_op *op, const char *tok,
+			   const char *home, char **out)
 {
 	const struct key_def *kd = &policy_keys[op->key];
 	char *exp = NULL, *err = NULL;
@@ -413,7 +415,7 @@ static int expand_token(struct rstate *st, const struct pol_op *op, const char *
 		if ((r = domain_pattern_parse(tok, &dp, &err)) == 0)
 			*out = strdup(domain_pattern_format(&dp, buf, sizeof(buf)));
 	} else if (kd->kind == V_PATHS || kd->kind == V_SOCKETS) {
-		r = path_expand(tok, st->p->home, st->pr->root, &exp, &err);
+		r = path_expand(tok, home, st->pr->root, &exp, &err);
 		if (r == 0)
 			r = path_canon_cached(exp, &st->cache, out);
 		if (r == 0 && op->key == K_WRITE &&
@@ -431,6 +433,34 @@ static int expand_token(struct rstate *st, const struct pol_op *op, const char *
 	}
 	free(err);
 	return r < 0 ? r : *out ? 0 : -ENOMEM;
+}
+
+/* deny_read's ~ is both $HOME and the password database's home (when they differ), so a
+ * caller whose HOME points elsewhere still has the real home's credential stores hidden. */
+static bool pw_home_too(const struct rstate *st, const struct pol_op *op, const char *tok)
+{
+	return op->key == K_DENY_READ && st->p->pw_home && tok[0] == '~' &&
+	       (tok[1] == '/' || tok[1] == '\0');
+}
+
+/* Adds (or with OP_DEL removes) tok's value(s) in l. Returns 0 or -errno. */
+static int apply_token(struct rstate *st, const struct pol_op *op, struct pol_list *l,
+		       const char *tok)
+{
+	bool twice = pw_home_too(st, op, tok);
+	int r = 0;
+
+	for (int k = 0; r == 0 && k < 1 + twice; k++) {
+		char *v = NULL;
+		if ((r = expand_token_in(st, op, tok, k ? st->p->pw_home : st->p->home, &v)) < 0)
+			break;
+		if (op->op == OP_DEL)
+			list_del(l, v, op->key == K_ENV_SET);
+		else
+			r = list_add(l, v, op->file, op->line);
+		free(v);
+	}
+	return r;
 }
 
 static void apply_scalar(struct rstate *st, const struct pol_op *op)
@@ -455,6 +485,12 @@ static void apply_scalar(struct rstate *st, const struct pol_op *op)
 		pr->on_violation = (enum viol_mode)policy_enum(policy_viol_names, v),
 		pr->o_on_violation = o;
 		break;
+	case K_TMP_SIZE:
+		policy_size(v, &pr->tmp_size), pr->o_tmp_size = o;
+		break;
+	case K_SHM_SIZE:
+		policy_size(v, &pr->shm_size), pr->o_shm_size = o;
+		break;
 	default:
 		break;
 	}
@@ -473,18 +509,11 @@ static void apply_op(struct rstate *st, const struct pol_op *op)
 			st->pr->unix_all = false;
 	}
 	for (size_t i = 0; i < op->tokens.n && !st->err; i++) {
-		char *v = NULL;
 		if (op->key == K_UNIX_SOCKETS && strcmp(op->tokens.v[i], "all") == 0) {
 			st->pr->unix_all = op->op != OP_DEL;
 			continue;
 		}
-		if ((st->err = expand_token(st, op, op->tokens.v[i], &v)) < 0)
-			break;
-		if (op->op == OP_DEL)
-			list_del(l, v, op->key == K_ENV_SET);
-		else
-			st->err = list_add(l, v, op->file, op->line);
-		free(v);
+		st->err = apply_token(st, op, l, op->tokens.v[i]);
 	}
 }
 
@@ -624,16 +653,8 @@ static void limits_collect(struct rstate *st, struct limits *lim)
 			lim->has_write |= op->key == K_WRITE;
 			if (op->op == OP_SET)
 				list_clear(l);
-			for (size_t t = 0; t < op->tokens.n && !st->err; t++) {
-				char *v = NULL;
-				if ((st->err = expand_token(st, op, op->tokens.v[t], &v)) < 0)
-					break;
-				if (op->op == OP_DEL)
-					list_del(l, v, false);
-				else
-					st->err = list_add(l, v, op->file, op->line);
-				free(v);
-			}
+			for (size_t t = 0; t < op->tokens.n && !st->err; t++)
+				st->err = apply_token(st, op, l, op->tokens.v[t]);
 		}
 	}
 }
@@ -758,6 +779,8 @@ static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, str
 		return -ENOMEM;
 	pr->network = NET_PROXY;
 	pr->tmp = TMP_PRIVATE;
+	pr->tmp_size = (struct pol_size){0, 25}; /* as etc/sbxsh.ini */
+	pr->shm_size = (struct pol_size){0, 10};
 	pr->on_violation = p->set.on_violation;
 	pr->o_on_violation = p->set.o_on_violation;
 	if ((r = list_add(&pr->read, "/", NULL, 0)) < 0)
@@ -812,11 +835,11 @@ void profile_free(struct profile *pr)
 {
 	if (!pr)
 		return;
-	struct pol_list *lists[] = {&pr->read,		&pr->deny_read,	   &pr->write,
-				    &pr->deny_write,	&pr->unix_sockets, &pr->listen,
-				    &pr->env_unset,	&pr->env_set,	   &pr->allow_domains,
-				    &pr->deny_domains,	&pr->ignore_read,  &pr->ignore_write,
-				    &pr->ignore_network};
+	struct pol_list *lists[] = {&pr->read,		&pr->deny_read,	    &pr->write,
+				    &pr->deny_write,	&pr->unix_sockets,  &pr->listen,
+				    &pr->env_unset,	&pr->env_keep,	    &pr->env_set,
+				    &pr->allow_domains, &pr->deny_domains,  &pr->ignore_read,
+				    &pr->ignore_write,	&pr->ignore_network};
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		list_release(lists[i]);
 	strv_release(&pr->sections);

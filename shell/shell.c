@@ -39,7 +39,7 @@ struct run {
 	struct profile *prof;
 	struct sandbox_spec spec;
 	struct strv argv;
-	int fds[64]; /* the stage's socket end, the data pipes, the monitor's socket end */
+	int fds[128]; /* the stage's socket end, the data pipes, the monitor's socket end */
 	size_t nfds;
 	int sock;
 	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
@@ -102,6 +102,7 @@ static void plan(struct run *r, const struct settings *set)
 	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
 	struct sandbox_ctx c = {
 	    .home = home,
+	    .log = set->log,
 	    .config_file = !r->args.login && cfg && cfg[0] == '/' ? cfg : NULL,
 	    .stage = STAGE_PATH,
 	    .marker = MARKER_PATH,

@@ -2,10 +2,15 @@
  *
  * Rules kept here:
  * - bwrap is run by the absolute path the caller gives, never looked up on PATH.
- * - Every namespace but the network (network = open) is unshared; --die-with-parent always;
- *   no capabilities (userns as a user, --cap-drop ALL as root).
+ * - Every namespace but the network (network = open) is unshared, the user namespace too
+ *   (root is mapped to 0, with --cap-drop ALL: no capability in the host's namespace);
+ *   --die-with-parent always.
  * - tmp = private is a fresh 0700 tmpfs on /tmp: the host's /tmp (tmux and X11 sockets,
  *   other commands' files) is never visible, and nothing is left behind, even on SIGKILL.
+ *   It and /dev/shm have the spec's size (a full one is ENOSPC for that command only);
+ *   /dev itself is remounted read-only, so nothing else there can be filled.
+ * - The kernel knobs (/proc/sys, /proc/sysrq-trigger, ...: runc's read-only and masked
+ *   paths) are mounted after every grant and deny, so no grant re-opens them.
  * - Mount order is the spec's (shallow first, a deny after the grant it narrows); every
  *   hidden directory is remounted read-only after everything beneath it is mounted, so a
  *   write into it fails instead of vanishing with the sandbox.
@@ -54,6 +59,7 @@ int sbx_mounts_add(struct sbx_mounts *m, enum sbx_mount_op op, const char *src, 
 void sandbox_spec_release(struct sandbox_spec *s)
 {
 	sbx_mounts_release(&s->mounts);
+	sbx_mounts_release(&s->kernel);
 	free(s->cwd);
 	free(s->stage);
 	free(s->marker);
@@ -71,6 +77,8 @@ size_t sandbox_data_fds(const struct sandbox_spec *s)
 	size_t n = s->marker ? 1 : 0;
 	for (size_t i = 0; i < s->mounts.n; i++)
 		n += s->mounts.v[i].op == SBX_M_HIDE_FILE;
+	for (size_t i = 0; i < s->kernel.n; i++)
+		n += s->kernel.v[i].op == SBX_M_HIDE_FILE;
 	return n;
 }
 
@@ -86,12 +94,14 @@ char *sandbox_marker_text(const struct sandbox_spec *s)
 static int push_ns(const struct sandbox_spec *s, const char *bwrap, struct strv *out)
 {
 	int r = strv_pushl(out, bwrap, "--die-with-parent", "--as-pid-1", NULL);
-	if (r == 0)
+	if (r == 0 && s->unshare_user)
+		r = strv_push(out, "--unshare-user");
+	if (r == 0 && s->unshare_user && s->root)
+		r = strv_pushl(out, "--uid", "0", "--gid", "0", NULL);
+	if (r == 0 && (s->root || !s->unshare_user))
 		/* As root, CAP_SETPCAP is kept for the stage alone: it empties the bounding set
 		 * with it, then drops it with the rest before the shell runs. */
-		r = s->unshare_user
-			? strv_push(out, "--unshare-user")
-			: strv_pushl(out, "--cap-drop", "ALL", "--cap-add", "CAP_SETPCAP", NULL);
+		r = strv_pushl(out, "--cap-drop", "ALL", "--cap-add", "CAP_SETPCAP", NULL);
 	if (r == 0)
 		r = strv_pushl(out, "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 			       "--unshare-cgroup-try", NULL);
@@ -104,13 +114,32 @@ static int push_ns(const struct sandbox_spec *s, const char *bwrap, struct strv 
 
 /* /dev, /proc and /tmp: right after the root's own mount (if "/" is granted), before any
  * deeper grant, so a grant under /tmp lands on the private TMPDIR's view. */
+/* --size BYTES for the next --tmpfs (none for 0: a hand-made spec). */
+static int push_size(unsigned long long bytes, struct strv *out)
+{
+	int r = bytes ? strv_push(out, "--size") : 0;
+	return r == 0 && bytes ? strv_pushf(out, "%llu", bytes) : r;
+}
+
 static int push_base(const struct sandbox_spec *s, struct strv *out)
 {
-	int r = strv_pushl(out, "--dev", "/dev", "--proc", "/proc", NULL);
+	int r = strv_pushl(out, "--dev", "/dev", NULL);
+	/* bwrap's /dev is one tmpfs of half the memory; /dev/shm gets its own, of shm_size
+	 * (and /dev is remounted read-only at the end). */
+	if (r == 0 && s->shm_size)
+		r = push_size(s->shm_size, out);
+	if (r == 0 && s->shm_size)
+		r = strv_pushl(out, "--perms", "1777", "--tmpfs", "/dev/shm", NULL);
+	if (r == 0)
+		r = strv_pushl(out, "--proc", "/proc", NULL);
 	/* The private TMPDIR is a fresh tmpfs: nobody else's, gone with the sandbox, and no
 	 * host directory to make or remove (an rmdir on a discard-mounted disk costs I/O). */
+	if (r == 0 && s->tmp_private)
+		r = strv_pushl(out, "--perms", "0700", NULL);
+	if (r == 0 && s->tmp_private)
+		r = push_size(s->tmp_size, out);
 	if (r == 0)
-		r = s->tmp_private ? strv_pushl(out, "--perms", "0700", "--tmpfs", "/tmp", NULL)
+		r = s->tmp_private ? strv_pushl(out, "--tmpfs", "/tmp", NULL)
 				   : strv_pushl(out, "--bind", "/tmp", "/tmp", NULL);
 	return r;
 }
@@ -147,6 +176,8 @@ static int push_mounts(const struct sandbox_spec *s, const int *data_fds, struct
 		r = push_base(s, out);
 	for (; r == 0 && i < s->mounts.n; i++)
 		r = push_mount(&s->mounts.v[i], data_fds, &di, out);
+	for (i = 0; r == 0 && i < s->kernel.n; i++)
+		r = push_mount(&s->kernel.v[i], data_fds, &di, out);
 	if (r == 0)
 		r = strv_pushl(out, "--ro-bind", s->stage, s->stage, NULL);
 	if (r == 0 && s->marker)
@@ -158,6 +189,11 @@ static int push_mounts(const struct sandbox_spec *s, const int *data_fds, struct
 	for (i = 0; r == 0 && i < s->mounts.n; i++)
 		if (s->mounts.v[i].op == SBX_M_HIDE_DIR)
 			r = strv_pushl(out, "--remount-ro", s->mounts.v[i].dst, NULL);
+	for (i = 0; r == 0 && i < s->kernel.n; i++)
+		if (s->kernel.v[i].op == SBX_M_HIDE_DIR)
+			r = strv_pushl(out, "--remount-ro", s->kernel.v[i].dst, NULL);
+	if (r == 0 && s->shm_size)
+		r = strv_pushl(out, "--remount-ro", "/dev", NULL);
 	return r;
 }
 

@@ -10,6 +10,9 @@
  * - Nothing that does not exist is mounted: bwrap would create stub files on the host for
  *   it. The mandatory write denies are found by bounded probes, never a whole-tree walk.
  * - A cwd that no grant shows is refused: bwrap would silently start in $HOME instead.
+ * - The kernel knobs runc and Docker protect are read-only or masked in every sandbox,
+ *   whatever the profile grants: uid 0 mapped to the host's 0 still passes the permission
+ *   check of a 0644 sysctl, so only a read-only mount keeps root from writing it.
  */
 #include "platform/sandbox.h"
 
@@ -62,6 +65,26 @@ static const char *const mandatory[] = {
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
 #define STARSTAR_DEPTH 4   /* directory levels a "**" in the middle of a glob spans */
+
+/* runc's / moby's defaults (oci/defaults.go): ReadonlyPaths, then MaskedPaths. */
+static const char *const kernel_ro[] = {
+    "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger",
+};
+static const char *const kernel_masked[] = {
+    "/proc/asound",
+    "/proc/acpi",
+    "/proc/kcore",
+    "/proc/keys",
+    "/proc/latency_stats",
+    "/proc/timer_list",
+    "/proc/timer_stats",
+    "/proc/sched_debug",
+    "/proc/scsi",
+    "/sys/firmware",
+    "/sys/devices/virtual/powercap",
+};
+
+#define PCT_MAX 100
 
 const char *const sandbox_hermetic_roots[] = {
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", NULL,
@@ -352,6 +375,19 @@ static int add_writes(struct plan *pl, const struct profile *p)
 	return r;
 }
 
+/* A deny_read hit of another owner that the caller cannot read (nor search, for a
+ * directory) is already closed by the kernel's permission check, and the caller cannot
+ * chmod it: no mount for it (each costs start-up time; /etc/shadow and the ssh host keys are
+ * such hits for everyone but root, whom access() always lets through). */
+static bool needs_hide(const char *path, const struct stat *st)
+{
+	if (S_ISLNK(st->st_mode) || st->st_uid == getuid())
+		return true;
+	if (S_ISDIR(st->st_mode))
+		return access(path, R_OK) == 0 || access(path, X_OK) == 0;
+	return access(path, R_OK) == 0;
+}
+
 static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 {
 	int r = 0;
@@ -361,7 +397,8 @@ static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 		r = expand(l->v[i].value, false, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			struct stat st;
-			if (lstat(hits.v[j], &st) == 0)
+			if (lstat(hits.v[j], &st) == 0 &&
+			    (k != K_HIDE || needs_hide(hits.v[j], &st)))
 				r = add(pl, hits.v[j], k);
 		}
 		strv_release(&hits);
@@ -499,6 +536,24 @@ static int add_session_dirs(struct plan *pl)
 	return r;
 }
 
+/* sbxsh's own violation log: full command lines of earlier commands. */
+static int add_log(struct plan *pl, const char *log)
+{
+	struct stat st;
+	char *c = NULL;
+	int r = 0;
+
+	if (!log || log[0] != '/' || lstat(log, &st) < 0)
+		return 0;
+	r = canon_path(log, &c);
+	if (r == 0)
+		r = add(pl, c, K_HIDE);
+	else if (r != -ENOMEM)
+		r = 0; /* not canonicalizable: not reachable as a path either */
+	free(c);
+	return r;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -594,6 +649,32 @@ static int add_symlinks(struct sandbox_spec *s, const struct profile *p)
 	return r;
 }
 
+/* The kernel knobs (kernel_ro, kernel_masked) that exist, after everything else: /proc is
+ * always the sandbox's own; /sys only when a grant shows it (and read-only even then). */
+static int add_kernel(struct sandbox_spec *s, const struct entry *done, const enum state *st,
+		      size_t nd)
+{
+	enum state sys = state_at(done, st, nd, "/sys");
+	struct stat sb;
+	int r = 0;
+
+	if (sys == S_RW)
+		r = sbx_mounts_add(&s->kernel, SBX_M_RO_BIND, "/sys", "/sys");
+	for (size_t i = 0; r == 0 && i < sizeof(kernel_ro) / sizeof(*kernel_ro); i++)
+		if (lstat(kernel_ro[i], &sb) == 0)
+			r = sbx_mounts_add(&s->kernel, SBX_M_RO_BIND, kernel_ro[i], kernel_ro[i]);
+	for (size_t i = 0; r == 0 && i < sizeof(kernel_masked) / sizeof(*kernel_masked); i++) {
+		const char *k = kernel_masked[i];
+		if (strncmp(k, "/sys/", 5) == 0 && sys != S_RO && sys != S_RW)
+			continue;
+		if (lstat(k, &sb) == 0)
+			r = sbx_mounts_add(&s->kernel,
+					   S_ISDIR(sb.st_mode) ? SBX_M_HIDE_DIR : SBX_M_HIDE_FILE,
+					   NULL, k);
+	}
+	return r;
+}
+
 static int check_cwd(struct plan *pl, const struct profile *p, const struct entry *done,
 		     const enum state *st, size_t nd)
 {
@@ -612,21 +693,29 @@ static int check_cwd(struct plan *pl, const struct profile *p, const struct entr
 	return r ? r : -EPERM;
 }
 
+static bool env_matches(const struct pol_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (fnmatch(l->v[i].value, name, 0) == 0)
+			return true;
+	return false;
+}
+
 static int plan_env(struct sandbox_spec *s, const struct profile *p, const struct sandbox_ctx *c,
 		    struct strv *errors)
 {
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < p->env_unset.n; i++) {
-		const char *pat = p->env_unset.v[i].value;
-		for (char *const *e = c->environ; r == 0 && e && *e; e++) {
-			const char *eq = strchr(*e, '=');
-			char *name = eq ? strndup(*e, (size_t)(eq - *e)) : NULL;
-			if (name && fnmatch(pat, name, 0) == 0 &&
-			    strv_find(&s->env_unset, name) < 0)
-				r = strv_push(&s->env_unset, name);
-			free(name);
-		}
+	/* env_unset, except what env_keep names; each name once, in the environment's order. */
+	for (char *const *e = c->environ; r == 0 && e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char *name = eq ? strndup(*e, (size_t)(eq - *e)) : NULL;
+		if (eq && !name)
+			r = -ENOMEM;
+		else if (name && env_matches(&p->env_unset, name) &&
+			 !env_matches(&p->env_keep, name) && strv_find(&s->env_unset, name) < 0)
+			r = strv_push(&s->env_unset, name);
+		free(name);
 	}
 	for (size_t i = 0; r == 0 && i < p->env_set.n; i++) {
 		const struct pol_value *v = &p->env_set.v[i];
@@ -656,6 +745,19 @@ static bool holds_git(const struct plan *pl, const struct profile *p)
 	return false;
 }
 
+/* A size as the policy spells it (bytes, or a percentage of the physical memory). */
+static unsigned long long size_bytes(const struct pol_size *z)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	unsigned long long mem =
+	    pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : 0;
+
+	if (!z->pct)
+		return z->bytes;
+	/* Unknown memory: the smallest size a percentage stands for here, 1 MiB a percent. */
+	return mem ? mem / PCT_MAX * z->pct : (unsigned long long)z->pct << 20;
+}
+
 static int fill_spec(struct sandbox_spec *s, const struct profile *p, const struct sandbox_ctx *c)
 {
 	s->stage_fd = -1;
@@ -670,7 +772,10 @@ static int fill_spec(struct sandbox_spec *s, const struct profile *p, const stru
 	const char *close = strchr(name, ']');
 	s->profile_name = strndup(name, close ? (size_t)(close - name) + 1 : strlen(name));
 	s->tmp_private = p->tmp == TMP_PRIVATE;
-	s->unshare_user = !c->root;
+	s->tmp_size = size_bytes(&p->tmp_size);
+	s->shm_size = size_bytes(&p->shm_size);
+	s->unshare_user = true;
+	s->root = c->root;
 	s->unshare_net = p->network != NET_OPEN;
 	s->new_session = !c->tty;
 	s->unix_all = p->unix_all;
@@ -707,6 +812,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = add_mandatory(&pl, p, c);
 	if (r == 0)
 		r = add_session_dirs(&pl);
+	if (r == 0)
+		r = add_log(&pl, c->log);
 	/* The private /tmp hides the host's: grants beneath it are mounted on top. */
 	if (r == 0)
 		r = add(&pl, "/tmp", p->tmp == TMP_PRIVATE ? K_HIDE : K_WRITE);
@@ -720,6 +827,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 	r = nd < 0 ? nd : 0;
 	if (r == 0)
 		r = check_cwd(&pl, p, done, st, (size_t)nd);
+	if (r == 0)
+		r = add_kernel(out, done, st, (size_t)nd);
 	if (r == 0)
 		r = plan_env(out, p, c, errors);
 	if (r == 0)

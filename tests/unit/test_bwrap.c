@@ -1,6 +1,7 @@
 /* test_bwrap — golden bwrap argv: the pure builder (sandbox_argv) from hand-made specs, and
  * the planner (sandbox_plan) from hand-filled profiles over a fixture tree. */
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,8 +109,31 @@ static void test_pure(void)
 	is_int(sandbox_data_fds(&s), 2, "data fds: the marker and one hidden file");
 	sandbox_spec_release(&s);
 
-	/* As root: no user namespace; capabilities dropped by bwrap (SETPCAP kept for the
-	 * stage to empty the bounding set). No marker installed: none bound. */
+	/* As root: a user namespace with uid 0 mapped to 0; capabilities dropped by bwrap
+	 * (SETPCAP kept for the stage to empty the bounding set). Sized /tmp and /dev/shm, /dev
+	 * read-only; the kernel knobs after the policy's mounts. */
+	spec_base(&s);
+	s.root = true;
+	s.tmp_size = 1048576;
+	s.shm_size = 2097152;
+	sbx_mounts_add(&s.mounts, SBX_M_RO_BIND, "/", "/");
+	sbx_mounts_add(&s.kernel, SBX_M_RO_BIND, "/proc/sys", "/proc/sys");
+	sbx_mounts_add(&s.kernel, SBX_M_HIDE_FILE, NULL, "/proc/kcore");
+	sbx_mounts_add(&s.kernel, SBX_M_HIDE_DIR, NULL, "/proc/acpi");
+	golden(&s,
+	       "/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --uid 0 --gid 0 "
+	       "--cap-drop ALL --cap-add CAP_SETPCAP --unshare-pid --unshare-ipc --unshare-uts "
+	       "--unshare-cgroup-try --unshare-net --new-session --ro-bind / / --dev /dev "
+	       "--size 2097152 --perms 1777 --tmpfs /dev/shm --proc /proc --perms 0700 --size "
+	       "1048576 --tmpfs /tmp --ro-bind /proc/sys /proc/sys --ro-bind-data 11 /proc/kcore "
+	       "--tmpfs /proc/acpi " STAGE
+	       "--remount-ro /proc/acpi --remount-ro /dev " TAIL TMPENV RUN,
+	       "root: uid 0 in a user namespace, no capability; sizes; kernel knobs last");
+	is_int(sandbox_data_fds(&s), 2, "data fds: the marker and one masked kernel file");
+	sandbox_spec_release(&s);
+
+	/* Without a user namespace (a hand-made spec): capabilities dropped by bwrap. No
+	 * marker installed: none bound. */
 	spec_base(&s);
 	s.unshare_user = false;
 	free(s.marker);
@@ -123,7 +147,7 @@ static void test_pure(void)
 	       "--symlink usr/bin /bin --ro-bind /usr /usr "
 	       "--ro-bind /lx/sbxsh-stage /lx/sbxsh-stage " TAIL TMPENV
 	       "-- /lx/sbxsh-stage --fd=7 -- /bin/bash sbxsh -c true",
-	       "root, hermetic-style mounts, no marker");
+	       "no user namespace (a hand-made spec), hermetic-style mounts, no marker");
 	sandbox_spec_release(&s);
 }
 
@@ -202,8 +226,11 @@ static char *plan(const struct profile *p, bool root, struct strv *notes, struct
 	char *j = joined(&out);
 	sandbox_spec_release(&s);
 	strv_release(&out);
-	/* Only the mounts matter here: cut the fixed head and tail. */
-	char *from = strstr(j, " --ro-bind "), *to = strstr(j, " --ro-bind /lx/sbxsh-stage");
+	/* Only the mounts matter here: cut the fixed head and tail (the kernel knobs, which
+	 * depend on the host's /proc, are test_kernel's). */
+	char *from = strstr(j, " --ro-bind "), *to = strstr(j, " --ro-bind /proc/");
+	if (!to)
+		to = strstr(j, " --ro-bind /lx/sbxsh-stage");
 	char *m = from && to && to >= from ? strndup(from + 1, (size_t)(to - from - 1)) : strdup(j);
 	free(j);
 	return m;
@@ -280,6 +307,78 @@ static void test_session_dir(void)
 	free(old);
 	strv_release(&notes);
 	strv_release(&errs);
+}
+
+/* ok when got matches the extended regular expression re. */
+static void like(const char *got, const char *re, const char *name)
+{
+	regex_t rx;
+	bool m = got && regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) == 0;
+	bool hit = m && regexec(&rx, got, 0, NULL, 0) == 0;
+
+	if (m)
+		regfree(&rx);
+	ok(hit, "%s", name);
+	if (!hit)
+		printf("#   got:  '%s'\n#   want: /%s/\n", got ? got : "(null)", re);
+}
+
+/* The whole argv of a plan (root or not), for the checks that need its head or tail. */
+static char *plan_all(const struct profile *p, bool root)
+{
+	char home[512];
+	snprintf(home, sizeof(home), "%s/home", T);
+	struct sandbox_ctx c = {.home = home,
+				.stage = "/lx/sbxsh-stage",
+				.marker = "/nonexistent/sandbox-marker",
+				.inner_shell = "/bin/bash",
+				.root = root};
+	struct sandbox_spec s;
+	struct strv out = {0}, notes = {0}, errs = {0};
+	int fds[64];
+	char *argv[] = {"sh", NULL}, *j = NULL;
+
+	for (int i = 0; i < 64; i++)
+		fds[i] = 20 + i;
+	if (sandbox_plan(p, &c, &s, &notes, &errs) == 0) {
+		s.stage_fd = 9;
+		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		j = joined(&out);
+		sandbox_spec_release(&s);
+	}
+	strv_release(&out);
+	strv_release(&notes);
+	strv_release(&errs);
+	return j;
+}
+
+/* Root gets a user namespace too; /proc/sys is read-only whatever the grants; the sizes. */
+static void test_kernel(void)
+{
+	struct profile p;
+	char *m;
+
+	prof_base(&p);
+	p.tmp_size = (struct pol_size){3u << 20, 0};
+	p.shm_size = (struct pol_size){0, 1};
+	lval(&p.write, "", "/proc");
+	m = plan_all(&p, true);
+	like(m,
+	     "^/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --uid 0 --gid 0 "
+	     "--cap-drop ALL ",
+	     "root: a user namespace, uid 0 mapped to 0, no capability");
+	like(m, " --ro-bind /proc/sys /proc/sys .*--ro-bind /lx/sbxsh-stage ",
+	     "/proc/sys read-only, after the grants (write = /proc does not re-open it)");
+	like(m, " --perms 0700 --size 3145728 --tmpfs /tmp ", "tmp_size 3M is --size 3145728");
+	like(m, " --size [1-9][0-9]* --perms 1777 --tmpfs /dev/shm ",
+	     "shm_size 1% is a size for /dev/shm");
+	like(m, " --remount-ro /dev ", "/dev is read-only (only /dev/shm can be filled)");
+	free(m);
+	m = plan_all(&p, false);
+	like(m, "^/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --unshare-pid ",
+	     "a user: a user namespace, no --uid");
+	free(m);
+	prof_release(&p);
 }
 
 static void test_plan(void)
@@ -378,6 +477,7 @@ static void test_plan(void)
 	   "tmp = shared binds the host /tmp");
 	free(m);
 	prof_release(&p);
+	test_kernel();
 	strv_release(&notes);
 	strv_release(&errs);
 	test_session_dir();
