@@ -67,6 +67,8 @@ struct sandbox_ctx {
 	char *const *environ;	 /* for env_unset globs */
 	bool root;		 /* running as uid 0 */
 	bool tty;		 /* 0, 1 and 2 are all terminals */
+	bool make_dirs;		 /* create missing write-grant directories under home or
+				    the project (not for --dry-run) */
 };
 
 /* The nested-sandbox marker: an empty root-owned file on the host (installed at

@@ -110,6 +110,7 @@ static void plan(struct run *r, const struct settings *set)
 	    .root = geteuid() == 0,
 	    /* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
 	    .tty = all_tty() && !(r->args.interactive || (!r->args.command && !r->args.script)),
+	    .make_dirs = !r->args.dry_run,
 	};
 	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
 
