@@ -290,7 +290,7 @@ static int run_sandboxed(struct run *r)
 			      r->net ? &hook : NULL, mon ? &xmon : NULL, &res);
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
-	net_finish(r->net);
+	net_finish(r->net, report_run_refusals(r->mon));
 	finish(r, &res);
 }
 

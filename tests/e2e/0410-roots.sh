@@ -134,4 +134,41 @@ write += ~/.cache/dry'
 out=$(cd "$T/proj" && sb --dry-run -c true 2>&1)
 check "--dry-run creates nothing" test ! -e "$HOME/.cache/dry"
 
+# --- network refusals reach the front end over the control connection ---
+if ! command -v curl > /dev/null 2>&1; then
+	skip "network refusals over the control connection" "no curl"
+	done_testing
+	exit
+fi
+"$SBXSH" session stop > /dev/null 2>&1
+cd "$T/proj" || exit 1
+user_policy "[sbxsh]
+log = $T/proj/vlog.jsonl
+[default]
+network = proxy
+allow_domains = good.test"
+err=$(sb -c "curl -sS -o /dev/null http://bad.test/x; : > '$T/proj/vlog.jsonl'; rm -f '$T/proj/vlog.jsonl'" 2>&1); rc=$?
+is "a refusal is reported although the command erased the log (exit 122)" "$rc" 122
+like "…with its violation line" "$err" "network bad.test:80 .*allow_domains \+= bad.test"
+err=$(sb -c "curl -sS -o /dev/null http://good.test/x 2>/dev/null; true" 2>&1); rc=$?
+is "control: an allowed host is no violation" "$rc" 0
+"$SBXSH" session stop > /dev/null 2>&1
+
+# A shared daemon started by a caller with another HOME.
+mkdir -p "$T/ha/.config/sbxsh" "$T/hb/.config/sbxsh"
+chmod 700 "$T/ha" "$T/hb"
+for h in ha hb; do
+	printf '[default]\nnetwork = proxy\nallow_domains = good.test\n' > "$T/$h/.config/sbxsh/sbxsh.ini"
+	chmod 600 "$T/$h/.config/sbxsh/sbxsh.ini"
+done
+out=$(HOME=$T/ha XDG_CONFIG_HOME=$T/ha/.config SBXSH_SESSION=e2e-0410 "$SBXSH" session start 2>&1)
+check "(setup) a daemon started with HOME=ha" test $? -eq 0
+err=$(HOME=$T/hb XDG_CONFIG_HOME=$T/hb/.config SBXSH_SESSION=e2e-0410 \
+	"$SBXSH" -c 'curl -sS -o /dev/null http://bad.test/y' 2>&1); rc=$?
+is "a refusal under a daemon started with another HOME is reported (exit 122)" "$rc" 122
+like "…with its violation line" "$err" "network bad.test:80 "
+check "…and the daemon logged it in its own session's log (HOME=ha)" \
+	grep -q '"host":"bad.test"' "$T/ha/.local/state/sbxsh/violations.jsonl"
+HOME=$T/ha XDG_CONFIG_HOME=$T/ha/.config SBXSH_SESSION=e2e-0410 "$SBXSH" session stop > /dev/null 2>&1
+
 done_testing
