@@ -318,10 +318,15 @@ static const char *mandatory_of(const struct judge_ctx *c, const char *path)
 	if (!inside)
 		return NULL;
 	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-		for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
-			char pat[PATH_MAX];
+		char head[PATH_MAX], ehead[PATH_MAX];
 
-			snprintf(pat, sizeof(pat), "%.*s/%s", (int)(s - path), path, mandatory[i]);
+		/* the real head is literal in the pattern (a project under br[1]) */
+		snprintf(head, sizeof(head), "%.*s", (int)(s - path), path);
+		judge_policy_path(NULL, head, ehead, sizeof(ehead));
+		for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
+			char pat[PATH_MAX * 2 + 64];
+
+			snprintf(pat, sizeof(pat), "%s/%s", ehead, mandatory[i]);
 			if (judge_glob_covers(pat, path))
 				return mandatory[i];
 		}

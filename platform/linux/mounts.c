@@ -297,6 +297,24 @@ static bool mandatory_rel(const char *rel, bool home)
 	return false;
 }
 
+/* A name that looks like a file's (an extension, or a start-up/history file's ending): a
+ * missing grant of it is not made a directory (~/.bash_history must stay a file to be). */
+static bool looks_like_file(const char *path)
+{
+	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	static const char *const ends[] = {"rc", "history", "hst", "hsts", "info", "lock"};
+	size_t n = strlen(b);
+
+	if (strchr(b + 1, '.'))
+		return true;
+	for (size_t i = 0; i < sizeof(ends) / sizeof(*ends); i++) {
+		size_t k = strlen(ends[i]);
+		if (n > k && strcmp(b + n - k, ends[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The base a missing grant directory may be created under: the home directory or the project
  * (path strictly below it, no mandatory name on the way), else NULL. */
 static const char *creatable_under(const struct profile *p, const struct sandbox_ctx *c,
@@ -308,7 +326,8 @@ static const char *creatable_under(const struct profile *p, const struct sandbox
 	bool in_root = root && canon_under(path, root) && path[strlen(root)];
 	const char *base = in_home ? home : in_root ? root : NULL;
 
-	if (!base || (in_home && mandatory_rel(path + strlen(home) + 1, true)) ||
+	if (!base || looks_like_file(path) ||
+	    (in_home && mandatory_rel(path + strlen(home) + 1, true)) ||
 	    (in_root && mandatory_rel(path + strlen(root) + 1, false)))
 		return NULL;
 	return base;
@@ -531,8 +550,13 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 
 	if (git_config && strcmp(name, ".git/config") == 0)
 		return 0;
-	if (!(p = path_cat(dir, strcmp(dir, "/") ? strlen(dir) : 0, "/", name)))
+	/* dir is a real path: as a glob's head its characters are literal (br[1]/.claude/…) */
+	char *edir = strchr(name, '*') ? path_escape(dir) : strdup(dir);
+	if (!edir || !(p = path_cat(edir, strcmp(edir, "/") ? strlen(edir) : 0, "/", name))) {
+		free(edir);
 		return -ENOMEM;
+	}
+	free(edir);
 	struct strv hits = {0};
 	r = strchr(name, '*') ? glob_push(p, &hits) : strv_push(&hits, p);
 	for (size_t i = 0; r == 0 && i < hits.n; i++) {

@@ -93,6 +93,9 @@ case $out in
 *"write += $T/br\\[1\\]/other"*) ok "the suggested line escapes the brackets" ;;
 *) not_ok "the suggested line escapes the brackets"; diag "got: $out" ;;
 esac
+mkdir -p "$br/.claude" && echo '{}' > "$br/.claude/settings.json"
+(cd "$br" && sb -c 'echo pwned > .claude/settings.json') 2>/dev/null
+is "…and its .claude/settings.json (a mandatory deny found by a glob) stays read-only" "$(cat "$br/.claude/settings.json")" '{}'
 mkdir -p "$T/x" && echo secret > "$T/x/sec[1]" && echo plain > "$T/x/sec1"
 user_policy "[default]
 network = none
@@ -121,6 +124,12 @@ n=$(printf '%s\n' "$out" | grep -c "$HOME/.npm .*did not exist: created it")
 is "…with one notice" "$n" 1
 check "a missing ~/.ssh/x grant (mandatory name) is not created" test ! -e "$HOME/.ssh"
 check "a grant through a symlink to outside ~ is not created there" test ! -e "$T/elsewhere/sub"
+user_policy '[default]
+network = none
+write += ~/.bash_history ~/notes.txt'
+out=$(cd "$T/proj" && sb -c true 2>&1)
+check "a missing grant that looks like a file (~/.bash_history, ~/notes.txt) is not made a directory" \
+	test ! -e "$HOME/.bash_history" -a ! -e "$HOME/notes.txt"
 user_policy "[default]
 network = none
 write += $T/outside/missing"
