@@ -846,7 +846,15 @@ static const char *const hermetic_read[] = {"/usr",   "/bin", "/sbin", "/lib", "
 static void finish_profile(struct rstate *st)
 {
 	struct profile *pr = st->pr;
-	if (!pr->hermetic)
+	/* No project in the host's /tmp (a mktemp -d): the command still sees its cwd, read-only,
+	 * through the private /tmp that hides the rest. */
+	if (!pr->root && pr->tmp == TMP_PRIVATE && path_under(pr->cwd, "/tmp") &&
+	    strcmp(pr->cwd, "/tmp") != 0) {
+		char *esc = path_escape(pr->cwd);
+		st->err = esc ? list_add(&pr->read, esc, NULL, 0) : -ENOMEM;
+		free(esc);
+	}
+	if (!pr->hermetic || st->err)
 		return;
 	for (size_t i = pr->read.n; i-- > 0;)
 		if (strcmp(pr->read.v[i].value, "/") == 0)

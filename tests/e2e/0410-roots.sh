@@ -54,6 +54,13 @@ check "…on the host" test -f "$T/opt/x/f"
 user_policy '[default]
 network = none'
 
+# No project in the host's /tmp (a mktemp -d): the cwd is seen read-only through the private /tmp.
+td=$(mktemp -d /tmp/sbxsh-0410.XXXXXX) && echo hi > "$td/in"
+out=$(cd "$td" && sb -c 'cat in; touch out' 2>&1); rc=$?
+like "a cwd in the host's /tmp with no marker is readable" "$out" '^hi$'
+check "…but no project: touch out fails and nothing lands" test "$rc" -ne 0 -a ! -e "$td/out"
+rm -rf "$td"
+
 # / is never a project: cd / && touch /etc/x fails, even as root.
 f=/etc/sbxsh-0410-$$
 out=$(cd / && sb -c "touch $f" 2>&1); rc=$?
