@@ -260,6 +260,12 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 	case K_LOG:
 		if ((r = path_expand(v, p->home, "/", &exp, &err)) < 0)
 			break;
+		{ /* a file, not a pattern: the escapes of what was substituted go */
+			char *lit = path_unescape(exp);
+			free(exp);
+			if (!(exp = lit))
+				return -ENOMEM;
+		}
 		set_str(op->key == K_LOG     ? &st->log
 			: op->key == K_BWRAP ? &st->bwrap
 					     : &st->inner_shell,
@@ -351,6 +357,7 @@ struct rstate {
 	int err;
 	struct path_cache cache;
 	bool told_no_project;
+	char *home; /* canonical, or NULL */
 };
 
 static bool is_user_file(const struct policy *p, const char *file)
@@ -393,11 +400,19 @@ static int write_stays_inside(struct rstate *st, const struct pol_op *op, const 
 	char *s = NULL, *c = NULL;
 	int r = 0;
 
-	if (!root || path_has_glob(spelled))
+	if (path_has_glob(spelled))
 		return 0;
 	if (!(s = path_unescape(spelled)) || !(c = path_unescape(canon)))
 		r = -ENOMEM;
-	else if (path_under(s, root) && !path_under(c, root)) {
+	else if (st->home && path_under(s, st->home) && strcmp(s, st->home) != 0 &&
+		 path_under(st->home, c)) {
+		/* a link (`ln -s ~ build`, planted by an earlier command) would grant all of ~ */
+		policy_diag(&st->d->errors, op->file, op->line,
+			    "write: '%s' leads through a symlink to %s, which holds the home "
+			    "directory; remove the link (grant ~ itself if that is meant)",
+			    tok, c);
+		r = -EPERM;
+	} else if (root && path_under(s, root) && !path_under(c, root)) {
 		policy_diag(&st->d->errors, op->file, op->line,
 			    "write: '%s' leads through a symlink to %s, outside the project %s; "
 			    "grant %s itself if that is meant, or remove the link",
@@ -903,6 +918,9 @@ static int profile_root(struct rstate *st, const struct strv *cw, const struct d
 	int r = 0;
 
 	if (nm) {
+		if (st->p->home && st->p->home[0] == '/' && strcmp(st->p->home, "/") != 0 &&
+		    (r = canon_real(st, st->p->home, &st->home)) < 0)
+			return r;
 		pr->root = join_comps(cw, (size_t)m[nm - 1].len);
 		if (asprintf(&pr->root_origin, "%s %s:%u", m[nm - 1].s->head, m[nm - 1].s->file,
 			     m[nm - 1].s->line) < 0)
@@ -917,7 +935,7 @@ static int profile_root(struct rstate *st, const struct strv *cw, const struct d
 	if (r == 0 && !pr->root)
 		r = no_project_line(st, &home, cw);
 	strv_release(&home);
-	free(h);
+	st->home = h;
 	return r;
 }
 
@@ -957,7 +975,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 	struct dir_match *m = NULL;
 	struct limits lim = {.network = -1};
 	size_t nm = 0;
-	struct rstate st = {p, calloc(1, sizeof(struct profile)), d, 0, {0}, false};
+	struct rstate st = {p, calloc(1, sizeof(struct profile)), d, 0, {0}, false, NULL};
 
 	*out = NULL;
 	if (!st.pr)
@@ -984,6 +1002,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 out:
 	limits_release(&lim);
 	path_cache_release(&st.cache);
+	free(st.home);
 	strv_release(&cw);
 	free(m);
 	if (st.err) {

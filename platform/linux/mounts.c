@@ -459,8 +459,8 @@ static int glob_hit_leaves(struct plan *pl, const struct pol_value *v, const cha
 	char *link = NULL, *esc = NULL;
 	int r;
 
-	if (canon_under(canon, fixed))
-		return 0;
+	if (canon_under(canon, fixed) && strcmp(canon, fixed) != 0)
+		return 0; /* strictly below: a hit is never the fixed directory itself */
 	canon_first_link(hit, &link);
 	esc = path_escape(canon);
 	r = strv_pushf(pl->notices,

@@ -84,6 +84,26 @@ out=$(cd "$T/proj" && sb -c 'touch ~/work/b/build/ok && echo made' 2>&1)
 like "control: a real ~/work/b/build hit is writable" "$out" '^made$'
 check "…on the host" test -f "$HOME/work/b/build/ok"
 rm -f "$HOME/work/a/build"
+ln -s .. "$HOME/work/a/build"
+out=$(cd "$T/proj" && sb -c 'touch ~/work/b/widened' 2>&1)
+check "a hit linked to the fixed directory itself (build -> ..) does not widen the grant" test ! -e "$HOME/work/b/widened"
+rm -f "$HOME/work/a/build"
+
+# The same planted link under a literal grant: refused, naming the link.
+mkdir -p "$HOME/work/c"
+user_policy '[default]
+network = none'
+(cd "$HOME/work/c" && sb -c 'ln -s ~ build') 2>/dev/null
+check "(setup) the command in ~/work/c planted build -> ~" test -L "$HOME/work/c/build"
+user_policy '[default]
+network = none
+write += ~/work/c/build'
+out=$(cd "$T/proj" && sb -c 'touch ~/pwned2' 2>&1); rc=$?
+check "a literal grant through a planted link to ~ does not make ~ writable" test ! -e "$HOME/pwned2"
+like "…the command is refused, naming the link" "$out" "write: '~/work/c/build' leads through a symlink to $HOME, which holds the home directory"
+rm -f "$HOME/work/c/build" && mkdir "$HOME/work/c/build"
+out=$(cd "$T/proj" && sb -c 'touch ~/work/c/build/ok && echo made' 2>&1)
+like "control: the real directory is writable" "$out" '^made$'
 
 # --- glob characters in real paths are literal ---
 br="$T/br[1]/proj"
