@@ -322,10 +322,9 @@ static void keep_refusal(struct cmd *c, const char *host, unsigned port, const c
 void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
 {
 	for (size_t i = 0; i < c->nrefusals; i++)
-		m->refusals[i] = (struct sess_refusal){sess_s(c->refusals[i].host),
-						       sess_s(c->refusals[i].reason),
-						       sess_s(c->refusals[i].grant),
-						       c->refusals[i].port};
+		m->refusals[i] = (struct sess_refusal){
+		    sess_s(c->refusals[i].host), sess_s(c->refusals[i].reason),
+		    sess_s(c->refusals[i].grant), c->refusals[i].port};
 	m->nrefusals = c->nrefusals;
 	m->refusals_more = (uint16_t)c->refusals_more;
 }

@@ -39,7 +39,7 @@ static const struct field {
     {T_PORT, K_PORT, offsetof(struct sess_msg, port), 0, 0, 0},
     {T_REFUSAL, K_REFUSAL, offsetof(struct sess_msg, refusals),
      offsetof(struct sess_msg, nrefusals), SESS_REFUSALS_MAX, 0},
-    {T_REFUSALS_MORE, K_PORT, offsetof(struct sess_msg, refusals_more), 0, 0, 0},
+    {T_UNLISTED, K_PORT, offsetof(struct sess_msg, refusals_more), 0, 0, 0},
     {T_PID, K_COUNTER, 0, 0, 0, SC_PID},
     {T_UPTIME, K_COUNTER, 0, 0, 0, SC_UPTIME},
     {T_SERVED, K_COUNTER, 0, 0, 0, SC_SERVED},

@@ -48,7 +48,7 @@ enum sess_tag {
 	T_PORT = 12,	    /* u16 */
 	T_REFUSAL = 13,	    /* repeated, in END's OK: u16 port, then host, reason and grant,
 			       each a u16 length and that many bytes (no NUL) */
-	T_REFUSALS_MORE = 14, /* u16: refusals of the command beyond SESS_REFUSALS_MAX */
+	T_UNLISTED = 14,    /* u16: the command's refusals beyond SESS_REFUSALS_MAX */
 	T_PID = 20,	    /* u64, the status counters from here on */
 	T_UPTIME = 21,
 	T_SERVED = 22,

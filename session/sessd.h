@@ -57,7 +57,7 @@ struct cmd {
 	size_t nreach, nlisten;
 	struct lsn *lsns;
 	struct pconn *conns;
-	int relay_fd; /* the stage's listen relay, or -1 */
+	int relay_fd;					/* the stage's listen relay, or -1 */
 	struct cmd_refusal refusals[SESS_REFUSALS_MAX]; /* distinct host:port, first kept */
 	size_t nrefusals;
 	unsigned refusals_more; /* distinct ones beyond the array */

@@ -443,16 +443,18 @@ static bool no_project_skips(struct rstate *st, const struct pol_op *op, const c
 	if (op->key == K_WRITE && op->op != OP_DEL && !st->told_no_project) {
 		st->told_no_project = true;
 		if (fix)
-			policy_diag(&st->d->warnings, op->file, op->line,
-				    "write '%s' grants nothing: %s is no project (%s), so the command "
-				    "can write only its private /tmp; to make it one: %s in %s",
-				    tok, pr->cwd, pr->root_origin, fix, pr->grant_file);
+			policy_diag(
+			    &st->d->warnings, op->file, op->line,
+			    "write '%s' grants nothing: %s is no project (%s), so the command "
+			    "can write only its private /tmp; to make it one: %s in %s",
+			    tok, pr->cwd, pr->root_origin, fix, pr->grant_file);
 		else
-			policy_diag(&st->d->warnings, op->file, op->line,
-				    "write '%s' grants nothing: %s is no project (%s), so the command "
-				    "can write only its private /tmp; run it in a project (a directory "
-				    "below ~, or one holding a root marker)",
-				    tok, pr->cwd, pr->root_origin);
+			policy_diag(
+			    &st->d->warnings, op->file, op->line,
+			    "write '%s' grants nothing: %s is no project (%s), so the command "
+			    "can write only its private /tmp; run it in a project (a directory "
+			    "below ~, or one holding a root marker)",
+			    tok, pr->cwd, pr->root_origin);
 	}
 	return true;
 }

@@ -256,16 +256,45 @@ static int check_links(struct plan *pl, const struct profile *p, const struct po
  * denies"): anywhere below base, and (home) below the home directory.
  * TODO(merge): use platform/mandatory.h */
 static const char *const no_create_any[] = {
-    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
-    ".zshrc",  ".zprofile",	".zshenv",     ".zlogin",      ".inputrc",	".gitconfig",
-    ".gitmodules", ".lfsconfig", ".ripgreprc", ".vscode",	".idea",	".mcp.json",
-    ".claude/commands", ".claude/agents", ".claude/settings*.json", ".codex", ".gemini",
-    ".agents", ".git", ".config/fish",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".bash_aliases",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".inputrc",
+    ".gitconfig",
+    ".gitmodules",
+    ".lfsconfig",
+    ".ripgreprc",
+    ".vscode",
+    ".idea",
+    ".mcp.json",
+    ".claude/commands",
+    ".claude/agents",
+    ".claude/settings*.json",
+    ".codex",
+    ".gemini",
+    ".agents",
+    ".git",
+    ".config/fish",
 };
 static const char *const no_create_home[] = {
-    ".ssh",	   ".gnupg",	    ".config/sbxsh", ".config/git",	    ".config/systemd",
-    ".config/autostart", ".config/environment.d", ".local/bin", ".local/share/systemd",
-    ".pam_environment", ".local/state/sbxsh",
+    ".ssh",
+    ".gnupg",
+    ".config/sbxsh",
+    ".config/git",
+    ".config/systemd",
+    ".config/autostart",
+    ".config/environment.d",
+    ".local/bin",
+    ".local/share/systemd",
+    ".pam_environment",
+    ".local/state/sbxsh",
 };
 
 /* rel (components after a base, "a/b") starts with the components of name (globs allowed). */
@@ -350,7 +379,8 @@ static int make_dirs_below(const char *base, const char *path)
 			*next++ = '\0';
 		if (mkdirat(dfd, name, 0700) < 0 && errno != EEXIST)
 			r = -errno;
-		int nfd = r ? -1 : openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int nfd =
+		    r ? -1 : openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (!r && nfd < 0)
 			r = -errno;
 		close(dfd);
@@ -505,7 +535,8 @@ static int add_writes(struct plan *pl, const struct profile *p, const struct san
 			r = canon_path(hits.v[j], &c);
 			if (r == 0)
 				r = check_links(pl, p, v, hits.v[j], c);
-			if (r == 0 && fixed && (r = glob_hit_leaves(pl, v, fixed, hits.v[j], c)) == 1)
+			if (r == 0 && fixed &&
+			    (r = glob_hit_leaves(pl, v, fixed, hits.v[j], c)) == 1)
 				r = 0;
 			else if (r == 0)
 				r = add_write_path(pl, p, ctx, v, c);

@@ -258,14 +258,13 @@ static void test_report_network(void)
 	    .v = {{"example.org", "not in allow_domains", "", 443},
 		  {"example.org", "", "", 443},
 		  {"a.noise.com", "", "", 443},
-		  {"db.internal", "", "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: allow_domains += "
-				      "db.internal:5432", 5432}},
+		  {"db.internal", "",
+		   "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: allow_domains += "
+		   "db.internal:5432",
+		   5432}},
 	    .n = 4};
-	struct report_ctx rc = {.jc = &jc,
-				.mode = VIOL_FAIL,
-				.command = "c-A",
-				.session = "s",
-				.refusals = &rs};
+	struct report_ctx rc = {
+	    .jc = &jc, .mode = VIOL_FAIL, .command = "c-A", .session = "s", .refusals = &rs};
 	size_t n;
 	int st;
 

@@ -122,22 +122,26 @@ int main(void)
 	   "one glob definition: * ? [ { start a glob");
 	{
 		char *e = path_escape("/x/br[1]/a*b?{c}\\d"), *u = e ? path_unescape(e) : NULL;
-		is_str(e, "/x/br\\[1\\]/a\\*b\\?\\{c\\}\\\\d", "path_escape escapes * ? [ ] { } \\");
+		is_str(e, "/x/br\\[1\\]/a\\*b\\?\\{c\\}\\\\d",
+		       "path_escape escapes * ? [ ] { } \\");
 		is_str(u, "/x/br[1]/a*b?{c}\\d", "path_unescape undoes it");
 		free(e);
 		free(u);
 		char *out = NULL, *err = NULL;
 		setenv("SBX_T_BR", "/v/s[1]", 1);
-		is_int(path_expand("$SBX_T_BR/x", NULL, "/", &out, &err), 0, "a bracketed $VAR expands");
+		is_int(path_expand("$SBX_T_BR/x", NULL, "/", &out, &err), 0,
+		       "a bracketed $VAR expands");
 		is_str(out, "/v/s\\[1\\]/x", "…its value literal (escaped)");
 		free(out);
-		is_int(path_expand("./b", "/h", "/p/br[1]", &out, &err), 0, "a bracketed root expands");
+		is_int(path_expand("./b", "/h", "/p/br[1]", &out, &err), 0,
+		       "a bracketed root expands");
 		is_str(out, "/p/br\\[1\\]/b", "…literal too");
 		free(out);
 		is_int(path_expand("~/k", "/h[x]", "/", &out, &err), 0, "a bracketed home expands");
 		is_str(out, "/h\\[x\\]/k", "…literal too");
 		free(out);
-		is_int(path_expand(".", "/h", NULL, &out, &err), -ENOENT, "no project: '.' has no root");
+		is_int(path_expand(".", "/h", NULL, &out, &err), -ENOENT,
+		       "no project: '.' has no root");
 		free(err);
 	}
 	ok(path_under("/a/b", "/a") && path_under("/a", "/a") && !path_under("/ab", "/a") &&

@@ -453,8 +453,10 @@ static void test_roots(void)
 	profile_free(pr);
 	policy_free(p);
 	diag_release(&d);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/home/scratch %s/home/.config/x %s/home/repo %s/opt "
-		 "%s/home/.git", T, T, T, T, T);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s/home/scratch %s/home/.config/x %s/home/repo %s/opt "
+		 "%s/home/.git",
+		 T, T, T, T, T);
 	ok(system(cmd) == 0, "%s", cmd);
 }
 

@@ -83,11 +83,11 @@ static void refusals(void)
 
 	memset(&m, 0, sizeof(m));
 	m.type = SESS_OK;
-	m.refusals[m.nrefusals++] = (struct sess_refusal){sess_s("example.org"),
-							  sess_s("not in allow_domains"),
-							  sess_s("allow_domains += example.org"), 443};
-	m.refusals[m.nrefusals++] = (struct sess_refusal){sess_s("10.0.0.1"), sess_s(""),
-							  sess_s(NULL), 22};
+	m.refusals[m.nrefusals++] =
+	    (struct sess_refusal){sess_s("example.org"), sess_s("not in allow_domains"),
+				  sess_s("allow_domains += example.org"), 443};
+	m.refusals[m.nrefusals++] =
+	    (struct sess_refusal){sess_s("10.0.0.1"), sess_s(""), sess_s(NULL), 22};
 	m.refusals_more = 7;
 	is_int(sess_encode(&m, &b), 0, "an OK with refusals encodes");
 	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
@@ -103,14 +103,17 @@ static void refusals(void)
 			bad++;
 	is_int(bad, 0, "no truncation decodes");
 	/* a refusal whose inner lengths overrun its field */
-	uint8_t body[] = {SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 8, 0, 80, 0, 9, 'a', 'b', 0, 0};
+	uint8_t body[] = {
+	    SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 8, 0, 80, 0, 9, 'a', 'b', 0, 0};
 	uint8_t fr[64];
 	size_t n = mk(fr, body, sizeof(body));
 	is_int(sess_decode(fr, n, &d), -EPROTO, "an inner length past the field is refused");
-	uint8_t body2[] = {SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 10, 0, 80, 0, 1, 'a', 0, 0, 0, 0, 'x'};
+	uint8_t body2[] = {
+	    SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 10, 0, 80, 0, 1, 'a', 0, 0, 0, 0, 'x'};
 	n = mk(fr, body2, sizeof(body2));
 	is_int(sess_decode(fr, n, &d), -EPROTO, "a field longer than its texts is refused");
-	uint8_t body3[] = {SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 9, 0, 80, 0, 1, 0, 0, 0, 0, 0};
+	uint8_t body3[] = {
+	    SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 9, 0, 80, 0, 1, 0, 0, 0, 0, 0};
 	n = mk(fr, body3, sizeof(body3));
 	is_int(sess_decode(fr, n, &d), -EPROTO, "a NUL in a host is refused");
 	memset(&m, 0, sizeof(m));
