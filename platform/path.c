@@ -51,17 +51,58 @@ static bool is_glob_char(char c)
 	return c == '*' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}';
 }
 
-bool path_has_glob(const char *s)
+const char *path_glob_start(const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '\\' && s[1]) {
+		if (*s == '\\' && s[1])
 			s++;
-			continue;
-		}
-		if (is_glob_char(*s))
-			return true;
+		else if (*s == '*' || *s == '?' || *s == '[' || *s == '{')
+			return s;
 	}
-	return false;
+	return NULL;
+}
+
+bool path_has_glob(const char *s)
+{
+	return path_glob_start(s) != NULL;
+}
+
+/* Appends s with every glob character and backslash escaped. */
+static void sb_puts_lit(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (is_glob_char(*s) || *s == '\\')
+			sb_putn(b, "\\", 1);
+		sb_putn(b, s, 1);
+	}
+}
+
+char *path_escape(const char *s)
+{
+	struct sbuf b = {0};
+
+	sb_putn(&b, "", 0);
+	sb_puts_lit(&b, s);
+	if (b.err) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+char *path_unescape(const char *s)
+{
+	char *o = malloc(strlen(s) + 1), *w = o;
+
+	if (!o)
+		return NULL;
+	for (; *s; s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		*w++ = *s;
+	}
+	*w = '\0';
+	return o;
 }
 
 char *path_cat(const char *a, size_t na, const char *b, const char *c)
@@ -217,7 +258,7 @@ static int expand_var(const char **pp, struct sbuf *b, char **err)
 			*err = NULL;
 		return -EINVAL;
 	}
-	sb_puts(b, val);
+	sb_puts_lit(b, val); /* a value's characters are literal, never glob syntax */
 	*pp = braced ? p + 1 : p;
 	return 0;
 }
@@ -315,10 +356,14 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 			    strdup("starts with '~' but the home directory is unknown; set $HOME");
 			return -EINVAL;
 		}
-		sb_puts(&b, home);
+		sb_puts_lit(&b, home);
 		in++;
 	} else if (in[0] != '/' && !from_var) {
-		sb_puts(&b, root);
+		if (!root) {
+			*err = strdup("is relative, and there is no project to resolve it in");
+			return -ENOENT;
+		}
+		sb_puts_lit(&b, root);
 		sb_puts(&b, "/");
 	}
 	if ((gerr = path_glob_error(in))) {
@@ -351,7 +396,7 @@ out:
 	return r;
 }
 
-/* Length of the prefix of abs made of components without glob characters. */
+/* Length of the prefix of abs made of components without unescaped glob characters. */
 static size_t literal_prefix(const char *abs)
 {
 	size_t keep = 0;
@@ -360,11 +405,11 @@ static size_t literal_prefix(const char *abs)
 		const char *c = p + 1, *e = c;
 		while (*e && *e != '/')
 			e++;
-		char comp[NAME_MAX + 1];
-		size_t n = (size_t)(e - c) < NAME_MAX ? (size_t)(e - c) : NAME_MAX;
+		char comp[2 * NAME_MAX + 2];
+		size_t n = (size_t)(e - c) < sizeof(comp) - 1 ? (size_t)(e - c) : sizeof(comp) - 1;
 		memcpy(comp, c, n);
 		comp[n] = '\0';
-		if (path_has_glob(comp) || strchr(comp, '\\'))
+		if (path_has_glob(comp))
 			break;
 		keep = (size_t)(e - abs);
 		p = e;
@@ -475,13 +520,18 @@ static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **va
 		cut--;
 	if ((r = canon_prefix(p, cut > 1 ? cut - 1 : 1, c, &pv, &pmiss)) < 0)
 		return r;
-	/* pv "/" and the last component (p is not NUL-terminated at n) */
+	/* pv "/" and the last component, unescaped (p is not NUL-terminated at n) */
 	size_t hl = strcmp(pv, "/") ? strlen(pv) : 0, tl = n - cut;
 	if ((cand = malloc(hl + tl + 2))) {
+		char *w = cand + hl + 1;
 		memcpy(cand, pv, hl);
 		cand[hl] = '/';
-		memcpy(cand + hl + 1, p + cut, tl);
-		cand[hl + 1 + tl] = '\0';
+		for (size_t i = cut; i < n; i++) {
+			if (p[i] == '\\' && i + 1 < n)
+				i++;
+			*w++ = p[i];
+		}
+		*w = '\0';
 	}
 	free(pv);
 	if (!cand)
@@ -516,9 +566,11 @@ int path_canon_cached(const char *abs, struct path_cache *c, char **out)
 	path_normalize(work);
 	size_t lit = literal_prefix(work);
 	if ((r = canon_prefix(work, lit, c, &pre, &missing)) == 0) {
-		const char *head = strcmp(pre, "/") || !work[lit] ? pre : "";
-		if (!(*out = path_cat(head, strlen(head), work + lit, "")))
+		char *esc = path_escape(pre); /* a real name's characters are literal */
+		const char *head = !esc ? "" : strcmp(esc, "/") || !work[lit] ? esc : "";
+		if (!esc || !(*out = path_cat(head, strlen(head), work + lit, "")))
 			r = -ENOMEM;
+		free(esc);
 	}
 	free(pre);
 	free(work);

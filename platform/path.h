@@ -11,7 +11,9 @@
 #include "platform/strv.h"
 
 /* Expands ~ (home), $VAR and ${VAR} (caller's environment), and makes a relative path
- * absolute under root ("." is root); normalizes it lexically and checks glob syntax.
+ * absolute under root ("." is root; NULL: no project, -ENOENT); normalizes it lexically and
+ * checks glob syntax. What is substituted (home, root, a variable's value) is escaped: its
+ * characters are literal, never glob syntax.
  * Returns 0 and *out (caller frees), or -EINVAL / -ENOMEM with *err (caller frees, may be
  * NULL on -ENOMEM) saying what is wrong and how to fix it. */
 int path_expand(const char *in, const char *home, const char *root, char **out, char **err);
@@ -30,14 +32,25 @@ char *path_cat(const char *a, size_t na, const char *b, const char *c);
 #define PATH_BRACE_MAX 256
 int path_brace_expand(const char *pat, struct strv *out);
 
-/* true when s holds an unescaped glob character. */
+/* The one definition of a glob in a policy path: the first unescaped '*', '?', '[' or '{' of
+ * s, or NULL when s is a literal (its `\` escapes still to be removed). */
+const char *path_glob_start(const char *s);
+/* true when path_glob_start(s) finds one. */
 bool path_has_glob(const char *s);
+
+/* s with '*', '?', '[', ']', '{', '}' and '\' escaped by '\': a real path spelled as a policy
+ * path that matches only itself. Newly allocated, NULL when out of memory. */
+char *path_escape(const char *s);
+/* The literal a glob-free policy path names: its `\` escapes removed. Caller frees. */
+char *path_unescape(const char *s);
 
 /* Lexically normalizes an absolute path in place: "//", "/./", "/x/../", trailing "/". */
 void path_normalize(char *p);
 
-/* Canonical form of an absolute path: symlinks resolved in the longest existing prefix
- * that holds no glob, the rest re-appended. Returns 0 and *out (caller frees) or -errno. */
+/* Canonical form of an absolute policy path: symlinks resolved in the longest existing prefix
+ * that holds no glob, the rest re-appended; the resolved prefix comes back escaped
+ * (path_escape), so a real name holding '[' stays literal. Returns 0 and *out (caller frees)
+ * or -errno. */
 int path_canon(const char *abs, char **out);
 
 /* A memo of canonical directories, so that resolving many paths under the same trees costs

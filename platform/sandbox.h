@@ -73,6 +73,8 @@ struct sandbox_ctx {
 	char *const *environ;	 /* for env_unset globs */
 	bool root;		 /* running as uid 0 */
 	bool tty;		 /* 0, 1 and 2 are all terminals */
+	bool make_dirs;		 /* create missing write-grant directories under home or
+				    the project (not for --dry-run) */
 };
 
 /* What `sbxsh doctor` says of the system-call interfaces: the ones the filter covers, and

@@ -471,14 +471,30 @@ static int simple(struct sess_conn *c, uint8_t type, struct sess_msg *reply, cha
 	return rc;
 }
 
-int sess_end(struct sess_conn *c, char **err)
+static void copy_text(char *dst, size_t cap, struct sess_str s)
+{
+	snprintf(dst, cap, "%.*s", (int)(s.n < cap ? s.n : cap - 1), s.p ? s.p : "");
+}
+
+int sess_end(struct sess_conn *c, struct sess_refusals *out, char **err)
 {
 	struct sess_msg *r = malloc(sizeof(*r));
 	int rc;
 
+	if (out)
+		out->n = out->more = 0;
 	if (!r)
 		return sess_errf(err, -ENOMEM, "out of memory");
 	rc = simple(c, SESS_END, r, err);
+	for (size_t i = 0; rc == 0 && out && i < r->nrefusals; i++) {
+		struct sess_net_refusal *o = &out->v[out->n++];
+		copy_text(o->host, sizeof(o->host), r->refusals[i].host);
+		copy_text(o->reason, sizeof(o->reason), r->refusals[i].reason);
+		copy_text(o->grant, sizeof(o->grant), r->refusals[i].grant);
+		o->port = r->refusals[i].port;
+	}
+	if (rc == 0 && out)
+		out->more = r->refusals_more;
 	free(r);
 	return rc;
 }

@@ -62,8 +62,22 @@ int sess_connect_existing(struct sess_conn **out, char **err);
 int sess_begin(struct sess_conn *c, const struct sess_command *cmd, const struct sess_fd *fds,
 	       size_t nfds, char **err);
 
-/* The command finished. Returns 0 or a negative errno (*err). */
-int sess_end(struct sess_conn *c, char **err);
+/* One network refusal of the command, copied out of the daemon's END reply. */
+struct sess_net_refusal {
+	char host[SESS_REFUSAL_TEXT + 1], reason[SESS_REFUSAL_TEXT + 1],
+	    grant[SESS_REFUSAL_TEXT + 1];
+	uint16_t port;
+};
+struct sess_refusals {
+	struct sess_net_refusal v[SESS_REFUSALS_MAX];
+	size_t n;
+	unsigned more; /* distinct refusals the daemon did not list */
+};
+
+/* The command finished. The daemon answers with the command's network refusals, copied into
+ * *out when out is not NULL (n = 0 when the call fails). Returns 0 or a negative errno
+ * (*err). */
+int sess_end(struct sess_conn *c, struct sess_refusals *out, char **err);
 
 /* Asks for the daemon's counters. */
 int sess_status(struct sess_conn *c, struct sess_status *st, char **err);

@@ -50,6 +50,11 @@ void cmd_unref(struct cmd *c)
 	free(c->profile_file);
 	free(c->allow);
 	free(c->deny);
+	for (size_t i = 0; i < c->nrefusals; i++) {
+		free(c->refusals[i].host);
+		free(c->refusals[i].reason);
+		free(c->refusals[i].grant);
+	}
 	free(c);
 }
 
@@ -284,10 +289,52 @@ int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds, 
 	return 0;
 }
 
-/* A network refusal of command c, in the session's violation log (session/vlog.h). */
-void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason,
+/* Keeps a refusal for the END reply: the front end reports it from there, never from a file
+ * the sandbox could have written. One per host:port; the first reason kept. */
+static void keep_refusal(struct cmd *c, const char *host, unsigned port, const char *reason,
+			 const char *grant)
+{
+	struct cmd_refusal *r;
+
+	for (size_t i = 0; i < c->nrefusals; i++)
+		if (c->refusals[i].port == port &&
+		    strncmp(c->refusals[i].host, host, SESS_REFUSAL_TEXT) == 0)
+			return;
+	if (c->nrefusals == SESS_REFUSALS_MAX) {
+		c->refusals_more += c->refusals_more < 0xffff;
+		return;
+	}
+	r = &c->refusals[c->nrefusals];
+	r->host = strndup(host, SESS_REFUSAL_TEXT);
+	r->reason = strndup(reason ? reason : "", SESS_REFUSAL_TEXT);
+	r->grant = strndup(grant ? grant : "", SESS_REFUSAL_TEXT);
+	r->port = (uint16_t)port;
+	if (!r->host || !r->reason || !r->grant) {
+		free(r->host);
+		free(r->reason);
+		free(r->grant);
+		c->refusals_more += c->refusals_more < 0xffff; /* counted, never lost silently */
+		return;
+	}
+	c->nrefusals++;
+}
+
+void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
+{
+	for (size_t i = 0; i < c->nrefusals; i++)
+		m->refusals[i] = (struct sess_refusal){
+		    sess_s(c->refusals[i].host), sess_s(c->refusals[i].reason),
+		    sess_s(c->refusals[i].grant), c->refusals[i].port};
+	m->nrefusals = c->nrefusals;
+	m->refusals_more = (uint16_t)c->refusals_more;
+}
+
+/* A network refusal of command c, in the session's violation log (session/vlog.h) and kept
+ * for the command's END reply. */
+void vlog_refusal(struct cmd *c, const char *host, unsigned port, const char *reason,
 		  const char *grant)
 {
+	keep_refusal(c, host, port, reason, grant);
 	struct vlog_record r = {
 	    .session = c->d->o->session,
 	    .command = c->id,

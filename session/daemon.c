@@ -181,6 +181,28 @@ static int handle_begin(struct ctl *c, const struct sess_msg *m)
 	return reply_text(c, SESS_OK, NULL);
 }
 
+/* The command ended: its network refusals go back in the OK (before it is freed). */
+static int handle_end(struct ctl *c)
+{
+	struct sess_msg *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	m->type = SESS_OK;
+	if (c->cmd)
+		cmd_refusals_reply(c->cmd, m);
+	rc = reply(c, m);
+	free(m);
+	if (c->cmd) {
+		cmd_end(c->cmd);
+		c->cmd = NULL;
+		c->d->live--;
+		sessd_touch(c->d);
+	}
+	return rc;
+}
+
 /* Handles one decoded frame. Returns < 0 to close the connection. */
 static int handle(struct ctl *c, const struct sess_msg *m)
 {
@@ -188,13 +210,7 @@ static int handle(struct ctl *c, const struct sess_msg *m)
 	case SESS_BEGIN:
 		return handle_begin(c, m);
 	case SESS_END:
-		if (c->cmd) {
-			cmd_end(c->cmd);
-			c->cmd = NULL;
-			c->d->live--;
-			sessd_touch(c->d);
-		}
-		return reply_text(c, SESS_OK, NULL);
+		return handle_end(c);
 	case SESS_STATUS:
 		return reply_status(c);
 	case SESS_STOP:

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_TEXT, K_TEXTS, K_PORTS, K_FD, K_PORT, K_COUNTER };
+enum kind { K_TEXT, K_TEXTS, K_PORTS, K_FD, K_PORT, K_COUNTER, K_REFUSAL };
 
 static const struct field {
 	uint8_t tag;
@@ -37,6 +37,9 @@ static const struct field {
      SESS_PORTS_MAX, 0},
     {T_FD, K_FD, offsetof(struct sess_msg, fds), offsetof(struct sess_msg, nfds), SESS_FDS_MAX, 0},
     {T_PORT, K_PORT, offsetof(struct sess_msg, port), 0, 0, 0},
+    {T_REFUSAL, K_REFUSAL, offsetof(struct sess_msg, refusals),
+     offsetof(struct sess_msg, nrefusals), SESS_REFUSALS_MAX, 0},
+    {T_UNLISTED, K_PORT, offsetof(struct sess_msg, refusals_more), 0, 0, 0},
     {T_PID, K_COUNTER, 0, 0, 0, SC_PID},
     {T_UPTIME, K_COUNTER, 0, 0, 0, SC_UPTIME},
     {T_SERVED, K_COUNTER, 0, 0, 0, SC_SERVED},
@@ -91,6 +94,37 @@ static void *at(struct sess_msg *m, size_t off)
 	return (char *)m + off;
 }
 
+/* One length-prefixed text of a T_REFUSAL value at *v (*n left); advances both. */
+static int take_text(const uint8_t **v, size_t *n, struct sess_str *s)
+{
+	size_t len;
+
+	if (*n < 2 || (len = get16(*v)) > *n - 2 || memchr(*v + 2, '\0', len))
+		return -EPROTO;
+	s->p = (const char *)*v + 2;
+	s->n = len;
+	*v += 2 + len;
+	*n -= 2 + len;
+	return 0;
+}
+
+static int store_refusal(struct sess_msg *m, const uint8_t *v, size_t n)
+{
+	struct sess_refusal *r;
+
+	if (m->nrefusals >= SESS_REFUSALS_MAX || n < 2)
+		return -EPROTO;
+	r = &m->refusals[m->nrefusals];
+	r->port = get16(v);
+	v += 2;
+	n -= 2;
+	if (take_text(&v, &n, &r->host) < 0 || take_text(&v, &n, &r->reason) < 0 ||
+	    take_text(&v, &n, &r->grant) < 0 || n != 0)
+		return -EPROTO;
+	m->nrefusals++;
+	return 0;
+}
+
 /* Stores one field's value v (len n) into m. */
 static int store(struct sess_msg *m, const struct field *f, const uint8_t *v, size_t n)
 {
@@ -139,6 +173,8 @@ static int store(struct sess_msg *m, const struct field *f, const uint8_t *v, si
 		(*cnt)++;
 		return 0;
 	}
+	case K_REFUSAL:
+		return store_refusal(m, v, n);
 	case K_COUNTER:
 		if (n != 8 || (m->have_counters & (1u << f->counter)))
 			return -EPROTO;
@@ -236,6 +272,29 @@ static void put16(struct sess_buf *b, uint8_t tag, uint16_t v)
 	put(b, tag, x, 2);
 }
 
+static void put_refusal(struct sess_buf *b, uint8_t tag, const struct sess_refusal *r)
+{
+	const struct sess_str *t[3] = {&r->host, &r->reason, &r->grant};
+	uint8_t x[2 + 3 * (2 + SESS_REFUSAL_TEXT)];
+	size_t n = 0;
+
+	x[n++] = (uint8_t)(r->port >> 8);
+	x[n++] = (uint8_t)r->port;
+	for (int i = 0; i < 3; i++) {
+		size_t len = t[i]->p ? t[i]->n : 0;
+		if ((len > SESS_REFUSAL_TEXT || (len && memchr(t[i]->p, '\0', len))) && !b->err)
+			b->err = -EINVAL;
+		if (b->err)
+			return;
+		x[n++] = (uint8_t)(len >> 8);
+		x[n++] = (uint8_t)len;
+		if (len)
+			memcpy(x + n, t[i]->p, len);
+		n += len;
+	}
+	put(b, tag, x, n);
+}
+
 static void put_field(struct sess_buf *b, const struct sess_msg *m, const struct field *f)
 {
 	const void *base = (const char *)m + f->off;
@@ -248,6 +307,8 @@ static void put_field(struct sess_buf *b, const struct sess_msg *m, const struct
 			put_text(b, f->tag, ((const struct sess_str *)base)[i]);
 		else if (f->kind == K_PORTS)
 			put16(b, f->tag, ((const uint16_t *)base)[i]);
+		else if (f->kind == K_REFUSAL)
+			put_refusal(b, f->tag, (const struct sess_refusal *)base + i);
 		else {
 			const struct sess_fdspec *fs = (const struct sess_fdspec *)base + i;
 			uint8_t x[3] = {fs->role, (uint8_t)(fs->port >> 8), (uint8_t)fs->port};

@@ -19,10 +19,12 @@
 #define SESS_LIST_MAX	   256	 /* entries of allow / deny */
 #define SESS_PORTS_MAX	   32	 /* entries of reach / listen */
 #define SESS_FDS_MAX	   128	 /* descriptors with one frame */
+#define SESS_REFUSALS_MAX  32	 /* distinct network refusals an END reply carries */
+#define SESS_REFUSAL_TEXT  480	 /* bytes the daemon keeps of a refusal's host, reason, grant */
 
 enum sess_type {
 	SESS_BEGIN = 1,	 /* client: a command starts; its listeners ride along */
-	SESS_END = 2,	 /* client: the command finished */
+	SESS_END = 2,	 /* client: the command finished; the OK carries its network refusals */
 	SESS_STATUS = 3, /* client: counters, please */
 	SESS_STOP = 4,	 /* client: exit now */
 	SESS_RELAY = 5,	 /* daemon -> listen relay: one accepted host connection for T_PORT */
@@ -44,6 +46,9 @@ enum sess_tag {
 	T_FD = 10,	    /* u8 role, u16 port: one per descriptor, in order */
 	T_TEXT = 11,	    /* text: an OK note or an ERR reason */
 	T_PORT = 12,	    /* u16 */
+	T_REFUSAL = 13,	    /* repeated, in END's OK: u16 port, then host, reason and grant,
+			       each a u16 length and that many bytes (no NUL) */
+	T_UNLISTED = 14,    /* u16: the command's refusals beyond SESS_REFUSALS_MAX */
 	T_PID = 20,	    /* u64, the status counters from here on */
 	T_UPTIME = 21,
 	T_SERVED = 22,
@@ -86,6 +91,12 @@ enum sess_counter {
 	SC_N
 };
 
+/* One network refusal of a command, as the daemon's proxy decided it (texts may be empty). */
+struct sess_refusal {
+	struct sess_str host, reason, grant;
+	uint16_t port;
+};
+
 struct sess_msg {
 	uint8_t type;
 	struct sess_str cmd_id, cmdline, cwd, profile, profile_file, text;
@@ -96,6 +107,9 @@ struct sess_msg {
 	struct sess_fdspec fds[SESS_FDS_MAX];
 	size_t nfds;
 	uint16_t port;
+	struct sess_refusal refusals[SESS_REFUSALS_MAX];
+	size_t nrefusals;
+	uint16_t refusals_more;
 	uint64_t counter[SC_N];
 	unsigned have_counters; /* bit i set: counter[i] was sent */
 };

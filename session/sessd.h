@@ -37,6 +37,12 @@ struct sessd {
 	bool stopping;
 };
 
+/* A network refusal kept for the command's END reply (docs/session.md). */
+struct cmd_refusal {
+	char *host, *reason, *grant; /* owned; bounded by SESS_REFUSAL_TEXT */
+	uint16_t port;
+};
+
 /* One command's front: its rules, listeners and connections. Freed when it ended and the
  * last handle referring to it closed. */
 struct cmd {
@@ -51,7 +57,10 @@ struct cmd {
 	size_t nreach, nlisten;
 	struct lsn *lsns;
 	struct pconn *conns;
-	int relay_fd; /* the stage's listen relay, or -1 */
+	int relay_fd;					/* the stage's listen relay, or -1 */
+	struct cmd_refusal refusals[SESS_REFUSALS_MAX]; /* distinct host:port, first kept */
+	size_t nrefusals;
+	unsigned refusals_more; /* distinct ones beyond the array */
 };
 
 /* A listening socket of a command: one passed by the stage, or a host port for listen. */
@@ -82,8 +91,12 @@ void cmd_unref(struct cmd *c);
 void conn_accepted(struct lsn *l);
 void conn_close(struct pconn *p);
 
-/* vlog.c: appends one refusal record (grant: the line offered, or NULL); never fails. */
-void vlog_refusal(const struct cmd *c, const char *host, unsigned port, const char *reason,
+/* The command's refusals into an END reply (pointing into c: send before cmd_end). */
+void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m);
+
+/* command.c: appends one refusal record to the daemon's log (grant: the line offered, or
+ * NULL) and keeps it for the command's END reply; never fails. */
+void vlog_refusal(struct cmd *c, const char *host, unsigned port, const char *reason,
 		  const char *grant);
 
 #endif

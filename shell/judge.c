@@ -14,6 +14,7 @@
 #include <fnmatch.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "platform/path.h"
@@ -317,10 +318,15 @@ static const char *mandatory_of(const struct judge_ctx *c, const char *path)
 	if (!inside)
 		return NULL;
 	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-		for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
-			char pat[PATH_MAX];
+		char head[PATH_MAX], ehead[PATH_MAX];
 
-			snprintf(pat, sizeof(pat), "%.*s/%s", (int)(s - path), path, mandatory[i]);
+		/* the real head is literal in the pattern (a project under br[1]) */
+		snprintf(head, sizeof(head), "%.*s", (int)(s - path), path);
+		judge_policy_path(NULL, head, ehead, sizeof(ehead));
+		for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
+			char pat[PATH_MAX * 2 + 64];
+
+			snprintf(pat, sizeof(pat), "%s/%s", ehead, mandatory[i]);
 			if (judge_glob_covers(pat, path))
 				return mandatory[i];
 		}
@@ -521,6 +527,22 @@ char *judge_tilde(const char *home, const char *path, char *buf, size_t n)
 	return buf;
 }
 
+char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
+{
+	char t[PATH_MAX];
+	size_t w = 0;
+
+	judge_tilde(home, path, t, sizeof(t));
+	for (const char *s = t; *s && w + 2 < n; s++) {
+		if (strchr("*?[]{}\\", *s))
+			buf[w++] = '\\';
+		buf[w++] = *s;
+	}
+	if (n)
+		buf[w < n ? w : n - 1] = '\0';
+	return buf;
+}
+
 const char *judge_kind_name(enum viol_kind k)
 {
 	static const char *const names[] = {"read", "write", "exec", "unix", "network"};
@@ -589,7 +611,7 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
 
 	dir_of(v->path, d, sizeof(d));
-	judge_tilde(c->home, d, td, sizeof(td));
+	judge_policy_path(c->home, d, td, sizeof(td));
 	switch (v->why) {
 	case VW_MANDATORY:
 		snprintf(buf, n,
@@ -612,24 +634,42 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 				 "deny_write -= %s",
 				 rule, origin(c, v->rule, o, sizeof(o)), rule);
 		break;
-	case VW_UNMOUNTED:
+	case VW_UNMOUNTED: {
+		char made[PATH_MAX], *lit = v->rule && !path_has_glob(v->rule->value)
+						? path_unescape(v->rule->value)
+						: NULL;
+
+		judge_tilde(c->home, lit ? lit : d, made, sizeof(made));
+		free(lit);
 		snprintf(buf, n,
 			 "write grant %s (%s) matched nothing when the command started "
 			 "(a grant covers what exists); create %s first and run it again",
-			 rule, origin(c, v->rule, o, sizeof(o)), td);
+			 rule, origin(c, v->rule, o, sizeof(o)), made);
 		break;
+	}
 	case VW_CREDENTIAL:
 	case VW_SYSTEM:
 		no_grant(c, v, rule, buf, n);
 		break;
 	default:
-		if (strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0)) {
+		if (!c->prof->root && c->prof->no_project && c->prof->cwd &&
+		    under(v->path, c->prof->cwd) && strcmp(c->prof->cwd, "/") != 0) {
+			/* no project: the line that makes the cwd one */
+			const char *np = c->prof->no_project, *tail = strstr(np, "] write = .");
+			char f[PATH_MAX];
+
+			snprintf(buf, n, "%.*s in %s: write = . (there is no project here)",
+				 tail ? (int)(tail - np) + 1 : (int)strlen(np), np,
+				 c->prof->grant_file
+				     ? judge_tilde(c->home, c->prof->grant_file, f, sizeof(f))
+				     : "~/.config/sbxsh/sbxsh.ini");
+		} else if (strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0)) {
 			char tp[PATH_MAX];
 
 			snprintf(buf, n,
 				 "%s: write += %s (the file alone: a grant of %s would open "
 				 "all of it)",
-				 where, judge_tilde(c->home, v->path, tp, sizeof(tp)), td);
+				 where, judge_policy_path(c->home, v->path, tp, sizeof(tp)), td);
 		} else {
 			snprintf(buf, n, "%s: write += %s", where, td);
 		}
@@ -644,7 +684,7 @@ static char *suggest_read(const struct judge_ctx *c, const struct verdict *v, co
 	char tp[PATH_MAX], rv[PATH_MAX], o[PATH_MAX];
 	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
 
-	judge_tilde(c->home, v->path, tp, sizeof(tp));
+	judge_policy_path(c->home, v->path, tp, sizeof(tp));
 	switch (v->why) {
 	case VW_CREDENTIAL:
 	case VW_SYSTEM:

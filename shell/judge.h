@@ -81,6 +81,8 @@ char *judge_suggest(const struct judge_ctx *c, const struct verdict *v, char *bu
 
 /* path spelled with ~ when it lies under home; into buf, returns buf. */
 char *judge_tilde(const char *home, const char *path, char *buf, size_t n);
+/* A real path as a policy line spells it: "~/…" under home, glob characters escaped. */
+char *judge_policy_path(const char *home, const char *path, char *buf, size_t n);
 
 /* Glob match of a policy pattern (* ? [..] ** {a,b}, \ escapes) against a whole path.
  * judge_glob_covers: the pattern matches path or one of its ancestors. */

@@ -141,15 +141,17 @@ void net_hook(struct net_run *n, struct supervise_net *out)
 	*out = (struct supervise_net){on_fronts, n};
 }
 
-void net_finish(struct net_run *n)
+void net_finish(struct net_run *n, struct sess_refusals *refusals)
 {
 	char *err = NULL;
 
+	if (refusals)
+		refusals->n = refusals->more = 0;
 	if (!n)
 		return;
 	/* A daemon that died mid-command is not the command's failure. */
 	if (n->begun)
-		sess_end(n->conn, &err);
+		sess_end(n->conn, refusals, &err);
 	free(err);
 	sess_close(n->conn);
 	free(n->cmdline);

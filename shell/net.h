@@ -26,7 +26,9 @@ int net_connect(struct net_run *n, const struct settings *set, const char *cmdli
 /* The hook supervise_run calls with the stage's fronts (n as the arg). */
 void net_hook(struct net_run *n, struct supervise_net *out);
 
-/* After the command: tells the daemon it ended and frees n (NULL is fine). */
-void net_finish(struct net_run *n);
+/* After the command: tells the daemon it ended and frees n (NULL is fine). The daemon's
+ * network refusals of the command go into *refusals (may be NULL; emptied first). */
+struct sess_refusals;
+void net_finish(struct net_run *n, struct sess_refusals *refusals);
 
 #endif

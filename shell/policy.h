@@ -59,9 +59,11 @@ struct settings {
 
 /* The profile in force for one cwd. Lists are final: =, +=, -=, use and [limits] applied. */
 struct profile {
-	char *cwd;	   /* canonical */
-	char *root;	   /* project root, canonical */
-	char *root_origin; /* why: "[dir …] file:line", "marker .git", "cwd" */
+	char *cwd;	   /* canonical (a real path, unescaped) */
+	char *root;	   /* project root, canonical (a real path, unescaped); NULL: no project */
+	char *root_origin; /* why: "[dir …] file:line", "marker .git", "cwd …"; no project: why */
+	char *no_project; /* no project: the line that would make the cwd one, e.g.
+			     "[dir /opt/x] write = ."; NULL otherwise (and for / and ~) */
 	struct strv
 	    sections; /* matched sections, least specific first: "[dir ~/src/app] file:line" */
 	struct pol_list read, deny_read, write, deny_write, unix_sockets, listen, env_unset,

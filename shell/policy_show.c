@@ -69,7 +69,13 @@ static void print_settings(FILE *f, const struct settings *s)
 void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 {
 	fprintf(f, "cwd = %s\n", pr->cwd);
-	fprintf(f, "root = %s  # %s\n", pr->root, pr->root_origin);
+	if (pr->root)
+		fprintf(f, "root = %s  # %s\n", pr->root, pr->root_origin);
+	else if (pr->no_project)
+		fprintf(f, "root = none  # no project: %s; to make it one: %s\n", pr->root_origin,
+			pr->no_project);
+	else
+		fprintf(f, "root = none  # no project: %s\n", pr->root_origin);
 	for (size_t i = 0; i < pr->sections.n; i++)
 		fprintf(f, "section = %s\n", pr->sections.v[i]);
 	fprintf(f, "grant_in = %s in %s\n", pr->grant_section, pr->grant_file);

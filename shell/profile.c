@@ -261,6 +261,12 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 	case K_LOG:
 		if ((r = path_expand(v, p->home, "/", &exp, &err)) < 0)
 			break;
+		{ /* a file, not a pattern: the escapes of what was substituted go */
+			char *lit = path_unescape(exp);
+			free(exp);
+			if (!(exp = lit))
+				return -ENOMEM;
+		}
 		set_str(op->key == K_LOG     ? &st->log
 			: op->key == K_BWRAP ? &st->bwrap
 					     : &st->inner_shell,
@@ -351,6 +357,8 @@ struct rstate {
 	struct diag *d;
 	int err;
 	struct path_cache cache;
+	bool told_no_project;
+	char *home; /* canonical, or NULL */
 };
 
 static bool is_user_file(const struct policy *p, const char *file)
@@ -391,17 +399,70 @@ static int write_stays_inside(struct rstate *st, const struct pol_op *op, const 
 			      const char *spelled, const char *canon)
 {
 	const char *root = st->pr->root;
-	if (!root || path_has_glob(spelled) || !path_under(spelled, root) ||
-	    path_under(canon, root))
+	char *s = NULL, *c = NULL;
+	int r = 0;
+
+	if (path_has_glob(spelled))
 		return 0;
-	policy_diag(&st->d->errors, op->file, op->line,
-		    "write: '%s' leads through a symlink to %s, outside the project %s; "
-		    "grant %s itself if that is meant, or remove the link",
-		    tok, canon, root, canon);
-	return -EPERM;
+	if (!(s = path_unescape(spelled)) || !(c = path_unescape(canon)))
+		r = -ENOMEM;
+	else if (st->home && path_under(s, st->home) && strcmp(s, st->home) != 0 &&
+		 path_under(st->home, c)) {
+		/* a link (`ln -s ~ build`, planted by an earlier command) would grant all of ~ */
+		policy_diag(&st->d->errors, op->file, op->line,
+			    "write: '%s' leads through a symlink to %s, which holds the home "
+			    "directory; remove the link (grant ~ itself if that is meant)",
+			    tok, c);
+		r = -EPERM;
+	} else if (root && path_under(s, root) && !path_under(c, root)) {
+		policy_diag(&st->d->errors, op->file, op->line,
+			    "write: '%s' leads through a symlink to %s, outside the project %s; "
+			    "grant %s itself if that is meant, or remove the link",
+			    tok, canon, root, canon);
+		r = -EPERM;
+	}
+	free(s);
+	free(c);
+	return r;
 }
 
-/* The canonical spelling of one token of key k, ~ being home. Returns 0 and *out, or -errno. */
+static bool relative_path(const char *tok)
+{
+	return tok[0] != '/' && tok[0] != '~' && tok[0] != '$';
+}
+
+/* No project: a relative grant names nothing (policy.md); one notice names the line that
+ * would make the cwd a project. A relative deny or ignore still applies, to the cwd. */
+static bool no_project_skips(struct rstate *st, const struct pol_op *op, const char *tok)
+{
+	const struct profile *pr = st->pr;
+	const char *fix = pr->no_project;
+
+	if (pr->root || !relative_path(tok))
+		return false;
+	if (op->key != K_READ && op->key != K_WRITE && op->key != K_UNIX_SOCKETS)
+		return false;
+	if (op->key == K_WRITE && op->op != OP_DEL && !st->told_no_project) {
+		st->told_no_project = true;
+		if (fix)
+			policy_diag(
+			    &st->d->warnings, op->file, op->line,
+			    "write '%s' grants nothing: %s is no project (%s), so the command "
+			    "can write only its private /tmp; to make it one: %s in %s",
+			    tok, pr->cwd, pr->root_origin, fix, pr->grant_file);
+		else
+			policy_diag(
+			    &st->d->warnings, op->file, op->line,
+			    "write '%s' grants nothing: %s is no project (%s), so the command "
+			    "can write only its private /tmp; run it in a project (a directory "
+			    "below ~, or one holding a root marker)",
+			    tok, pr->cwd, pr->root_origin);
+	}
+	return true;
+}
+
+/* The canonical spelling of one token of key k, ~ being home. Returns 0 and *out, 1 when the
+ * token names nothing (no project), or -errno. */
 static int expand_token_in(struct rstate *st, const struct pol_op *op, const char *tok,
 			   const char *home, char **out)
 {
@@ -415,7 +476,9 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 		if ((r = domain_pattern_parse(tok, &dp, &err)) == 0)
 			*out = strdup(domain_pattern_format(&dp, buf, sizeof(buf)));
 	} else if (kd->kind == V_PATHS || kd->kind == V_SOCKETS) {
-		r = path_expand(tok, home, st->pr->root, &exp, &err);
+		if (no_project_skips(st, op, tok))
+			return 1;
+		r = path_expand(tok, home, st->pr->root ? st->pr->root : st->pr->cwd, &exp, &err);
 		if (r == 0)
 			r = path_canon_cached(exp, &st->cache, out);
 		if (r == 0 && op->key == K_WRITE &&
@@ -454,6 +517,8 @@ static int apply_token(struct rstate *st, const struct pol_op *op, struct pol_li
 		char *v = NULL;
 		if ((r = expand_token_in(st, op, tok, k ? st->p->pw_home : st->p->home, &v)) < 0)
 			break;
+		if (r > 0) /* names nothing: no project */
+			return 0;
 		if (op->op == OP_DEL)
 			list_del(l, v, op->key == K_ENV_SET);
 		else
@@ -600,28 +665,93 @@ static char *join_comps(const struct strv *cw, size_t n)
 	return s;
 }
 
-/* Nearest ancestor of cwd (itself included) holding a root marker, else cwd. */
-static char *marker_root(const struct policy *p, const struct strv *cw, char **why)
+/* "~"-relative spelling of cw below home component nh: "/a/b". */
+static char *join_comps_from(const struct strv *cw, size_t nh)
 {
-	for (size_t n = cw->n + 1; n-- > 0;) {
+	struct strv tail = {.v = cw->v + nh, .n = cw->n - nh};
+	return join_comps(&tail, tail.n);
+}
+
+static bool has_marker(const struct policy *p, const char *dir, char **why)
+{
+	for (size_t i = 0; i < p->set.root_markers.n; i++) {
+		char path[4200];
+		struct stat sb;
+		snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "",
+			 p->set.root_markers.v[i].value);
+		if (lstat(path, &sb) == 0) {
+			if (asprintf(why, "marker %s", p->set.root_markers.v[i].value) < 0)
+				*why = NULL;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Components of home when cw lies inside it (home itself included), else -1. */
+static int home_depth(const struct strv *home, const struct strv *cw)
+{
+	if (!home->n || cw->n < home->n)
+		return -1;
+	for (size_t i = 0; i < home->n; i++)
+		if (strcmp(home->v[i], cw->v[i]) != 0)
+			return -1;
+	return (int)home->n;
+}
+
+/* Why a cwd with no marker is no project (policy.md, "project root"). */
+static char *no_project_why(const struct policy *p, const struct strv *cw, int nh)
+{
+	const char *mk = p->set.root_markers.n ? p->set.root_markers.v[0].value : "root marker";
+	char *why = NULL;
+	int r = 0;
+
+	if (cw->n == 0)
+		why = strdup("/ is never a project");
+	else if (nh >= 0 && cw->n == (size_t)nh)
+		r = asprintf(&why,
+			     "the home directory is never a project by itself, even with a %s "
+			     "such as a dotfiles repository",
+			     mk);
+	else if (nh >= 0)
+		r = asprintf(&why,
+			     "no %s between it and the home directory, and ~/%s is a "
+			     "dot-directory of the home directory",
+			     mk, cw->v[nh]);
+	else
+		r = asprintf(&why, "no %s at or above it, and it lies outside the home directory",
+			     mk);
+	return r < 0 ? NULL : why;
+}
+
+/* The project root when no [dir] matched: the nearest ancestor of cwd holding a root marker
+ * (below the home directory for a cwd inside it, never "/"), else cwd itself when it lies
+ * below the home directory and outside its dot-directories; else *root stays NULL (no
+ * project). *why says which (caller frees both). Returns 0 or -ENOMEM. */
+static int marker_root(const struct policy *p, const struct strv *home, const struct strv *cw,
+		       char **root, char **why)
+{
+	int nh = home_depth(home, cw);
+	size_t lowest = nh >= 0 ? (size_t)nh + 1 : 1;
+
+	*root = *why = NULL;
+	for (size_t n = cw->n; n >= lowest && n > 0; n--) {
 		char *dir = join_comps(cw, n);
 		if (!dir)
-			return NULL;
-		for (size_t i = 0; i < p->set.root_markers.n; i++) {
-			char path[4200];
-			struct stat sb;
-			snprintf(path, sizeof(path), "%s/%s", n ? dir : "",
-				 p->set.root_markers.v[i].value);
-			if (lstat(path, &sb) == 0) {
-				if (asprintf(why, "marker %s", p->set.root_markers.v[i].value) < 0)
-					*why = NULL;
-				return dir;
-			}
+			return -ENOMEM;
+		if (has_marker(p, dir, why)) {
+			*root = dir;
+			return *why ? 0 : -ENOMEM;
 		}
 		free(dir);
 	}
-	*why = strdup("cwd");
-	return join_comps(cw, cw->n);
+	if (nh >= 0 && cw->n > (size_t)nh && cw->v[nh][0] != '.') {
+		*why = strdup("cwd (no marker; below the home directory)");
+		*root = join_comps(cw, cw->n);
+		return *root && *why ? 0 : -ENOMEM;
+	}
+	*why = no_project_why(p, cw, nh);
+	return *why ? 0 : -ENOMEM;
 }
 
 /* --- [limits] --- */
@@ -745,7 +875,15 @@ static void limits_release(struct limits *lim)
 static void finish_profile(struct rstate *st)
 {
 	struct profile *pr = st->pr;
-	if (!pr->hermetic)
+	/* No project in the host's /tmp (a mktemp -d): the command still sees its cwd, read-only,
+	 * through the private /tmp that hides the rest. */
+	if (!pr->root && pr->tmp == TMP_PRIVATE && path_under(pr->cwd, "/tmp") &&
+	    strcmp(pr->cwd, "/tmp") != 0) {
+		char *esc = path_escape(pr->cwd);
+		st->err = esc ? list_add(&pr->read, esc, NULL, 0) : -ENOMEM;
+		free(esc);
+	}
+	if (!pr->hermetic || st->err)
 		return;
 	for (size_t i = pr->read.n; i-- > 0;)
 		if (strcmp(pr->read.v[i].value, "/") == 0)
@@ -755,27 +893,83 @@ static void finish_profile(struct rstate *st)
 				   pr->o_hermetic.line);
 }
 
+/* The canonical form of a real path (not a pattern): 0 and *out (caller frees), or -errno. */
+static int canon_real(struct rstate *st, const char *path, char **out)
+{
+	char *esc = path_escape(path), *c = NULL;
+	int r = esc ? path_canon_cached(esc, &st->cache, &c) : -ENOMEM;
+
+	*out = r == 0 ? path_unescape(c) : NULL;
+	free(esc);
+	free(c);
+	return r < 0 ? r : *out ? 0 : -ENOMEM;
+}
+
+/* No project: the [dir] line that would make the cwd one, "~/…" spelled and escaped (NULL
+ * for "/" and the home directory, which are never offered). */
+static int no_project_line(struct rstate *st, const struct strv *home, const struct strv *cw)
+{
+	int nh = home_depth(home, cw);
+	char *rest = NULL, *esc = NULL;
+
+	if (cw->n == 0 || (nh >= 0 && cw->n == (size_t)nh))
+		return 0;
+	if (!(rest = nh >= 0 ? join_comps_from(cw, (size_t)nh) : join_comps(cw, cw->n)) ||
+	    !(esc = path_escape(rest)) ||
+	    asprintf(&st->pr->no_project, "[dir %s%s] write = .", nh >= 0 ? "~" : "", esc) < 0)
+		st->pr->no_project = NULL;
+	free(rest);
+	free(esc);
+	return st->pr->no_project ? 0 : -ENOMEM;
+}
+
+static int profile_root(struct rstate *st, const struct strv *cw, const struct dir_match *m,
+			size_t nm)
+{
+	struct profile *pr = st->pr;
+	struct strv home = {0};
+	char *h = NULL;
+	int r = 0;
+
+	if (nm) {
+		if (st->p->home && st->p->home[0] == '/' && strcmp(st->p->home, "/") != 0 &&
+		    (r = canon_real(st, st->p->home, &st->home)) < 0)
+			return r;
+		pr->root = join_comps(cw, (size_t)m[nm - 1].len);
+		if (asprintf(&pr->root_origin, "%s %s:%u", m[nm - 1].s->head, m[nm - 1].s->file,
+			     m[nm - 1].s->line) < 0)
+			pr->root_origin = NULL;
+		return pr->root && pr->root_origin ? 0 : -ENOMEM;
+	}
+	if (st->p->home && st->p->home[0] == '/' && strcmp(st->p->home, "/") != 0 &&
+	    (r = canon_real(st, st->p->home, &h)) == 0)
+		r = split_comps(h, &home);
+	if (r == 0)
+		r = marker_root(st->p, &home, cw, &pr->root, &pr->root_origin);
+	if (r == 0 && !pr->root)
+		r = no_project_line(st, &home, cw);
+	strv_release(&home);
+	st->home = h;
+	return r;
+}
+
 static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, struct dir_match **m,
 			size_t *nm)
 {
 	const struct policy *p = st->p;
 	struct profile *pr = st->pr;
 	int r;
-	if ((r = path_canon_cached(cwd, &st->cache, &pr->cwd)) < 0 ||
-	    (r = split_comps(pr->cwd, cw)) < 0)
+	if ((r = canon_real(st, cwd, &pr->cwd)) < 0 || (r = split_comps(pr->cwd, cw)) < 0)
 		return r;
 	*m = calloc(p->nsecs + 1, sizeof(**m));
 	if (!*m)
 		return -ENOMEM;
 	*nm = match_dirs(p, cw, *m);
-	pr->root =
-	    *nm ? join_comps(cw, (size_t)(*m)[*nm - 1].len) : marker_root(p, cw, &pr->root_origin);
-	if (*nm && asprintf(&pr->root_origin, "%s %s:%u", (*m)[*nm - 1].s->head,
-			    (*m)[*nm - 1].s->file, (*m)[*nm - 1].s->line) < 0)
-		pr->root_origin = NULL;
+	if ((r = profile_root(st, cw, *m, *nm)) < 0)
+		return r;
 	pr->grant_section = strdup(*nm ? (*m)[*nm - 1].s->head : "[default]");
 	pr->grant_file = strdup(p->user_file ? p->user_file : "~/.config/sbxsh/sbxsh.ini");
-	if (!pr->root || !pr->root_origin || !pr->grant_section || !pr->grant_file)
+	if (!pr->grant_section || !pr->grant_file)
 		return -ENOMEM;
 	pr->network = NET_PROXY;
 	pr->tmp = TMP_PRIVATE;
@@ -783,9 +977,12 @@ static int profile_init(struct rstate *st, const char *cwd, struct strv *cw, str
 	pr->shm_size = (struct pol_size){0, 10};
 	pr->on_violation = p->set.on_violation;
 	pr->o_on_violation = p->set.o_on_violation;
-	if ((r = list_add(&pr->read, "/", NULL, 0)) < 0)
+	if ((r = list_add(&pr->read, "/", NULL, 0)) < 0 || !pr->root)
 		return r;
-	return list_add(&pr->write, pr->root, NULL, 0);
+	char *esc = path_escape(pr->root);
+	r = esc ? list_add(&pr->write, esc, NULL, 0) : -ENOMEM;
+	free(esc);
+	return r;
 }
 
 int profile_resolve(const struct policy *p, const char *cwd, struct profile **out, struct diag *d)
@@ -794,7 +991,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 	struct dir_match *m = NULL;
 	struct limits lim = {.network = -1};
 	size_t nm = 0;
-	struct rstate st = {p, calloc(1, sizeof(struct profile)), d, 0, {0}};
+	struct rstate st = {p, calloc(1, sizeof(struct profile)), d, 0, {0}, false, NULL};
 
 	*out = NULL;
 	if (!st.pr)
@@ -821,6 +1018,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 out:
 	limits_release(&lim);
 	path_cache_release(&st.cache);
+	free(st.home);
 	strv_release(&cw);
 	free(m);
 	if (st.err) {
@@ -846,6 +1044,7 @@ void profile_free(struct profile *pr)
 	free(pr->cwd);
 	free(pr->root);
 	free(pr->root_origin);
+	free(pr->no_project);
 	free(pr->grant_section);
 	free(pr->grant_file);
 	free(pr);

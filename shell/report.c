@@ -24,6 +24,7 @@
 #include "paths.h"
 #include "platform/linux/notify.h"
 #include "platform/sandbox.h"
+#include "session/client.h"
 #include "session/ident.h"
 #include "session/vlog.h"
 
@@ -148,39 +149,28 @@ static int failed_status(int wstatus)
 	return !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
 }
 
-/* The session daemon's network refusals for this command, logged since it started. */
+/* The session daemon's network refusals for this command, as it answered the command's END
+ * on the control connection (never read back from the log, which the sandbox may write). */
 static void network_records(const struct report_ctx *rc, struct strv *lines, struct strv *seen)
 {
-	FILE *f;
-	char *line = NULL, g[PATH_MAX * 2];
-	size_t cap = 0;
-	ssize_t n;
+	const struct sess_refusals *rs = rc->refusals;
+	char g[PATH_MAX * 2];
 
-	if (!rc->log || rc->log_from < 0 || !rc->command || !(f = fopen(rc->log, "re")))
-		return;
-	if (fseeko(f, (off_t)rc->log_from, SEEK_SET) == 0) {
-		while ((n = getline(&line, &cap, f)) > 0) {
-			struct vlog_entry e;
-			struct verdict v;
+	for (size_t i = 0; rs && i < rs->n; i++) {
+		const struct sess_net_refusal *e = &rs->v[i];
+		struct verdict v;
 
-			if (vlog_parse(line, (size_t)n, &e) < 0 || !e.kind || !e.command ||
-			    !e.host || strcmp(e.kind, "network") != 0 ||
-			    strcmp(e.command, rc->command) != 0 || e.port < 0 || e.port > 65535)
-				continue;
-			if (judge_network(rc->jc, e.host, (unsigned)e.port, &v) == 0 ||
-			    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
-				continue;
-			if (e.grant) /* the daemon's own offer, made with the command's lists */
-				snprintf(g, sizeof(g), "%s", e.grant);
-			else
-				judge_suggest(rc->jc, &v, g, sizeof(g));
-			strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
-				   e.reason ? e.reason : "refused by the proxy",
-				   g[0] == '[' ? "to allow, " : "", g);
-		}
+		if (judge_network(rc->jc, e->host, e->port, &v) == 0 ||
+		    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
+			continue;
+		if (e->grant[0]) /* the daemon's own offer, made with the command's lists */
+			snprintf(g, sizeof(g), "%s", e->grant);
+		else
+			judge_suggest(rc->jc, &v, g, sizeof(g));
+		strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
+			   e->reason[0] ? e->reason : "refused by the proxy",
+			   g[0] == '[' ? "to allow, " : "", g);
 	}
-	free(line);
-	fclose(f);
 }
 
 int report_finish(const struct report_ctx *rc, const struct monitor *m, int wstatus, FILE *err)
@@ -194,7 +184,7 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 	unsigned long total;
 
 	network_records(rc, &net, &seen);
-	total = n + st->dropped + net.n;
+	total = n + st->dropped + net.n + (rc->refusals ? rc->refusals->more : 0);
 	if (show && total)
 		fprintf(err, "sbxsh: %lu violation%s\n", total, total == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
@@ -209,8 +199,9 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 	}
 	for (size_t i = 0; show && i < net.n; i++)
 		fprintf(err, "%s\n", net.v[i]); /* the daemon logged these */
-	if (show && st->dropped)
-		fprintf(err, "sbxsh:   (%lu more not listed)\n", st->dropped);
+	if (show && (st->dropped || (rc->refusals && rc->refusals->more)))
+		fprintf(err, "sbxsh:   (%lu more not listed)\n",
+			st->dropped + (rc->refusals ? rc->refusals->more : 0));
 	if (show && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
 		for (size_t i = 0; i < hints.n; i++)
 			fprintf(err, "sbxsh: hint: %s\n", hints.v[i]);
@@ -237,6 +228,7 @@ struct report_run {
 	char *home, *cmdline;
 	char command[64];
 	char session[SESS_ID_MAX + 1];
+	struct sess_refusals refusals;
 };
 
 /* On the monitor's thread, as each violation is found. */
@@ -278,12 +270,7 @@ static void fill_ctx(struct report_run *rr, const struct settings *set, const st
 	rr->rc.command = report_command_id(rr->command, sizeof(rr->command));
 	rr->rc.cmdline = rr->cmdline;
 	rr->rc.cwd = spec->cwd ? spec->cwd : prof->cwd;
-	rr->rc.log_from = -1; /* -1: no network records to read back */
-	if (set->log && prof->network == NET_PROXY) {
-		struct stat st;
-
-		rr->rc.log_from = stat(set->log, &st) == 0 ? (long long)st.st_size : 0;
-	}
+	rr->rc.refusals = &rr->refusals; /* filled by report_run_set_refusals */
 }
 
 const char *report_run_command(const struct report_run *rr)
@@ -368,6 +355,11 @@ out:
 	unsetenv(NOTIFY_ENV);
 	report_run_free(rr);
 	return r;
+}
+
+struct sess_refusals *report_run_refusals(struct report_run *rr)
+{
+	return rr ? &rr->refusals : NULL;
 }
 
 struct monitor *report_run_monitor(const struct report_run *rr)

@@ -13,16 +13,17 @@
  * on_violation = fail. Not bash's 1/2/126/127/128+n, not sbxsh's 125, not timeout(1)'s 124. */
 #define REPORT_EXIT_VIOLATION 122
 
+struct sess_refusals;
+
 struct report_ctx {
 	const struct judge_ctx *jc;
 	enum viol_mode mode; /* the profile's on_violation */
 	const char *log;     /* the violation log, or NULL */
 	bool syslog;
 	const char *session, *command, *cmdline, *cwd;
-	bool logged;	    /* the violations were logged as they happened (report_log_one) */
-	long long log_from; /* the log's size when the command started: network refusals the
-			       session daemon logged for command since then are reported too;
-			       -1: none */
+	bool logged; /* the violations were logged as they happened (report_log_one) */
+	const struct sess_refusals *refusals; /* the session daemon's network refusals of
+						  this command (its END reply), or NULL */
 };
 
 /* Writes every violation of m to the log (and syslog), prints the summary and hints on err
@@ -53,6 +54,8 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 /* The command id the log records carry: give it to the session daemon (sess_command.id) so
  * its network refusals are attributed to this command and shown in its summary. */
 const char *report_run_command(const struct report_run *rr);
+/* Where net_finish puts the daemon's network refusals of the command (NULL when rr is). */
+struct sess_refusals *report_run_refusals(struct report_run *rr);
 /* After the command: stops the monitor, reports, returns the wait status to exit with. */
 int report_run_end(struct report_run *rr, int wstatus);
 /* The run's monitor (NULL when off), for the supervise loop to serve (monitor_poll_fd,

@@ -111,6 +111,7 @@ static void plan(struct run *r, const struct settings *set)
 	    .root = geteuid() == 0,
 	    /* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
 	    .tty = all_tty() && !(r->args.interactive || (!r->args.command && !r->args.script)),
+	    .make_dirs = !r->args.dry_run,
 	};
 	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
 
@@ -290,7 +291,7 @@ static int run_sandboxed(struct run *r)
 			      r->net ? &hook : NULL, mon ? &xmon : NULL, &res);
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
-	net_finish(r->net);
+	net_finish(r->net, report_run_refusals(r->mon));
 	finish(r, &res);
 }
 

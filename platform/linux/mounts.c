@@ -18,6 +18,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <glob.h>
 #include <stdio.h>
@@ -108,28 +110,12 @@ static int add(struct plan *pl, const char *path, enum kind k)
 
 static bool has_glob(const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' && s[1])
-			s++;
-		else if (strchr("*?[{", *s))
-			return true;
-	}
-	return false;
+	return path_has_glob(s);
 }
 
 static char *unescape(const char *s)
 {
-	char *o = malloc(strlen(s) + 1), *w = o;
-
-	if (!o)
-		return NULL;
-	for (; *s; s++) {
-		if (*s == '\\' && s[1])
-			s++;
-		*w++ = *s;
-	}
-	*w = '\0';
-	return o;
+	return path_unescape(s);
 }
 
 // A trailing "/**" (or "/**/*") means the directory itself: a grant of a whole tree.
@@ -273,11 +259,13 @@ static int check_links(struct plan *pl, const struct profile *p, const struct po
 		canon_first_link(lit, &link);
 		if (link)
 			target = realpath(link, NULL);
+		char *esc = path_escape(target ? target : canon);
 		r = strv_pushf(pl->errors,
 			       "%s:%u: write grant %s: the symlink %s leads to %s, outside the "
 			       "project %s; grant %s itself if that is meant",
 			       v->file, v->line, v->value, link ? link : lit,
-			       target ? target : canon, p->root, target ? target : canon);
+			       target ? target : canon, p->root, esc ? esc : canon);
+		free(esc);
 		r = r ? r : -EPERM;
 	}
 	free(lit);
@@ -286,16 +274,185 @@ static int check_links(struct plan *pl, const struct profile *p, const struct po
 	return r;
 }
 
-static int add_write_path(struct plan *pl, const struct pol_value *v, const char *path)
+/* Names a missing grant directory may not be created as (policy.md, "Mandatory write
+ * denies"): anywhere below base, and (home) below the home directory.
+ * TODO(merge): use platform/mandatory.h */
+static const char *const no_create_any[] = {
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".bash_aliases",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".inputrc",
+    ".gitconfig",
+    ".gitmodules",
+    ".lfsconfig",
+    ".ripgreprc",
+    ".vscode",
+    ".idea",
+    ".mcp.json",
+    ".claude/commands",
+    ".claude/agents",
+    ".claude/settings*.json",
+    ".codex",
+    ".gemini",
+    ".agents",
+    ".git",
+    ".config/fish",
+};
+static const char *const no_create_home[] = {
+    ".ssh",
+    ".gnupg",
+    ".config/sbxsh",
+    ".config/git",
+    ".config/systemd",
+    ".config/autostart",
+    ".config/environment.d",
+    ".local/bin",
+    ".local/share/systemd",
+    ".pam_environment",
+    ".local/state/sbxsh",
+};
+
+/* rel (components after a base, "a/b") starts with the components of name (globs allowed). */
+static bool starts_with_name(const char *rel, const char *name)
+{
+	char r[PATH_MAX];
+	size_t nc = 1;
+
+	for (const char *q = name; *q; q++)
+		nc += *q == '/';
+	snprintf(r, sizeof(r), "%s", rel);
+	char *cut = r;
+	for (size_t i = 0; cut && i < nc; i++)
+		cut = strchr(cut + (i ? 1 : 0), '/');
+	if (cut)
+		*cut = '\0';
+	return fnmatch(name, r, FNM_PATHNAME) == 0;
+}
+
+static bool mandatory_rel(const char *rel, bool home)
+{
+	for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+		for (size_t i = 0; i < sizeof(no_create_any) / sizeof(*no_create_any); i++)
+			if (starts_with_name(c, no_create_any[i]))
+				return true;
+	for (size_t i = 0; home && i < sizeof(no_create_home) / sizeof(*no_create_home); i++)
+		if (starts_with_name(rel, no_create_home[i]))
+			return true;
+	return false;
+}
+
+/* A name that looks like a file's (an extension, or a start-up/history file's ending): a
+ * missing grant of it is not made a directory (~/.bash_history must stay a file to be). */
+static bool looks_like_file(const char *path)
+{
+	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	static const char *const ends[] = {"rc", "history", "hst", "hsts", "info", "lock"};
+	size_t n = strlen(b);
+
+	if (strchr(b + 1, '.'))
+		return true;
+	for (size_t i = 0; i < sizeof(ends) / sizeof(*ends); i++) {
+		size_t k = strlen(ends[i]);
+		if (n > k && strcmp(b + n - k, ends[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The base a missing grant directory may be created under: the home directory or the project
+ * (path strictly below it, no mandatory name on the way), else NULL. */
+static const char *creatable_under(const struct profile *p, const struct sandbox_ctx *c,
+				   const char *path)
+{
+	const char *home = c->home && strcmp(c->home, "/") ? c->home : NULL;
+	const char *root = p->root && strcmp(p->root, "/") ? p->root : NULL;
+	bool in_home = home && canon_under(path, home) && path[strlen(home)];
+	bool in_root = root && canon_under(path, root) && path[strlen(root)];
+	const char *base = in_home ? home : in_root ? root : NULL;
+
+	if (!base || looks_like_file(path) ||
+	    (in_home && mandatory_rel(path + strlen(home) + 1, true)) ||
+	    (in_root && mandatory_rel(path + strlen(root) + 1, false)))
+		return NULL;
+	return base;
+}
+
+/* mkdir -p path below base, 0700, one component at a time from base's descriptor, never
+ * following a link (a component swapped for a symlink meanwhile fails with ELOOP/ENOTDIR).
+ * Returns 0 or -errno. */
+static int make_dirs_below(const char *base, const char *path)
+{
+	char rel[PATH_MAX];
+	int dfd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r = 0;
+
+	if (dfd < 0)
+		return -errno;
+	snprintf(rel, sizeof(rel), "%s", path + strlen(base) + 1);
+	for (char *name = rel, *next; r == 0 && name && *name; name = next) {
+		next = strchr(name, '/');
+		if (next)
+			*next++ = '\0';
+		if (mkdirat(dfd, name, 0700) < 0 && errno != EEXIST)
+			r = -errno;
+		int nfd =
+		    r ? -1 : openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (!r && nfd < 0)
+			r = -errno;
+		close(dfd);
+		dfd = nfd;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	return r;
+}
+
+/* A missing directory grant under the home directory or the project: created (0700) before
+ * the sandbox starts, with one notice. 1 when it now exists, 0 when not made, -ENOMEM. */
+static int create_missing(struct plan *pl, const struct profile *p, const struct sandbox_ctx *c,
+			  const struct pol_value *v, const char *path)
+{
+	const char *base = c->make_dirs ? creatable_under(p, c, path) : NULL;
+	int e;
+
+	if (!base)
+		return 0;
+	if ((e = make_dirs_below(base, path)) < 0)
+		return strv_pushf(pl->notices,
+				  "write grant %s (%s:%u) does not exist and could not be created "
+				  "(%s); nothing is mounted for it",
+				  path, v->file, v->line, strerror(-e)) < 0
+			   ? -ENOMEM
+			   : 0;
+	return strv_pushf(pl->notices,
+			  "write grant %s (%s:%u) did not exist: created it (mode 0700) so the "
+			  "command can write there",
+			  path, v->file, v->line) < 0
+		   ? -ENOMEM
+		   : 1;
+}
+
+static int add_write_path(struct plan *pl, const struct profile *p, const struct sandbox_ctx *c,
+			  const struct pol_value *v, const char *path)
 {
 	struct stat st;
+	int made;
 
+	if (stat(path, &st) < 0 && (made = create_missing(pl, p, c, v, path)) <= 0)
+		return made < 0 ? made
+				: strv_pushf(pl->notices,
+					     "write grant %s (%s:%u) does not exist; nothing is "
+					     "mounted for it (create it first, or grant the "
+					     "directory that will hold it)",
+					     path, v->file, v->line);
 	if (stat(path, &st) < 0)
-		return strv_pushf(
-		    pl->notices,
-		    "write grant %s (%s:%u) does not exist; nothing is mounted for it "
-		    "(create it first, or grant the directory that will hold it)",
-		    path, v->file, v->line);
+		return 0;
 	if (!S_ISDIR(st.st_mode)) {
 		char *dir = strdup(path);
 		if (!dir)
@@ -318,27 +475,57 @@ static int add_write_path(struct plan *pl, const struct pol_value *v, const char
 	return r;
 }
 
-/* The directory a glob's hits would land in: its literal head. */
+/* The directory a glob's hits would land in: its literal head (the longest glob-free prefix,
+ * still spelled as a pattern). */
 static char *glob_dir(const char *pat)
 {
 	char *d = strdup(pat);
 	if (!d)
 		return NULL;
-	for (char *p = d; *p; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-		} else if (strchr("*?[{", *p)) {
-			*p = '\0';
-			break;
-		}
-	}
+	const char *g = path_glob_start(d);
+	if (g)
+		d[g - d] = '\0';
 	char *slash = strrchr(d, '/');
 	if (slash)
 		*(slash == d ? slash + 1 : slash) = '\0';
 	return d;
 }
 
-static int add_writes(struct plan *pl, const struct profile *p)
+/* The real directory a glob's hits must stay in: its literal head, canonical. */
+static int glob_fixed_dir(const char *pat, char **out)
+{
+	char *d = glob_dir(pat), *lit = d ? unescape(d) : NULL;
+	int r = lit ? canon_path(lit, out) : -ENOMEM;
+
+	free(d);
+	free(lit);
+	return r;
+}
+
+/* A glob hit whose real path leaves the pattern's fixed directory came through a link (one a
+ * command may have planted, e.g. `ln -s ~ build` under a grant of ~/work/ANY/build): dropped with a
+ * notice. Returns 1 to drop, 0 to keep, or -ENOMEM. */
+static int glob_hit_leaves(struct plan *pl, const struct pol_value *v, const char *fixed,
+			   const char *hit, const char *canon)
+{
+	char *link = NULL, *esc = NULL;
+	int r;
+
+	if (canon_under(canon, fixed) && strcmp(canon, fixed) != 0)
+		return 0; /* strictly below: a hit is never the fixed directory itself */
+	canon_first_link(hit, &link);
+	esc = path_escape(canon);
+	r = strv_pushf(pl->notices,
+		       "write grant %s (%s:%u): %s leads through the symlink %s to %s, outside %s; "
+		       "it is not mounted (grant %s itself if that is meant, or remove the link)",
+		       v->value, v->file, v->line, hit, link ? link : hit, canon, fixed,
+		       esc ? esc : canon);
+	free(link);
+	free(esc);
+	return r < 0 ? r : 1;
+}
+
+static int add_writes(struct plan *pl, const struct profile *p, const struct sandbox_ctx *ctx)
 {
 	int r = 0;
 
@@ -360,16 +547,24 @@ static int add_writes(struct plan *pl, const struct profile *p)
 			free(d);
 		}
 		/* The policy engine refuses a literal whose links leave the project; a glob's
-		 * hits are judged here, each by the path it was matched at. */
+		 * hits are judged here, each by the path it was matched at, and must stay in
+		 * the pattern's own fixed directory. */
+		char *fixed = NULL;
+		if (r == 0 && hits.n && has_glob(v->value))
+			r = glob_fixed_dir(v->value, &fixed);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			char *c = NULL;
 			r = canon_path(hits.v[j], &c);
 			if (r == 0)
 				r = check_links(pl, p, v, hits.v[j], c);
-			if (r == 0)
-				r = add_write_path(pl, v, c);
+			if (r == 0 && fixed &&
+			    (r = glob_hit_leaves(pl, v, fixed, hits.v[j], c)) == 1)
+				r = 0;
+			else if (r == 0)
+				r = add_write_path(pl, p, ctx, v, c);
 			free(c);
 		}
+		free(fixed);
 		strv_release(&hits);
 	}
 	return r;
@@ -422,8 +617,13 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 
 	if (git_config && strcmp(name, ".git/config") == 0)
 		return 0;
-	if (!(p = path_cat(dir, strcmp(dir, "/") ? strlen(dir) : 0, "/", name)))
+	/* dir is a real path: as a glob's head its characters are literal (br[1]/.claude/…) */
+	char *edir = strchr(name, '*') ? path_escape(dir) : strdup(dir);
+	if (!edir || !(p = path_cat(edir, strcmp(edir, "/") ? strlen(edir) : 0, "/", name))) {
+		free(edir);
 		return -ENOMEM;
+	}
+	free(edir);
 	struct strv hits = {0};
 	r = strchr(name, '*') ? glob_push(p, &hits) : strv_push(&hits, p);
 	for (size_t i = 0; r == 0 && i < hits.n; i++) {
@@ -803,7 +1003,7 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 	if (r == 0)
 		r = add_reads(&pl, p);
 	if (r == 0)
-		r = add_writes(&pl, p);
+		r = add_writes(&pl, p, c);
 	if (r == 0)
 		r = add_denies(&pl, &p->deny_read, K_HIDE);
 	if (r == 0)

@@ -7,6 +7,7 @@
 #include "platform/sandbox.h"
 #include "shell/judge.h"
 #include "shell/monitor.h"
+#include "session/client.h"
 #include "shell/report.h"
 #include "shell/policy.h"
 #include "tests/unit/tap.h"
@@ -247,33 +248,26 @@ static void test_other(void)
 	is_str(judge_kind_name(VK_NETWORK), "network", "kind names");
 }
 
-/* The session daemon's refusals for this command, read back from the log into the summary. */
+/* The session daemon's refusals for this command, from its END reply, into the summary. */
 static void test_report_network(void)
 {
-	char logp[] = "/tmp/sbx-judge-log.XXXXXX", out[4096];
-	int fd = mkstemp(logp);
-	FILE *f = fdopen(fd, "w"), *err = tmpfile();
+	char out[4096];
+	FILE *err = tmpfile();
 	struct monitor *m = NULL;
-	struct report_ctx rc = {.jc = &jc,
-				.mode = VIOL_FAIL,
-				.log = logp,
-				.command = "c-A",
-				.session = "s",
-				.log_from = 0};
+	static struct sess_refusals rs = {
+	    .v = {{"example.org", "not in allow_domains", "", 443},
+		  {"example.org", "", "", 443},
+		  {"a.noise.com", "", "", 443},
+		  {"db.internal", "",
+		   "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: allow_domains += "
+		   "db.internal:5432",
+		   5432}},
+	    .n = 4};
+	struct report_ctx rc = {
+	    .jc = &jc, .mode = VIOL_FAIL, .command = "c-A", .session = "s", .refusals = &rs};
 	size_t n;
 	int st;
 
-	fputs("{\"command\":\"c-B\",\"kind\":\"network\",\"host\":\"other.org\",\"port\":443}\n"
-	      "garbage line\n"
-	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443,"
-	      "\"reason\":\"not in allow_domains\"}\n"
-	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"example.org\",\"port\":443}\n"
-	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"a.noise.com\",\"port\":443}\n"
-	      "{\"command\":\"c-A\",\"kind\":\"network\",\"host\":\"db.internal\",\"port\":5432,"
-	      "\"grant\":\"[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: allow_domains += "
-	      "db.internal:5432\"}\n",
-	      f);
-	fclose(f);
 	ok(monitor_new(&m, -1, &jc) == 0, "a monitor that saw nothing");
 	st = report_finish(&rc, m, 0, err);
 	rewind(err);
@@ -289,15 +283,23 @@ static void test_report_network(void)
 	ok(strstr(out, "network example.org:443 (not in allow_domains): to allow, [dir ~/proj] in "
 		       "~/.config/sbxsh/sbxsh.ini: allow_domains += example.org") != NULL,
 	   "… with the domain to allow");
-	ok(!strstr(out, "other.org"), "another command's refusal is not this one's");
+	rs.more = 3;
+	rewind(err);
+	st = report_finish(&rc, m, 0, err);
+	n = (size_t)ftell(err);
+	rewind(err);
+	n = fread(out, 1, n < sizeof(out) - 1 ? n : sizeof(out) - 1, err);
+	out[n] = '\0';
+	ok(strstr(out, "sbxsh: 5 violations\n") && strstr(out, "(3 more not listed)"),
+	   "refusals the daemon did not list are counted: %s", out);
+	rs.more = 0;
 	rc.mode = VIOL_WARN;
 	rewind(err);
 	is_int(report_finish(&rc, m, 3 << 8, err), 3 << 8, "a failing command keeps its status");
-	rc.log_from = -1;
+	rc.refusals = NULL;
 	is_int(report_finish(&rc, m, 0, err), 0, "no violation: the status is the command's");
 	monitor_free(m);
 	fclose(err);
-	unlink(logp);
 }
 
 int main(void)

@@ -117,6 +117,33 @@ int main(void)
 
 	ok(path_has_glob("/a/*") && !path_has_glob("/a/\\*") && !path_has_glob("/a/b"),
 	   "path_has_glob sees unescaped globs only");
+	ok(path_has_glob("/a/[b]") && path_has_glob("/a/{b,c}") && path_has_glob("/a/?") &&
+	       !path_has_glob("/a/b]") && !path_has_glob("/a/\\[b\\]"),
+	   "one glob definition: * ? [ { start a glob");
+	{
+		char *e = path_escape("/x/br[1]/a*b?{c}\\d"), *u = e ? path_unescape(e) : NULL;
+		is_str(e, "/x/br\\[1\\]/a\\*b\\?\\{c\\}\\\\d",
+		       "path_escape escapes * ? [ ] { } \\");
+		is_str(u, "/x/br[1]/a*b?{c}\\d", "path_unescape undoes it");
+		free(e);
+		free(u);
+		char *out = NULL, *err = NULL;
+		setenv("SBX_T_BR", "/v/s[1]", 1);
+		is_int(path_expand("$SBX_T_BR/x", NULL, "/", &out, &err), 0,
+		       "a bracketed $VAR expands");
+		is_str(out, "/v/s\\[1\\]/x", "…its value literal (escaped)");
+		free(out);
+		is_int(path_expand("./b", "/h", "/p/br[1]", &out, &err), 0,
+		       "a bracketed root expands");
+		is_str(out, "/p/br\\[1\\]/b", "…literal too");
+		free(out);
+		is_int(path_expand("~/k", "/h[x]", "/", &out, &err), 0, "a bracketed home expands");
+		is_str(out, "/h\\[x\\]/k", "…literal too");
+		free(out);
+		is_int(path_expand(".", "/h", NULL, &out, &err), -ENOENT,
+		       "no project: '.' has no root");
+		free(err);
+	}
 	ok(path_under("/a/b", "/a") && path_under("/a", "/a") && !path_under("/ab", "/a") &&
 	       path_under("/x", "/"),
 	   "path_under is component-wise");
@@ -150,6 +177,23 @@ int main(void)
 	path_canon("/", &c);
 	is_str(c, "/", "canon of / is /");
 	free(c);
+	char br[300], brl[300], *ebr = NULL;
+	snprintf(br, sizeof(br), "%s/br[1]", real);
+	snprintf(brl, sizeof(brl), "%s/blink", d);
+	ok(mkdir(br, 0700) == 0 && symlink(br, brl) == 0, "a directory br[1] and a link to it");
+	snprintf(want, sizeof(want), "%s/blink/x", d);
+	ebr = path_escape(want);
+	path_canon(ebr, &c);
+	free(ebr);
+	snprintf(want, sizeof(want), "%s/br\\[1\\]/x", real);
+	is_str(c, want, "a link resolved to a bracketed name comes back escaped");
+	free(c);
+	snprintf(want, sizeof(want), "%s/br\\[1\\]/*", real);
+	path_canon(want, &c);
+	is_str(c, want, "an escaped component is literal: canonicalized, the glob after it kept");
+	free(c);
+	unlink(brl);
+	rmdir(br);
 	unlink(link);
 	rmdir(d);
 	free(real);

@@ -10,7 +10,7 @@
 #include "shell/policy.h"
 #include "tests/unit/tap.h"
 
-static char T[64], sysdir[256], userdir[256];
+static char T[64], TP[80], sysdir[256], userdir[256];
 static struct policy_opts opts;
 
 __attribute__((format(printf, 3, 4))) static void put(const char *path, mode_t mode,
@@ -115,7 +115,7 @@ static void test_default(void)
 	is_int(r, 0, "the embedded default loads");
 	is_int(d.errors.n + d.warnings.n, 0, "with no error and no warning");
 	show(&d.errors);
-	r = profile_resolve(p, T, &pr, &d);
+	r = profile_resolve(p, TP, &pr, &d);
 	is_int(r, 0, "and resolves");
 	char ssh[1024];
 	snprintf(ssh, sizeof(ssh), "%s/home/.ssh", T);
@@ -377,10 +377,87 @@ static void test_resolve(void)
 	policy_free(p);
 
 	pr = resolve(NULL, "[sbxsh]\nroot_markers = nothing-here\n", dir, &p, &d);
-	is_str(pr ? pr->root : NULL, dir, "with no marker, the root is the cwd");
+	ok(pr && !pr->root && pr->write.n == 0,
+	   "with no marker outside the home directory, there is no project");
 	profile_free(pr);
 	policy_free(p);
 	diag_release(&d);
+}
+
+/* The project root rule of policy.md: markers below ~ only, never /, the cwd only below ~
+ * outside its dot-directories, otherwise no project (and one notice naming the fix). */
+static void root_case(const char *sub, const char *want_root, const char *desc)
+{
+	struct policy *p = NULL;
+	struct diag d = {0};
+	char dir[1024], want[1024];
+
+	if (sub[0] == '+')
+		snprintf(dir, sizeof(dir), "%s/%s", T, sub + 1);
+	else
+		snprintf(dir, sizeof(dir), "%s", sub);
+	if (want_root && want_root[0] == '+')
+		snprintf(want, sizeof(want), "%s/%s", T, want_root + 1);
+	struct profile *pr = resolve(NULL, NULL, dir, &p, &d);
+	if (want_root)
+		is_str(pr ? pr->root : NULL, want_root[0] == '+' ? want : want_root, desc);
+	else
+		ok(pr && !pr->root && pr->write.n == 0 && d.warnings.n == 1 &&
+		       has(&d.warnings, "grants nothing"),
+		   "%s", desc);
+	show(&d.warnings);
+	profile_free(pr);
+	policy_free(p);
+	diag_release(&d);
+}
+
+static void test_roots(void)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/home/scratch/x %s/home/.config/x %s/home/repo/.git %s/home/repo/a/b "
+		 "%s/opt/x %s/home/.git",
+		 T, T, T, T, T, T);
+	ok(system(cmd) == 0, "%s", cmd);
+	root_case("+home/scratch/x", "+home/scratch/x", "below ~ with no marker: the cwd");
+	root_case("+home/repo/a/b", "+home/repo", "below ~: the nearest .git");
+	root_case("+home", NULL, "~ itself (even with ~/.git) is no project");
+	root_case("+home/.config/x", NULL, "a dot-directory of ~ is no project");
+	root_case("+opt/x", NULL, "outside ~ with no marker: no project");
+	root_case("/", NULL, "/ is no project");
+
+	struct policy *p = NULL;
+	struct diag d = {0};
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/opt/x", T);
+	struct profile *pr = resolve(NULL, NULL, dir, &p, &d);
+	ok(pr && pr->no_project && strcmp(pr->no_project, "[dir ") > 0 &&
+	       strstr(pr->no_project, "/opt/x] write = ."),
+	   "no project: the line that would make it one");
+	ok(has(&d.warnings, "[dir ") && has(&d.warnings, "/opt/x] write = ."),
+	   "the notice names that line");
+	profile_free(pr);
+	policy_free(p);
+	diag_release(&d);
+	snprintf(dir, sizeof(dir), "%s/home/scratch/x", T);
+	pr = resolve(NULL, "[default]\ndeny_read += secret\n", dir, &p, &d);
+	profile_free(pr);
+	policy_free(p);
+	diag_release(&d);
+	snprintf(dir, sizeof(dir), "%s/home/.config/x", T);
+	pr = resolve(NULL, "[default]\ndeny_read += secret\nwrite += out\n", dir, &p, &d);
+	snprintf(cmd, sizeof(cmd), "%s/home/.config/x/secret", T);
+	ok(pr && find(&pr->deny_read, cmd) && pr->write.n == 0 && d.warnings.n == 1,
+	   "no project: a relative deny applies to the cwd, a relative grant to nothing (once)");
+	profile_free(pr);
+	policy_free(p);
+	diag_release(&d);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s/home/scratch %s/home/.config/x %s/home/repo %s/opt "
+		 "%s/home/.git",
+		 T, T, T, T, T);
+	ok(system(cmd) == 0, "%s", cmd);
 }
 
 static void test_limits(void)
@@ -396,7 +473,7 @@ static void test_limits(void)
 		 "[default]\nnetwork = open\nallow_domains += a.example.com evil.org\nwrite += "
 		 "/srv/x %s/vault/y\nread += %s/vault/key\n",
 		 T, T);
-	struct profile *pr = resolve(sys, usr, T, &p, &d);
+	struct profile *pr = resolve(sys, usr, TP, &p, &d);
 	ok(pr && pr->network == NET_PROXY, "[limits] network lowers a user's open to proxy");
 	ok(pr && find(&pr->allow_domains, "a.example.com") && !find(&pr->allow_domains, "evil.org"),
 	   "a user domain outside [limits] allow_domains is dropped");
@@ -444,7 +521,8 @@ int main(void)
 		return 1;
 	snprintf(sysdir, sizeof(sysdir), "%s/etc/sbxsh", T);
 	snprintf(userdir, sizeof(userdir), "%s/home/.config/sbxsh", T);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s", sysdir, userdir);
+	snprintf(TP, sizeof(TP), "%s/proj", T);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s %s/.git", sysdir, userdir, TP);
 	ok(system(cmd) == 0, "%s", cmd);
 	char etc[256], home[256], xdg[300];
 	snprintf(etc, sizeof(etc), "%s/etc", T);
@@ -460,6 +538,7 @@ int main(void)
 	test_files();
 	test_layers();
 	test_resolve();
+	test_roots();
 	test_limits();
 	test_check_files();
 

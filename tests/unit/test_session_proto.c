@@ -76,6 +76,53 @@ static size_t mk(uint8_t *out, const uint8_t *body, size_t n)
 	return n + 4;
 }
 
+/* END's OK carries the command's network refusals; every malformed one is refused. */
+static void refusals(void)
+{
+	struct sess_buf b = {0};
+
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_OK;
+	m.refusals[m.nrefusals++] =
+	    (struct sess_refusal){sess_s("example.org"), sess_s("not in allow_domains"),
+				  sess_s("allow_domains += example.org"), 443};
+	m.refusals[m.nrefusals++] =
+	    (struct sess_refusal){sess_s("10.0.0.1"), sess_s(""), sess_s(NULL), 22};
+	m.refusals_more = 7;
+	is_int(sess_encode(&m, &b), 0, "an OK with refusals encodes");
+	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
+	ok(d.nrefusals == 2 && d.refusals[0].port == 443 && d.refusals[0].host.n == 11 &&
+	       memcmp(d.refusals[0].host.p, "example.org", 11) == 0 &&
+	       d.refusals[0].grant.n == 28 && d.refusals[1].port == 22 &&
+	       d.refusals[1].reason.n == 0 && d.refusals[1].grant.n == 0,
+	   "host, port, reason and grant kept, in order");
+	is_int(d.refusals_more, 7, "the count of those not listed");
+	int bad = 0;
+	for (size_t i = 0; i < b.n; i++)
+		if (sess_decode(b.p, i, &d) == 0)
+			bad++;
+	is_int(bad, 0, "no truncation decodes");
+	/* a refusal whose inner lengths overrun its field */
+	uint8_t body[] = {
+	    SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 8, 0, 80, 0, 9, 'a', 'b', 0, 0};
+	uint8_t fr[64];
+	size_t n = mk(fr, body, sizeof(body));
+	is_int(sess_decode(fr, n, &d), -EPROTO, "an inner length past the field is refused");
+	uint8_t body2[] = {
+	    SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 10, 0, 80, 0, 1, 'a', 0, 0, 0, 0, 'x'};
+	n = mk(fr, body2, sizeof(body2));
+	is_int(sess_decode(fr, n, &d), -EPROTO, "a field longer than its texts is refused");
+	uint8_t body3[] = {
+	    SESS_PROTO_VERSION, SESS_OK, T_REFUSAL, 0, 9, 0, 80, 0, 1, 0, 0, 0, 0, 0};
+	n = mk(fr, body3, sizeof(body3));
+	is_int(sess_decode(fr, n, &d), -EPROTO, "a NUL in a host is refused");
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_OK;
+	m.nrefusals = SESS_REFUSALS_MAX + 1;
+	is_int(sess_encode(&m, &b), -E2BIG, "more refusals than the bound do not encode");
+	sess_buf_release(&b);
+}
+
 static void malformed(void)
 {
 	static const struct {
@@ -179,6 +226,7 @@ int main(void)
 {
 	roundtrip();
 	malformed();
+	refusals();
 	limits();
 	wire();
 	return tap_done();
