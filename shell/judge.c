@@ -211,6 +211,9 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 	 * through (a grant under /tmp, bound after it). */
 	if (s->tmp_private && under(p, "/tmp") && (!m || !under(m->dst, "/tmp")))
 		return VIS_PRIVATE;
+	/* tmp = shared: the host's /tmp, bound writable by bwrap.c (not a spec mount). */
+	if (!s->tmp_private && under(p, "/tmp") && (!m || !under(m->dst, "/tmp")))
+		return VIS_RW;
 	if (!m) {
 		for (size_t i = 0; i < s->mounts.n; i++)
 			if (s->mounts.v[i].dst && under(s->mounts.v[i].dst, p))

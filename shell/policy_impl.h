@@ -103,6 +103,9 @@ struct policy {
 	struct settings set;
 	char *home;
 	char *user_file; /* the file a user edits to add a grant */
+	char *preset;	 /* policy_opts.preset, or NULL */
+	struct strv extra_write;
+	char *extra_origin; /* the origin of extra_write (a user origin: not interned) */
 };
 
 /* policy_parse.c: parses buf (len bytes, may hold NULs) named file into p's sections.

@@ -20,6 +20,7 @@
 #include "paths.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
+#include "shell/agent.h"
 #include "shell/commands.h"
 #include "shell/net.h"
 #include "platform/linux/notify.h"
@@ -76,17 +77,28 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 static void load_profile(struct run *r)
 {
 	struct diag d = {0};
+	struct strv extra = {0}, notes = {0};
 	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
-	struct policy_opts o = {.user_config = cfg && *cfg ? cfg : NULL, .login = r->args.login};
+	/* Only a login by argv[0] (sshd, login, su -) ignores --config and SBXSH_CONFIG. */
+	struct policy_opts o = {.user_config = cfg && *cfg ? cfg : NULL,
+				.login = r->args.login_argv0,
+				.preset = agent_preset_env(),
+				.extra_origin = "the agent's command (sbxsh run, SBXSH_AGENT_TMP)"};
 	char *cwd = getcwd(NULL, 0);
 
 	if (!cwd)
 		sbx_fatal("cannot read the current directory (%s); cd to a directory that exists",
 			  strerror(errno));
+	if (agent_extra_writes(&r->args, o.preset, &extra, &notes) < 0)
+		sbx_fatal("out of memory");
+	o.extra_write = extra.v, o.nextra_write = extra.n;
+	print_lines(&notes, "note: ");
 	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0)
 		refuse_diag(&d);
 	print_lines(&d.warnings, "");
 	diag_release(&d);
+	strv_release(&extra);
+	strv_release(&notes);
 	free(cwd);
 }
 
@@ -102,7 +114,7 @@ static void plan(struct run *r, const struct settings *set)
 	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
 	struct sandbox_ctx c = {
 	    .home = home,
-	    .config_file = !r->args.login && cfg && cfg[0] == '/' ? cfg : NULL,
+	    .config_file = !r->args.login_argv0 && cfg && cfg[0] == '/' ? cfg : NULL,
 	    .stage = STAGE_PATH,
 	    .marker = MARKER_PATH,
 	    .inner_shell = set->inner_shell,
@@ -293,11 +305,32 @@ static int run_sandboxed(struct run *r)
 	finish(r, &res);
 }
 
+/* A shim's --version or --help: the real shell it is named for answers (bash's own text). */
+static _Noreturn void real_shell(const struct shell_args *a)
+{
+	char path[64];
+	bool help = false;
+
+	for (size_t i = 1; i < a->fwd.n; i++)
+		if (strcmp(a->fwd.v[i], "--help") == 0 || strcmp(a->fwd.v[i], "--version") == 0) {
+			help = a->fwd.v[i][2] == 'h';
+			break;
+		}
+	snprintf(path, sizeof(path), "/bin/%s", a->shim);
+	if (access(path, X_OK) < 0)
+		snprintf(path, sizeof(path), "/usr/bin/%s", a->shim);
+	execv(path, (char *[]){(char *)a->shim, help ? "--help" : "--version", NULL});
+	sbx_die(SBX_EXIT_NOTFOUND, "%s: not installed (%s), so it cannot say its version",
+		a->shim, strerror(errno));
+}
+
 /* --help, --version, a usage error: answered without a sandbox. Returns the status. */
 static int answer(struct shell_args *a)
 {
 	int st = 0;
 
+	if (a->action == SHELL_REAL)
+		real_shell(a);
 	if (a->action == SHELL_USAGE) {
 		fprintf(stderr, "sbxsh: %s\n%s", a->error, shell_usage);
 		st = SBX_EXIT_USAGE;
