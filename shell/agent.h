@@ -13,11 +13,20 @@
  * (CLAUDECODE=1 …), else NULL. */
 const char *agent_preset_env(void);
 
+/* A Claude Code cwd file relayed for a command run without `sbxsh run` (its path lies in the
+ * host's /tmp, which the sandbox does not see): the command writes it in dir (a fresh host
+ * directory, writable in the sandbox), agent_after copies it to host_file. */
+struct agent_relay {
+	char *dir, *file, *host_file;
+};
+
 /* Write grants a command of an agent needs, into out (absolute paths): $SBXSH_AGENT_TMP when
- * it is a directory of the caller's own; without it, under the claude-code preset, the cwd
- * file named by a Claude Code command (created empty on the host, 0600, if missing).
- * Problems go to notes (the grant is then left out). Returns 0 or -ENOMEM. */
-int agent_extra_writes(const struct shell_args *a, const char *preset, struct strv *out,
-		       struct strv *notes);
+ * it is a directory of the caller's own; without it, under the claude-code preset, a relay
+ * directory for the cwd file the command names (a->fwd's command is rewritten to write it
+ * there). Problems go to notes (the grant is then left out). Returns 0 or -ENOMEM. */
+int agent_extra_writes(struct shell_args *a, const char *preset, struct strv *out,
+		       struct strv *notes, struct agent_relay *rl);
+/* After the command: the relayed cwd file to its host path, the relay directory removed. */
+void agent_after(struct agent_relay *rl);
 
 #endif

@@ -157,6 +157,7 @@ static int parse_operands(struct shell_args *a, int argc, char **argv, int i)
 		if (i >= argc)
 			return usage(a, "-c", "option requires an argument") < 0 ? -ENOMEM : 0;
 		a->cmd = argv[i];
+		a->cmd_at = a->fwd.n;
 	} else if (!a->stdin_script && i < argc) {
 		a->script = argv[i];
 	}

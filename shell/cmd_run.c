@@ -87,8 +87,9 @@ static char *own_dir(const char *path, const char **why)
 	return real;
 }
 
-/* The word after the last "pwd -P >| " of a Claude Code command, unquoted, or NULL. */
-static char *claude_cwd_word(const char *cmd)
+/* Where the word after the last "pwd -P >| " of a Claude Code command starts, and its length
+ * (quotes included); NULL when there is none. */
+static const char *claude_cwd_word(const char *cmd, size_t *len)
 {
 	static const char key[] = "pwd -P >| ";
 	const char *at = NULL;
@@ -98,11 +99,9 @@ static char *claude_cwd_word(const char *cmd)
 	if (!at)
 		return NULL;
 	at += sizeof(key) - 1;
-	char q = *at == '\'' || *at == '"' ? *at++ : 0;
-	size_t n = q ? strcspn(at, (char[]){q, 0}) : strcspn(at, " \t\n;&|)");
-	if (q && at[n] != q)
-		return NULL;
-	return strndup(at, n);
+	char q = *at == '\'' || *at == '"' ? *at : 0;
+	*len = q ? strcspn(at + 1, (char[]){q, 0}) + 2 : strcspn(at, " \t\n;&|)");
+	return q && at[*len - 1] != q ? NULL : at;
 }
 
 /* true when name is "claude-HEX-cwd" (Claude Code's cwd file). */
@@ -113,52 +112,113 @@ static bool claude_cwd_name(const char *name)
 	return h > 0 && h <= 32 && strcmp(name + 7 + h, "-cwd") == 0;
 }
 
-/* Claude Code's cwd file for a command run without `sbxsh run`: it lies directly in the
- * agent's temporary directory (CLAUDE_CODE_TMPDIR, TMPDIR, /tmp) and is made here, empty and
- * 0600, so that it can be bound into the sandbox; an existing one must be our own plain file.
- * Returns 0 (path pushed, or a note saying why not) or -ENOMEM. */
-static int claude_cwd_file(const char *cmd, struct strv *out, struct strv *notes)
+static struct agent_relay *relay_pending;
+
+/* A refused command (exit before it ran) leaves no relay directory behind. */
+static void relay_atexit(void)
+{
+	if (relay_pending)
+		agent_after(relay_pending);
+}
+
+/* A Claude Code command run without `sbxsh run` ends with `pwd -P >| /tmp/claude-HEX-cwd`
+ * (the agent's CLAUDE_CODE_TMPDIR, TMPDIR or /tmp), a path in the host's /tmp that the
+ * command's private /tmp hides. The command is rewritten to write it into a fresh 0700 relay
+ * directory beside it (granted writable), and agent_after copies it to where the agent reads
+ * it. The host's /tmp never becomes writable. Returns 0 (or a note) or -ENOMEM. */
+static int claude_cwd_relay(struct shell_args *a, struct strv *out, struct strv *notes,
+			    struct agent_relay *rl)
 {
 	const char *tmp = getenv("CLAUDE_CODE_TMPDIR");
-	char *word = cmd ? claude_cwd_word(cmd) : NULL, *dir = NULL, *want = NULL;
-	const char *why;
+	size_t len = 0;
+	const char *cmd = a->cmd && a->cmd_at < a->fwd.n ? a->fwd.v[a->cmd_at] : NULL;
+	const char *at = cmd ? claude_cwd_word(cmd, &len) : NULL;
+	char *word = at ? strndup(at + (*at == '\'' || *at == '"'), len - 2 * (*at == '\'' || *at == '"'))
+			: NULL;
+	char *dir = NULL, *want = NULL, *new_cmd = NULL;
 	int r = 0;
 
 	if (!tmp || !*tmp)
 		tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	char *slash = word ? strrchr(word, '/') : NULL;
-	if (!slash || !claude_cwd_name(slash + 1))
+	if (!slash || !claude_cwd_name(slash + 1) || strpbrk(word, "'\"$`\\ "))
 		goto out;
 	*slash = '\0';
 	dir = realpath(word[0] ? word : "/", NULL);
 	want = realpath(tmp, NULL);
 	*slash = '/';
 	if (!dir || !want || strcmp(dir, want) != 0)
-		goto out; /* not in the agent's temporary directory: not ours to make */
-	int fd = open(word, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST)
-		fd = open(word, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	why = fd < 0 ? strerror(errno) : "not a plain file of yours";
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	    st.st_nlink == 1)
-		r = strv_push(out, word);
-	else
-		r = strv_pushf(notes,
-			       "Claude Code's cwd file %s cannot be made writable (%s); a cd in "
-			       "this command is not seen by the next one",
-			       word, why);
-	if (fd >= 0)
-		close(fd);
+		goto out; /* not in the agent's temporary directory: not ours to relay */
+	if (asprintf(&rl->dir, "%s/sbxsh-cwd.XXXXXX", dir) < 0) {
+		rl->dir = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	if (!mkdtemp(rl->dir)) {
+		r = strv_pushf(notes, "cannot make a directory for Claude Code's cwd file in %s (%s); "
+				      "a cd in this command is not seen by the next one",
+			       dir, strerror(errno));
+		free(rl->dir);
+		rl->dir = NULL;
+		goto out;
+	}
+	relay_pending = rl;
+	atexit(relay_atexit);
+	if (asprintf(&rl->file, "%s/%s", rl->dir, slash + 1) < 0 ||
+	    asprintf(&new_cmd, "%.*s%s%s", (int)(at - cmd), cmd, rl->file, at + len) < 0 ||
+	    !(rl->host_file = strdup(word)) || strv_push(out, rl->dir) < 0) {
+		r = -ENOMEM;
+		goto out;
+	}
+	free(a->fwd.v[a->cmd_at]);
+	a->fwd.v[a->cmd_at] = new_cmd;
+	new_cmd = NULL;
 out:
+	free(new_cmd);
 	free(word);
 	free(dir);
 	free(want);
 	return r;
 }
 
-int agent_extra_writes(const struct shell_args *a, const char *preset, struct strv *out,
-		       struct strv *notes)
+void agent_after(struct agent_relay *rl)
+{
+	char buf[4097];
+	ssize_t n = -1;
+	struct stat st;
+
+	if (!rl->dir)
+		return;
+	relay_pending = NULL;
+	int in = rl->file ? open(rl->file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (in >= 0 && fstat(in, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
+		n = read(in, buf, sizeof(buf) - 1);
+	if (in >= 0)
+		close(in);
+	if (n >= 0 && (size_t)n < sizeof(buf) - 1) {
+		/* The agent's own file: ours and plain, or made now; never through a link. */
+		int out = open(rl->host_file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (out >= 0 && fstat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid() && ftruncate(out, 0) == 0 &&
+		    write(out, buf, (size_t)n) != n)
+			sbx_warn("cannot write Claude Code's cwd file %s: %s", rl->host_file,
+				 strerror(errno));
+		if (out >= 0)
+			close(out);
+	}
+	if (rl->file)
+		unlink(rl->file);
+	if (rmdir(rl->dir) < 0 && errno != ENOENT)
+		sbx_warn("the cwd relay directory %s is left (%s): the command put more in it",
+			 rl->dir, strerror(errno));
+	free(rl->dir);
+	free(rl->file);
+	free(rl->host_file);
+	*rl = (struct agent_relay){0};
+}
+
+int agent_extra_writes(struct shell_args *a, const char *preset, struct strv *out,
+		       struct strv *notes, struct agent_relay *rl)
 {
 	const char *tmp = getenv(AGENT_TMP_ENV), *why;
 
@@ -170,7 +230,7 @@ int agent_extra_writes(const struct shell_args *a, const char *preset, struct st
 				  AGENT_TMP_ENV, tmp, why);
 	}
 	if (preset && strcmp(preset, "claude-code") == 0)
-		return claude_cwd_file(a->cmd, out, notes);
+		return claude_cwd_relay(a, out, notes, rl);
 	return 0;
 }
 

@@ -45,6 +45,7 @@ struct run {
 	int sock;
 	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
 	struct net_run *net;	/* network = proxy, or NULL */
+	struct agent_relay relay; /* an agent's cwd file (agent.h) */
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
@@ -89,7 +90,7 @@ static void load_profile(struct run *r)
 	if (!cwd)
 		sbx_fatal("cannot read the current directory (%s); cd to a directory that exists",
 			  strerror(errno));
-	if (agent_extra_writes(&r->args, o.preset, &extra, &notes) < 0)
+	if (agent_extra_writes(&r->args, o.preset, &extra, &notes, &r->relay) < 0)
 		sbx_fatal("out of memory");
 	o.extra_write = extra.v, o.nextra_write = extra.n;
 	print_lines(&notes, "note: ");
@@ -302,6 +303,7 @@ static int run_sandboxed(struct run *r)
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
 	net_finish(r->net);
+	agent_after(&r->relay);
 	finish(r, &res);
 }
 

@@ -22,6 +22,7 @@ struct shell_args {
 	bool dry_run;	    /* --dry-run (sbxsh's own) */
 	const char *config; /* --config FILE (sbxsh's own), or NULL */
 	const char *cmd;    /* the -c command string */
+	size_t cmd_at;	    /* its index in fwd */
 	const char *script; /* FILE: no -c, no -s */
 	struct strv fwd;    /* the inner shell's argv: argv[0], then the caller's arguments
 			       without sbxsh's own options, unchanged and in order */
