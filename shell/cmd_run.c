@@ -7,8 +7,8 @@
  * - SHELL, CLAUDE_CODE_SHELL: the bash shim; PATH: the shim directory first (Codex and
  *   Gemini CLI run "bash" from PATH);
  * - SBXSH_PRESET: the preset its commands run under ([profile NAME], after [default]);
- * - TMPDIR, CLAUDE_CODE_TMPDIR, SBXSH_AGENT_TMP: a fresh 0700 host directory, writable in
- *   every sandbox at the same path: the agent's cwd file (Claude Code), its output files
+ * - CLAUDE_CODE_TMPDIR, SBXSH_AGENT_TMP and (but for Claude Code) TMPDIR: a fresh 0700 host
+ *   directory, writable in every sandbox at the same path: the agent's cwd file (Claude Code), its output files
  *   (Gemini CLI) land where the agent reads them, while the rest of /tmp stays private.
  * The environment is the agent's own, not the sandbox's: a command cannot change what the
  * next one gets. A preset never lifts [limits] (profile.c applies them after it).
@@ -199,7 +199,7 @@ void agent_after(struct agent_relay *rl)
 		/* The agent's own file: ours and plain, or made now; never through a link. */
 		int out = open(rl->host_file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (out >= 0 && fstat(out, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_uid == geteuid() && ftruncate(out, 0) == 0 &&
+		    st.st_uid == geteuid() && st.st_nlink == 1 && ftruncate(out, 0) == 0 &&
 		    write(out, buf, (size_t)n) != n)
 			sbx_warn("cannot write Claude Code's cwd file %s: %s", rl->host_file,
 				 strerror(errno));
@@ -324,8 +324,10 @@ static int set_path(void)
 }
 
 /* The agent's temporary directory: fresh, 0700, under $TMPDIR or /tmp. It stays after the
- * agent (sbxsh run is gone by then: exec); the system's tmp cleaning removes it. */
-static int set_tmp(void)
+ * agent (sbxsh run is gone by then: exec); the system's tmp cleaning removes it. Claude Code
+ * puts its cwd file and task output in CLAUDE_CODE_TMPDIR: its TMPDIR (its own temporary
+ * files) stays as it was. Other agents read back files they make in TMPDIR (Gemini CLI). */
+static int set_tmp(const char *preset)
 {
 	const char *base = getenv("TMPDIR");
 	char *d = NULL;
@@ -339,8 +341,9 @@ static int set_tmp(void)
 		sbx_fatal("run: cannot make the agent's temporary directory %s: %s; set TMPDIR to "
 			  "a writable directory",
 			  d, strerror(errno));
-	const char *vars[] = {"TMPDIR", "CLAUDE_CODE_TMPDIR", AGENT_TMP_ENV};
-	for (size_t i = 0; r == 0 && i < sizeof(vars) / sizeof(*vars); i++)
+	const char *vars[] = {"CLAUDE_CODE_TMPDIR", AGENT_TMP_ENV, "TMPDIR"};
+	size_t n = preset && strcmp(preset, "claude-code") == 0 ? 2 : 3;
+	for (size_t i = 0; r == 0 && i < n; i++)
 		r = setenv(vars[i], d, 1) < 0 ? -errno : 0;
 	free(d);
 	return r;
@@ -360,7 +363,7 @@ static int set_env(const char *preset)
 	if (r == 0)
 		r = set_path();
 	if (r == 0)
-		r = set_tmp();
+		r = set_tmp(preset);
 	return r;
 }
 

@@ -62,7 +62,7 @@ echo "rc1=$?"
 cd "$(cat "$cwdf")" || exit 9
 "$SHELL" -c "echo in=\$(pwd) && pwd -P >| $cwdf"
 echo "rc2=$?"
-echo "tmpdir=$TMPDIR"
+echo "tmpdir=$CLAUDE_CODE_TMPDIR agent=$SBXSH_AGENT_TMP own=$TMPDIR"
 echo agent > "$HOME/agent-unsandboxed.$U"
 EOF
 chmod 755 "$T/claude"
@@ -74,8 +74,10 @@ like "…its first call (-c -l) succeeds" "$out" '^rc1=0$'
 is "…cd in one call is seen by the next (the cwd file reached the host)" \
 	"$(echo "$out" | sed -n 's/^in=//p')" "$(cd sub && pwd -P)"
 like "…the second succeeds" "$out" '^rc2=0$'
-tmpd=$(echo "$out" | sed -n 's/^tmpdir=//p')
-like "…TMPDIR is a fresh sbxsh-run directory" "$tmpd" '/sbxsh-run\.[A-Za-z0-9]{6}$'
+tmpd=$(echo "$out" | sed -n 's/^tmpdir=\([^ ]*\) .*/\1/p')
+like "…CLAUDE_CODE_TMPDIR is a fresh sbxsh-run directory" "$tmpd" '/sbxsh-run\.[A-Za-z0-9]{6}$'
+like "…SBXSH_AGENT_TMP names it; the agent's own TMPDIR is left alone" "$out" "agent=$tmpd own=$TMPDIR\$"
+
 is "…mode 0700, ours" "$(stat -c '%a %u' "$tmpd" 2>&1)" "700 $(id -u)"
 check "…the agent itself is not sandboxed (it wrote its home)" test -e "$HOME/agent-unsandboxed.$u"
 unlike "…with --preset nothing is said about the preset" "$err" 'preset'
@@ -94,8 +96,8 @@ out=$("$SBXSH" run -- /nonexistent/agent 2>&1)
 is "a missing agent exits 127" "$?" 127
 out=$("$SBXSH" run 2>&1)
 is "sbxsh run without an agent is a usage error" "$?" 2
-out=$("$SBXSH" run --preset none -- sh -c 'echo "$SBXSH_PRESET|$PATH"' 2>&1)
-like "--preset none: no preset, shims first on PATH" "$out" "^none\\|$SHIMS:"
+out=$("$SBXSH" run --preset none -- sh -c 'echo "$SBXSH_PRESET|$PATH|$TMPDIR"' 2>&1)
+like "--preset none: no preset, shims first on PATH, TMPDIR the agent's directory" "$out" "^none\\|$SHIMS:.*\\|$TMPDIR/sbxsh-run\\."
 rm -rf "${TMPDIR:-/tmp}"/sbxsh-run.* 2> /dev/null
 
 # --- the claude-code preset's files ---
