@@ -732,9 +732,9 @@ static int apply_preset(struct rstate *st)
 			apply_profile(st, p->preset, 1);
 			return st->err;
 		}
-	policy_diag(&st->d->errors, "SBXSH_PRESET", 0,
-		    "preset '%s': no [profile %s] is defined in any policy file; name a shipped "
-		    "preset (claude-code, codex, gemini, aider, openhands, goose) or define it",
+	policy_diag(&st->d->errors, "preset (--preset, SBXSH_PRESET)", 0,
+		    "'%s': no [profile %s] is defined in any policy file; name a shipped preset "
+		    "(claude-code, codex, gemini, aider, openhands, goose) or define it",
 		    p->preset, p->preset);
 	return -EINVAL;
 }

@@ -91,7 +91,7 @@ rm -rf "${TMPDIR:-/tmp}"/sbxsh-run.* 2> /dev/null
 out=$("$SBXSH" run --preset nosuch -- true 2>&1)
 rc=$?
 is "an unknown preset is refused before the agent starts (exit 125)" "$rc" 125
-like "…naming it and the fix" "$out" "preset 'nosuch'.*no \\[profile nosuch\\]"
+like "…naming it and the fix" "$out" "preset .*'nosuch'.*no \\[profile nosuch\\]"
 out=$("$SBXSH" run -- /nonexistent/agent 2>&1)
 is "a missing agent exits 127" "$?" 127
 out=$("$SBXSH" run 2>&1)
@@ -120,6 +120,33 @@ out=$(CLAUDECODE=1 "$SBXSH" -c 'cat ~/.claude/.credentials.json' 2>&1)
 unlike "CLAUDECODE=1 alone (SHELL at a shim, no sbxsh run) applies the claude-code preset" "$out" '^secret$'
 out=$(SBXSH_PRESET=none CLAUDECODE=1 "$SBXSH" -c 'cat ~/.claude/.credentials.json' 2>&1)
 is "…SBXSH_PRESET=none turns the recognition off" "$out" secret
+
+out=$("$SBXSH" policy --preset claude-code 2>&1)
+like "sbxsh policy --preset shows the preset's section" "$out" '^section = \[profile claude-code\] <embedded>:'
+out=$(SBXSH_PRESET=codex "$SBXSH" policy 2>&1)
+like "…and SBXSH_PRESET's" "$out" '^section = \[profile codex\] <embedded>:'
+
+# --- [limits] hold for a preset and for the agent's directory ---
+if is_root; then
+	mkdir -p "$T/agent-tmp" && chmod 700 "$T/agent-tmp"
+	printf '[limits]\nwrite = %s\n' "$T/proj" > "$SYSCONF/sbxsh.ini"
+	chmod 644 "$SYSCONF/sbxsh.ini"
+	user_policy "[default]
+network = none
+[profile claude-code]
+write += $T/granted"
+	out=$(SBXSH_PRESET=claude-code SBXSH_AGENT_TMP="$T/agent-tmp" "$SBXSH" -c "echo > '$T/granted/p'; echo > '$T/agent-tmp/a'" 2>&1)
+	like "[limits]: a user's addition to a preset is dropped with a warning" "$out" "write '$T/granted' dropped: outside every write tree"
+	like "…and so is the agent's directory (SBXSH_AGENT_TMP)" "$out" "write '$T/agent-tmp' dropped: outside every write tree"
+	check "…neither is writable" test ! -e "$T/granted/p" -a ! -e "$T/agent-tmp/a"
+	rm -f "$SYSCONF/sbxsh.ini"
+else
+	skip "[limits] hold for a preset" "only root can write the staged system policy"
+fi
+user_policy '[default]
+network = none'
+out=$(SBXSH_AGENT_TMP=/tmp "$SBXSH" -c true 2>&1)
+like "SBXSH_AGENT_TMP naming a directory others can write is refused with a note" "$out" "SBXSH_AGENT_TMP=/tmp is not owned by you, or writable by others"
 
 # --- Claude Code without sbxsh run: the cwd file in the host's /tmp ---
 cwdf=/tmp/claude-$hex-cwd
