@@ -6,7 +6,7 @@
 #include "shell/shell.h"
 
 /* Set by `sbxsh run` for the agent (and so for every command it runs). */
-#define AGENT_PRESET_ENV "SBXSH_PRESET"	 /* the preset; "none": no preset, no detection */
+#define AGENT_PRESET_ENV "SBXSH_PRESET"	   /* the preset; "none": no preset, no detection */
 #define AGENT_TMP_ENV	 "SBXSH_AGENT_TMP" /* the agent's TMPDIR, writable in every sandbox */
 
 /* The preset for a command: $SBXSH_PRESET, else the agent recognised from the environment

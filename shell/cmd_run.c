@@ -8,8 +8,8 @@
  *   Gemini CLI run "bash" from PATH);
  * - SBXSH_PRESET: the preset its commands run under ([profile NAME], after [default]);
  * - CLAUDE_CODE_TMPDIR, SBXSH_AGENT_TMP and (but for Claude Code) TMPDIR: a fresh 0700 host
- *   directory, writable in every sandbox at the same path: the agent's cwd file (Claude Code), its output files
- *   (Gemini CLI) land where the agent reads them, while the rest of /tmp stays private.
+ *   directory, writable in every sandbox at the same path: the agent's cwd file (Claude Code), its
+ * output files (Gemini CLI) land where the agent reads them, while the rest of /tmp stays private.
  * The environment is the agent's own, not the sandbox's: a command cannot change what the
  * next one gets. A preset never lifts [limits] (profile.c applies them after it).
  */
@@ -133,8 +133,9 @@ static int claude_cwd_relay(struct shell_args *a, struct strv *out, struct strv 
 	size_t len = 0;
 	const char *cmd = a->cmd && a->cmd_at < a->fwd.n ? a->fwd.v[a->cmd_at] : NULL;
 	const char *at = cmd ? claude_cwd_word(cmd, &len) : NULL;
-	char *word = at ? strndup(at + (*at == '\'' || *at == '"'), len - 2 * (*at == '\'' || *at == '"'))
-			: NULL;
+	char *word =
+	    at ? strndup(at + (*at == '\'' || *at == '"'), len - 2 * (*at == '\'' || *at == '"'))
+	       : NULL;
 	char *dir = NULL, *want = NULL, *new_cmd = NULL;
 	int r = 0;
 
@@ -155,8 +156,9 @@ static int claude_cwd_relay(struct shell_args *a, struct strv *out, struct strv 
 		goto out;
 	}
 	if (!mkdtemp(rl->dir)) {
-		r = strv_pushf(notes, "cannot make a directory for Claude Code's cwd file in %s (%s); "
-				      "a cd in this command is not seen by the next one",
+		r = strv_pushf(notes,
+			       "cannot make a directory for Claude Code's cwd file in %s (%s); "
+			       "a cd in this command is not seen by the next one",
 			       dir, strerror(errno));
 		free(rl->dir);
 		rl->dir = NULL;
@@ -400,12 +402,14 @@ int cmd_run(int argc, char **argv)
 	if (given && (!*preset || strcmp(preset, "none") == 0))
 		preset = NULL;
 	if (!given && (preset = preset_for(argv[i])))
-		fprintf(stderr, "sbxsh: run: %s with preset %s (from its name; --preset NAME picks "
-				"another)\n",
+		fprintf(stderr,
+			"sbxsh: run: %s with preset %s (from its name; --preset NAME picks "
+			"another)\n",
 			argv[i], preset);
 	else if (!given)
-		fprintf(stderr, "sbxsh: run: no preset for %s; its commands get the policy's "
-				"profiles as they are (--preset NAME picks one)\n",
+		fprintf(stderr,
+			"sbxsh: run: no preset for %s; its commands get the policy's "
+			"profiles as they are (--preset NAME picks one)\n",
 			argv[i]);
 	char *agent = find_agent(argv[i]);
 	if (!agent)

@@ -10,11 +10,8 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } subcommands[] = {
-    {"policy", cmd_policy},
-    {"session", cmd_session},
-    {"doctor", cmd_doctor},
-    {"log", cmd_log},
-    {"run", cmd_run},
+    {"policy", cmd_policy}, {"session", cmd_session}, {"doctor", cmd_doctor},
+    {"log", cmd_log},	    {"run", cmd_run},
 };
 
 int main(int argc, char **argv)

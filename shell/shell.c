@@ -43,8 +43,8 @@ struct run {
 	int fds[64]; /* the stage's socket end, the data pipes, the monitor's socket end */
 	size_t nfds;
 	int sock;
-	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
-	struct net_run *net;	/* network = proxy, or NULL */
+	struct report_run *mon;	  /* the violation monitor, or NULL (monitor = off) */
+	struct net_run *net;	  /* network = proxy, or NULL */
 	struct agent_relay relay; /* an agent's cwd file (agent.h) */
 };
 
@@ -322,8 +322,8 @@ static _Noreturn void real_shell(const struct shell_args *a)
 	if (access(path, X_OK) < 0)
 		snprintf(path, sizeof(path), "/usr/bin/%s", a->shim);
 	execv(path, (char *[]){(char *)a->shim, help ? "--help" : "--version", NULL});
-	sbx_die(SBX_EXIT_NOTFOUND, "%s: not installed (%s), so it cannot say its version",
-		a->shim, strerror(errno));
+	sbx_die(SBX_EXIT_NOTFOUND, "%s: not installed (%s), so it cannot say its version", a->shim,
+		strerror(errno));
 }
 
 /* --help, --version, a usage error: answered without a sandbox. Returns the status. */
