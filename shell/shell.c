@@ -43,9 +43,10 @@ struct run {
 	int fds[64]; /* the stage's socket end, the data pipes, the monitor's socket end */
 	size_t nfds;
 	int sock;
-	struct report_run *mon;	  /* the violation monitor, or NULL (monitor = off) */
-	struct net_run *net;	  /* network = proxy, or NULL */
-	struct agent_relay relay; /* an agent's cwd file (agent.h) */
+	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
+	struct net_run *net;	/* network = proxy, or NULL */
+	/* An agent's cwd file relayed (agent.h). */
+	struct agent_relay relay;
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
