@@ -162,6 +162,11 @@ ln -s "$T/victim" "$cwdf"
 TMPDIR=/tmp CLAUDECODE=1 "$SHIMS/bash" -c "pwd -P >| $cwdf" > /dev/null 2>&1
 is "…a symlink planted at the cwd file's name is not followed" "$(cat "$T/victim")" victim
 rm -f "$cwdf"
+hostname=$(cat /etc/hostname 2>/dev/null || echo none)
+TMPDIR=/tmp CLAUDECODE=1 "$SHIMS/bash" -c "d=\$(ls -d /tmp/sbxsh-cwd.*); ln -s /etc/hostname \"\$d/claude-$hex-cwd\"; pwd -P >| $cwdf" > /dev/null 2>&1
+unlike "…a symlink the command puts in the relay directory is not read through" "$(cat "$cwdf" 2>/dev/null)" "^$hostname\$"
+is "…and the relay directory is gone" "$(ls -d /tmp/sbxsh-cwd.* 2>/dev/null | wc -l)" 0
+rm -f "$cwdf"
 out=$(TMPDIR=/tmp CLAUDECODE=1 "$SHIMS/bash" -c "pwd -P >| $T/claude-$hex-cwd" 2>&1)
 check "…a cwd file outside the agent's temporary directory is not made" test ! -e "$T/claude-$hex-cwd"
 
