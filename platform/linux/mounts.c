@@ -347,7 +347,15 @@ static int add_writes(struct plan *pl, const struct profile *p)
 			r = canon_path(hits.v[j], &c);
 			if (r == 0)
 				r = check_links(pl, p, v, hits.v[j], c);
-			if (r == 0)
+			/* /tmp itself is the private one: a grant of it does nothing; say so. */
+			if (r == 0 && p->tmp == TMP_PRIVATE && strcmp(c, "/tmp") == 0)
+				r = strv_pushf(
+				    pl->notices,
+				    "write grant /tmp (%s:%u) does nothing with tmp = private "
+				    "(the command's /tmp is its own); grant a directory under "
+				    "/tmp, or set tmp = shared for the host's /tmp",
+				    v->file, v->line);
+			else if (r == 0)
 				r = add_write_path(pl, v, c);
 			free(c);
 		}

@@ -198,6 +198,12 @@ out=$("$SBXSH" -c "echo g > /tmp/sbxsh-e2e-grant.$u/f" 2>&1)
 is "tmp = private: a write grant under /tmp is bound from the host" "$(cat "/tmp/sbxsh-e2e-grant.$u/f" 2>&1)" g
 like "…one that does not exist is said, not dropped silently" "$out" "sbxsh-e2e-none.$u.*does not exist"
 rm -rf "/tmp/sbxsh-e2e-grant.$u"
+user_policy '[default]
+network = none
+write += /tmp'
+out=$("$SBXSH" -c "echo w > /tmp/sbxsh-e2e-whole.$u" 2>&1)
+like "…write += /tmp with tmp = private is said, not dropped silently" "$out" 'write grant /tmp .*does nothing with tmp = private'
+check "…and the host's /tmp stays unwritten" test ! -e "/tmp/sbxsh-e2e-whole.$u"
 
 # --- the real Claude Code CLI from npm, against a mock of its API on loopback ---
 # Installed once per user into ~/.cache/sbxsh-e2e (the real home, not the test's); skipped
