@@ -67,6 +67,9 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 {
 	const char *sh = inner ? inner : "/bin/bash";
 
+	if (a->shim && strcmp(a->shim, "zsh") == 0 && access("/bin/zsh", X_OK) == 0)
+		sh = "/bin/zsh";
+
 	if (a->dry_run) {
 		printf("# already inside an sbxsh sandbox: %s runs directly\n", sh);
 		exit(0);
@@ -104,6 +107,18 @@ static void load_profile(struct run *r)
 	free(cwd);
 }
 
+/* The inner shell: the zsh shim runs the real zsh when there is one (an agent that picked
+ * zsh writes zsh for it: Claude Code's shell snapshot), else inner_shell. */
+static const char *inner_for(const struct shell_args *a, const struct settings *set)
+{
+	if (a->shim && strcmp(a->shim, "zsh") == 0)
+		for (const char *const *z = (const char *const[]){"/bin/zsh", "/usr/bin/zsh", NULL};
+		     *z; z++)
+			if (access(*z, X_OK) == 0)
+				return *z;
+	return set->inner_shell;
+}
+
 static bool all_tty(void)
 {
 	return isatty(0) && isatty(1) && isatty(2);
@@ -119,7 +134,7 @@ static void plan(struct run *r, const struct settings *set)
 	    .config_file = !r->args.login_argv0 && cfg && cfg[0] == '/' ? cfg : NULL,
 	    .stage = STAGE_PATH,
 	    .marker = MARKER_PATH,
-	    .inner_shell = set->inner_shell,
+	    .inner_shell = inner_for(&r->args, set),
 	    .environ = environ,
 	    .root = geteuid() == 0,
 	    /* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */

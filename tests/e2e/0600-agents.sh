@@ -45,6 +45,13 @@ is "a login -bash through the shim is a login shell" \
 	"login
 -bash"
 is "the sh shim runs bash in POSIX mode" "$("$SHIMS/sh" -c 'case $SHELLOPTS in *posix*) echo posix;; esac' 2>&1)" posix
+if [ -x /bin/zsh ]; then
+	is "the zsh shim runs the real zsh, sandboxed" "$("$SHIMS/zsh" -c 'echo $ZSH_VERSION $SBXSH_PROFILE' 2>&1)" "$(/bin/zsh -c 'echo $ZSH_VERSION') [default]"
+	is "…nested too (zsh from PATH inside a sandbox)" "$("$SBXSH" -c "PATH=$SHIMS:\$PATH zsh -c 'echo \$ZSH_VERSION'" 2>&1)" "$(/bin/zsh -c 'echo $ZSH_VERSION')"
+else
+	skip "the zsh shim runs the real zsh" "zsh is not installed (apt-get install zsh)"
+	skip "…nested too" "zsh is not installed"
+fi
 ns='readlink /proc/self/ns/mnt'
 both=$("$SBXSH" -c "$ns; PATH=$SHIMS:\$PATH bash -c '$ns'" 2>&1)
 is "bash from PATH inside a sandbox runs in the same sandbox (no nesting)" \
