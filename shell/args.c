@@ -3,6 +3,8 @@
  * Long options come first (as in bash); sbxsh's own (--dry-run, --config, --help,
  * --version) are taken out, everything else is passed to the inner shell unchanged and in
  * order. -c is a flag: the command string is the first operand after the options.
+ * Started as a shim (argv[0] bash, sh or zsh), sbxsh has no options of its own: --help and
+ * --version are the real shell's, --dry-run and --config are invalid as in bash.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -62,10 +64,12 @@ const char shell_usage[] =
     "usage: sbxsh [--dry-run] [--config FILE] [bash options] [-c COMMAND [NAME [ARG…]]]\n"
     "       sbxsh [options] FILE [ARG…]\n"
     "       sbxsh doctor | sbxsh policy [DIR] | sbxsh policy --check [FILE…]\n"
+    "       sbxsh run [--preset NAME] [--] AGENT [ARG…]   (an AI agent; sbxsh(1))\n"
     "Runs each command in the inner shell (bash) inside a sandbox chosen by the policy for\n"
     "the current directory. Bash's options are passed on unchanged.\n"
     "  --dry-run      print the sandbox (the bwrap argv, one argument a line); run nothing\n"
-    "  --config FILE  use FILE as the user policy (also SBXSH_CONFIG; not for login shells)\n"
+    "  --config FILE  use FILE as the user policy (also SBXSH_CONFIG; not when argv[0] is a\n"
+    "                 login's \"-sbxsh\"; -l and --login honour it)\n"
     "  --version, --help\n"
     "Exit status: the command's; 2 usage; 125 refused by sbxsh (see sbxsh(1)).\n";
 
@@ -94,6 +98,12 @@ static int parse_long(struct shell_args *a, int argc, char **argv, int *i)
 				return usage(a, arg, "option requires an argument");
 			val = argv[++*i];
 		}
+		if (a->shim && f & (F_HELP | F_VERSION)) {
+			a->action = SHELL_REAL;
+			return strv_push(&a->fwd, arg);
+		}
+		if (a->shim && f & F_OURS)
+			break; /* bash's "invalid option" */
 		a->login |= !!(f & F_LOGIN);
 		a->dry_run |= !!(f & F_DRY);
 		if (f & F_CONFIG)
@@ -147,6 +157,7 @@ static int parse_operands(struct shell_args *a, int argc, char **argv, int i)
 		if (i >= argc)
 			return usage(a, "-c", "option requires an argument") < 0 ? -ENOMEM : 0;
 		a->cmd = argv[i];
+		a->cmd_at = a->fwd.n;
 	} else if (!a->stdin_script && i < argc) {
 		a->script = argv[i];
 	}
@@ -161,7 +172,8 @@ int shell_args_parse(int argc, char **argv, struct shell_args *a)
 	int i = 1, r;
 
 	memset(a, 0, sizeof(*a));
-	a->login = argv[0] && argv[0][0] == '-';
+	a->login = a->login_argv0 = argv[0] && argv[0][0] == '-';
+	a->shim = shell_shim_name(argv[0]);
 	if ((r = strv_push(&a->fwd, argv[0] ? argv[0] : "sbxsh")) < 0)
 		return r;
 	for (; i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2]; i++)
@@ -181,6 +193,20 @@ int shell_args_parse(int argc, char **argv, struct shell_args *a)
 			return r;
 	}
 	return parse_operands(a, argc, argv, i);
+}
+
+const char *shell_shim_name(const char *argv0)
+{
+	static const char *const names[] = {"bash", "sh", "zsh"};
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+
+	base = base ? base + 1 : argv0;
+	if (base && base == argv0 && *base == '-')
+		base++;
+	for (size_t i = 0; base && i < sizeof(names) / sizeof(*names); i++)
+		if (strcmp(base, names[i]) == 0)
+			return names[i];
+	return NULL;
 }
 
 void shell_args_release(struct shell_args *a)

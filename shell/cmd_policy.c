@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include "platform/log.h"
+#include "shell/agent.h"
 #include "shell/commands.h"
 #include "shell/policy.h"
 
 struct args {
 	const char *config;
+	const char *preset; /* --preset NAME, else the agent's (SBXSH_PRESET, CLAUDECODE…) */
 	const char *dir;
 	bool check;
 	char **files;
@@ -23,7 +25,7 @@ struct args {
 
 static void usage(FILE *f)
 {
-	fputs("usage: sbxsh policy [--config FILE] [DIR]\n"
+	fputs("usage: sbxsh policy [--config FILE] [--preset NAME] [DIR]\n"
 	      "       sbxsh policy [--config FILE] --check [FILE...]\n"
 	      "Shows the effective profile for DIR (default: the current directory), or validates\n"
 	      "the given policy files (or, without files, every file sbxsh would load).\n",
@@ -43,6 +45,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->config = argv[++i];
 		} else if (strncmp(argv[i], "--config=", 9) == 0) {
 			a->config = argv[i] + 9;
+		} else if (strcmp(argv[i], "--preset") == 0 && i + 1 < argc) {
+			a->preset = argv[++i];
+		} else if (strncmp(argv[i], "--preset=", 9) == 0) {
+			a->preset = argv[i] + 9;
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
 			exit(0);
@@ -124,5 +130,6 @@ int cmd_policy(int argc, char **argv)
 	struct policy_opts o = {.user_config = a.config ? a.config : getenv("SBXSH_CONFIG")};
 	if (o.user_config && !*o.user_config)
 		o.user_config = NULL;
+	o.preset = a.preset ? (strcmp(a.preset, "none") ? a.preset : NULL) : agent_preset_env();
 	return a.check ? check(&a, &o) : show(&a, &o);
 }

@@ -7,6 +7,7 @@ int cmd_policy(int argc, char **argv);
 int cmd_session(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_log(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* The shell: everything that is not a subcommand (bash's argument contract). */
 int shell_main(int argc, char **argv);

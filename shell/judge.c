@@ -212,6 +212,10 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 	 * through (a grant under /tmp, bound after it). */
 	if (s->tmp_private && under(p, "/tmp") && (!m || !under(m->dst, "/tmp")))
 		return VIS_PRIVATE;
+	/* tmp = shared: the host's /tmp, bound writable by bwrap.c (not a spec mount). */
+	if (c->prof && c->prof->tmp == TMP_SHARED && !s->tmp_private && under(p, "/tmp") &&
+	    (!m || !under(m->dst, "/tmp")))
+		return VIS_RW;
 	if (!m) {
 		for (size_t i = 0; i < s->mounts.n; i++)
 			if (s->mounts.v[i].dst && under(s->mounts.v[i].dst, p))

@@ -88,6 +88,14 @@ struct policy_opts {
 	const char *sysconfdir;	 /* NULL: SBX_SYSCONFDIR (tests pass their own) */
 	uid_t sys_owner;	 /* owner system files must have: 0 (tests pass getuid()) */
 	const char *home;	 /* NULL: $HOME, else the passwd entry */
+	/* An agent preset (SBXSH_PRESET, the agent's environment): [profile NAME] applied right
+	 * after [default], before the [dir] sections. NULL: none. */
+	const char *preset;
+	/* Write grants the front end adds (an agent's exchange directory, its cwd file), as if
+	 * from a user file named by extra_origin: [limits] apply to them. */
+	char *const *extra_write;
+	size_t nextra_write;
+	const char *extra_origin;
 };
 
 /* Diagnostics: errors stop the load; warnings (a grant dropped by [limits]) do not.

@@ -108,6 +108,9 @@ struct policy {
 	char *home;
 	char *pw_home;	 /* the password database's home when it is not home's directory, or NULL */
 	char *user_file; /* the file a user edits to add a grant */
+	char *preset;	 /* policy_opts.preset, or NULL */
+	struct strv extra_write;
+	char *extra_origin; /* the origin of extra_write (a user origin: not interned) */
 };
 
 /* policy_parse.c: parses buf (len bytes, may hold NULs) named file into p's sections.

@@ -219,6 +219,14 @@ static int policy_new(struct policy **out, const struct policy_opts *o, struct d
 	}
 	p->pw_home = pw_home_dir(o, p->home);
 	*out = p;
+	if (o->preset && *o->preset && !(p->preset = strdup(o->preset)))
+		return -ENOMEM;
+	for (size_t i = 0; i < o->nextra_write; i++)
+		if (strv_push(&p->extra_write, o->extra_write[i]) < 0)
+			return -ENOMEM;
+	if (o->nextra_write &&
+	    !(p->extra_origin = strdup(o->extra_origin ? o->extra_origin : "sbxsh")))
+		return -ENOMEM;
 	return policy_parse_buffer(p, policy_default_ini, strlen(policy_default_ini), "<embedded>",
 				   false, d);
 }
@@ -340,6 +348,9 @@ void policy_free(struct policy *p)
 	free(p->home);
 	free(p->pw_home);
 	free(p->user_file);
+	free(p->preset);
+	free(p->extra_origin);
+	strv_release(&p->extra_write);
 	free(p);
 }
 

@@ -872,6 +872,25 @@ static void limits_release(struct limits *lim)
 
 /* --- profile_resolve --- */
 
+/* The agent preset (policy_opts.preset): its [profile NAME], between [default] and the [dir]
+ * sections. Returns 0, or -EINVAL with the error recorded. */
+static int apply_preset(struct rstate *st)
+{
+	const struct policy *p = st->p;
+	if (!p->preset)
+		return 0;
+	for (size_t i = 0; i < p->nsecs; i++)
+		if (p->secs[i].kind == SEC_PROFILE && strcmp(p->secs[i].name, p->preset) == 0) {
+			apply_profile(st, p->preset, 1);
+			return st->err;
+		}
+	policy_diag(&st->d->errors, "preset (--preset, SBXSH_PRESET)", 0,
+		    "'%s': no [profile %s] is defined in any policy file; name a shipped preset "
+		    "(claude-code, codex, gemini, aider, openhands, goose) or define it",
+		    p->preset, p->preset);
+	return -EINVAL;
+}
+
 static void finish_profile(struct rstate *st)
 {
 	struct profile *pr = st->pr;
@@ -1007,8 +1026,12 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 	for (size_t i = 0; i < p->nsecs && !st.err; i++)
 		if (p->secs[i].kind == SEC_DEFAULT)
 			apply_section(&st, &p->secs[i], 0);
+	if (!st.err)
+		st.err = apply_preset(&st);
 	for (size_t i = 0; i < nm && !st.err; i++)
 		apply_section(&st, m[i].s, 0);
+	for (size_t i = 0; i < p->extra_write.n && !st.err; i++)
+		st.err = list_add(&st.pr->write, p->extra_write.v[i], p->extra_origin, 0);
 	if (!st.err)
 		finish_profile(&st);
 	if (!st.err)

@@ -20,6 +20,7 @@
 #include "paths.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
+#include "shell/agent.h"
 #include "shell/commands.h"
 #include "shell/net.h"
 #include "platform/linux/notify.h"
@@ -44,6 +45,8 @@ struct run {
 	int sock;
 	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
 	struct net_run *net;	/* network = proxy, or NULL */
+	/* An agent's cwd file relayed (agent.h). */
+	struct agent_relay relay;
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
@@ -64,6 +67,9 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 {
 	const char *sh = inner ? inner : "/bin/bash";
 
+	if (a->shim && strcmp(a->shim, "zsh") == 0 && access("/bin/zsh", X_OK) == 0)
+		sh = "/bin/zsh";
+
 	if (a->dry_run) {
 		printf("# already inside an sbxsh sandbox: %s runs directly\n", sh);
 		exit(0);
@@ -76,18 +82,41 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 static void load_profile(struct run *r)
 {
 	struct diag d = {0};
+	struct strv extra = {0}, notes = {0};
 	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
-	struct policy_opts o = {.user_config = cfg && *cfg ? cfg : NULL, .login = r->args.login};
+	/* Only a login by argv[0] (sshd, login, su -) ignores --config and SBXSH_CONFIG. */
+	struct policy_opts o = {.user_config = cfg && *cfg ? cfg : NULL,
+				.login = r->args.login_argv0,
+				.preset = agent_preset_env(),
+				.extra_origin = "the agent's command (sbxsh run, SBXSH_AGENT_TMP)"};
 	char *cwd = getcwd(NULL, 0);
 
 	if (!cwd)
 		sbx_fatal("cannot read the current directory (%s); cd to a directory that exists",
 			  strerror(errno));
+	if (agent_extra_writes(&r->args, o.preset, &extra, &notes, &r->relay) < 0)
+		sbx_fatal("out of memory");
+	o.extra_write = extra.v, o.nextra_write = extra.n;
+	print_lines(&notes, "note: ");
 	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0)
 		refuse_diag(&d);
 	print_lines(&d.warnings, "");
 	diag_release(&d);
+	strv_release(&extra);
+	strv_release(&notes);
 	free(cwd);
+}
+
+/* The inner shell: the zsh shim runs the real zsh when there is one (an agent that picked
+ * zsh writes zsh for it: Claude Code's shell snapshot), else inner_shell. */
+static const char *inner_for(const struct shell_args *a, const struct settings *set)
+{
+	if (a->shim && strcmp(a->shim, "zsh") == 0)
+		for (const char *const *z = (const char *const[]){"/bin/zsh", "/usr/bin/zsh", NULL};
+		     *z; z++)
+			if (access(*z, X_OK) == 0)
+				return *z;
+	return set->inner_shell;
 }
 
 static bool all_tty(void)
@@ -103,10 +132,10 @@ static void plan(struct run *r, const struct settings *set)
 	struct sandbox_ctx c = {
 	    .home = home,
 	    .log = set->log,
-	    .config_file = !r->args.login && cfg && cfg[0] == '/' ? cfg : NULL,
+	    .config_file = !r->args.login_argv0 && cfg && cfg[0] == '/' ? cfg : NULL,
 	    .stage = STAGE_PATH,
 	    .marker = MARKER_PATH,
-	    .inner_shell = set->inner_shell,
+	    .inner_shell = inner_for(&r->args, set),
 	    .environ = environ,
 	    .root = geteuid() == 0,
 	    /* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
@@ -292,7 +321,27 @@ static int run_sandboxed(struct run *r)
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
 	net_finish(r->net, report_run_refusals(r->mon));
+	agent_after(&r->relay);
 	finish(r, &res);
+}
+
+/* A shim's --version or --help: the real shell it is named for answers (bash's own text). */
+static _Noreturn void real_shell(const struct shell_args *a)
+{
+	char path[64];
+	bool help = false;
+
+	for (size_t i = 1; i < a->fwd.n; i++)
+		if (strcmp(a->fwd.v[i], "--help") == 0 || strcmp(a->fwd.v[i], "--version") == 0) {
+			help = a->fwd.v[i][2] == 'h';
+			break;
+		}
+	snprintf(path, sizeof(path), "/bin/%s", a->shim);
+	if (access(path, X_OK) < 0)
+		snprintf(path, sizeof(path), "/usr/bin/%s", a->shim);
+	execv(path, (char *[]){(char *)a->shim, help ? "--help" : "--version", NULL});
+	sbx_die(SBX_EXIT_NOTFOUND, "%s: not installed (%s), so it cannot say its version", a->shim,
+		strerror(errno));
 }
 
 /* --help, --version, a usage error: answered without a sandbox. Returns the status. */
@@ -300,6 +349,8 @@ static int answer(struct shell_args *a)
 {
 	int st = 0;
 
+	if (a->action == SHELL_REAL)
+		real_shell(a);
 	if (a->action == SHELL_USAGE) {
 		fprintf(stderr, "sbxsh: %s\n%s", a->error, shell_usage);
 		st = SBX_EXIT_USAGE;

@@ -7,18 +7,22 @@
 
 #include "platform/strv.h"
 
-enum shell_action { SHELL_RUN, SHELL_VERSION, SHELL_HELP, SHELL_USAGE };
+/* SHELL_REAL: a shim's --version or --help, answered by the real shell it is named for. */
+enum shell_action { SHELL_RUN, SHELL_VERSION, SHELL_HELP, SHELL_USAGE, SHELL_REAL };
 
 /* What sbxsh reads of bash's argument contract; everything else goes to the inner shell. */
 struct shell_args {
 	enum shell_action action;
 	bool login;	    /* argv[0] "-…", -l or --login */
+	bool login_argv0;   /* argv[0] "-…" (sshd, login, su -): no --config, no SBXSH_CONFIG */
+	const char *shim;   /* "bash", "sh" or "zsh": started by that name (a shim), or NULL */
 	bool command;	    /* -c */
 	bool stdin_script;  /* -s */
 	bool interactive;   /* -i */
 	bool dry_run;	    /* --dry-run (sbxsh's own) */
 	const char *config; /* --config FILE (sbxsh's own), or NULL */
 	const char *cmd;    /* the -c command string */
+	size_t cmd_at;	    /* its index in fwd */
 	const char *script; /* FILE: no -c, no -s */
 	struct strv fwd;    /* the inner shell's argv: argv[0], then the caller's arguments
 			       without sbxsh's own options, unchanged and in order */
@@ -28,6 +32,9 @@ struct shell_args {
 /* Parses argv as bash would. Returns 0 (see a->action), or -ENOMEM. */
 int shell_args_parse(int argc, char **argv, struct shell_args *a);
 void shell_args_release(struct shell_args *a);
+/* The shell a shim is named for: "bash", "sh" or "zsh" when argv0's base name (a leading '-'
+ * of a login dropped) is one of them, else NULL. */
+const char *shell_shim_name(const char *argv0);
 /* Text of `sbxsh --help`. */
 extern const char shell_usage[];
 

@@ -444,13 +444,18 @@ static int add_write_path(struct plan *pl, const struct profile *p, const struct
 	struct stat st;
 	int made;
 
-	if (stat(path, &st) < 0 && (made = create_missing(pl, p, c, v, path)) <= 0)
-		return made < 0 ? made
-				: strv_pushf(pl->notices,
-					     "write grant %s (%s:%u) does not exist; nothing is "
-					     "mounted for it (create it first, or grant the "
-					     "directory that will hold it)",
-					     path, v->file, v->line);
+	if (stat(path, &st) < 0 && (made = create_missing(pl, p, c, v, path)) <= 0) {
+		if (made < 0)
+			return made;
+		/* A shipped preset's grant of a directory the agent has not made yet: nothing to say. */
+		if (v->file && strcmp(v->file, "<embedded>") == 0)
+			return 0;
+		return strv_pushf(pl->notices,
+				  "write grant %s (%s:%u) does not exist; nothing is "
+				  "mounted for it (create it first, or grant the "
+				  "directory that will hold it)",
+				  path, v->file, v->line);
+	}
 	if (stat(path, &st) < 0)
 		return 0;
 	if (!S_ISDIR(st.st_mode)) {
@@ -557,8 +562,16 @@ static int add_writes(struct plan *pl, const struct profile *p, const struct san
 			r = canon_path(hits.v[j], &c);
 			if (r == 0)
 				r = check_links(pl, p, v, hits.v[j], c);
-			if (r == 0 && fixed &&
-			    (r = glob_hit_leaves(pl, v, fixed, hits.v[j], c)) == 1)
+			/* /tmp itself is the private one: a grant of it does nothing; say so. */
+			if (r == 0 && p->tmp == TMP_PRIVATE && strcmp(c, "/tmp") == 0)
+				r = strv_pushf(
+				    pl->notices,
+				    "write grant /tmp (%s:%u) does nothing with tmp = private "
+				    "(the command's /tmp is its own); grant a directory under "
+				    "/tmp, or set tmp = shared for the host's /tmp",
+				    v->file, v->line);
+			else if (r == 0 && fixed &&
+				 (r = glob_hit_leaves(pl, v, fixed, hits.v[j], c)) == 1)
 				r = 0;
 			else if (r == 0)
 				r = add_write_path(pl, p, ctx, v, c);

@@ -151,8 +151,65 @@ static void joined(const struct strv *sv, char *buf, size_t n)
 	}
 }
 
+/* The shims (bash, sh, zsh: sbxsh by another name) and which login ignores --config. */
+static void shims(void)
+{
+	static const struct {
+		const char *argv0, *want;
+	} names[] = {
+	    {"/usr/libexec/sbxsh/shims/bash", "bash"},
+	    {"bash", "bash"},
+	    {"-bash", "bash"},
+	    {"sh", "sh"},
+	    {"/x/zsh", "zsh"},
+	    {"-zsh", "zsh"},
+	    {"sbxsh", NULL},
+	    {"/usr/bin/sbxsh", NULL},
+	    {"bash5", NULL},
+	    {"/x/-bash", NULL},
+	    {"-", NULL},
+	    {"", NULL},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		is_str(shell_shim_name(names[i].argv0), names[i].want, "shim name of '%s'",
+		       names[i].argv0);
+	is_str(shell_shim_name(NULL), NULL, "no argv[0]: no shim");
+
+	struct shell_args a;
+	char buf[256];
+	char *v1[] = {"bash", "--version", NULL};
+	shell_args_parse(2, v1, &a);
+	is_int(a.action, SHELL_REAL, "bash --version: the real bash answers");
+	shell_args_release(&a);
+	char *v2[] = {"bash", "--dry-run", "-c", "true", NULL};
+	shell_args_parse(4, v2, &a);
+	is_int(a.action, SHELL_USAGE, "bash --dry-run: sbxsh's option is invalid through a shim");
+	shell_args_release(&a);
+	char *v3[] = {"bash", "--config", "f", "-c", "true", NULL};
+	shell_args_parse(5, v3, &a);
+	ok(a.action == SHELL_USAGE && !a.config, "bash --config: invalid, no config taken");
+	shell_args_release(&a);
+	char *v4[] = {"-bash", "-c", "cmd", NULL};
+	shell_args_parse(3, v4, &a);
+	ok(a.action == SHELL_RUN && a.login && a.login_argv0 && a.shim, "-bash: a login shim");
+	joined(&a.fwd, buf, sizeof(buf));
+	is_str(buf, "-bash -c cmd", "-bash: argv[0] passed on");
+	shell_args_release(&a);
+	char *v5[] = {"sbxsh", "-c", "-l", "cmd", NULL};
+	shell_args_parse(4, v5, &a);
+	ok(a.login && !a.login_argv0 && !a.shim,
+	   "-c -l: a login, not by argv[0] (config honoured)");
+	is_int((int)a.cmd_at, 3, "-c -l cmd: the command's index in fwd");
+	shell_args_release(&a);
+	char *v6[] = {"sbxsh", "--version", NULL};
+	shell_args_parse(2, v6, &a);
+	is_int(a.action, SHELL_VERSION, "sbxsh --version stays sbxsh's");
+	shell_args_release(&a);
+}
+
 int main(void)
 {
+	shims();
 	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
 		const struct row *w = &rows[i];
 		struct shell_args a;
