@@ -123,10 +123,14 @@ echo mine > CLAUDE.md
 "$SBXSH" -c 'echo injected > CLAUDE.md' > /dev/null 2>&1
 is "…the project's CLAUDE.md is not rewritten by a command" "$(cat CLAUDE.md)" mine
 unset SBXSH_PRESET
-out=$(CLAUDECODE=1 "$SBXSH" -c 'cat ~/.claude/.credentials.json' 2>&1)
-unlike "CLAUDECODE=1 alone (SHELL at a shim, no sbxsh run) applies the claude-code preset" "$out" '^secret$'
-out=$(SBXSH_PRESET=none CLAUDECODE=1 "$SBXSH" -c 'cat ~/.claude/.credentials.json' 2>&1)
-is "…SBXSH_PRESET=none turns the recognition off" "$out" secret
+# (the credentials are hidden by the default deny_read too: the preset's own grant tells)
+rm -f "$HOME/.claude/shell-snapshots/snapshot-bash-2.sh"
+CLAUDECODE=1 "$SBXSH" -c 'echo snap > ~/.claude/shell-snapshots/snapshot-bash-2.sh' > /dev/null 2>&1
+is "CLAUDECODE=1 alone (SHELL at a shim, no sbxsh run) applies the claude-code preset" \
+	"$(cat "$HOME/.claude/shell-snapshots/snapshot-bash-2.sh" 2>&1)" snap
+rm -f "$HOME/.claude/shell-snapshots/snapshot-bash-3.sh"
+SBXSH_PRESET=none CLAUDECODE=1 "$SBXSH" -c 'echo snap > ~/.claude/shell-snapshots/snapshot-bash-3.sh' > /dev/null 2>&1
+check "…SBXSH_PRESET=none turns the recognition off" test ! -e "$HOME/.claude/shell-snapshots/snapshot-bash-3.sh"
 
 out=$("$SBXSH" policy --preset claude-code 2>&1)
 like "sbxsh policy --preset shows the preset's section" "$out" '^section = \[profile claude-code\] <embedded>:'
