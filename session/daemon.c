@@ -9,12 +9,14 @@
  *   counted against its T_FD fields and closed on any mismatch;
  * - the daemon never exits on a client's error: that client's connection is closed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -42,6 +44,12 @@ struct ctl {
 };
 
 static struct ctl *ctls;
+
+/* The audit session watch: a daemon of session audit-N exits once no other process of that
+ * login is left and nothing is live (the login ended without pam_sbxsh to stop it). */
+#define AUDIT_WATCH_MS 3000
+static uv_timer_t audit_watch;
+static unsigned long audit_sid; /* 0: not watching */
 
 uint64_t sessd_now_ms(void)
 {
@@ -376,6 +384,10 @@ static void sessd_stop(struct sessd *d)
 	}
 	uv_timer_stop(&d->idle);
 	uv_close((uv_handle_t *)&d->idle, NULL);
+	if (audit_sid) {
+		uv_timer_stop(&audit_watch);
+		uv_close((uv_handle_t *)&audit_watch, NULL);
+	}
 	uv_close((uv_handle_t *)&d->sigterm, NULL);
 	uv_close((uv_handle_t *)&d->sighup, NULL);
 }
@@ -384,6 +396,99 @@ static void on_signal(uv_signal_t *s, int sig)
 {
 	(void)sig;
 	sessd_stop(s->data);
+}
+
+/* The audit session id in text (/proc/PID/sessionid), or 0 when unset or unreadable. */
+static unsigned long read_sid(const char *path)
+{
+	char buf[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	char *end;
+	unsigned long v;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	v = strtoul(buf, &end, 10);
+	return end == buf || v == 4294967295UL ? 0 : v;
+}
+
+/* 1 when a process other than this one is in audit session sid (a process that cannot be
+ * read counts as present: when unsure, stay). */
+static int session_has_others(unsigned long sid)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *e;
+	char path[64];
+	long self = (long)getpid();
+	int found = 0;
+
+	if (!dir)
+		return 1;
+	while (!found && (e = readdir(dir))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/sessionid", pid);
+		found = read_sid(path) == sid;
+	}
+	closedir(dir);
+	return found;
+}
+
+static void on_audit_watch(uv_timer_t *t)
+{
+	struct sessd *d = t->data;
+
+	if (d->nctl == 0 && d->live == 0 && !session_has_others(audit_sid))
+		sessd_stop(d);
+}
+
+/* Watches the audit session when this daemon is its session's (audit-N, and N is ours). */
+static void audit_watch_start(struct sessd *d)
+{
+	unsigned long sid = read_sid("/proc/self/sessionid");
+	char want[40];
+
+	snprintf(want, sizeof(want), "audit-%lu", sid);
+	if (!sid || strcmp(d->o->session, want) != 0)
+		return;
+	audit_sid = sid;
+	uv_timer_init(d->loop, &audit_watch);
+	audit_watch.data = d;
+	uv_timer_start(&audit_watch, on_audit_watch, AUDIT_WATCH_MS, AUDIT_WATCH_MS);
+}
+
+/* At exit: the session directory goes too, unless another daemon already binds in it. Under
+ * the clients' start lock, so no client is starting a daemon there meanwhile; a client that
+ * waited for the lock finds its lock file unlinked and starts over (client.c). */
+static void remove_dir(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), lk = -1;
+	struct stat st;
+
+	if (dfd < 0)
+		return;
+	lk = openat(dfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (lk < 0)
+		goto out;
+	while (flock(lk, LOCK_EX) < 0)
+		if (errno != EINTR)
+			goto out;
+	if (fstatat(dfd, "ctl.sock", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		goto out; /* a fresh daemon (`session stop` then `start`) lives here now */
+	unlinkat(dfd, "lock", 0);
+	rmdir(dir); /* fails, harmlessly, when something else is in it */
+out:
+	if (lk >= 0)
+		close(lk);
+	close(dfd);
 }
 
 /* Binds the control socket, replacing a stale one no daemon answers on. */
@@ -442,6 +547,7 @@ static int sessd_setup(struct sessd *d, char **why)
 	uv_signal_start(&d->sigterm, on_signal, SIGTERM);
 	uv_signal_start(&d->sighup, on_signal, SIGHUP);
 	d->start_ms = sessd_now_ms();
+	audit_watch_start(d);
 	sessd_touch(d);
 	return 0;
 }
@@ -485,6 +591,7 @@ int sessd_run(const struct sessd_opts *o)
 	ready(o, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	rc = uv_loop_close(&loop);
+	remove_dir(o->dir);
 	free(d.sock);
 	return rc == UV_EBUSY ? -EBUSY : 0;
 }
