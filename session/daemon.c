@@ -61,6 +61,7 @@ uint64_t sessd_now_ms(void)
 
 static void on_idle(uv_timer_t *t);
 static void sessd_stop(struct sessd *d);
+static void release_dir(struct sessd *d);
 
 void sessd_touch(struct sessd *d)
 {
@@ -206,9 +207,10 @@ static int handle(struct ctl *c, const struct sess_msg *m)
 	case SESS_STATUS:
 		return reply_status(c);
 	case SESS_STOP:
-		/* The socket goes before the answer: `session stop` returning means no new client
-		 * can reach this daemon, and a `session start` right after binds a fresh one. */
-		unlink(c->d->sock);
+		/* The socket and the directory go before the answer: `session stop` returning
+		 * means no new client can reach this daemon, nothing of it is left on disk, and a
+		 * `session start` right after binds a fresh one. */
+		release_dir(c->d);
 		reply_text(c, SESS_OK, NULL);
 		sessd_stop(c->d);
 		return 0;
@@ -372,7 +374,7 @@ static void sessd_stop(struct sessd *d)
 	d->stopping = true;
 	uv_poll_stop(&d->ctl_poll);
 	uv_close((uv_handle_t *)&d->ctl_poll, NULL);
-	unlink(d->sock);
+	release_dir(d);
 	close(d->ctl_fd);
 	d->ctl_fd = -1;
 	while (ctls)
@@ -491,6 +493,18 @@ out:
 	close(dfd);
 }
 
+/* The socket and the directory, once: the second time they may be a fresh daemon's. */
+static void release_dir(struct sessd *d)
+{
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	unlink(d->sock);
+	remove_dir(d->o->dir);
+}
+
 /* Binds the control socket, replacing a stale one no daemon answers on. */
 static int bind_ctl(struct sessd *d, char **why)
 {
@@ -591,7 +605,6 @@ int sessd_run(const struct sessd_opts *o)
 	ready(o, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	rc = uv_loop_close(&loop);
-	remove_dir(o->dir);
 	free(d.sock);
 	return rc == UV_EBUSY ? -EBUSY : 0;
 }
