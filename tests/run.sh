@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh — runs every suite and ends with one line: "N passed, N failed, N skipped".
 # Suites: unit/<name> (C, TAP), policy/<case> (golden), fuzz/<target> (corpus replay),
-# e2e/<script> (real bwrap; as root, then again as an unprivileged user).
+# man/lint (mandoc -T lint on docs/man), e2e/<script> (real bwrap; as root, then again as an
+# unprivileged user).
 # TESTS="unit/* e2e/0010*" picks a subset (shell patterns on the suite names).
 set -u
 B=${B:-build}
@@ -54,6 +55,9 @@ for t in "$B"/tests/fuzz/fuzz_*; do
 	tgt=${t##*/}; n=fuzz/$tgt
 	selected "$n" && run_suite "$n" "$t" tests/fuzz/corpus/"${tgt#fuzz_}"
 done
+
+# --- the man pages: mandoc -T lint, one line a page ---
+selected man/lint && run_suite man/lint $MAKE --no-print-directory man-lint
 
 # --- an installed tree for golden and end-to-end tests, with its own SYSCONFDIR ---
 stage=$out/stage
