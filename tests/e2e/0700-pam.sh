@@ -64,6 +64,18 @@ else
 	check "and removes its directory" test ! -e "$ldir"
 fi
 
+# --- the shipped ssh preset: ~ writable, the persistence paths not ---
+: > "$HOME/.bashrc"; mkdir -p "$HOME/w"
+(cd "$HOME/w" && "$SBXSH" -c 'echo up > ~/upload.txt' > /dev/null 2>&1)
+check "without [profile ssh] a command in ~/w cannot write ~" test ! -e "$HOME/upload.txt"
+user_policy "[dir $HOME]
+use = ssh"
+(cd "$HOME/w" && "$SBXSH" -c 'echo up > ~/upload.txt; echo x >> ~/.bashrc' > /dev/null 2>&1)
+is "with use = ssh a file lands in ~ (an scp upload)" "$(cat "$HOME/upload.txt" 2>/dev/null)" up
+is "and ~/.bashrc stays as it was" "$(wc -c < "$HOME/.bashrc" | tr -d ' ')" 0
+user_policy ''
+"$SBXSH" session stop > /dev/null 2>&1
+
 # --- pam_sbxsh.so under pamtester ---
 MOD="$SBXSH_STAGE/lib/security/pam_sbxsh.so"
 PWRAP=$(ls /usr/lib/*/libpam_wrapper.so /usr/lib/libpam_wrapper.so 2>/dev/null | head -n 1)
