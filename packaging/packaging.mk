@@ -38,3 +38,16 @@ man-lint:
 	done
 
 .PHONY: install-extra uninstall man-lint
+
+# make deb: a Debian package of the programs, the PAM module (multiarch security directory),
+# /etc/sbxsh/sbxsh.ini as a conffile, man pages and completion; lintian-checked.
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB_OUT  = $(B)/sbxsh_$(VERSION)_$(DEB_ARCH).deb
+deb:
+	rm -rf $(B)/deb
+	$(MAKE) --no-print-directory B='$(B)/deb-build' PREFIX=/usr SYSCONFDIR=/etc \
+		LIBEXECDIR=/usr/libexec/sbxsh PAMDIR=/lib/$(shell $(CC) -print-multiarch)/security \
+		DESTDIR='$(abspath $(B))/deb/root' install > /dev/null
+	sh packaging/deb.sh '$(abspath $(B))/deb/root' '$(VERSION)' '$(DEB_ARCH)' '$(abspath $(DEB_OUT))'
+
+.PHONY: deb
