@@ -424,13 +424,20 @@ static unsigned long read_sid(const char *path)
  * read counts as present: when unsure, stay). */
 static int session_has_others(unsigned long sid)
 {
-	DIR *dir = opendir("/proc");
+	static long hint; /* the last process found: usually still there, one read */
+	DIR *dir;
 	struct dirent *e;
 	char path[64];
 	long self = (long)getpid();
 	int found = 0;
 
-	if (!dir)
+	if (hint) {
+		snprintf(path, sizeof(path), "/proc/%ld/sessionid", hint);
+		if (read_sid(path) == sid)
+			return 1;
+		hint = 0;
+	}
+	if (!(dir = opendir("/proc")))
 		return 1;
 	while (!found && (e = readdir(dir))) {
 		char *end;
@@ -438,7 +445,8 @@ static int session_has_others(unsigned long sid)
 		if (*end || pid <= 0 || pid == self)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/sessionid", pid);
-		found = read_sid(path) == sid;
+		if ((found = read_sid(path) == sid))
+			hint = pid;
 	}
 	closedir(dir);
 	return found;

@@ -71,7 +71,8 @@ static int parse_opts(pam_handle_t *pamh, int argc, const char **argv, struct pa
 			o->sbxsh = a + 6;
 		} else if (strncmp(a, "config=", 7) == 0 && a[7] == '/') {
 			o->config = a + 7;
-		} else if (strncmp(a, "timeout=", 8) == 0 && atoi(a + 8) > 0 && atoi(a + 8) <= 300) {
+		} else if (strncmp(a, "timeout=", 8) == 0 && atoi(a + 8) > 0 &&
+			   atoi(a + 8) <= 300) {
 			o->timeout = atoi(a + 8);
 		} else {
 			pam_syslog(pamh, LOG_ERR,
@@ -141,7 +142,8 @@ static int get_target(pam_handle_t *pamh, struct target *t)
 	t->uid = pw.pw_uid;
 	t->gid = pw.pw_gid;
 	snprintf(t->name, sizeof(t->name), "%s", pw.pw_name);
-	snprintf(t->home, sizeof(t->home), "%s", pw.pw_dir && pw.pw_dir[0] == '/' ? pw.pw_dir : "/");
+	snprintf(t->home, sizeof(t->home), "%s",
+		 pw.pw_dir && pw.pw_dir[0] == '/' ? pw.pw_dir : "/");
 	t->ngroups = (int)(sizeof(t->groups) / sizeof(t->groups[0]));
 	if (getgrouplist(t->name, t->gid, t->groups, &t->ngroups) < 0) {
 		pam_syslog(pamh, LOG_ERR, "user '%s' is in more than %zu groups", user,
@@ -149,6 +151,22 @@ static int get_target(pam_handle_t *pamh, struct target *t)
 		return -E2BIG;
 	}
 	return 0;
+}
+
+/* A negative oom_score_adj (sshd's unit sets -1000) is not the user's to inherit: back to 0,
+ * as sshd does for its sessions. Raising it needs no privilege. */
+static void oom_restore(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/self/oom_score_adj", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == '-' &&
+	    (lseek(fd, 0, SEEK_SET) < 0 || write(fd, "0\n", 2) < 0)) {
+		/* left as it was: the daemon still runs as the user */
+	}
+	close(fd);
 }
 
 /* The child: becomes the user, then sbxsh. Never returns. */
@@ -164,17 +182,20 @@ static _Noreturn void child_exec(const struct target *t, const struct pam_opts *
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(126);
+	oom_restore(); /* sshd runs OOM-exempt; the user's daemon must not */
 	syscall(SYS_close_range, 3, ~0U, 0);
 	if (geteuid() == 0) {
-		if (setgroups((size_t)t->ngroups, t->groups) < 0 || setgid(t->gid) < 0 || setuid(t->uid) < 0) {
+		if (setgroups((size_t)t->ngroups, t->groups) < 0 || setgid(t->gid) < 0 ||
+		    setuid(t->uid) < 0) {
 			dprintf(2, "cannot become %s (uid %u): %s\n", t->name, (unsigned)t->uid,
 				strerror(errno));
 			_exit(126);
 		}
 	}
 	if (getuid() != t->uid || geteuid() != t->uid || getgid() != t->gid) {
-		dprintf(2, "running as uid %u, not as %s (uid %u): the module needs root or the "
-			   "user itself\n",
+		dprintf(2,
+			"running as uid %u, not as %s (uid %u): the module needs root or the "
+			"user itself\n",
 			(unsigned)getuid(), t->name, (unsigned)t->uid);
 		_exit(126);
 	}
@@ -337,8 +358,7 @@ static int open_session(pam_handle_t *pamh, const struct pam_opts *o)
 		return PAM_SUCCESS;
 	}
 	pam_syslog(pamh, LOG_ERR, "user %s, session %s: %s session start %s: %s", t.name, id,
-		   o->sbxsh, rc < 0 ? "did not finish" : "failed",
-		   out[0] ? out : "(no message)");
+		   o->sbxsh, rc < 0 ? "did not finish" : "failed", out[0] ? out : "(no message)");
 	return failed(o);
 }
 

@@ -89,8 +89,8 @@ static const struct flag {
 static void check_flags(const char *text, struct sshd_finding *out, size_t max, size_t *n)
 {
 	char v[128], dis[16];
-	bool disabled = value_of(text, "disableforwarding", 0, dis, sizeof(dis)) &&
-			strcmp(dis, "yes") == 0;
+	bool disabled =
+	    value_of(text, "disableforwarding", 0, dis, sizeof(dis)) && strcmp(dis, "yes") == 0;
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
 		const struct flag *f = &flags[i];
@@ -103,8 +103,8 @@ static void check_flags(const char *text, struct sshd_finding *out, size_t max, 
 		} else if (strcmp(v, f->safe) == 0) {
 			add(out, max, n, SSHD_OK, f->setting, "%s", v);
 		} else {
-			add(out, max, n, f->level, f->setting, "%s: %s; put `%s %s`%s in sshd_config",
-			    v, f->why, f->setting, f->safe,
+			add(out, max, n, f->level, f->setting,
+			    "%s: %s; put `%s %s`%s in sshd_config", v, f->why, f->setting, f->safe,
 			    f->forwarding ? " (or `DisableForwarding yes`)" : "");
 		}
 	}
@@ -149,8 +149,7 @@ static void check_force(const char *text, struct sshd_finding *out, size_t max, 
 
 /* ChrootDirectory's %u, %h and %% (sshd_config(5) TOKENS). Returns 0, or -1 when a token
  * needs what is not known. */
-static int expand_chroot(const char *v, const char *user, const char *home, char *buf,
-			 size_t n)
+static int expand_chroot(const char *v, const char *user, const char *home, char *buf, size_t n)
 {
 	size_t o = 0;
 
@@ -241,8 +240,7 @@ static char *slurp(int fd)
 
 static const char *find_sshd(void)
 {
-	static const char *const paths[] = {"/usr/sbin/sshd", "/usr/local/sbin/sshd",
-					    "/sbin/sshd"};
+	static const char *const paths[] = {"/usr/sbin/sshd", "/usr/local/sbin/sshd", "/sbin/sshd"};
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (access(paths[i], X_OK) == 0)
@@ -258,8 +256,9 @@ static char *run_sshd_t(const char *config, const char *user, char *err, size_t 
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, st = 0, k = 0;
 
 	if (!sshd) {
-		snprintf(err, errn, "no sshd in /usr/sbin, /usr/local/sbin or /sbin "
-				    "(apt-get install openssh-server), or pass its output with --from");
+		snprintf(err, errn,
+			 "no sshd in /usr/sbin, /usr/local/sbin or /sbin "
+			 "(apt-get install openssh-server), or pass its output with --from");
 		return NULL;
 	}
 	argv[k++] = (char *)sshd;
@@ -422,7 +421,8 @@ int doctor_sshd(int argc, char **argv)
 		}
 		*slot = argv[++i];
 	}
-	text = from ? read_from(from, err, sizeof(err)) : run_sshd_t(config, user, err, sizeof(err));
+	text =
+	    from ? read_from(from, err, sizeof(err)) : run_sshd_t(config, user, err, sizeof(err));
 	if (!text) {
 		fprintf(stderr, "sbxsh: doctor --sshd: %s\n", err);
 		return 125;

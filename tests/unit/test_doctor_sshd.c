@@ -89,22 +89,26 @@ int main(void)
 
 	run(closed_config, NULL, NULL);
 	for (size_t i = 0; i < nf; i++)
-		ok(fs[i].level == SSHD_OK, "closed config: %s is ok (%s)", fs[i].setting, fs[i].text);
+		ok(fs[i].level == SSHD_OK, "closed config: %s is ok (%s)", fs[i].setting,
+		   fs[i].text);
 
 	run("disableforwarding yes\nallowtcpforwarding yes\nx11forwarding yes\n"
 	    "allowagentforwarding yes\nallowstreamlocalforwarding yes\npermittunnel no\n"
 	    "permituserrc no\n",
 	    NULL, NULL);
-	is_int(level("AllowTcpForwarding"), SSHD_OK, "DisableForwarding yes turns TCP forwarding off");
+	is_int(level("AllowTcpForwarding"), SSHD_OK,
+	       "DisableForwarding yes turns TCP forwarding off");
 	is_int(level("X11Forwarding"), SSHD_OK, "and X11 forwarding");
 	ok(says("AllowAgentForwarding", "DisableForwarding yes"), "saying why");
 	is_int(level("Subsystem"), SSHD_OK, "no subsystem line: none");
 
 	run("x11forwarding no\n", NULL, NULL);
-	is_int(level("AllowTcpForwarding"), SSHD_NOTE, "a setting sshd did not print is not called safe");
+	is_int(level("AllowTcpForwarding"), SSHD_NOTE,
+	       "a setting sshd did not print is not called safe");
 	ok(says("AllowTcpForwarding", "not in sshd -T's output"), "it says so");
 	run("allowtcpforwardingx yes\nx allowtcpforwarding no\n", NULL, NULL);
-	is_int(level("AllowTcpForwarding"), SSHD_NOTE, "a longer key or a key mid-line is not the setting");
+	is_int(level("AllowTcpForwarding"), SSHD_NOTE,
+	       "a longer key or a key mid-line is not the setting");
 
 	run("forcecommand internal-sftp -d /upload\n", NULL, NULL);
 	is_int(level("ForceCommand"), SSHD_BYPASS, "ForceCommand internal-sftp is a bypass");
@@ -112,7 +116,8 @@ int main(void)
 	run("forcecommand /usr/bin/sbxsh -c \"$SSH_ORIGINAL_COMMAND\"\n", NULL, NULL);
 	is_int(level("ForceCommand"), SSHD_OK, "another ForceCommand runs through the shell");
 	run("forcecommand internal-sftpx\n", NULL, NULL);
-	is_int(level("ForceCommand"), SSHD_OK, "a command merely starting with internal-sftp is not it");
+	is_int(level("ForceCommand"), SSHD_OK,
+	       "a command merely starting with internal-sftp is not it");
 
 	run("chrootdirectory /srv/%u\n", NULL, NULL);
 	is_int(level("ChrootDirectory"), SSHD_NOTE, "a chroot with %%u and no user: noted");
