@@ -50,7 +50,7 @@ rc_before=$(cksum < "$uhome/.bashrc")
 cleanup() {
 	[ -f "$D/sshd.pid" ] && kill "$(cat "$D/sshd.pid")" 2>/dev/null
 	ssh -S "$D/cm" -O exit x > /dev/null 2>&1
-	rm -f "$SYSCONF/conf.d/0720-ssh.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*.txt
+	rm -rf "$SYSCONF/conf.d/0720-ssh.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*
 	e2e_cleanup
 }
 trap cleanup EXIT
@@ -95,6 +95,26 @@ is "scp over sftp-server uploads too" "$(cat "$uhome/upload-0720-2.txt" 2>/dev/n
 # shellcheck disable=SC2086
 scp -O $(echo "$SSHO" | sed 's/-p /-P /') "$T/up1" "$u@127.0.0.1:.bashrc" > /dev/null 2>&1
 is "but not over ~/.bashrc" "$(cksum < "$uhome/.bashrc")" "$rc_before"
+
+# rsync, git clone and push over ssh, each through sbxsh -c on the server.
+if command -v rsync > /dev/null; then
+	mkdir -p "$T/tree/sub"; echo r > "$T/tree/sub/file"
+	rsync -a -e "ssh $SSHO" "$T/tree/" "$u@127.0.0.1:upload-0720-rsync/" > "$T/rsync.out" 2>&1
+	is "rsync uploads a tree into ~" "$(cat "$uhome/upload-0720-rsync/sub/file" 2>/dev/null)" r
+	rsync -a -e "ssh $SSHO" "$u@127.0.0.1:upload-0720-rsync/" "$T/back/" > /dev/null 2>&1
+	is "and fetches it back" "$(cat "$T/back/sub/file" 2>/dev/null)" r
+else
+	skip "rsync uploads a tree into ~" "no rsync (packaging/deps.sh test)"
+fi
+git init -q --bare "$uhome/upload-0720-repo.git" && chown -R $u "$uhome/upload-0720-repo.git"
+export GIT_SSH_COMMAND="ssh $SSHO"
+git clone -q "$u@127.0.0.1:upload-0720-repo.git" "$T/clone" > "$T/git.out" 2>&1
+check "git clone over ssh" test -d "$T/clone/.git"
+(cd "$T/clone" && echo g > f && git add f && git -c user.name=t -c user.email=t@t commit -qm m &&
+	git push -q origin HEAD:refs/heads/main) >> "$T/git.out" 2>&1
+is "git push over ssh lands in the bare repository" \
+	"$(git --git-dir="$uhome/upload-0720-repo.git" show main:f 2>/dev/null)" g
+unset GIT_SSH_COMMAND
 
 # One connection, several channels: one session, one daemon; gone with the connection.
 # shellcheck disable=SC2086
