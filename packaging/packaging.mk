@@ -51,3 +51,11 @@ deb:
 	sh packaging/deb.sh '$(abspath $(B))/deb/root' '$(VERSION)' '$(DEB_ARCH)' '$(abspath $(DEB_OUT))'
 
 .PHONY: deb
+
+# make check-deb: make deb, install it here, run the e2e suites against /usr/bin/sbxsh, remove
+# it (root only; TESTS as for make check).
+check-deb: deb
+	@sh packaging/deps.sh test
+	@TESTS='$(TESTS)' sh packaging/check-deb.sh '$(abspath $(DEB_OUT))'
+
+.PHONY: check-deb
