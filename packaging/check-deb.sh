@@ -35,11 +35,13 @@ for t in tests/e2e/[0-9]*.sh; do
 		hit=no; for pat in $TESTS; do case e2e/$base in $pat) hit=yes ;; esac; done
 		[ $hit = yes ] || continue
 	fi
-	SBXSH_STAGE=$v sh "$v/e2e/$base" > "$v/out" 2>&1 < /dev/null; rc=$?
+	SBXSH_STAGE=$v SBXSH_BIN=/usr/bin/sbxsh SBXSH_SYSCONF=/etc/sbxsh \
+		sh "$v/e2e/$base" > "$v/out" 2>&1 < /dev/null; rc=$?
 	sed "s|^|[deb e2e/$base] |" "$v/out"; count "$v/out" $rc
 	setpriv --reuid="$uid" --regid="$(id -g sbxsh-test)" --init-groups env -i \
 		PATH=/usr/local/bin:/usr/bin:/bin HOME="$(getent passwd sbxsh-test | cut -d: -f6)" \
 		USER=sbxsh-test LOGNAME=sbxsh-test TMPDIR=/tmp SBXSH_STAGE="$v" \
+		SBXSH_BIN=/usr/bin/sbxsh SBXSH_SYSCONF=/etc/sbxsh \
 		sh "$v/e2e/$base" > "$v/out" 2>&1 < /dev/null; rc=$?
 	sed "s|^|[deb e2e/$base@sbxsh-test] |" "$v/out"; count "$v/out" $rc
 done

@@ -420,8 +420,8 @@ static unsigned long read_sid(const char *path)
 	return end == buf || v == 4294967295UL ? 0 : v;
 }
 
-/* 1 when a process other than this one is in audit session sid (a process that cannot be
- * read counts as present: when unsure, stay). */
+/* 1 when a process other than this one is in audit session sid. Processes /proc does not
+ * show this user (hidepid) are not counted: the login's own processes are the user's. */
 static int session_has_others(unsigned long sid)
 {
 	static long hint; /* the last process found: usually still there, one read */
