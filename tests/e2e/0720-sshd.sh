@@ -49,6 +49,8 @@ mkdir -p "$uhome/.ssh"; echo secret > "$uhome/.ssh/id_0720"; chown -R $u "$uhome
 rc_before=$(cksum < "$uhome/.bashrc")
 cleanup() {
 	[ -f "$D/sshd.pid" ] && kill "$(cat "$D/sshd.pid")" 2>/dev/null
+	[ -f "$D/sshd2.pid" ] && kill "$(cat "$D/sshd2.pid")" 2>/dev/null
+	id sbxsh-ssh-0720 > /dev/null 2>&1 && userdel -r sbxsh-ssh-0720 > /dev/null 2>&1
 	ssh -S "$D/cm" -O exit x > /dev/null 2>&1
 	rm -rf "$SYSCONF/conf.d/0720-ssh.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*
 	e2e_cleanup
@@ -130,4 +132,28 @@ is "and one daemon serves both" "$n" 1
 ssh -S "$D/cm" -O exit x > /dev/null 2>&1
 check "closing the connection stops it and removes its directory" \
 	gone "[s]bxsh-sessiond --dir /tmp/sbxsh-$uid/$a " "/tmp/sbxsh-$uid/$a"
+# A user whose login shell is sbxsh (created for this test): no ForceCommand, sshd runs
+# `sbxsh -c CMD` itself; a command killed by a signal comes back as exit-signal.
+lu=sbxsh-ssh-0720
+if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
+	luhome=$(getent passwd $lu | cut -d: -f6)
+	sed -e "s/^AllowUsers .*/AllowUsers $lu/" -e '/^ForceCommand/d' -e "s/^Port .*/Port $((port + 1))/" \
+		-e "s|^PidFile .*|PidFile $D/sshd2.pid|" "$D/sshd_config" > "$D/sshd2_config"
+	LD_PRELOAD=$PWRAP PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$D/pam.d" "$SSHD" -f "$D/sshd2_config" -E "$D/sshd2.log"
+	i=0; while [ ! -s "$D/sshd2.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	# shellcheck disable=SC2086
+	s2() { ssh $(echo "$SSHO" | sed "s/-p $port/-p $((port + 1))/") "$lu@127.0.0.1" "$@"; }
+	out=$(s2 'echo sandbox=$SBXSH_SANDBOX session=$SBXSH_SESSION')
+	like "with sbxsh as the login shell, ssh host cmd runs sandboxed" "$out" '^sandbox=1 session=audit-[0-9]+$'
+	s2 'exit 5'; is "its exit status comes back" "$?" 5
+	out=$(s2 -v 'kill -TERM $$' 2>&1)
+	like "a command killed by a signal is reported as exit-signal" "$out" 'rtype exit-signal'
+	is "stdin passes through the login shell" "$(echo piped | s2 cat)" piped
+	kill "$(cat "$D/sshd2.pid")" 2>/dev/null
+	i=0; while pgrep -u "$lu" > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	check "after its logins nothing of the user runs" sh -c "! pgrep -u $lu > /dev/null"
+	userdel -r "$lu" > /dev/null 2>&1
+else
+	skip "with sbxsh as the login shell" "useradd $lu failed"
+fi
 done_testing
