@@ -82,8 +82,8 @@ static const struct flag {
     {"permittunnel", "PermitTunnel", "no", false, SSHD_BYPASS,
      "tunnel forwarding (ssh -w) gives the client a network device on the host"},
     {"permituserrc", "PermitUserRC", "no", false, SSHD_NOTE,
-     "~/.ssh/rc runs at every login before the command (through sbxsh -c, so sandboxed, "
-     "but whatever of the user's outside the sandbox writes it runs at each login)"},
+     "sshd runs ~/.ssh/rc at every login as `sbxsh -c '/bin/sh .ssh/rc'`; the sandbox hides "
+     "~/.ssh, so it fails there (a violation each login) rather than run"},
 };
 
 static void check_flags(const char *text, struct sshd_finding *out, size_t max, size_t *n)

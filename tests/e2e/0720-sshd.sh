@@ -138,7 +138,10 @@ lu=sbxsh-ssh-0720
 if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 	luhome=$(getent passwd $lu | cut -d: -f6)
 	sed -e "s/^AllowUsers .*/AllowUsers $lu/" -e '/^ForceCommand/d' -e "s/^Port .*/Port $((port + 1))/" \
-		-e "s|^PidFile .*|PidFile $D/sshd2.pid|" "$D/sshd_config" > "$D/sshd2_config"
+		-e "s|^PidFile .*|PidFile $D/sshd2.pid|" -e 's/^PermitUserRC no/PermitUserRC yes/' \
+		"$D/sshd_config" > "$D/sshd2_config"
+	mkdir -p "$luhome/.ssh"; echo 'echo rc sandbox=$SBXSH_SANDBOX' > "$luhome/.ssh/rc"
+	chown -R "$lu" "$luhome/.ssh"
 	LD_PRELOAD=$PWRAP PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$D/pam.d" "$SSHD" -f "$D/sshd2_config" -E "$D/sshd2.log"
 	i=0; while [ ! -s "$D/sshd2.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	# shellcheck disable=SC2086
@@ -146,6 +149,10 @@ if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 	out=$(s2 'echo sandbox=$SBXSH_SANDBOX session=$SBXSH_SESSION')
 	like "with sbxsh as the login shell, ssh host cmd runs sandboxed" "$out" '^sandbox=1 session=audit-[0-9]+$'
 	s2 'exit 5'; is "its exit status comes back" "$?" 5
+	# sshd runs it as `sbxsh -c '/bin/sh .ssh/rc'`: inside, ~/.ssh is hidden, so it cannot run.
+	out=$(s2 true 2>&1)
+	unlike "~/.ssh/rc (PermitUserRC yes) never runs outside the sandbox" "$out" '^rc sandbox=$'
+	like "inside, the hidden ~/.ssh keeps it from running at all" "$out" 'read ~/[.]ssh/rc .*deny_read ~/[.]ssh'
 	out=$(s2 -v 'kill -TERM $$' 2>&1)
 	like "a command killed by a signal is reported as exit-signal" "$out" 'rtype exit-signal'
 	is "stdin passes through the login shell" "$(echo piped | s2 cat)" piped
