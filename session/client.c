@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -226,11 +227,14 @@ static int spawn_daemon(struct sess_conn *c, char **err)
 
 static int lock_dir(const char *dir, char **err)
 {
+	struct stat st;
 	char path[4096];
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/lock", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == ENOENT)
+		return -EAGAIN; /* an exiting daemon removed the directory: make it again */
 	if (fd < 0)
 		return sess_errf(err, -errno, "%s: %s", path, strerror(errno));
 	while (flock(fd, LOCK_EX) < 0) {
@@ -240,7 +244,27 @@ static int lock_dir(const char *dir, char **err)
 			return sess_errf(err, -e, "lock %s: %s", path, strerror(e));
 		}
 	}
+	if (fstat(fd, &st) == 0 && st.st_nlink == 0) {
+		close(fd); /* the exiting daemon unlinked it while we waited */
+		return -EAGAIN;
+	}
 	return fd;
+}
+
+/* Takes the start lock, making the directory again as often as exiting daemons remove it. */
+static int lock_session(struct sess_conn *c, char **err)
+{
+	for (int tries = 0;; tries++) {
+		char *dir = NULL;
+		int rc = lock_dir(c->dir, err);
+		if (rc != -EAGAIN)
+			return rc;
+		if (tries == 8)
+			return sess_errf(err, -EAGAIN, "%s keeps disappearing", c->dir);
+		if ((rc = sess_dir(c->id, &dir, err)) < 0)
+			return rc;
+		free(dir);
+	}
 }
 
 static int connect_error(const struct sess_conn *c, int rc, char **err)
@@ -263,7 +287,7 @@ static int reach_daemon(struct sess_conn *c, int start, char **err)
 		return connect_error(c, rc, err);
 	if (!start)
 		return -ENOENT;
-	if ((lk = lock_dir(c->dir, err)) < 0)
+	if ((lk = lock_session(c, err)) < 0)
 		return lk;
 	rc = try_connect(c->sock, &c->fd);
 	if (rc == -ENOENT || rc == -ECONNREFUSED) {
@@ -340,6 +364,8 @@ int sess_connect_existing(struct sess_conn **out, char **err)
 	if ((rc = conn_new(NULL, &c, err)) < 0)
 		return rc;
 	if ((rc = reach_daemon(c, 0, err)) < 0) {
+		if (rc == -ENOENT)
+			rmdir(c->dir); /* made just now by conn_new; kept if anything is in it */
 		sess_close(c);
 		return rc;
 	}

@@ -9,12 +9,14 @@
  *   counted against its T_FD fields and closed on any mismatch;
  * - the daemon never exits on a client's error: that client's connection is closed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -43,6 +45,12 @@ struct ctl {
 
 static struct ctl *ctls;
 
+/* The audit session watch: a daemon of session audit-N exits once no other process of that
+ * login is left and nothing is live (the login ended without pam_sbxsh to stop it). */
+#define AUDIT_WATCH_MS 3000
+static uv_timer_t audit_watch;
+static unsigned long audit_sid; /* 0: not watching */
+
 uint64_t sessd_now_ms(void)
 {
 	struct timespec ts;
@@ -53,6 +61,7 @@ uint64_t sessd_now_ms(void)
 
 static void on_idle(uv_timer_t *t);
 static void sessd_stop(struct sessd *d);
+static void release_dir(struct sessd *d);
 
 void sessd_touch(struct sessd *d)
 {
@@ -214,9 +223,10 @@ static int handle(struct ctl *c, const struct sess_msg *m)
 	case SESS_STATUS:
 		return reply_status(c);
 	case SESS_STOP:
-		/* The socket goes before the answer: `session stop` returning means no new client
-		 * can reach this daemon, and a `session start` right after binds a fresh one. */
-		unlink(c->d->sock);
+		/* The socket and the directory go before the answer: `session stop` returning
+		 * means no new client can reach this daemon, nothing of it is left on disk, and a
+		 * `session start` right after binds a fresh one. */
+		release_dir(c->d);
 		reply_text(c, SESS_OK, NULL);
 		sessd_stop(c->d);
 		return 0;
@@ -380,7 +390,7 @@ static void sessd_stop(struct sessd *d)
 	d->stopping = true;
 	uv_poll_stop(&d->ctl_poll);
 	uv_close((uv_handle_t *)&d->ctl_poll, NULL);
-	unlink(d->sock);
+	release_dir(d);
 	close(d->ctl_fd);
 	d->ctl_fd = -1;
 	while (ctls)
@@ -392,6 +402,10 @@ static void sessd_stop(struct sessd *d)
 	}
 	uv_timer_stop(&d->idle);
 	uv_close((uv_handle_t *)&d->idle, NULL);
+	if (audit_sid) {
+		uv_timer_stop(&audit_watch);
+		uv_close((uv_handle_t *)&audit_watch, NULL);
+	}
 	uv_close((uv_handle_t *)&d->sigterm, NULL);
 	uv_close((uv_handle_t *)&d->sighup, NULL);
 }
@@ -400,6 +414,119 @@ static void on_signal(uv_signal_t *s, int sig)
 {
 	(void)sig;
 	sessd_stop(s->data);
+}
+
+/* The audit session id in text (/proc/PID/sessionid), or 0 when unset or unreadable. */
+static unsigned long read_sid(const char *path)
+{
+	char buf[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	char *end;
+	unsigned long v;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	v = strtoul(buf, &end, 10);
+	return end == buf || v == 4294967295UL ? 0 : v;
+}
+
+/* 1 when a process other than this one is in audit session sid. Processes /proc does not
+ * show this user (hidepid) are not counted: the login's own processes are the user's. */
+static int session_has_others(unsigned long sid)
+{
+	static long hint; /* the last process found: usually still there, one read */
+	DIR *dir;
+	struct dirent *e;
+	char path[64];
+	long self = (long)getpid();
+	int found = 0;
+
+	if (hint) {
+		snprintf(path, sizeof(path), "/proc/%ld/sessionid", hint);
+		if (read_sid(path) == sid)
+			return 1;
+		hint = 0;
+	}
+	if (!(dir = opendir("/proc")))
+		return 1;
+	while (!found && (e = readdir(dir))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/sessionid", pid);
+		if ((found = read_sid(path) == sid))
+			hint = pid;
+	}
+	closedir(dir);
+	return found;
+}
+
+static void on_audit_watch(uv_timer_t *t)
+{
+	struct sessd *d = t->data;
+
+	if (d->nctl == 0 && d->live == 0 && !session_has_others(audit_sid))
+		sessd_stop(d);
+}
+
+/* Watches the audit session when this daemon is its session's (audit-N, and N is ours). */
+static void audit_watch_start(struct sessd *d)
+{
+	unsigned long sid = read_sid("/proc/self/sessionid");
+	char want[40];
+
+	snprintf(want, sizeof(want), "audit-%lu", sid);
+	if (!sid || strcmp(d->o->session, want) != 0)
+		return;
+	audit_sid = sid;
+	uv_timer_init(d->loop, &audit_watch);
+	audit_watch.data = d;
+	uv_timer_start(&audit_watch, on_audit_watch, AUDIT_WATCH_MS, AUDIT_WATCH_MS);
+}
+
+/* At exit: the session directory goes too, unless another daemon already binds in it. Under
+ * the clients' start lock, so no client is starting a daemon there meanwhile; a client that
+ * waited for the lock finds its lock file unlinked and starts over (client.c). */
+static void remove_dir(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), lk = -1;
+	struct stat st;
+
+	if (dfd < 0)
+		return;
+	lk = openat(dfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (lk < 0)
+		goto out;
+	while (flock(lk, LOCK_EX) < 0)
+		if (errno != EINTR)
+			goto out;
+	if (fstatat(dfd, "ctl.sock", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		goto out; /* a fresh daemon (`session stop` then `start`) lives here now */
+	unlinkat(dfd, "lock", 0);
+	rmdir(dir); /* fails, harmlessly, when something else is in it */
+out:
+	if (lk >= 0)
+		close(lk);
+	close(dfd);
+}
+
+/* The socket and the directory, once: the second time they may be a fresh daemon's. */
+static void release_dir(struct sessd *d)
+{
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	unlink(d->sock);
+	remove_dir(d->o->dir);
 }
 
 /* Binds the control socket, replacing a stale one no daemon answers on. */
@@ -458,6 +585,7 @@ static int sessd_setup(struct sessd *d, char **why)
 	uv_signal_start(&d->sigterm, on_signal, SIGTERM);
 	uv_signal_start(&d->sighup, on_signal, SIGHUP);
 	d->start_ms = sessd_now_ms();
+	audit_watch_start(d);
 	sessd_touch(d);
 	return 0;
 }

@@ -63,14 +63,19 @@ static const struct {
 const char shell_usage[] =
     "usage: sbxsh [--dry-run] [--config FILE] [bash options] [-c COMMAND [NAME [ARG…]]]\n"
     "       sbxsh [options] FILE [ARG…]\n"
-    "       sbxsh doctor | sbxsh policy [DIR] | sbxsh policy --check [FILE…]\n"
+    "       sbxsh [options] [-s] [ARG…]          (the script on stdin)\n"
+    "       sbxsh session status|start|stop | sbxsh session connect HOST PORT\n"
+    "       sbxsh policy [--config FILE] [DIR] | sbxsh policy --check [FILE…]\n"
     "       sbxsh run [--preset NAME] [--] AGENT [ARG…]   (an AI agent; sbxsh(1))\n"
+    "       sbxsh log [--json] [--since WHEN] [--command ID] [--all]\n"
+    "       sbxsh doctor [--sshd [--user NAME] [--config SSHD_CONFIG]]\n"
     "Runs each command in the inner shell (bash) inside a sandbox chosen by the policy for\n"
     "the current directory. Bash's options are passed on unchanged.\n"
     "  --dry-run      print the sandbox (the bwrap argv, one argument a line); run nothing\n"
     "  --config FILE  use FILE as the user policy (also SBXSH_CONFIG; not when argv[0] is a\n"
     "                 login's \"-sbxsh\"; -l and --login honour it)\n"
     "  --version, --help\n"
+    "  SUBCOMMAND --help  each subcommand's own usage\n"
     "Exit status: the command's; 2 usage; 125 refused by sbxsh (see sbxsh(1)).\n";
 
 /* Sets a usage error. Returns 1, or -ENOMEM. */

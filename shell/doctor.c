@@ -13,6 +13,7 @@
 #include "paths.h"
 #include "platform/sandbox.h"
 #include "shell/commands.h"
+#include "shell/doctor_sshd.h"
 #include "shell/policy.h"
 
 struct doc {
@@ -157,7 +158,8 @@ static void check_install(struct doc *d)
 					 "(without it a sandboxed `sbxsh -c` tries to nest)");
 	line(d, -1, "ssh",
 	     "internal-sftp and port/agent/X11 forwarding never run the shell: for sandboxed ssh "
-	     "users use `Subsystem sftp /usr/lib/openssh/sftp-server` and `DisableForwarding yes`");
+	     "users use `Subsystem sftp /usr/lib/openssh/sftp-server` and `DisableForwarding yes` "
+	     "(sbxsh doctor --sshd checks sshd's settings)");
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -168,8 +170,12 @@ int cmd_doctor(int argc, char **argv)
 	struct policy_opts o = {0};
 	const char *bwrap = "/usr/bin/bwrap";
 
-	(void)argc;
-	(void)argv;
+	if (argc >= 2 && strcmp(argv[1], "--sshd") == 0)
+		return doctor_sshd(argc, argv);
+	if (argc >= 2) {
+		fprintf(stderr, "usage: sbxsh doctor [--sshd [--user NAME] [--config FILE]]\n");
+		return strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ? 0 : 2;
+	}
 	if (policy_load(&pol, &o, &dg) == 0) {
 		bwrap = policy_settings(pol)->bwrap;
 		line(&d, 1, "policy", "loads");

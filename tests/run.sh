@@ -1,8 +1,8 @@
 #!/bin/sh
 # run.sh — runs every suite and ends with one line: "N passed, N failed, N skipped".
 # Suites: unit/<name> (C, TAP), lint/layers (include rules), policy/<case> (golden),
-# fuzz/<target> (corpus replay), e2e/<script> (real bwrap; as root, then again as an
-# unprivileged user).
+# fuzz/<target> (corpus replay), man/lint (mandoc -T lint on docs/man), e2e/<script> (real
+# bwrap; as root, then again as an unprivileged user).
 # TESTS="unit/* e2e/0010*" picks a subset (shell patterns on the suite names).
 set -u
 B=${B:-build}
@@ -58,6 +58,9 @@ done
 
 # --- the architecture's include rules (docs/architecture.md) ---
 n=lint/layers; selected "$n" && run_suite "$n" sh tests/lint/layers.sh
+
+# --- the man pages: mandoc -T lint, one line a page ---
+selected man/lint && run_suite man/lint $MAKE --no-print-directory man-lint
 
 # --- an installed tree for golden and end-to-end tests, with its own SYSCONFDIR ---
 stage=$out/stage

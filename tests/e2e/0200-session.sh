@@ -98,6 +98,7 @@ user_policy ''
 # --- the directory and socket checks ---
 check "start again" sess_start
 sess_stop
+mkdir -p -m 700 "$sdir" # gone with the stopped daemon
 chmod 755 "$sdir"
 out=$("$SBXSH" session start 2>&1)
 like "a session directory open to others is refused with the fix" "$out" "has mode 0755; it must be private: run chmod 700 $sdir"

@@ -2,8 +2,9 @@
 # against a staged install ($SBXSH_STAGE), as root and as an unprivileged user.
 set -u
 : "${SBXSH_STAGE:?run through make check (tests/run.sh sets SBXSH_STAGE)}"
-SBXSH=$SBXSH_STAGE/bin/sbxsh
-SYSCONF=$SBXSH_STAGE/etc/sbxsh
+# An installed package (packaging/check-deb.sh) names its own paths.
+SBXSH=${SBXSH_BIN:-$SBXSH_STAGE/bin/sbxsh}
+SYSCONF=${SBXSH_SYSCONF:-$SBXSH_STAGE/etc/sbxsh}
 E2E=$SBXSH_STAGE/e2e
 tap_n=0
 tap_failed=0

@@ -1,0 +1,166 @@
+#!/bin/sh
+# 0720-sshd — a real sshd on a loopback port (its own config, host key and PAM stack under
+# pam_wrapper, UsePAM yes with pam_sbxsh.so), the test user's commands through
+# ForceCommand sbxsh -c "$SSH_ORIGINAL_COMMAND": status, stdin, SBXSH_SESSION, the sandbox,
+# scp (legacy and sftp), a multiplexed connection sharing one daemon, and after logout no
+# daemon and no directory left. Root only (sshd serves another user).
+. "$SBXSH_STAGE/e2e/lib.sh"
+
+names="ssh runs a command sandboxed"
+if ! is_root; then skip "$names" "sshd serving another user needs root"; done_testing; exit; fi
+SSHD=/usr/sbin/sshd
+PWRAP=$(ls /usr/lib/*/libpam_wrapper.so 2>/dev/null | head -n 1)
+SECDIR=$(dirname "$(ls /usr/lib/*/security/pam_permit.so 2>/dev/null | head -n 1)")
+if [ ! -x "$SSHD" ] || ! command -v ssh > /dev/null || [ -z "$PWRAP" ] || ! id sbxsh-test > /dev/null 2>&1; then
+	skip "$names" "needs openssh-server, openssh-client, libpam-wrapper and the user sbxsh-test"
+	done_testing; exit
+fi
+u=sbxsh-test; uid=$(id -u $u); uhome=$(getent passwd $u | cut -d: -f6)
+mkdir -p /run/sshd
+D="$T/sshd"; mkdir -p "$D/pam.d"
+ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$D/userkey"
+cp "$D/userkey.pub" "$D/authorized_keys"; chmod 644 "$D/authorized_keys"
+printf '%s\n' "account required $SECDIR/pam_permit.so" "session required $SECDIR/pam_loginuid.so" \
+	"session required $SBXSH_STAGE/lib/security/pam_sbxsh.so debug" > "$D/pam.d/sshd"
+port=$((20000 + $$ % 20000))
+cat > "$D/sshd_config" <<EOC
+Port $port
+ListenAddress 127.0.0.1
+HostKey $D/hostkey
+PidFile $D/sshd.pid
+AuthorizedKeysFile $D/authorized_keys
+StrictModes no
+UsePAM yes
+KbdInteractiveAuthentication no
+PasswordAuthentication no
+ForceCommand $SBXSH -c "\$SSH_ORIGINAL_COMMAND"
+Subsystem sftp /usr/lib/openssh/sftp-server
+DisableForwarding yes
+PermitUserRC no
+AllowUsers $u
+EOC
+# The ssh preset for the test user's home, for the duration (scp uploads land in ~).
+mkdir -p "$SYSCONF/conf.d"
+printf '[dir %s]\nuse = ssh\n' "$uhome" > "$SYSCONF/conf.d/0720-ssh.ini"
+: > "$uhome/upload-0720.txt"; chown $u "$uhome/upload-0720.txt"; rm -f "$uhome/upload-0720.txt"
+mkdir -p "$uhome/.ssh"; echo secret > "$uhome/.ssh/id_0720"; chown -R $u "$uhome/.ssh"; chmod 600 "$uhome/.ssh/id_0720"
+[ -e "$uhome/.bashrc" ] || { : > "$uhome/.bashrc"; chown $u "$uhome/.bashrc"; }
+rc_before=$(cksum < "$uhome/.bashrc")
+cleanup() {
+	[ -f "$D/sshd.pid" ] && kill "$(cat "$D/sshd.pid")" 2>/dev/null
+	[ -f "$D/sshd2.pid" ] && kill "$(cat "$D/sshd2.pid")" 2>/dev/null
+	id sbxsh-ssh-0720 > /dev/null 2>&1 && userdel -r sbxsh-ssh-0720 > /dev/null 2>&1
+	ssh -S "$D/cm" -O exit x > /dev/null 2>&1
+	rm -rf "$SYSCONF/conf.d/0720-ssh.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*
+	e2e_cleanup
+}
+trap cleanup EXIT
+LD_PRELOAD=$PWRAP PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$D/pam.d" "$SSHD" -f "$D/sshd_config" -E "$D/sshd.log"
+i=0; while [ ! -s "$D/sshd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -s "$D/sshd.pid" ]; then
+	not_ok "sshd starts on 127.0.0.1:$port"; diag "$(tail -5 "$D/sshd.log")"; done_testing; exit
+fi
+SSHO="-i $D/userkey -p $port -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
+# shellcheck disable=SC2086
+s() { ssh $SSHO "$u@127.0.0.1" "$@"; }
+# gone PATTERN DIR: no daemon matching PATTERN and no DIR, within 20 s.
+gone() {
+	i=0; while { pgrep -u "$uid" -f "$1" > /dev/null || [ -e "$2" ]; } && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	[ $i -lt 200 ]
+}
+
+out=$(s 'echo sandbox=$SBXSH_SANDBOX session=$SBXSH_SESSION audit=$(cat /proc/self/sessionid)')
+like "ssh host cmd runs in the sandbox" "$out" '^sandbox=1 '
+sid=$(printf '%s\n' "$out" | sed -n 's/.* audit=\([0-9]*\).*/\1/p')
+is "pam_sbxsh exported the login's audit session as SBXSH_SESSION" \
+	"$(printf '%s\n' "$out" | sed -n 's/.* session=\([^ ]*\) .*/\1/p')" "audit-$sid"
+check "after logout its daemon is gone and its directory too" \
+	gone "[s]bxsh-sessiond --dir /tmp/sbxsh-$uid/audit-$sid " "/tmp/sbxsh-$uid/audit-$sid"
+s 'exit 7'; is "the command's exit status comes back" "$?" 7
+is "stdin passes through" "$(printf 'one\ntwo\n' | s 'cat')" "one
+two"
+is "a script on stdin runs" "$(printf 'echo a\necho b\n' | s sh)" "a
+b"
+s 'cat ~/.ssh/id_0720' > "$T/key.out" 2>&1
+unlike "a key in ~/.ssh is unreadable" "$(cat "$T/key.out")" '^secret$'
+s 'echo evil >> ~/.bashrc' > /dev/null 2>&1
+is "~/.bashrc is unwritable" "$(cksum < "$uhome/.bashrc")" "$rc_before"
+
+echo legacy > "$T/up1"; echo sftp > "$T/up2"
+# shellcheck disable=SC2086
+scp -O $(echo "$SSHO" | sed 's/-p /-P /') "$T/up1" "$u@127.0.0.1:upload-0720-1.txt" > "$T/scp1" 2>&1
+is "scp -O (legacy protocol) uploads into ~ under [profile ssh]" "$(cat "$uhome/upload-0720-1.txt" 2>/dev/null)" legacy
+# shellcheck disable=SC2086
+scp -s $(echo "$SSHO" | sed 's/-p /-P /') "$T/up2" "$u@127.0.0.1:upload-0720-2.txt" > "$T/scp2" 2>&1
+is "scp over sftp-server uploads too" "$(cat "$uhome/upload-0720-2.txt" 2>/dev/null)" sftp
+# shellcheck disable=SC2086
+scp -O $(echo "$SSHO" | sed 's/-p /-P /') "$T/up1" "$u@127.0.0.1:.bashrc" > /dev/null 2>&1
+is "but not over ~/.bashrc" "$(cksum < "$uhome/.bashrc")" "$rc_before"
+
+# rsync, git clone and push over ssh, each through sbxsh -c on the server.
+if command -v rsync > /dev/null; then
+	mkdir -p "$T/tree/sub"; echo r > "$T/tree/sub/file"
+	rsync -a -e "ssh $SSHO" "$T/tree/" "$u@127.0.0.1:upload-0720-rsync/" > "$T/rsync.out" 2>&1
+	is "rsync uploads a tree into ~" "$(cat "$uhome/upload-0720-rsync/sub/file" 2>/dev/null)" r
+	rsync -a -e "ssh $SSHO" "$u@127.0.0.1:upload-0720-rsync/" "$T/back/" > /dev/null 2>&1
+	is "and fetches it back" "$(cat "$T/back/sub/file" 2>/dev/null)" r
+else
+	skip "rsync uploads a tree into ~" "no rsync (packaging/deps.sh test)"
+fi
+git init -q --bare "$uhome/upload-0720-repo.git" && chown -R $u "$uhome/upload-0720-repo.git"
+export GIT_SSH_COMMAND="ssh $SSHO"
+git clone -q "$u@127.0.0.1:upload-0720-repo.git" "$T/clone" > "$T/git.out" 2>&1
+check "git clone over ssh" test -d "$T/clone/.git"
+(cd "$T/clone" && echo g > f && git add f && git -c user.name=t -c user.email=t@t commit -qm m &&
+	git push -q origin HEAD:refs/heads/main) >> "$T/git.out" 2>&1
+is "git push over ssh lands in the bare repository" \
+	"$(git --git-dir="$uhome/upload-0720-repo.git" show main:f 2>/dev/null)" g
+unset GIT_SSH_COMMAND
+
+# One connection, several channels: one session, one daemon; gone with the connection.
+# shellcheck disable=SC2086
+ssh $SSHO -o ControlMaster=yes -o ControlPath="$D/cm" -o ControlPersist=yes -f -N "$u@127.0.0.1"
+# shellcheck disable=SC2086
+a=$(ssh $SSHO -o ControlPath="$D/cm" "$u@127.0.0.1" 'echo $SBXSH_SESSION')
+# shellcheck disable=SC2086
+b=$(ssh $SSHO -o ControlPath="$D/cm" "$u@127.0.0.1" 'echo $SBXSH_SESSION')
+like "a multiplexed channel has a session" "$a" '^audit-[0-9]+$'
+is "the next channel on that connection has the same one" "$b" "$a"
+n=$(pgrep -u "$uid" -f "[s]bxsh-sessiond --dir /tmp/sbxsh-$uid/$a " | grep -c .)
+is "and one daemon serves both" "$n" 1
+ssh -S "$D/cm" -O exit x > /dev/null 2>&1
+check "closing the connection stops it and removes its directory" \
+	gone "[s]bxsh-sessiond --dir /tmp/sbxsh-$uid/$a " "/tmp/sbxsh-$uid/$a"
+# A user whose login shell is sbxsh (created for this test): no ForceCommand, sshd runs
+# `sbxsh -c CMD` itself; a command killed by a signal comes back as exit-signal.
+lu=sbxsh-ssh-0720
+if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
+	luhome=$(getent passwd $lu | cut -d: -f6)
+	sed -e "s/^AllowUsers .*/AllowUsers $lu/" -e '/^ForceCommand/d' -e "s/^Port .*/Port $((port + 1))/" \
+		-e "s|^PidFile .*|PidFile $D/sshd2.pid|" -e 's/^PermitUserRC no/PermitUserRC yes/' \
+		"$D/sshd_config" > "$D/sshd2_config"
+	mkdir -p "$luhome/.ssh"; echo 'echo rc sandbox=$SBXSH_SANDBOX' > "$luhome/.ssh/rc"
+	chown -R "$lu" "$luhome/.ssh"
+	LD_PRELOAD=$PWRAP PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$D/pam.d" "$SSHD" -f "$D/sshd2_config" -E "$D/sshd2.log"
+	i=0; while [ ! -s "$D/sshd2.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	# shellcheck disable=SC2086
+	s2() { ssh $(echo "$SSHO" | sed "s/-p $port/-p $((port + 1))/") "$lu@127.0.0.1" "$@"; }
+	out=$(s2 'echo sandbox=$SBXSH_SANDBOX session=$SBXSH_SESSION')
+	like "with sbxsh as the login shell, ssh host cmd runs sandboxed" "$out" '^sandbox=1 session=audit-[0-9]+$'
+	s2 'exit 5'; is "its exit status comes back" "$?" 5
+	# sshd runs it as `sbxsh -c '/bin/sh .ssh/rc'`: inside, ~/.ssh is hidden, so it cannot run.
+	out=$(s2 true 2>&1)
+	unlike "~/.ssh/rc (PermitUserRC yes) never runs outside the sandbox" "$out" '^rc sandbox=$'
+	like "inside, the hidden ~/.ssh keeps it from running at all" "$out" 'read ~/[.]ssh/rc .*deny_read ~/[.]ssh'
+	out=$(s2 -v 'kill -TERM $$' 2>&1)
+	like "a command killed by a signal is reported as exit-signal" "$out" 'rtype exit-signal'
+	is "stdin passes through the login shell" "$(echo piped | s2 cat)" piped
+	kill "$(cat "$D/sshd2.pid")" 2>/dev/null
+	i=0; while pgrep -u "$lu" > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	check "after its logins nothing of the user runs" sh -c "! pgrep -u $lu > /dev/null"
+	userdel -r "$lu" > /dev/null 2>&1
+else
+	skip "with sbxsh as the login shell" "useradd $lu failed"
+fi
+done_testing
