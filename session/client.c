@@ -9,6 +9,7 @@
  * - the daemon must run as our uid (SO_PEERCRED), though its directory is already private;
  * - no libuv, no OpenSSL: this is linked into the per-command front end.
  */
+#include "platform/fds.h"
 #include "session/client.h"
 
 #include <errno.h>
@@ -19,7 +20,6 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -160,7 +160,7 @@ static _Noreturn void exec_daemon(int ready, char *const *argv)
 	} else {
 		fcntl(3, F_SETFD, 0);
 	}
-	syscall(SYS_close_range, 4, ~0U, 0); /* no wrapper in every C library */
+	sbx_close_from(4);
 	execve(SESSIOND, argv, envp);
 	{
 		static const char msg[] = "cannot run " SESSIOND ": ";

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -31,6 +30,7 @@
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 
+#include "platform/fds.h"
 #include "paths.h"
 
 #define PAM_SBX_DATA "pam_sbxsh.session"
@@ -183,7 +183,7 @@ static _Noreturn void child_exec(const struct target *t, const struct pam_opts *
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(126);
 	oom_restore(); /* sshd runs OOM-exempt; the user's daemon must not */
-	syscall(SYS_close_range, 3, ~0U, 0);
+	sbx_close_from(3);
 	if (geteuid() == 0) {
 		if (setgroups((size_t)t->ngroups, t->groups) < 0 || setgid(t->gid) < 0 ||
 		    setuid(t->uid) < 0) {

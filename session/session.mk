@@ -14,10 +14,14 @@ PROGS += $(B)/pam_sbxsh.so
 PAM_CFLAGS = $(WARN) -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fvisibility=hidden \
 	     $(filter-out -fsanitize%,$(CFLAGS)) $(CPPFLAGS) $(call pc,--cflags,pam)
 
-$(B)/pam/pam_sbxsh.o: session/pam_sbxsh.c $(B)/gen/paths.h | $(B)/.deps-build
+$(B)/pam/%.o: session/%.c $(B)/gen/paths.h | $(B)/.deps-build
 	@mkdir -p $(@D)
 	$(CC) $(PAM_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/pam_sbxsh.so: $(B)/pam/pam_sbxsh.o
+$(B)/pam/fds.o: platform/linux/fds.c | $(B)/.deps-build
+	@mkdir -p $(@D)
+	$(CC) $(PAM_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/pam_sbxsh.so: $(B)/pam/pam_sbxsh.o $(B)/pam/fds.o
 	$(CC) -shared -Wl,-z,relro,-z,now -Wl,--as-needed -Wl,-z,defs $(LDFLAGS) -o $@ $^ \
 		$(call pc,--libs,pam)
