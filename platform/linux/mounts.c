@@ -25,6 +25,7 @@
 
 #include "paths.h"
 #include "platform/linux/canon.h"
+#include "platform/mandatory.h"
 #include "platform/path.h"
 #include "shell/policy.h"
 
@@ -42,22 +43,6 @@ struct plan {
 	size_t n, cap;
 	struct strv writes; /* effective write roots, canonical, existing directories */
 	struct strv *notices, *errors;
-};
-
-/* Names no command may write inside a write grant or the home directory (policy.md). */
-static const char *const mandatory[] = {
-    ".bashrc",	      ".bash_profile",
-    ".bash_login",    ".bash_logout",
-    ".profile",	      ".zshrc",
-    ".zprofile",      ".zshenv",
-    ".zlogin",	      ".config/fish",
-    ".config/sbxsh",  ".gitconfig",
-    ".gitmodules",    ".git/hooks",
-    ".git/config",    ".ssh",
-    ".vscode",	      ".idea",
-    ".mcp.json",      ".claude/commands",
-    ".claude/agents", ".claude/settings*.json",
-    ".codex",	      ".gemini",
 };
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
@@ -411,7 +396,10 @@ static int probe_entry(struct plan *pl, const char *dir, const char *entry, bool
 	int r = 0;
 	size_t n = strlen(entry);
 
-	for (size_t i = 0; r == 0 && i < sizeof(mandatory) / sizeof(*mandatory); i++) {
+	size_t nm;
+	const char *const *mandatory = mandatory_names(false, &nm);
+
+	for (size_t i = 0; r == 0 && i < nm; i++) {
 		const char *m = mandatory[i];
 		if (strncmp(m, entry, n) == 0 && (m[n] == '\0' || m[n] == '/'))
 			r = probe_name(pl, dir, m, git_config);
@@ -456,6 +444,10 @@ static int add_mandatory(struct plan *pl, const struct profile *p, const struct 
 	}
 	if (r == 0 && c->home)
 		r = probe_dir(pl, c->home, p->git_config, NULL);
+	size_t nh;
+	const char *const *home = mandatory_names(true, &nh);
+	for (size_t i = 0; r == 0 && c->home && i < nh; i++)
+		r = probe_name(pl, c->home, home[i], false);
 	if (r == 0 && p->root)
 		r = probe_entry(pl, p->root, ".git", p->git_config);
 	const char *xdg = getenv("XDG_CONFIG_HOME");
