@@ -587,13 +587,29 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 	case VW_MANDATORY:
 		snprintf(buf, n,
 			 "a mandatory deny (%s): sbxsh never lets a sandboxed command "
-			 "write it; make this change outside sbxsh",
+			 "write it and no grant lifts it; make this change outside sbxsh",
 			 v->mandatory);
 		break;
 	case VW_GIT_CONFIG:
-		snprintf(buf, n, "a mandatory deny (%s); to allow: %s: git_config = yes",
+		snprintf(buf, n,
+			 "a mandatory deny (%s); to allow: %s: git_config = yes (then a command "
+			 "can set core.fsmonitor or core.hooksPath, which git runs on the host)",
 			 v->mandatory, where);
 		break;
+	case VW_HOME: {
+		char e[PATH_MAX];
+		const char *s = td + 2, *sl = strchr(s, '/');
+
+		/* ~/.entry: the first component below home */
+		snprintf(e, sizeof(e), "~/%.*s", sl ? (int)(sl - s) : (int)strlen(s), s);
+		if (strcmp(td, "~") == 0)
+			judge_tilde(c->home, v->path, e, sizeof(e));
+		snprintf(buf, n,
+			 "the home rule: a grant of ~ never covers ~/.* or ~/bin; to allow: %s: "
+			 "write += %s",
+			 where, e);
+		break;
+	}
 	case VW_DENY_WRITE:
 		if (v->rule && depth_of(d) > depth_of(v->rule->value))
 			snprintf(buf, n,
