@@ -100,6 +100,9 @@ struct monitor {
 	uint8_t *gop;
 	struct mand_ctx mc;
 	const char *grants[64];
+	struct strv grant_store; /* the profile's write grants, as plain directories */
+	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
+	const char *gitdir_v[16];
 	bool quiet; /* monitor = off: the guard works, nothing is reported */
 };
 
@@ -192,6 +195,61 @@ static void map_arch(struct monitor *m, int a)
 		m->nr_idx[a][fa->socketcall] = MON_SOCKETCALL;
 }
 
+/* The first line of dir/name ("gitdir: X", or a commondir's "X"), made absolute against
+ * dir, into sv; nothing when it is not a small regular file. */
+static void read_git_link(struct strv *sv, const char *dir, const char *name, const char *prefix)
+{
+	char p[PATH_MAX], b[PATH_MAX + 16];
+	struct stat st;
+	ssize_t k;
+	int fd;
+
+	if (snprintf(p, sizeof(p), "%s/%s", dir, name) >= (int)sizeof(p) || lstat(p, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size > PATH_MAX)
+		return;
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return;
+	k = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (k <= 0)
+		return;
+	b[k] = '\0';
+	b[strcspn(b, "\n")] = '\0';
+	size_t pl = strlen(prefix);
+	if (strncmp(b, prefix, pl) != 0 || !b[pl])
+		return;
+	char *v = b + pl, *c = NULL;
+	if (v[0] == '/')
+		c = realpath(v, NULL);
+	else if (snprintf(p, sizeof(p), "%s/%s", dir, v) < (int)sizeof(p))
+		c = realpath(p, NULL);
+	if (c && strv_find(sv, c) < 0)
+		strv_push(sv, c);
+	free(c);
+}
+
+/* The git directories the guard protects beyond the `.git` name: what the .git files of the
+ * project, the cwd and the write grants point to, and their commondirs (docs/monitor.md). */
+static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
+{
+	const char *dirs[66];
+	size_t n = 0;
+
+	if (jc->prof && jc->prof->root)
+		dirs[n++] = jc->prof->root;
+	if (jc->spec && jc->spec->cwd)
+		dirs[n++] = jc->spec->cwd;
+	for (size_t i = 0; i < m->mc.ngrants && n < 66; i++)
+		dirs[n++] = m->grants[i];
+	for (size_t i = 0; i < n; i++)
+		read_git_link(&m->gitdirs, dirs[i], ".git", "gitdir: ");
+	for (size_t i = 0, k = m->gitdirs.n; i < k; i++)
+		read_git_link(&m->gitdirs, m->gitdirs.v[i], "commondir", "");
+	for (size_t i = 0; i < m->gitdirs.n && i < 16; i++)
+		m->gitdir_v[m->mc.ngitdirs++] = m->gitdirs.v[i];
+	m->mc.gitdirs = m->gitdir_v;
+}
+
 int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 {
 	struct monitor *m = calloc(1, sizeof(*m));
@@ -216,9 +274,23 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	m->mc.home = jc->home;
 	m->mc.grants = m->grants;
 	m->mc.git_config = jc->prof && jc->prof->git_config;
+	/* the grants as written (the mounts merge nested ones: ~/.cache under ~ is one bind, and
+	 * the home rule wants the grant that names it) and as mounted; a glob by its fixed part */
+	for (size_t i = 0; jc->prof && i < jc->prof->write.n; i++) {
+		const char *v = jc->prof->write.v[i].value;
+		size_t l = v ? strcspn(v, "*?[{\\") : 0;
+
+		while (l > 0 && v[l] && v[l - 1] != '/')
+			l--;
+		if (v && v[0] == '/' && l > 0 && strv_pushf(&m->grant_store, "%.*s", (int)l, v) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < m->grant_store.n && m->mc.ngrants < 64; i++)
+		m->grants[m->mc.ngrants++] = m->grant_store.v[i];
 	for (size_t i = 0; jc->spec && i < jc->spec->mounts.n && m->mc.ngrants < 64; i++)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
+	find_gitdirs(m, jc);
 	map_arch(m, 0);
 	map_arch(m, 1);
 	m->nscd = monitor_host_exists("/var/run/nscd/socket", NULL);
@@ -1176,6 +1248,8 @@ void monitor_free(struct monitor *m)
 	free(m->cwd);
 	free(m->jflags);
 	free(m->gop);
+	strv_release(&m->grant_store);
+	strv_release(&m->gitdirs);
 	strv_release(&m->roots);
 	free(m);
 }

@@ -296,10 +296,13 @@ static int check(const struct ctx *x, const char *real, enum mand_op op, struct 
 	return 1;
 }
 
+static int fd_spelling(const struct ctx *x, const char *path);
+
 /* Follows the last component's symlinks (when follow): *f names a non-symlink or a missing
- * name, st holds its lstat (st_mode 0 when missing). */
+ * name, st holds its lstat (st_mode 0 when missing). fdn (may be NULL): a symlink whose target
+ * is spelled /proc/self/fd/N (bwrap's /dev/stdout) stops there: *fdn = N, returns 1. */
 static int resolve_final(struct ctx *x, int cmd_fd, const char *path, bool follow, struct final *f,
-			 struct stat *st)
+			 struct stat *st, int *fdn)
 {
 	char buf[2][PATH_MAX];
 	const char *p = path;
@@ -328,6 +331,8 @@ static int resolve_final(struct ctx *x, int cmd_fd, const char *path, bool follo
 			return -errno;
 		buf[hop & 1][k] = '\0';
 		p = buf[hop & 1];
+		if (fdn && p[0] == '/' && (*fdn = fd_spelling(x, p)) >= 0)
+			return 1;
 		base = f->pfd; /* a relative target is relative to the link's directory */
 		f->pfd = -1;
 	}
@@ -381,7 +386,8 @@ static int fd_spelling(const struct ctx *x, const char *path)
 }
 
 struct fifo_job {
-	int listener, dfd;
+	int listener, dfd; /* dfd -1: re-open ofd through /proc/thread-self/fd */
+	int ofd;
 	uint64_t id;
 	char name[NAME_MAX + 2];
 	uint64_t flags;
@@ -392,38 +398,78 @@ static void *fifo_open(void *arg)
 {
 	struct fifo_job *j = arg;
 	struct guard_answer a = {.fd = -1, .fdflags = j->fdflags};
-	int fd = openat(j->dfd, j->name, (int)(j->flags | O_NOFOLLOW | O_CLOEXEC));
+	char p[48];
+	int fd;
 
+	if (j->dfd >= 0) {
+		fd = openat(j->dfd, j->name, (int)(j->flags | O_NOFOLLOW | O_CLOEXEC));
+	} else {
+		snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", j->ofd);
+		fd = open(p, (int)(j->flags | O_CLOEXEC));
+	}
 	if (fd < 0)
 		a.error = -errno;
 	a.fd = fd;
 	guard_send(j->listener, j->id, &a);
-	close(j->dfd);
+	if (j->dfd >= 0)
+		close(j->dfd);
+	if (j->ofd >= 0)
+		close(j->ofd);
 	free(j);
 	return NULL;
 }
 
-/* A FIFO opened for writing blocks until a reader comes: on a thread of its own, so the other
- * notifications of the command go on. */
-static int fifo_async(struct ctx *x, int dfd, const char *name, uint64_t flags,
-		      struct guard_answer *ans)
+/* A FIFO (or pipe) opened for writing blocks until a reader comes, one opened for reading
+ * until a writer does: a write open is tried without blocking first (ENXIO: no reader yet);
+ * what would block goes to a thread of its own, so the other notifications go on. dfd/name,
+ * or (dfd -1) ofd re-opened; ofd is taken. Returns 0 with ans->fd or ans->async, or -errno. */
+static int fifo_open_for(struct ctx *x, int dfd, const char *name, int ofd, uint64_t flags,
+			 struct guard_answer *ans)
 {
+	uint64_t fl = flags & ~(uint64_t)(O_CREAT | O_EXCL | O_CLOEXEC);
+	char p[48];
+	int fd = -1, r;
+
+	if ((fl & O_ACCMODE) == O_WRONLY) {
+		if (dfd >= 0) {
+			fd = openat(dfd, name, (int)(fl | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+		} else {
+			snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", ofd);
+			fd = open(p, (int)(fl | O_NONBLOCK | O_CLOEXEC));
+		}
+		if (fd >= 0) {
+			int f = fcntl(fd, F_GETFL);
+
+			if (f >= 0)
+				fcntl(fd, F_SETFL, f & ~O_NONBLOCK);
+			ans->fd = fd;
+			r = 0;
+			goto out;
+		}
+		if (errno != ENXIO) {
+			r = -errno;
+			goto out;
+		}
+	}
 	struct fifo_job *j = calloc(1, sizeof(*j));
 	pthread_attr_t at;
 	pthread_t t;
-	int r;
 
-	if (!j)
-		return -ENOMEM;
+	if (!j) {
+		r = -ENOMEM;
+		goto out;
+	}
 	j->listener = x->listener;
 	j->id = x->req->id;
-	j->dfd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
-	snprintf(j->name, sizeof(j->name), "%s", name);
-	j->flags = flags & ~(uint64_t)(O_CREAT | O_EXCL | O_CLOEXEC);
+	j->dfd = dfd >= 0 ? fcntl(dfd, F_DUPFD_CLOEXEC, 0) : -1;
+	j->ofd = ofd;
+	snprintf(j->name, sizeof(j->name), "%s", name ? name : "");
+	j->flags = fl;
 	j->fdflags = ans->fdflags;
-	if (j->dfd < 0) {
+	if (dfd >= 0 && j->dfd < 0) {
 		free(j);
-		return -errno;
+		r = -errno;
+		goto out;
 	}
 	pthread_attr_init(&at);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
@@ -431,12 +477,18 @@ static int fifo_async(struct ctx *x, int dfd, const char *name, uint64_t flags,
 	r = pthread_create(&t, &at, fifo_open, j);
 	pthread_attr_destroy(&at);
 	if (r) {
-		close(j->dfd);
+		if (j->dfd >= 0)
+			close(j->dfd);
 		free(j);
-		return -r;
+		r = -r;
+		goto out;
 	}
 	ans->async = true;
-	return 0;
+	return 0; /* ofd is the helper's now */
+out:
+	if (ofd >= 0)
+		close(ofd);
+	return r;
 }
 
 /* One of the command's own descriptors re-opened (/proc/self/fd/N): through our own
@@ -473,24 +525,12 @@ static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *
 		r = -GUARD_REFUSED;
 		goto out;
 	}
-	snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", ofd);
 	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
-		int d = open("/proc/thread-self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		char nm[16];
-
-		if (d < 0) {
-			r = -errno;
-			goto out;
-		}
-		/* the helper opens fd/<ofd> of the front end: keep ofd open until it is done */
-		snprintf(nm, sizeof(nm), "%d", ofd);
-		r = fifo_async(x, d, nm, flags & ~(uint64_t)O_NOFOLLOW, ans);
-		close(d);
-		if (r == 0) {
-			ofd = -1; /* leaked to the helper on purpose: closed with the front end */
-		}
+		r = fifo_open_for(x, -1, NULL, ofd, flags, ans);
+		ofd = -1; /* taken */
 		goto out;
 	}
+	snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", ofd);
 	r = open(p, (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL)) | O_CLOEXEC);
 	if (r < 0) {
 		r = -errno;
@@ -601,7 +641,11 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		bool follow = !(fl & O_NOFOLLOW) && !((fl & O_CREAT) && (fl & O_EXCL));
 
 		final_drop(&f);
-		r = resolve_final(x, c->dirfd, c->path, follow, &f, &st);
+		r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, &n);
+		if (r == 1) {
+			r = reopen_fd(x, n, fl, ans, ref);
+			goto out;
+		}
 		if (r < 0)
 			goto out;
 		if (S_ISLNK(st.st_mode)) {
@@ -656,7 +700,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		if ((r = valid(x)) < 0)
 			goto out;
 		if (S_ISFIFO(st.st_mode) && !(fl & O_NONBLOCK)) {
-			r = fifo_async(x, f.pfd, f.name, fl, ans);
+			r = fifo_open_for(x, f.pfd, f.name, -1, fl, ans);
 			goto out;
 		}
 		/* a name that exists is opened, not created: O_EXCL on a missing one keeps a
@@ -698,7 +742,7 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	switch (c->op) {
 	case GOP_MKDIR:
 	case GOP_MKNOD:
-		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st)) < 0)
+		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
 			break;
 		if (st.st_mode || dots(f.name)) {
 			r = -EEXIST;
@@ -721,7 +765,7 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 		r = r < 0 ? -errno : 0;
 		break;
 	case GOP_UNLINK:
-		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st)) < 0)
+		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
 			break;
 		if (!dots(f.name) && !st.st_mode) {
 			r = -ENOENT;
@@ -740,8 +784,8 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 		}
 		break;
 	case GOP_RENAME:
-		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st)) < 0 ||
-		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2)) < 0)
+		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0 ||
+		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
 			break;
 		if (!dots(f.name) && !st.st_mode) {
 			r = -ENOENT;
@@ -771,8 +815,8 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 			break;
 		}
 		follow = c->flags & AT_SYMLINK_FOLLOW;
-		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st)) < 0 ||
-		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2)) < 0)
+		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0 ||
+		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
 			break;
 		if (!st.st_mode) {
 			r = -ENOENT;
@@ -796,7 +840,7 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 			r = -ENOENT;
 			break;
 		}
-		if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2)) < 0)
+		if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
 			break;
 		if (st2.st_mode || dots(g.name)) {
 			r = -EEXIST;
@@ -814,7 +858,7 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	case GOP_CHMOD:
 	case GOP_CHOWN:
 		follow = !(c->flags & AT_SYMLINK_NOFOLLOW);
-		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st)) < 0)
+		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
 			break;
 		if (!st.st_mode) {
 			r = -ENOENT;
