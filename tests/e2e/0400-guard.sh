@@ -114,6 +114,33 @@ else
 	skip "a linked worktree's gitdir" "git worktree add failed"
 fi
 
+git -C "$P" worktree add -q "$H/wt2" 2> /dev/null
+if [ -d "$H/wt2" ]; then
+	run 'echo c > h && git add h && git commit -qm wt2' "$H/wt2"
+	is "git commit works in a linked worktree outside the project (index.lock under .git/worktrees/wt2)" "$rc" 0
+	run "printf '[core]\\n\\tfsmonitor = touch $M.6\\n' >> $P/.git/config; echo x > $P/.git/hooks/post-commit" "$H/wt2"
+	git -C "$H/wt2" status > /dev/null 2>&1
+	absent "… while its repository's config and hooks stay refused" "$M.6"
+else
+	skip "a linked worktree outside the project" "git worktree add failed"
+	skip "a linked worktree's repository config" "git worktree add failed"
+fi
+mkdir -p "$H/subsrc" && git -C "$H/subsrc" init -q 2> /dev/null && echo s > "$H/subsrc/s0" &&
+	git -C "$H/subsrc" add s0 && git -C "$H/subsrc" commit -qm s0 &&
+	git -C "$P" -c protocol.file.allow=always submodule add -q "$H/subsrc" sub > /dev/null 2>&1
+if [ -f "$P/sub/.git" ]; then
+	run 'echo d > s && git add s && git commit -qm s' "$P/sub"
+	is "git commit works in a submodule checkout" "$rc:$(git -C "$P/sub" log --oneline | wc -l | tr -d ' ')" "0:2"
+	run "echo x > $P/.git/modules/sub/hooks/pre-commit; git config core.fsmonitor 'touch $M.7'" "$P/sub"
+	absent "… while .git/modules/sub/hooks is refused" "$P/.git/modules/sub/hooks/pre-commit"
+	git -C "$P/sub" status > /dev/null 2>&1
+	absent "… and its config" "$M.7"
+else
+	skip "a submodule checkout" "git submodule add failed"
+	skip "a submodule's hooks" "git submodule add failed"
+	skip "a submodule's config" "git submodule add failed"
+fi
+
 # --- the home rule and sbxsh's own state ---
 pol '[default]
 network = none
@@ -206,7 +233,7 @@ if command -v cc > /dev/null 2>&1 && cc -O2 -pthread -o "$H/race" "$E2E/guard_ra
 	mkdir "$P/race"
 	run "$H/race $P/race 3"
 	absent "a path flipped between ok_file and .bashrc while threads create, rename and symlink it: .bashrc never appears ($out)" "$P/race/.bashrc"
-	if [ -e "$P/race/ok_file" ] || [ -e "$P/race/src0" ]; then ok "… control: the permitted name was written"; else not_ok "… control: the permitted name was written"; fi
+	if [ -e "$P/race/ok_file" ] || [ -L "$P/race/ok_file" ]; then ok "… control: the permitted name was written"; else not_ok "… control: the permitted name was written"; fi
 else
 	skip "the race test" "no C compiler"
 	skip "the race test's control" "no C compiler"
