@@ -101,9 +101,11 @@ struct monitor {
 	struct mand_ctx mc;
 	const char *grants[64];
 	struct strv grant_store; /* the profile's write grants, as plain directories */
-	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
+	struct guard_cache gc;
+	struct strv gitdirs; /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
-	bool quiet; /* monitor = off: the guard works, nothing is reported */
+	int umask_idx; /* the table's umask row: the guard's umask cache */
+	bool quiet;    /* monitor = off: the guard works, nothing is reported */
 };
 
 /* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
@@ -260,6 +262,8 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		goto out;
 	m->fd = listener;
 	m->boot = -1;
+	guard_cache_init(&m->gc);
+	m->umask_idx = -1;
 	m->jc = *jc;
 	m->calls = notify_calls(&m->ncalls);
 	m->jflags = calloc(m->ncalls, sizeof(*m->jflags));
@@ -270,6 +274,8 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	for (unsigned i = 0; i < m->ncalls; i++) {
 		m->jflags[i] = jflags_for(m->calls[i].name);
 		m->gop[i] = gop_for(m->calls[i].name);
+		if (strcmp(m->calls[i].name, "umask") == 0)
+			m->umask_idx = (int)i;
 	}
 	m->mc.home = jc->home;
 	m->mc.grants = m->grants;
@@ -909,11 +915,20 @@ static void guard_report(struct monitor *m, const struct guard_refusal *ref, con
 }
 
 /* Performs the call (guard.h) and answers it: 1 answered, 0 gone, or -errno. */
+/* A guarded call that failed is judged as before the guard (the mounts refused it, or the
+ * judge decides it was the command's own miss); one that succeeded is no violation and is
+ * not judged (no second read of the command's memory, no cwd lookup). */
+static bool judge_worthy(int error)
+{
+	return error != 0 && error != -EEXIST;
+}
+
 static int guard_one(struct monitor *m, const struct seccomp_notif *req,
-		     const struct notify_call *c, const struct guard_call *g, int err)
+		     const struct notify_call *c, const struct guard_call *g, int err, int idx)
 {
 	struct guard_answer ans;
 	static __thread struct guard_refusal ref;
+	static __thread struct named nm;
 	bool async_wake;
 	int r;
 
@@ -924,9 +939,14 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 		ans.fd = -1;
 		ans.error = err;
 		ref.refused = false;
-	} else if (guard_perform(m->fd, &m->mc, req, g, &ans, &ref) < 0) {
+	} else if (guard_perform(m->fd, &m->mc, &m->gc, req, g, &ans, &ref) < 0) {
 		return 0; /* the caller went away */
 	}
+	nm.n = 0;
+	/* read while the call still waits: what is read is that process's */
+	if (!m->quiet && !ref.refused && judge_worthy(ans.error) &&
+	    name_call(m, req, c, m->jflags[idx], &nm) < 0)
+		nm.n = 0;
 	m->st.notifications++;
 	if (ans.async)
 		r = 1; /* a helper thread answers */
@@ -941,6 +961,8 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 	}
 	if (r > 0 && ref.refused)
 		guard_report(m, &ref, c->name, (pid_t)req->pid);
+	for (int i = 0; r > 0 && i < nm.n; i++)
+		judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid);
 	return r;
 }
 
@@ -955,6 +977,7 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 	int r;
 
 	cwd_note(m, req->pid, idx >= 0 && idx != MON_SOCKETCALL ? &m->calls[idx] : NULL);
+	guard_cache_seen(&m->gc, req->pid, idx >= 0 && idx == m->umask_idx);
 	if (idx == MON_SOCKETCALL)
 		return handle_socketcall(m, req);
 	if (idx < 0)
@@ -981,13 +1004,7 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 		int err;
 
 		if (guard_call_of(req, c, m->gop[idx], &g, gbuf, &err)) {
-			r = m->quiet ? -1 : name_call(m, req, c, m->jflags[idx], &nm);
-			if (r < 0)
-				nm.n = 0;
-			r = guard_one(m, req, c, &g, err);
-			for (int i = 0; r > 0 && !m->quiet && i < nm.n; i++)
-				judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name,
-					  (pid_t)req->pid);
+			r = guard_one(m, req, c, &g, err, idx);
 			return r < 0 ? r : 0;
 		}
 	}
@@ -1240,6 +1257,7 @@ void monitor_free(struct monitor *m)
 		close(m->fd);
 	if (m->boot >= 0)
 		close(m->boot);
+	guard_cache_release(&m->gc);
 	for (size_t i = 0; m->viol && i < m->nviol; i++)
 		free(m->viol[i].path);
 	free(m->viol);

@@ -25,6 +25,7 @@
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@
 
 struct ctx {
 	int listener;
+	struct guard_cache *gc;
 	const struct mand_ctx *mc;
 	const struct seccomp_notif *req;
 	int root; /* /proc/TID/root */
@@ -115,15 +117,79 @@ static long status_field(pid_t tid, const char *key, int base)
 	return v;
 }
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+#ifndef PIDFS_MAGIC
+#define PIDFS_MAGIC 0x50494446
+#endif
+
+void guard_cache_init(struct guard_cache *gc)
+{
+	memset(gc, 0, sizeof(*gc));
+	gc->root = -1;
+}
+
+void guard_cache_release(struct guard_cache *gc)
+{
+	if (gc->root >= 0)
+		close(gc->root);
+	gc->root = -1;
+}
+
+void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool um)
+{
+	for (unsigned i = 0; i < gc->npending; i++)
+		if (gc->pending[i] == tid || (kill((pid_t)gc->pending[i], 0) < 0 && errno == ESRCH))
+			gc->pending[i--] = gc->pending[--gc->npending];
+	if (!um)
+		return;
+	memset(gc->u, 0, sizeof(gc->u));
+	if (gc->npending < 4)
+		gc->pending[gc->npending++] = tid;
+	else
+		gc->off = true;
+}
+
+/* The thread's pidfs inode (unique for the task's lifetime and never reused), or 0. */
+static uint64_t task_ino(pid_t tid)
+{
+	struct stat st;
+	struct statfs sf;
+	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	uint64_t ino = 0;
+
+	if (fd < 0)
+		return 0;
+	if (fstatfs(fd, &sf) == 0 && sf.f_type == PIDFS_MAGIC && fstat(fd, &st) == 0)
+		ino = st.st_ino;
+	close(fd);
+	return ino;
+}
+
 /* The command's umask on this thread, before anything is created. */
 static int set_umask(struct ctx *x)
 {
+	struct guard_cache *gc = x->gc;
+	uint32_t tid = x->req->pid;
+	unsigned slot = tid % GUARD_UMASKS;
+	bool use = !gc->off && !gc->npending;
+	uint64_t ino = use ? task_ino((pid_t)tid) : 0;
 	long u;
 
 	if (x->umask_set)
 		return 0;
-	if ((u = status_field((pid_t)x->req->pid, "Umask:", 8)) < 0)
-		return -ESRCH;
+	if (ino && gc->u[slot].ino == ino && gc->u[slot].tid == tid) {
+		u = gc->u[slot].mask;
+	} else {
+		if ((u = status_field((pid_t)tid, "Umask:", 8)) < 0)
+			return -ESRCH;
+		if (ino) {
+			gc->u[slot].ino = ino;
+			gc->u[slot].tid = tid;
+			gc->u[slot].mask = (uint16_t)u;
+		}
+	}
 	umask((mode_t)u);
 	x->umask_set = true;
 	return 0;
@@ -144,6 +210,13 @@ static int fd_name(int fd, char *buf, size_t n)
 	if (buf[0] != '/' || (k > 10 && strcmp(buf + k - 10, " (deleted)") == 0))
 		return -ENOENT;
 	return 0;
+}
+
+static bool ends_with(const char *s, const char *t)
+{
+	size_t a = strlen(s), b = strlen(t);
+
+	return a >= b && strcmp(s + a - b, t) == 0;
 }
 
 static int open2(int dfd, const char *path, uint64_t flags, uint64_t mode, uint64_t resolve)
@@ -249,7 +322,18 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 		if ((b = cmd_dir(x, cmd_fd)) < 0)
 			return b;
 	}
-	f->pfd = open_dir(x, b, dir);
+	/* An absolute directory spelled plainly (no ".", "..", "//") and reached through no
+	 * symlink is its own real name: no readlink of the descriptor needed. */
+	bool plain = dir[0] == '/' && !strstr(dir, "//") && !strstr(dir, "/./") &&
+		     !strstr(dir, "/../") && !ends_with(dir, "/.") && !ends_with(dir, "/..");
+
+	f->pfd = plain ? open2(x->root, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+			       RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS)
+		       : -ELOOP;
+	if (f->pfd == -ELOOP) {
+		plain = false;
+		f->pfd = open_dir(x, b, dir);
+	}
 	if (b != base)
 		close(b);
 	if (f->pfd < 0) {
@@ -260,7 +344,9 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 	if (fstatfs(f->pfd, &sf) == 0 &&
 	    (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
 		return -EACCES;
-	if ((r = fd_name(f->pfd, f->real, sizeof(f->real))) < 0)
+	if (plain)
+		strcpy(f->real, dir);
+	else if ((r = fd_name(f->pfd, f->real, sizeof(f->real))) < 0)
 		return r;
 	l = strlen(f->real);
 	if (l + 2 + strlen(f->name) >= sizeof(f->real))
@@ -901,10 +987,12 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	return r;
 }
 
-int guard_perform(int listener, const struct mand_ctx *mc, const struct seccomp_notif *req,
-		  const struct guard_call *c, struct guard_answer *ans, struct guard_refusal *ref)
+int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *gc,
+		  const struct seccomp_notif *req, const struct guard_call *c,
+		  struct guard_answer *ans, struct guard_refusal *ref)
 {
-	struct ctx x = {.listener = listener, .mc = mc, .req = req, .root = -1};
+	struct ctx x = {.listener = listener, .gc = gc, .mc = mc, .req = req, .root = gc->root};
+	int *root = &gc->root;
 	char p[48];
 	int r;
 
@@ -912,7 +1000,8 @@ int guard_perform(int listener, const struct mand_ctx *mc, const struct seccomp_
 	ans->fd = -1;
 	ref->refused = false;
 	proc_path(p, sizeof(p), (pid_t)req->pid, "root");
-	x.root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (x.root < 0)
+		x.root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (x.root < 0) {
 		r = valid(&x) < 0 ? -ENOENT : -errno;
 		if (r == -ENOENT)
@@ -922,7 +1011,12 @@ int guard_perform(int listener, const struct mand_ctx *mc, const struct seccomp_
 	}
 	r = c->op == GOP_OPEN || c->op == GOP_OPENAT2 ? do_open(&x, c, ans, ref)
 						      : do_name(&x, c, ans, ref);
-	close(x.root);
+	/* Every process of the sandbox has this root (none can chroot or make a mount namespace:
+	 * no capability, clone(CLONE_NEWUSER) refused): kept once it was seen valid. */
+	if (*root < 0 && valid(&x) == 0)
+		*root = x.root;
+	else if (x.root != *root)
+		close(x.root);
 	if (r == -ENOENT && valid(&x) < 0)
 		return -ENOENT;
 	if (r < 0) {

@@ -53,6 +53,26 @@ struct guard_refusal {
 	char path[PATH_MAX]; /* the final sandbox path refused */
 };
 
+/* What the guard keeps between calls (start zeroed, root -1): the sandbox's root, and each
+ * recent thread's umask keyed by its pidfs inode (never reused: a new task with an old tid
+ * misses), unused from a umask() call until that thread's next call (guard_cache_seen). */
+#define GUARD_UMASKS 16
+struct guard_cache {
+	int root;
+	struct {
+		uint64_t ino;
+		uint32_t tid;
+		uint16_t mask;
+	} u[GUARD_UMASKS];
+	uint32_t pending[4]; /* threads in a umask() call: the cache is unused meanwhile */
+	unsigned npending;
+	bool off;
+};
+void guard_cache_init(struct guard_cache *gc);
+void guard_cache_release(struct guard_cache *gc);
+/* Every notification, first: tid's earlier call is over; umask: it is making a umask() call. */
+void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool umask);
+
 /* The errno a refusal answers: what the kernel says for a read-only file. */
 #define GUARD_REFUSED EROFS
 
@@ -61,9 +81,11 @@ struct guard_refusal {
 int guard_thread_setup(void);
 
 /* Performs c for req (listener: for SECCOMP_IOCTL_NOTIF_ID_VALID and a helper's answer).
- * Fills *ans (always) and *ref. Returns 0, or -ENOENT when the notification is gone. */
-int guard_perform(int listener, const struct mand_ctx *mc, const struct seccomp_notif *req,
-		  const struct guard_call *c, struct guard_answer *ans, struct guard_refusal *ref);
+ * gc: kept between calls. Fills *ans (always) and *ref. Returns 0, or -ENOENT when the
+ * notification is gone. */
+int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *gc,
+		  const struct seccomp_notif *req, const struct guard_call *c,
+		  struct guard_answer *ans, struct guard_refusal *ref);
 
 /* Answers req with *ans (ADDFD with SEND for a descriptor). 1 taken, 0 gone, or -errno. */
 int guard_send(int listener, uint64_t id, const struct guard_answer *ans);

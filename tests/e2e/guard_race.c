@@ -17,9 +17,15 @@ static atomic_long calls;
 static void *flip(void *a)
 {
 	(void)a;
-	while (!atomic_load(&stop)) {
+	while (!atomic_load(&stop)) { /* each name held a moment, so both are seen */
 		memcpy(path, "ok_file", 7);
+		__asm__ volatile("" ::: "memory"); /* the stores are made, not merged */
+		for (volatile int i = 0; i < 2000; i++)
+			;
 		memcpy(path, ".bashrc", 7);
+		__asm__ volatile("" ::: "memory");
+		for (volatile int i = 0; i < 2000; i++)
+			;
 	}
 	return NULL;
 }
