@@ -233,14 +233,25 @@ static bool holds_gitdir(const struct mand_ctx *x, const char *path)
 	return false;
 }
 
+/* A directory moved to components from.. of a git directory: not into modules/ or worktrees/. */
+static int dir_into_gitdir(const struct comps *c, size_t from, struct mand_hit *h)
+{
+	if (from < c->n && (eq(c, from, "modules") || eq(c, from, "worktrees")))
+		return hit_(h, MAND_NEVER, ".git/{modules,worktrees} (a directory moved in)");
+	return 0;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
 	long base = -1;
 	int r;
+	bool into = op == MAND_DIR_TO;
 
 	if (path[0] != '/')
 		return -EINVAL;
+	if (into)
+		op = MAND_REMOVE;
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
 	/* the names: below the deepest write grant holding the path, else below home */
@@ -290,7 +301,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 				    op == MAND_REMOVE ? ".git (a git directory)"
 						      : ".git (a .git file)");
 		}
-		if ((r = in_gitdir(x, &c, i + 1, h)) != 0)
+		if ((r = in_gitdir(x, &c, i + 1, h)) != 0 ||
+		    (into && (r = dir_into_gitdir(&c, i + 1, h)) != 0))
 			return r;
 	}
 	/* the git directories found at start */
@@ -301,7 +313,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 			return op == MAND_REMOVE || op == MAND_MKDIR
 				   ? hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)")
 				   : 0;
-		if (b >= 0 && (r = in_gitdir(x, &c, (size_t)b, h)) != 0)
+		if (b >= 0 && ((r = in_gitdir(x, &c, (size_t)b, h)) != 0 ||
+			       (into && (r = dir_into_gitdir(&c, (size_t)b, h)) != 0)))
 			return r;
 	}
 	if (op == MAND_REMOVE && holds_gitdir(x, path))

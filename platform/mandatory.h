@@ -16,6 +16,9 @@ enum mand_op {
 	MAND_WRITE,  /* create, write, truncate, chmod/chown, mknod, link or symlink to it */
 	MAND_MKDIR,  /* mkdir */
 	MAND_REMOVE, /* unlink, rmdir, rename away: also refused for a holder of a protected path */
+	MAND_DIR_TO, /* a directory renamed to this name: as MAND_REMOVE, and never into a git
+		      * directory's modules/ or worktrees/ (it would bring its own config,
+		      * hooks or commondir there, which were never checked as such) */
 };
 
 /* How a refusal can be lifted. */

@@ -878,9 +878,11 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 			break;
 		}
 		if ((!dots(f.name) && check(x, f.real, MAND_REMOVE, ref)) ||
-		    (!dots(g.name) &&
-		     check(x, g.real, S_ISDIR(st.st_mode) || st2.st_mode ? MAND_REMOVE : MAND_WRITE,
-			   ref))) {
+		    (!dots(g.name) && check(x, g.real,
+					    S_ISDIR(st.st_mode) ? MAND_DIR_TO
+					    : st2.st_mode	? MAND_REMOVE
+								: MAND_WRITE,
+					    ref))) {
 			r = -GUARD_REFUSED;
 			break;
 		}

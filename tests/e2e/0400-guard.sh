@@ -135,6 +135,9 @@ if [ -f "$P/sub/.git" ]; then
 	absent "… while .git/modules/sub/hooks is refused" "$P/.git/modules/sub/hooks/pre-commit"
 	git -C "$P/sub" status > /dev/null 2>&1
 	absent "… and its config" "$M.7"
+	run "mkdir -p evil/hooks && echo x > evil/hooks/post-checkout && echo x > evil/commondir && mv evil .git/modules/other; mkdir -p evil2 && echo ../.. > evil2/commondir && mv evil2 .git/worktrees/w9"
+	absent "a directory moved in as a module's git directory (hooks inside) is refused" "$P/.git/modules/other"
+	absent "… and as a linked worktree's (a commondir inside)" "$P/.git/worktrees/w9"
 else
 	skip "a submodule checkout" "git submodule add failed"
 	skip "a submodule's hooks" "git submodule add failed"

@@ -119,6 +119,16 @@ static void test_git(void)
 	DENY("/srv/repos", MAND_REMOVE, MAND_NEVER, "… a directory holding it");
 	DENY(H "/proj/.git/worktrees/x/commondir", MAND_WRITE, MAND_NEVER, "a gitdir listed");
 	ALLOW("/srv/other", MAND_REMOVE, "an unrelated directory");
+	DENY(H "/proj/.git/modules/sub", MAND_DIR_TO, MAND_NEVER,
+	     "a directory moved in as a module's git directory (its hooks come along)");
+	DENY(H "/proj/.git/worktrees/y", MAND_DIR_TO, MAND_NEVER, "… as a worktree's");
+	DENY("/srv/repos/app.git/modules/m", MAND_DIR_TO, MAND_NEVER,
+	     "… in a gitdir found at start");
+	ALLOW(H "/proj/.git/modules/sub", MAND_MKDIR,
+	      "mkdir of it is fine (its config, hooks are "
+	      "checked as made)");
+	ALLOW(H "/proj/.git/rebase-merge", MAND_DIR_TO, "a directory moved elsewhere in .git");
+	ALLOW(H "/proj/src2", MAND_DIR_TO, "a directory moved in the project");
 	cx.git_config = true;
 	ALLOW(H "/proj/.git/config", MAND_WRITE, "git_config = yes lifts .git/config");
 	ALLOW(H "/proj/.git", MAND_MKDIR, "… and git init");
