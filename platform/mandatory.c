@@ -144,7 +144,12 @@ static bool git_internal(const struct comps *c, size_t i)
 }
 
 /* Below a git directory: components from..n-1. */
-static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t from,
+static bool sample(const struct comps *c, size_t i)
+{
+	return c->len[i] > 7 && memcmp(c->p[i] + c->len[i] - 7, ".sample", 7) == 0;
+}
+
+static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t from, enum mand_op op,
 		     struct mand_hit *h)
 {
 	size_t n = c->n - from;
@@ -157,7 +162,10 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 		return hit_(h, MAND_NEVER, ".git/config.worktree");
 	if (eq(c, from, "commondir"))
 		return hit_(h, MAND_NEVER, ".git/commondir");
-	if (eq(c, from, "hooks"))
+	/* an empty hooks directory and git's *.sample files run nothing (git init makes them);
+	 * every other name there, and renaming the directory, are refused */
+	if (eq(c, from, "hooks") && !(n == 1 && op == MAND_MKDIR) &&
+	    !(n == 2 && sample(c, from + 1)))
 		return hit_(h, MAND_NEVER, ".git/hooks");
 	if (eq(c, from, "worktrees") && n >= 3) {
 		if (eq(c, from + 2, "config.worktree") || eq(c, from + 2, "commondir") ||
@@ -173,7 +181,7 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 				break;
 			if (eq(c, j, "config") || eq(c, j, "config.worktree") ||
 			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules")) {
-				int r = in_gitdir(x, c, j, h);
+				int r = in_gitdir(x, c, j, op, h);
 
 				if (r)
 					h->rule = h->lift == MAND_GIT_CONFIG
@@ -301,7 +309,7 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 				    op == MAND_REMOVE ? ".git (a git directory)"
 						      : ".git (a .git file)");
 		}
-		if ((r = in_gitdir(x, &c, i + 1, h)) != 0 ||
+		if ((r = in_gitdir(x, &c, i + 1, op, h)) != 0 ||
 		    (into && (r = dir_into_gitdir(&c, i + 1, h)) != 0))
 			return r;
 	}
@@ -313,7 +321,7 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 			return op == MAND_REMOVE || op == MAND_MKDIR
 				   ? hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)")
 				   : 0;
-		if (b >= 0 && ((r = in_gitdir(x, &c, (size_t)b, h)) != 0 ||
+		if (b >= 0 && ((r = in_gitdir(x, &c, (size_t)b, op, h)) != 0 ||
 			       (into && (r = dir_into_gitdir(&c, (size_t)b, h)) != 0)))
 			return r;
 	}

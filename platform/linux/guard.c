@@ -128,6 +128,20 @@ void guard_cache_init(struct guard_cache *gc)
 {
 	memset(gc, 0, sizeof(*gc));
 	gc->root = -1;
+	for (unsigned i = 0; i < GUARD_DIRS; i++)
+		gc->d[i].fd = -1;
+}
+
+static void dirs_drop(struct guard_cache *gc)
+{
+	for (unsigned i = 0; i < GUARD_DIRS; i++) {
+		if (gc->d[i].fd >= 0)
+			close(gc->d[i].fd);
+		free(gc->d[i].key);
+		free(gc->d[i].real);
+		gc->d[i].fd = -1;
+		gc->d[i].key = gc->d[i].real = NULL;
+	}
 }
 
 void guard_cache_release(struct guard_cache *gc)
@@ -135,6 +149,44 @@ void guard_cache_release(struct guard_cache *gc)
 	if (gc->root >= 0)
 		close(gc->root);
 	gc->root = -1;
+	dirs_drop(gc);
+}
+
+/* A cached directory: its descriptor (borrowed) and real path, or -1. */
+static int dirs_find(struct guard_cache *gc, uint64_t dev, uint64_t ino, const char *key,
+		     const char **real)
+{
+	for (unsigned i = 0; i < GUARD_DIRS; i++)
+		if (gc->d[i].fd >= 0 && gc->d[i].dev == dev && gc->d[i].ino == ino &&
+		    strcmp(gc->d[i].key, key) == 0) {
+			*real = gc->d[i].real;
+			return gc->d[i].fd;
+		}
+	return -1;
+}
+
+/* Keeps fd (taken) as key's directory; false when it could not (fd left to the caller). */
+static bool dirs_keep(struct guard_cache *gc, uint64_t dev, uint64_t ino, const char *key, int fd,
+		      const char *real)
+{
+	unsigned i = gc->dnext++ % GUARD_DIRS;
+	char *k = strdup(key), *r = strdup(real);
+
+	if (!k || !r) {
+		free(k);
+		free(r);
+		return false;
+	}
+	if (gc->d[i].fd >= 0)
+		close(gc->d[i].fd);
+	free(gc->d[i].key);
+	free(gc->d[i].real);
+	gc->d[i].fd = fd;
+	gc->d[i].dev = dev;
+	gc->d[i].ino = ino;
+	gc->d[i].key = k;
+	gc->d[i].real = r;
+	return true;
 }
 
 void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool um)
@@ -283,6 +335,7 @@ static int cmd_dir(struct ctx *x, int dirfd)
  * relative path, or -1 with cmd_fd the command's. */
 struct final {
 	int pfd;
+	bool borrowed; /* pfd is the directory cache's */
 	bool slash;
 	char name[NAME_MAX + 2];
 	char real[PATH_MAX];
@@ -322,6 +375,21 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 		if ((b = cmd_dir(x, cmd_fd)) < 0)
 			return b;
 	}
+	/* the directory cache, by the base's identity and the spelling */
+	struct stat bs = {0};
+	const char *cached = NULL;
+	int cfd = -1;
+
+	if (dir[0] == '/' || fstat(b, &bs) == 0)
+		cfd = dirs_find(x->gc, bs.st_dev, bs.st_ino, dir, &cached);
+	if (cfd >= 0) {
+		if (b != base)
+			close(b);
+		f->pfd = cfd;
+		f->borrowed = true;
+		snprintf(f->real, sizeof(f->real), "%s", cached);
+		goto named;
+	}
 	/* An absolute directory spelled plainly (no ".", "..", "//") and reached through no
 	 * symlink is its own real name: no readlink of the descriptor needed. */
 	bool plain = dir[0] == '/' && !strstr(dir, "//") && !strstr(dir, "/./") &&
@@ -348,6 +416,10 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 		strcpy(f->real, dir);
 	else if ((r = fd_name(f->pfd, f->real, sizeof(f->real))) < 0)
 		return r;
+	if ((dir[0] == '/' || bs.st_ino) &&
+	    dirs_keep(x->gc, bs.st_dev, bs.st_ino, dir, f->pfd, f->real))
+		f->borrowed = true;
+named:
 	l = strlen(f->real);
 	if (l + 2 + strlen(f->name) >= sizeof(f->real))
 		return -ENAMETOOLONG;
@@ -359,9 +431,10 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 
 static void final_drop(struct final *f)
 {
-	if (f->pfd >= 0)
+	if (f->pfd >= 0 && !f->borrowed)
 		close(f->pfd);
 	f->pfd = -1;
+	f->borrowed = false;
 }
 
 static bool dots(const char *n)
@@ -419,8 +492,12 @@ static int resolve_final(struct ctx *x, int cmd_fd, const char *path, bool follo
 		p = buf[hop & 1];
 		if (fdn && p[0] == '/' && (*fdn = fd_spelling(x, p)) >= 0)
 			return 1;
-		base = f->pfd; /* a relative target is relative to the link's directory */
+		/* a relative target is relative to the link's directory */
+		base = f->borrowed ? fcntl(f->pfd, F_DUPFD_CLOEXEC, 0) : f->pfd;
 		f->pfd = -1;
+		f->borrowed = false;
+		if (base < 0)
+			return -errno;
 	}
 }
 
@@ -985,6 +1062,9 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	}
 	final_drop(&f);
 	final_drop(&g);
+	/* a name changed (or a directory's search permission): resolve afresh from now on */
+	if (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD)
+		dirs_drop(x->gc);
 	(void)ans;
 	return r;
 }

@@ -57,8 +57,18 @@ struct guard_refusal {
  * recent thread's umask keyed by its pidfs inode (never reused: a new task with an old tid
  * misses), unused from a umask() call until that thread's next call (guard_cache_seen). */
 #define GUARD_UMASKS 16
+#define GUARD_DIRS   8
 struct guard_cache {
 	int root;
+	/* directories resolved lately, by (the base directory's device and inode, or 0 for the
+	 * root; the spelling): emptied by every rename, unlink, rmdir and chmod the guard makes
+	 * (the sandbox changes no name any other way) */
+	struct {
+		int fd; /* O_PATH, or -1 */
+		uint64_t dev, ino;
+		char *key, *real;
+	} d[GUARD_DIRS];
+	unsigned dnext;
 	struct {
 		uint64_t ino;
 		uint32_t tid;

@@ -101,6 +101,14 @@ absent "git init in a plain directory fails" "$P/plain/.git"
 like "… with a hint naming git_config = yes" "$err" "git_config = yes"
 git -C "$P/plain" status > /dev/null 2>&1
 absent "… and git status there runs nothing" "$M.5"
+pol '[default]
+network = none
+git_config = yes'
+run "mkdir -p gc && cd gc && git init -q && git config core.x y && echo x > .git/hooks/pre-commit"
+is "with git_config = yes, git init and git config work" "$(git -C "$P/gc" config core.x 2>&1)" y
+absent "… and hooks stay refused" "$P/gc/.git/hooks/pre-commit"
+pol '[default]
+network = none'
 run 'echo x > sub.git-file-test && mkdir m && echo "gitdir: /elsewhere" > m/.git'
 absent "a .git file is not created" "$P/m/.git"
 git -C "$P" worktree add -q "$P/wt" 2> /dev/null

@@ -81,7 +81,10 @@ static void test_git(void)
 	DENY(H "/proj/.git/config", MAND_WRITE, MAND_GIT_CONFIG, ".git/config");
 	DENY(H "/proj/.git/config", MAND_REMOVE, MAND_GIT_CONFIG, "rename onto/away .git/config");
 	DENY(H "/proj/.git/hooks/pre-commit", MAND_WRITE, MAND_NEVER, ".git/hooks");
-	DENY(H "/proj/.git/hooks", MAND_MKDIR, MAND_NEVER, "mkdir .git/hooks");
+	ALLOW(H "/proj/.git/hooks", MAND_MKDIR, "mkdir .git/hooks (empty, it runs nothing)");
+	ALLOW(H "/proj/.git/hooks/pre-commit.sample", MAND_WRITE, "git init's samples");
+	DENY(H "/proj/.git/hooks/pre-commit", MAND_REMOVE, MAND_NEVER, "… renamed onto a hook");
+	DENY(H "/proj/.git/hooks/x.sample/y", MAND_WRITE, MAND_NEVER, "… not below a sample");
 	DENY(H "/proj/.git/hooks", MAND_REMOVE, MAND_NEVER, "rename .git/hooks");
 	DENY(H "/proj/.git/config.worktree", MAND_WRITE, MAND_NEVER, "config.worktree");
 	DENY(H "/proj/.git/commondir", MAND_WRITE, MAND_NEVER, "commondir");
