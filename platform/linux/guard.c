@@ -44,6 +44,10 @@
 #define __O_TMPFILE 020000000
 #endif
 
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
 #define HOPS_MAX 40
 
 struct ctx {
@@ -954,7 +958,12 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 			r = -ENOENT;
 			break;
 		}
-		if ((!dots(f.name) && check(x, f.real, MAND_REMOVE, ref)) ||
+		/* RENAME_EXCHANGE moves the target's object to the source's name too */
+		if ((!dots(f.name) &&
+		     check(x, f.real,
+			   (c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode) ? MAND_DIR_TO
+										: MAND_REMOVE,
+			   ref)) ||
 		    (!dots(g.name) && check(x, g.real,
 					    S_ISDIR(st.st_mode) ? MAND_DIR_TO
 					    : st2.st_mode	? MAND_REMOVE

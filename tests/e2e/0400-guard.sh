@@ -146,6 +146,13 @@ if [ -f "$P/sub/.git" ]; then
 	run "mkdir -p evil/hooks && echo x > evil/hooks/post-checkout && echo x > evil/commondir && mv evil .git/modules/other; mkdir -p evil2 && echo ../.. > evil2/commondir && mv evil2 .git/worktrees/w9"
 	absent "a directory moved in as a module's git directory (hooks inside) is refused" "$P/.git/modules/other"
 	absent "… and as a linked worktree's (a commondir inside)" "$P/.git/worktrees/w9"
+	run "mkdir -p evil3/hooks && echo x > evil3/hooks/post-checkout && python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.renameat2(-100, b\".git/modules/sub\", -100, b\"evil3\", 2)
+print(r, os.strerror(ctypes.get_errno()))
+'"
+	absent "… and exchanged with a module's git directory (RENAME_EXCHANGE)" "$P/.git/modules/sub/hooks/post-checkout"
 else
 	skip "a submodule checkout" "git submodule add failed"
 	skip "a submodule's hooks" "git submodule add failed"
