@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/mandatory.h"
 #include "platform/path.h"
 #include "platform/sandbox.h"
 #include "shell/policy.h"
@@ -300,42 +301,27 @@ static enum vis vis_profile(const struct judge_ctx *c, const char *p)
 
 /* ---- mandatory write denies (policy.md) ---- */
 
-static const char *const mandatory[] = {
-    ".bashrc",		".bash_profile",  ".bash_login",
-    ".profile",		".zshrc",	  ".zprofile",
-    ".zshenv",		".zlogin",	  ".config/fish",
-    ".gitconfig",	".gitmodules",	  ".git/hooks",
-    ".git/config",	".ssh",		  ".config/sbxsh",
-    ".vscode",		".idea",	  ".mcp.json",
-    ".claude/commands", ".claude/agents", ".claude/settings*.json",
-    ".codex",		".gemini",
-};
-
-/* The mandatory entry a path hits: at any depth below home or a write grant. */
-static const char *mandatory_of(const struct judge_ctx *c, const char *path)
+/* The mandatory entry a path hits (platform/mandatory.h): a rule no grant lifts, or
+ * .git/config. The home rule is the grants' to explain (a grant lifts it). */
+static const char *mandatory_of(const struct judge_ctx *c, const char *path, bool *git_config)
 {
-	bool inside = c->home && under(path, c->home);
+	const char *g[64];
+	struct mand_ctx m = {.home = c->home, .grants = g, .git_config = c->prof->git_config};
+	struct mand_hit h;
 
-	for (size_t i = 0; !inside && i < c->prof->write.n; i++)
-		inside =
-		    c->prof->write.v[i].value && judge_glob_covers(c->prof->write.v[i].value, path);
-	if (!inside)
-		return NULL;
-	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-		char head[PATH_MAX], ehead[PATH_MAX];
-
-		/* the real head is literal in the pattern (a project under br[1]) */
-		snprintf(head, sizeof(head), "%.*s", (int)(s - path), path);
-		judge_policy_path(NULL, head, ehead, sizeof(ehead));
-		for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
-			char pat[PATH_MAX * 2 + 64];
-
-			snprintf(pat, sizeof(pat), "%s/%s", ehead, mandatory[i]);
-			if (judge_glob_covers(pat, path))
-				return mandatory[i];
-		}
+	if (c->spec) {
+		for (size_t i = 0; i < c->spec->mounts.n && m.ngrants < 64; i++)
+			if (c->spec->mounts.v[i].op == SBX_M_BIND)
+				g[m.ngrants++] = c->spec->mounts.v[i].dst;
+	} else {
+		for (size_t i = 0; i < c->prof->write.n && m.ngrants < 64; i++)
+			if (c->prof->write.v[i].value && !path_has_glob(c->prof->write.v[i].value))
+				g[m.ngrants++] = c->prof->write.v[i].value;
 	}
-	return NULL;
+	if (mandatory_check(&m, path, MAND_WRITE, &h) != 1 || h.lift == MAND_HOME_GRANT)
+		return NULL;
+	*git_config = h.lift == MAND_GIT_CONFIG;
+	return h.rule;
 }
 
 /* ---- verdicts ---- */
@@ -372,9 +358,11 @@ static void why_write(const struct judge_ctx *c, struct verdict *v)
 {
 	struct best b = {0}, r = {0};
 
-	v->mandatory = mandatory_of(c, v->path);
+	bool gc = false;
+
+	v->mandatory = mandatory_of(c, v->path, &gc);
 	if (v->mandatory) {
-		v->why = strcmp(v->mandatory, ".git/config") == 0 ? VW_GIT_CONFIG : VW_MANDATORY;
+		v->why = gc ? VW_GIT_CONFIG : VW_MANDATORY;
 		return;
 	}
 	best_in(&c->prof->deny_read, v->path, 1, &r);
@@ -620,13 +608,29 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 	case VW_MANDATORY:
 		snprintf(buf, n,
 			 "a mandatory deny (%s): sbxsh never lets a sandboxed command "
-			 "write it; make this change outside sbxsh",
+			 "write it and no grant lifts it; make this change outside sbxsh",
 			 v->mandatory);
 		break;
 	case VW_GIT_CONFIG:
-		snprintf(buf, n, "a mandatory deny (.git/config); to allow: %s: git_config = yes",
-			 where);
+		snprintf(buf, n,
+			 "a mandatory deny (%s); to allow: %s: git_config = yes (then a command "
+			 "can set core.fsmonitor or core.hooksPath, which git runs on the host)",
+			 v->mandatory, where);
 		break;
+	case VW_HOME: {
+		char e[PATH_MAX];
+		const char *s = td + 2, *sl = strchr(s, '/');
+
+		/* ~/.entry: the first component below home */
+		snprintf(e, sizeof(e), "~/%.*s", sl ? (int)(sl - s) : (int)strlen(s), s);
+		if (strcmp(td, "~") == 0)
+			judge_tilde(c->home, v->path, e, sizeof(e));
+		snprintf(buf, n,
+			 "the home rule: a grant of ~ never covers ~/.* or ~/bin; to allow: %s: "
+			 "write += %s",
+			 where, e);
+		break;
+	}
 	case VW_DENY_WRITE:
 		if (v->rule && depth_of(d) > depth_of(v->rule->value))
 			snprintf(buf, n,

@@ -18,17 +18,18 @@ enum viol_kind { VK_READ, VK_WRITE, VK_EXEC, VK_UNIX, VK_NETWORK };
 
 enum viol_why {
 	VW_NONE = 0,
-	VW_NO_GRANT,   /* no read (or write) grant covers it */
-	VW_DENY_READ,  /* hidden by a deny_read of a user file: a deeper read grant shows it */
-	VW_CREDENTIAL, /* a credential store of the default policy: named, never suggested */
-	VW_SYSTEM,     /* hidden by a system file: a user file cannot grant it */
-	VW_DENY_WRITE, /* read-only by a deny_write value */
-	VW_MANDATORY,  /* a mandatory write deny (start-up files, git hooks, sbxsh's config…) */
-	VW_GIT_CONFIG, /* .git/config: git_config = yes allows it */
-	VW_UNMOUNTED,  /* a write grant covers it but matched nothing when the command started */
-	VW_UNIX,       /* socket(AF_UNIX) refused */
-	VW_NETWORK,    /* a host the proxy refused */
-	VW_DENY_DOMAIN /* a host deny_domains refuses */
+	VW_NO_GRANT,	/* no read (or write) grant covers it */
+	VW_DENY_READ,	/* hidden by a deny_read of a user file: a deeper read grant shows it */
+	VW_CREDENTIAL,	/* a credential store of the default policy: named, never suggested */
+	VW_SYSTEM,	/* hidden by a system file: a user file cannot grant it */
+	VW_DENY_WRITE,	/* read-only by a deny_write value */
+	VW_MANDATORY,	/* a mandatory write deny (start-up files, git hooks, sbxsh's config…) */
+	VW_GIT_CONFIG,	/* .git/config: git_config = yes allows it */
+	VW_UNMOUNTED,	/* a write grant covers it but matched nothing when the command started */
+	VW_UNIX,	/* socket(AF_UNIX) refused */
+	VW_NETWORK,	/* a host the proxy refused */
+	VW_DENY_DOMAIN, /* a host deny_domains refuses */
+	VW_HOME		/* the home rule (the guard): a grant naming that dot-entry lifts it */
 };
 
 /* Call details that change the verdict. */

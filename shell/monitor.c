@@ -36,8 +36,11 @@
 #include <unistd.h>
 
 #include "platform/linux/filters.h"
+#include "platform/linux/guard.h"
 #include "platform/linux/notify.h"
 #include "platform/path.h"
+#include "platform/sandbox.h"
+#include "shell/policy.h"
 
 #define MON_NR_MAX	 512
 #define MON_VC_SLOTS	 256  /* judged (kind, flags, path) kept per command: a cache that */
@@ -95,6 +98,16 @@ struct monitor {
 	void (*sink)(const struct mon_viol *v, void *arg);
 	void *sink_arg;
 	struct mon_stats st;
+	/* the guard (docs/monitor.md "The guard"): the calls it performs, per table index */
+	uint8_t *gop;
+	struct mand_ctx mc;
+	const char *grants[64];
+	struct strv grant_store; /* the profile's write grants, as plain directories */
+	struct guard_cache gc;
+	struct strv gitdirs; /* found at start: a .git file's gitdir:, its commondir */
+	const char *gitdir_v[16];
+	int umask_idx; /* the table's umask row: the guard's umask cache */
+	bool quiet;    /* monitor = off: the guard works, nothing is reported */
 };
 
 /* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
@@ -147,6 +160,30 @@ static unsigned jflags_for(const char *name)
 	return 0;
 }
 
+/* What the guard performs for a call of the table (GOP_NONE: answered CONTINUE). */
+static uint8_t gop_for(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint8_t op;
+	} t[] = {
+	    {"open", GOP_OPEN},		{"openat", GOP_OPEN},	      {"openat2", GOP_OPENAT2},
+	    {"creat", GOP_OPEN},	{"mkdir", GOP_MKDIR},	      {"mkdirat", GOP_MKDIR},
+	    {"mknod", GOP_MKNOD},	{"mknodat", GOP_MKNOD},	      {"unlink", GOP_UNLINK},
+	    {"unlinkat", GOP_UNLINK},	{"rmdir", GOP_UNLINK},	      {"rename", GOP_RENAME},
+	    {"renameat", GOP_RENAME},	{"renameat2", GOP_RENAME},    {"link", GOP_LINK},
+	    {"linkat", GOP_LINK},	{"symlink", GOP_SYMLINK},     {"symlinkat", GOP_SYMLINK},
+	    {"truncate", GOP_TRUNCATE}, {"truncate64", GOP_TRUNCATE}, {"chmod", GOP_CHMOD},
+	    {"fchmodat", GOP_CHMOD},	{"chown", GOP_CHOWN},	      {"chown32", GOP_CHOWN},
+	    {"lchown", GOP_CHOWN},	{"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(t[i].name, name) == 0)
+			return t[i].op;
+	return GOP_NONE;
+}
+
 /* The syscall numbers come from the build (filters.h): libseccomp resolved them there. */
 static void map_arch(struct monitor *m, int a)
 {
@@ -162,6 +199,61 @@ static void map_arch(struct monitor *m, int a)
 		m->nr_idx[a][fa->socketcall] = MON_SOCKETCALL;
 }
 
+/* The first line of dir/name ("gitdir: X", or a commondir's "X"), made absolute against
+ * dir, into sv; nothing when it is not a small regular file. */
+static void read_git_link(struct strv *sv, const char *dir, const char *name, const char *prefix)
+{
+	char p[PATH_MAX], b[PATH_MAX + 16];
+	struct stat st;
+	ssize_t k;
+	int fd;
+
+	if (snprintf(p, sizeof(p), "%s/%s", dir, name) >= (int)sizeof(p) || lstat(p, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size > PATH_MAX)
+		return;
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return;
+	k = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (k <= 0)
+		return;
+	b[k] = '\0';
+	b[strcspn(b, "\n")] = '\0';
+	size_t pl = strlen(prefix);
+	if (strncmp(b, prefix, pl) != 0 || !b[pl])
+		return;
+	char *v = b + pl, *c = NULL;
+	if (v[0] == '/')
+		c = realpath(v, NULL);
+	else if (snprintf(p, sizeof(p), "%s/%s", dir, v) < (int)sizeof(p))
+		c = realpath(p, NULL);
+	if (c && strv_find(sv, c) < 0)
+		strv_push(sv, c);
+	free(c);
+}
+
+/* The git directories the guard protects beyond the `.git` name: what the .git files of the
+ * project, the cwd and the write grants point to, and their commondirs (docs/monitor.md). */
+static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
+{
+	const char *dirs[66];
+	size_t n = 0;
+
+	if (jc->prof && jc->prof->root)
+		dirs[n++] = jc->prof->root;
+	if (jc->spec && jc->spec->cwd)
+		dirs[n++] = jc->spec->cwd;
+	for (size_t i = 0; i < m->mc.ngrants && n < 66; i++)
+		dirs[n++] = m->grants[i];
+	for (size_t i = 0; i < n; i++)
+		read_git_link(&m->gitdirs, dirs[i], ".git", "gitdir: ");
+	for (size_t i = 0, k = m->gitdirs.n; i < k; i++)
+		read_git_link(&m->gitdirs, m->gitdirs.v[i], "commondir", "");
+	for (size_t i = 0; i < m->gitdirs.n && i < 16; i++)
+		m->gitdir_v[m->mc.ngitdirs++] = m->gitdirs.v[i];
+	m->mc.gitdirs = m->gitdir_v;
+}
+
 int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 {
 	struct monitor *m = calloc(1, sizeof(*m));
@@ -172,14 +264,41 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		goto out;
 	m->fd = listener;
 	m->boot = -1;
+	guard_cache_init(&m->gc);
+	m->umask_idx = -1;
 	m->jc = *jc;
 	m->calls = notify_calls(&m->ncalls);
 	m->jflags = calloc(m->ncalls, sizeof(*m->jflags));
 	m->viol = calloc(MON_VIOL_MAX, sizeof(*m->viol));
-	if (!m->jflags || !m->viol)
+	m->gop = calloc(m->ncalls, sizeof(*m->gop));
+	if (!m->jflags || !m->viol || !m->gop)
 		goto out;
-	for (unsigned i = 0; i < m->ncalls; i++)
+	for (unsigned i = 0; i < m->ncalls; i++) {
 		m->jflags[i] = jflags_for(m->calls[i].name);
+		m->gop[i] = gop_for(m->calls[i].name);
+		if (strcmp(m->calls[i].name, "umask") == 0)
+			m->umask_idx = (int)i;
+	}
+	m->mc.home = jc->home;
+	m->mc.grants = m->grants;
+	m->mc.git_config = jc->prof && jc->prof->git_config;
+	/* the grants as written (the mounts merge nested ones: ~/.cache under ~ is one bind, and
+	 * the home rule wants the grant that names it) and as mounted; a glob by its fixed part */
+	for (size_t i = 0; jc->prof && i < jc->prof->write.n; i++) {
+		const char *v = jc->prof->write.v[i].value;
+		size_t l = v ? strcspn(v, "*?[{\\") : 0;
+
+		while (l > 0 && v[l] && v[l - 1] != '/')
+			l--;
+		if (v && v[0] == '/' && l > 0 && strv_pushf(&m->grant_store, "%.*s", (int)l, v) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < m->grant_store.n && m->mc.ngrants < 64; i++)
+		m->grants[m->mc.ngrants++] = m->grant_store.v[i];
+	for (size_t i = 0; jc->spec && i < jc->spec->mounts.n && m->mc.ngrants < 64; i++)
+		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
+			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
+	find_gitdirs(m, jc);
 	map_arch(m, 0);
 	map_arch(m, 1);
 	m->nscd = monitor_host_exists("/var/run/nscd/socket", NULL);
@@ -641,6 +760,215 @@ static void cwd_note(struct monitor *m, uint32_t tid, const struct notify_call *
 	}
 }
 
+/* ---- the guard ---- */
+
+/* Set on the thread that serves once guard_thread_setup made it capless: any other thread
+ * refuses the calls the guard performs (fail closed). */
+static __thread bool guard_ready;
+
+/* The call as the guard needs it: its raw strings (copied once: the guard never reads the
+ * command's memory again) and its arguments by name. false: not one the guard performs (an
+ * open without write intent, O_PATH). -errno in *err: what to answer without performing. */
+static bool guard_call_of(const struct seccomp_notif *req, const struct notify_call *c, uint8_t op,
+			  struct guard_call *g, char (*buf)[PATH_MAX], int *err)
+{
+	const __u64 *a = req->data.args;
+	const char *n = c->name;
+	pid_t pid = (pid_t)req->pid;
+	int r = 0;
+
+#define INT(i) ((int)(uint32_t)a[i])
+	memset(g, 0, sizeof(*g));
+	*err = 0;
+	g->op = (enum guard_op)op;
+	g->dirfd = g->dirfd2 = AT_FDCWD;
+	g->path = buf[0];
+	g->path2 = buf[1];
+	buf[0][0] = buf[1][0] = '\0';
+	switch (op) {
+	case GOP_OPEN:
+	case GOP_OPENAT2: {
+		bool at = strcmp(n, "open") != 0 && strcmp(n, "creat") != 0;
+
+		if (at)
+			g->dirfd = INT(0);
+		r = read_str(pid, a[at ? 1 : 0], buf[0], PATH_MAX);
+		if (strcmp(n, "creat") == 0) {
+			g->flags = O_CREAT | O_WRONLY | O_TRUNC;
+			g->mode = (uint32_t)a[1];
+		} else if (op == GOP_OPENAT2) {
+			struct open_how how;
+
+			if (a[3] < sizeof(how.flags) * 3) {
+				*err = a[3] < 24 ? -EINVAL : 0;
+			} else if (read_mem(pid, a[2], &how, sizeof(how)) != (ssize_t)sizeof(how)) {
+				*err = -EFAULT;
+			}
+			if (*err)
+				return true;
+			g->flags = how.flags;
+			g->mode = how.mode;
+			g->resolve = how.resolve;
+		} else {
+			g->flags = (uint32_t)a[at ? 2 : 1];
+			g->mode = (uint32_t)a[at ? 3 : 2];
+		}
+		if (g->flags & O_PATH)
+			return false;
+		if (!(g->flags & NOTIFY_OPEN_WRITE_FLAGS))
+			return false; /* a read open (monitor = on): the kernel's */
+		if (!(g->flags & O_CREAT) && (g->flags & O_TMPFILE) != O_TMPFILE)
+			g->mode = 0;
+		break;
+	}
+	case GOP_MKDIR:
+	case GOP_MKNOD:
+	case GOP_TRUNCATE:
+	case GOP_CHMOD:
+	case GOP_CHOWN: {
+		bool at = strncmp(n, "mkdirat", 7) == 0 || strcmp(n, "mknodat") == 0 ||
+			  strcmp(n, "fchmodat") == 0 || strcmp(n, "fchownat") == 0;
+		int k = at ? 1 : 0;
+
+		if (at)
+			g->dirfd = INT(0);
+		r = read_str(pid, a[k], buf[0], PATH_MAX);
+		g->mode = (uint32_t)a[k + 1];
+		g->a = op == GOP_TRUNCATE ? a[k + 1]
+		       : op == GOP_MKNOD  ? a[k + 2]
+					  : (uint32_t)a[k + 1];
+		g->b = (uint32_t)a[k + 2];
+		if (op == GOP_TRUNCATE && strcmp(n, "truncate64") == 0 &&
+		    req->data.arch != AUDIT_ARCH_X86_64)
+			g->a = (uint32_t)a[1] | (uint64_t)(uint32_t)a[2] << 32;
+		if (strncmp(n, "lchown", 6) == 0)
+			g->flags = AT_SYMLINK_NOFOLLOW;
+		if (strcmp(n, "fchownat") == 0)
+			g->flags = (uint32_t)a[4];
+		if (op == GOP_CHOWN) {
+			g->a = (uint32_t)a[k + 1];
+			g->b = (uint32_t)a[k + 2];
+		}
+		if (strcmp(n, "fchownat") == 0 && (g->flags & AT_EMPTY_PATH) && r == 0 &&
+		    !buf[0][0])
+			return false; /* fchown of a descriptor: no name */
+		break;
+	}
+	case GOP_UNLINK:
+		if (strcmp(n, "unlinkat") == 0) {
+			g->dirfd = INT(0);
+			r = read_str(pid, a[1], buf[0], PATH_MAX);
+			g->flags = (uint32_t)a[2];
+		} else {
+			r = read_str(pid, a[0], buf[0], PATH_MAX);
+			g->flags = strcmp(n, "rmdir") == 0 ? AT_REMOVEDIR : 0;
+		}
+		break;
+	case GOP_RENAME:
+	case GOP_LINK:
+		if (strcmp(n, "rename") == 0 || strcmp(n, "link") == 0) {
+			r = read_str(pid, a[0], buf[0], PATH_MAX);
+			if (r == 0)
+				r = read_str(pid, a[1], buf[1], PATH_MAX);
+		} else {
+			g->dirfd = INT(0);
+			g->dirfd2 = INT(2);
+			r = read_str(pid, a[1], buf[0], PATH_MAX);
+			if (r == 0)
+				r = read_str(pid, a[3], buf[1], PATH_MAX);
+			if (strcmp(n, "renameat") != 0)
+				g->flags = (uint32_t)a[4];
+		}
+		break;
+	case GOP_SYMLINK:
+		r = read_str(pid, a[0], buf[0], PATH_MAX);
+		if (strcmp(n, "symlinkat") == 0) {
+			g->dirfd2 = INT(1);
+			if (r == 0)
+				r = read_str(pid, a[2], buf[1], PATH_MAX);
+		} else if (r == 0) {
+			r = read_str(pid, a[1], buf[1], PATH_MAX);
+		}
+		break;
+	default:
+		return false;
+	}
+#undef INT
+	*err = r;
+	return true;
+}
+
+/* A refusal by the guard is a violation naming the rule (docs/monitor.md). */
+static void guard_report(struct monitor *m, const struct guard_refusal *ref, const char *call,
+			 pid_t pid)
+{
+	struct verdict v;
+
+	if (m->quiet)
+		return;
+	memset(&v, 0, sizeof(v));
+	v.kind = VK_WRITE;
+	v.why = ref->hit.lift == MAND_GIT_CONFIG   ? VW_GIT_CONFIG
+		: ref->hit.lift == MAND_HOME_GRANT ? VW_HOME
+						   : VW_MANDATORY;
+	v.mandatory = ref->hit.rule;
+	snprintf(v.path, sizeof(v.path), "%s", ref->path);
+	if (!kept(m, VK_WRITE, v.path))
+		keep(m, &v, call, pid);
+}
+
+/* Performs the call (guard.h) and answers it: 1 answered, 0 gone, or -errno. */
+/* A guarded call that failed is judged as before the guard (the mounts refused it, or the
+ * judge decides it was the command's own miss); one that succeeded is no violation and is
+ * not judged (no second read of the command's memory, no cwd lookup). */
+static bool judge_worthy(int error)
+{
+	return error != 0 && error != -EEXIST;
+}
+
+static int guard_one(struct monitor *m, const struct seccomp_notif *req,
+		     const struct notify_call *c, const struct guard_call *g, int err, int idx)
+{
+	struct guard_answer ans;
+	static __thread struct guard_refusal ref;
+	static __thread struct named nm;
+	bool async_wake;
+	int r;
+
+	if (!guard_ready && !err)
+		err = -EPERM;
+	if (err) {
+		memset(&ans, 0, sizeof(ans));
+		ans.fd = -1;
+		ans.error = err;
+		ref.refused = false;
+	} else if (guard_perform(m->fd, &m->mc, &m->gc, req, g, &ans, &ref) < 0) {
+		return 0; /* the caller went away */
+	}
+	nm.n = 0;
+	/* read while the call still waits: what is read is that process's */
+	if (!m->quiet && !ref.refused && judge_worthy(ans.error) &&
+	    name_call(m, req, c, m->jflags[idx], &nm) < 0)
+		nm.n = 0;
+	m->st.notifications++;
+	if (ans.async)
+		r = 1; /* a helper thread answers */
+	else {
+		async_wake = m->sync && req->pid != m->last_tid;
+		m->last_tid = req->pid;
+		if (async_wake)
+			async_wake = notify_sync_wake(m->fd, false) == 0;
+		r = guard_send(m->fd, req->id, &ans);
+		if (async_wake)
+			notify_sync_wake(m->fd, true);
+	}
+	if (r > 0 && ref.refused)
+		guard_report(m, &ref, c->name, (pid_t)req->pid);
+	for (int i = 0; r > 0 && i < nm.n; i++)
+		judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid);
+	return r;
+}
+
 static int handle(struct monitor *m, const struct seccomp_notif *req)
 {
 	int a = req->data.arch == m->arch[0] ? 0 : req->data.arch == m->arch[1] ? 1 : -1;
@@ -652,6 +980,7 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 	int r;
 
 	cwd_note(m, req->pid, idx >= 0 && idx != MON_SOCKETCALL ? &m->calls[idx] : NULL);
+	guard_cache_seen(&m->gc, req->pid, idx >= 0 && idx == m->umask_idx);
 	if (idx == MON_SOCKETCALL)
 		return handle_socketcall(m, req);
 	if (idx < 0) /* not a call of the table: never let through unseen */
@@ -672,7 +1001,17 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 			keep(m, &v, c->name, (pid_t)req->pid);
 		return r;
 	}
-	r = name_call(m, req, c, m->jflags[idx], &nm);
+	if (m->gop[idx] != GOP_NONE) {
+		static __thread struct guard_call g;
+		static __thread char gbuf[2][PATH_MAX];
+		int err;
+
+		if (guard_call_of(req, c, m->gop[idx], &g, gbuf, &err)) {
+			r = guard_one(m, req, c, &g, err, idx);
+			return r < 0 ? r : 0;
+		}
+	}
+	r = m->quiet ? (nm.n = 0) : name_call(m, req, c, m->jflags[idx], &nm);
 	if (r < 0) {
 		m->st.unknown += r != -ENOENT;
 		nm.n = 0;
@@ -731,6 +1070,9 @@ static bool take_listener(struct monitor *m)
 	m->fd = fd;
 	close(m->boot);
 	m->boot = -1;
+	/* the guard performs calls on a thread without capabilities and with its own umask:
+	 * that thread serves from the start */
+	monitor_start(m);
 	return true;
 }
 
@@ -755,6 +1097,7 @@ static void *loop(void *arg)
 	sigfillset(&only);
 	sigdelset(&only, MON_WAKE);
 	pthread_sigmask(SIG_SETMASK, &only, NULL);
+	guard_ready = guard_thread_setup() == 0; /* else every guarded call is refused */
 	while (!atomic_load_explicit(&m->stop, memory_order_acquire)) {
 		struct seccomp_notif req;
 		struct pollfd p = {.fd = m->fd, .events = POLLIN};
@@ -811,6 +1154,11 @@ int monitor_start(struct monitor *m)
 void monitor_set_level(struct monitor *m, unsigned level)
 {
 	m->cwd_ok = level >= MONITOR_FULL; /* chdir and the other cwd_event calls notify */
+}
+
+void monitor_set_quiet(struct monitor *m)
+{
+	m->quiet = true;
 }
 
 void monitor_set_boot(struct monitor *m, int sock)
@@ -912,6 +1260,7 @@ void monitor_free(struct monitor *m)
 		close(m->fd);
 	if (m->boot >= 0)
 		close(m->boot);
+	guard_cache_release(&m->gc);
 	for (size_t i = 0; m->viol && i < m->nviol; i++)
 		free(m->viol[i].path);
 	free(m->viol);
@@ -919,6 +1268,9 @@ void monitor_free(struct monitor *m)
 	free(m->vc.arena);
 	free(m->cwd);
 	free(m->jflags);
+	free(m->gop);
+	strv_release(&m->grant_store);
+	strv_release(&m->gitdirs);
 	strv_release(&m->roots);
 	free(m);
 }

@@ -37,6 +37,10 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
  * from MONITOR_FULL on, every call that can change a cwd notifies and cwds are cached. */
 void monitor_set_level(struct monitor *m, unsigned level);
 
+/* monitor = off: the guard still performs and refuses (it is on at every level), nothing is
+ * judged or kept. */
+void monitor_set_quiet(struct monitor *m);
+
 /* Answers on a thread of its own, blocked in the listener's RECV (signals blocked there but
  * SIGURG, whose no-op handler this installs: monitor_stop's wake-up), until no process holds the
  * filter or monitor_stop. For a monitor made over a listener (the tests), and by monitor_ready

@@ -229,6 +229,7 @@ struct report_run {
 	char command[64];
 	char session[SESS_ID_MAX + 1];
 	struct sess_refusals refusals;
+	bool quiet; /* monitor = off: the guard works, nothing is reported */
 };
 
 /* On the monitor's thread, as each violation is found. */
@@ -316,8 +317,10 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 
 	*out = NULL;
 	*stage_fd = -1;
-	if (set->monitor == MON_OFF)
-		return 0;
+	/* monitor = off still runs the guard (docs/monitor.md "The guard"): the filter notifies
+	 * the write-intent calls (the writes level) and nothing is reported */
+	enum monitor_level lvl =
+	    set->monitor == MON_OFF ? MONITOR_WRITES : monitor_level_of(set->monitor);
 	rr = calloc(1, sizeof(*rr));
 	if (!rr || !(rr->cmdline = strdup(cmdline ? cmdline : ""))) {
 		r = -ENOMEM;
@@ -333,11 +336,14 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 		goto out;
 	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
 		goto out;
-	monitor_set_sink(rr->mon, live_log, &rr->rc);
-	monitor_set_level(rr->mon, monitor_level_of(set->monitor));
+	rr->quiet = set->monitor == MON_OFF;
+	if (rr->quiet)
+		monitor_set_quiet(rr->mon);
+	else
+		monitor_set_sink(rr->mon, live_log, &rr->rc);
+	monitor_set_level(rr->mon, lvl);
 	rr->rc.logged = true;
-	notify_env_format(env, sizeof(env), sv[1], monitor_level_of(set->monitor),
-			  spec->unix_all ? 0 : NOTIFY_UNIX);
+	notify_env_format(env, sizeof(env), sv[1], lvl, spec->unix_all ? 0 : NOTIFY_UNIX);
 	if (setenv(NOTIFY_ENV, env, 1) < 0) {
 		r = -errno;
 		goto out;
@@ -372,5 +378,7 @@ int report_run_end(struct report_run *rr, int wstatus)
 	if (!rr)
 		return wstatus;
 	monitor_drain(rr->mon);
+	if (rr->quiet)
+		return wstatus;
 	return report_finish(&rr->rc, rr->mon, wstatus, stderr);
 }

@@ -19,6 +19,14 @@
 #include "platform/linux/notify.h"
 #include "platform/sandbox.h"
 
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+/* The guard performs calls: once the front end took one, a signal must not make the kernel
+ * restart it (the call would run twice), so the command waits killable only. */
+#define NOTIFY_LOAD_FLAGS                                                                          \
+	(SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
+
 static int load(const struct sock_fprog *prog, unsigned flags)
 {
 	if (!prog->len)
@@ -43,6 +51,9 @@ int notify_stage_install(const struct notify_stage *st)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		r = -errno;
 	else if (st->level > MONITOR_OFF && v < sizeof(filters_notify) / sizeof(filters_notify[0]))
+		r = lfd = load(&filters_notify[v], NOTIFY_LOAD_FLAGS);
+	/* before 5.19: no WAIT_KILLABLE_RECV (a signal may then re-run a call the guard made) */
+	if (r == -EINVAL)
 		r = lfd = load(&filters_notify[v], SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (r >= 0)
 		r = notify_fd_send(st->fd, lfd);

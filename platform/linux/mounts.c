@@ -30,6 +30,7 @@
 
 #include "paths.h"
 #include "platform/linux/canon.h"
+#include "platform/mandatory.h"
 #include "platform/path.h"
 #include "shell/policy.h"
 
@@ -47,22 +48,6 @@ struct plan {
 	size_t n, cap;
 	struct strv writes; /* effective write roots, canonical, existing directories */
 	struct strv *notices, *errors;
-};
-
-/* Names no command may write inside a write grant or the home directory (policy.md). */
-static const char *const mandatory[] = {
-    ".bashrc",	      ".bash_profile",
-    ".bash_login",    ".bash_logout",
-    ".profile",	      ".zshrc",
-    ".zprofile",      ".zshenv",
-    ".zlogin",	      ".config/fish",
-    ".config/sbxsh",  ".gitconfig",
-    ".gitmodules",    ".git/hooks",
-    ".git/config",    ".ssh",
-    ".vscode",	      ".idea",
-    ".mcp.json",      ".claude/commands",
-    ".claude/agents", ".claude/settings*.json",
-    ".codex",	      ".gemini",
 };
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
@@ -596,6 +581,74 @@ static bool needs_hide(const char *path, const struct stat *st)
 	return access(path, R_OK) == 0;
 }
 
+static bool in_writes_(const struct plan *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->writes.n; i++)
+		if (canon_under(path, pl->writes.v[i]))
+			return true;
+	return false;
+}
+
+/* A .git file's target as a canonical directory that looks like a git directory (HEAD, and
+ * objects or a commondir), or NULL. what: "gitdir: " for a .git file, "" for a commondir. */
+static char *git_link(const char *dir, const char *name, const char *what, bool common)
+{
+	char p[4096], b[4096];
+	struct stat st;
+	char *c = NULL;
+	FILE *f;
+
+	if (snprintf(p, sizeof(p), "%s/%s", dir, name) >= (int)sizeof(p) || lstat(p, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size >= (off_t)sizeof(b) || !(f = fopen(p, "re")))
+		return NULL;
+	if (!fgets(b, sizeof(b), f))
+		b[0] = '\0';
+	fclose(f);
+	b[strcspn(b, "\n")] = '\0';
+	size_t wl = strlen(what);
+	if (strncmp(b, what, wl) != 0 || !b[wl])
+		return NULL;
+	if (b[wl] == '/')
+		snprintf(p, sizeof(p), "%s", b + wl);
+	else if (snprintf(p, sizeof(p), "%s/%s", dir, b + wl) >= (int)sizeof(p))
+		return NULL;
+	if (canon_path(p, &c) < 0)
+		return NULL;
+	const char *need[] = {common ? "objects" : "HEAD", common ? "refs" : NULL};
+	for (size_t i = 0; i < 2; i++)
+		if (need[i] && (snprintf(p, sizeof(p), "%s/%s", c, need[i]) >= (int)sizeof(p) ||
+				lstat(p, &st) < 0)) {
+			free(c);
+			return NULL;
+		}
+	return c;
+}
+
+/* A write grant that is a linked worktree or a submodule checkout (its .git a file): its git
+ * directory and that one's commondir are writable too, so git add and commit work there
+ * (index.lock under .git/worktrees/x). Their config and hooks stay the guard's (by name). */
+static int add_git_links(struct plan *pl)
+{
+	size_t n = pl->writes.n;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		char *g = git_link(pl->writes.v[i], ".git", "gitdir: ", false);
+		char *c = g ? git_link(g, "commondir", "", true) : NULL;
+		const char *d[2] = {g, c};
+
+		for (size_t k = 0; r == 0 && k < 2; k++)
+			if (d[k] && !in_writes_(pl, d[k])) {
+				r = add(pl, d[k], K_WRITE);
+				if (r == 0)
+					r = strv_push(&pl->writes, d[k]);
+			}
+		free(g);
+		free(c);
+	}
+	return r;
+}
+
 static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 {
 	int r = 0;
@@ -660,7 +713,10 @@ static int probe_entry(struct plan *pl, const char *dir, const char *entry, bool
 	int r = 0;
 	size_t n = strlen(entry);
 
-	for (size_t i = 0; r == 0 && i < sizeof(mandatory) / sizeof(*mandatory); i++) {
+	size_t nm;
+	const char *const *mandatory = mandatory_names(false, &nm);
+
+	for (size_t i = 0; r == 0 && i < nm; i++) {
 		const char *m = mandatory[i];
 		if (strncmp(m, entry, n) == 0 && (m[n] == '\0' || m[n] == '/'))
 			r = probe_name(pl, dir, m, git_config);
@@ -705,6 +761,10 @@ static int add_mandatory(struct plan *pl, const struct profile *p, const struct 
 	}
 	if (r == 0 && c->home)
 		r = probe_dir(pl, c->home, p->git_config, NULL);
+	size_t nh;
+	const char *const *home = mandatory_names(true, &nh);
+	for (size_t i = 0; r == 0 && c->home && i < nh; i++)
+		r = probe_name(pl, c->home, home[i], false);
 	if (r == 0 && p->root)
 		r = probe_entry(pl, p->root, ".git", p->git_config);
 	const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -1017,6 +1077,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = add_reads(&pl, p);
 	if (r == 0)
 		r = add_writes(&pl, p, c);
+	if (r == 0)
+		r = add_git_links(&pl);
 	if (r == 0)
 		r = add_denies(&pl, &p->deny_read, K_HIDE);
 	if (r == 0)

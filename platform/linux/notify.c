@@ -95,6 +95,7 @@ static const struct notify_call calls[] = {
 	{ "fork", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 	{ "vfork", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 	{ "clone", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
+	{ "umask", NOP_NOTE, W, N, N, N, N, N, false, 0 }, /* the guard's umask cache */
 };
 /* clang-format on */
 

@@ -106,10 +106,14 @@ like "…saying so" "$out" "bad.test"
 pol ""
 
 # --- git clone over HTTP through the proxy ---
+# (a clone makes a new repository's config: the guard refuses that unless git_config = yes)
+pol "
+git_config = yes"
 out=$("$SBXSH" -c 'git clone -q http://good.test:8000/repo.git clone && git -C clone log --format=%s' 2>&1)
 like "git clone over HTTP through the proxy" "$out" "^the first commit$"
 out=$("$SBXSH" -c 'git clone -q http://bad.test:8000/repo.git clone2; echo "rc=$?"' 2>&1)
 like "git clone from a host not allowed fails" "$out" "rc=128"
+pol ""
 
 # --- loopback reach ---
 conn='import socket; socket.create_connection(("127.0.0.1", 18081)); print("reached")'

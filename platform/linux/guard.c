@@ -1,0 +1,1141 @@
+/* guard — performs the calls that change a name or a file for the sandbox (guard.h).
+ *
+ * Rules this file keeps:
+ * - Nothing the command controls is read twice: its strings were copied once (the caller),
+ *   and every name is resolved here, inside its own view: its root (/proc/TID/root) with
+ *   RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS, a relative path beneath its cwd or directory
+ *   descriptor, and the last component never followed by the kernel — a symlink there is
+ *   read and resolved again here, so the name checked is the name changed.
+ * - The call is made only after SECCOMP_IOCTL_NOTIF_ID_VALID said the thread still waits: the
+ *   /proc/TID/… opened before it were that thread's.
+ * - Never open under a procfs parent for the command (/proc/self is the front end there):
+ *   /proc/{self,thread-self,PID}/fd/N and /dev/fd/N are taken by string and re-opened through
+ *   our own /proc/thread-self/fd; anything else under /proc or /sys is refused (EACCES).
+ * - The performing thread holds no capability and the command's umask.
+ * - Renames and creates are made one at a time on one thread, so no other change of a name in
+ *   the sandbox runs between a check and its call; only a blocking FIFO open leaves it (to a
+ *   helper thread), and that changes no name.
+ */
+#include "platform/linux/guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "platform/path.h"
+
+#ifndef SECCOMP_ADDFD_FLAG_SEND
+#define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
+#endif
+#ifndef __O_TMPFILE
+#define __O_TMPFILE 020000000
+#endif
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+#define HOPS_MAX 40
+
+struct ctx {
+	int listener;
+	struct guard_cache *gc;
+	const struct mand_ctx *mc;
+	const struct seccomp_notif *req;
+	int root; /* /proc/TID/root */
+	bool umask_set;
+};
+
+int guard_thread_setup(void)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+	struct __user_cap_data_struct d[2];
+
+	if (unshare(CLONE_FS) < 0)
+		return -errno;
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -errno;
+	/* CAP_SYS_PTRACE alone, when held: reading a process that kept capabilities (a test's
+	 * child; a command outside bwrap) needs it, and it changes no file access */
+	unsigned keep = d[0].permitted & (1u << CAP_SYS_PTRACE);
+
+	memset(d, 0, sizeof(d));
+	d[0].permitted = d[0].effective = keep;
+	if (syscall(SYS_capset, &h, d) < 0)
+		return -errno;
+	return 0;
+}
+
+static int valid(const struct ctx *x)
+{
+	uint64_t id = x->req->id;
+
+	return ioctl(x->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0 ? 0 : -ENOENT;
+}
+
+static void proc_path(char *buf, size_t n, pid_t tid, const char *what)
+{
+	snprintf(buf, n, "/proc/%d/%s", (int)tid, what);
+}
+
+/* A field of /proc/TID/status ("Umask:", "NStgid:"): its last number, in base. */
+static long status_field(pid_t tid, const char *key, int base)
+{
+	char p[48], buf[2048];
+	int fd;
+	ssize_t k;
+	long v = -1;
+
+	proc_path(p, sizeof(p), tid, "status");
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return -1;
+	buf[k] = '\0';
+	char *s = strstr(buf, key);
+	if (!s)
+		return -1;
+	s += strlen(key);
+	for (char *e = s; *e && *e != '\n';) {
+		while (*e == ' ' || *e == '\t')
+			e++;
+		if (*e < '0' || *e > '9')
+			break;
+		v = strtol(e, &e, base);
+	}
+	return v;
+}
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+#ifndef PIDFS_MAGIC
+#define PIDFS_MAGIC 0x50494446
+#endif
+
+void guard_cache_init(struct guard_cache *gc)
+{
+	memset(gc, 0, sizeof(*gc));
+	gc->root = -1;
+	for (unsigned i = 0; i < GUARD_DIRS; i++)
+		gc->d[i].fd = -1;
+}
+
+static void dirs_drop(struct guard_cache *gc)
+{
+	for (unsigned i = 0; i < GUARD_DIRS; i++) {
+		if (gc->d[i].fd >= 0)
+			close(gc->d[i].fd);
+		free(gc->d[i].key);
+		free(gc->d[i].real);
+		gc->d[i].fd = -1;
+		gc->d[i].key = gc->d[i].real = NULL;
+	}
+}
+
+void guard_cache_release(struct guard_cache *gc)
+{
+	if (gc->root >= 0)
+		close(gc->root);
+	gc->root = -1;
+	dirs_drop(gc);
+}
+
+/* A cached directory: its descriptor (borrowed) and real path, or -1. */
+static int dirs_find(struct guard_cache *gc, uint64_t dev, uint64_t ino, const char *key,
+		     const char **real)
+{
+	for (unsigned i = 0; i < GUARD_DIRS; i++)
+		if (gc->d[i].fd >= 0 && gc->d[i].dev == dev && gc->d[i].ino == ino &&
+		    strcmp(gc->d[i].key, key) == 0) {
+			*real = gc->d[i].real;
+			return gc->d[i].fd;
+		}
+	return -1;
+}
+
+/* Keeps fd (taken) as key's directory; false when it could not (fd left to the caller). */
+static bool dirs_keep(struct guard_cache *gc, uint64_t dev, uint64_t ino, const char *key, int fd,
+		      const char *real)
+{
+	unsigned i = gc->dnext++ % GUARD_DIRS;
+	char *k = strdup(key), *r = strdup(real);
+
+	if (!k || !r) {
+		free(k);
+		free(r);
+		return false;
+	}
+	if (gc->d[i].fd >= 0)
+		close(gc->d[i].fd);
+	free(gc->d[i].key);
+	free(gc->d[i].real);
+	gc->d[i].fd = fd;
+	gc->d[i].dev = dev;
+	gc->d[i].ino = ino;
+	gc->d[i].key = k;
+	gc->d[i].real = r;
+	return true;
+}
+
+void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool um)
+{
+	for (unsigned i = 0; i < gc->npending; i++)
+		if (gc->pending[i] == tid || (kill((pid_t)gc->pending[i], 0) < 0 && errno == ESRCH))
+			gc->pending[i--] = gc->pending[--gc->npending];
+	if (!um)
+		return;
+	memset(gc->u, 0, sizeof(gc->u));
+	if (gc->npending < 4)
+		gc->pending[gc->npending++] = tid;
+	else
+		gc->off = true;
+}
+
+/* The thread's pidfs inode (unique for the task's lifetime and never reused), or 0. */
+static uint64_t task_ino(pid_t tid)
+{
+	struct stat st;
+	struct statfs sf;
+	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	uint64_t ino = 0;
+
+	if (fd < 0)
+		return 0;
+	if (fstatfs(fd, &sf) == 0 && sf.f_type == PIDFS_MAGIC && fstat(fd, &st) == 0)
+		ino = st.st_ino;
+	close(fd);
+	return ino;
+}
+
+/* The command's umask on this thread, before anything is created. */
+static int set_umask(struct ctx *x)
+{
+	struct guard_cache *gc = x->gc;
+	uint32_t tid = x->req->pid;
+	unsigned slot = tid % GUARD_UMASKS;
+	bool use = !gc->off && !gc->npending;
+	uint64_t ino = use ? task_ino((pid_t)tid) : 0;
+	long u;
+
+	if (x->umask_set)
+		return 0;
+	if (ino && gc->u[slot].ino == ino && gc->u[slot].tid == tid) {
+		u = gc->u[slot].mask;
+	} else {
+		if ((u = status_field((pid_t)tid, "Umask:", 8)) < 0)
+			return -ESRCH;
+		if (ino) {
+			gc->u[slot].ino = ino;
+			gc->u[slot].tid = tid;
+			gc->u[slot].mask = (uint16_t)u;
+		}
+	}
+	umask((mode_t)u);
+	x->umask_set = true;
+	return 0;
+}
+
+/* The sandbox path of our descriptor fd (the kernel's name for it in the sandbox's view). */
+static int fd_name(int fd, char *buf, size_t n)
+{
+	char p[48];
+	ssize_t k;
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+	if ((k = readlink(p, buf, n - 1)) < 0)
+		return -errno;
+	if ((size_t)k >= n - 1)
+		return -ENAMETOOLONG;
+	buf[k] = '\0';
+	if (buf[0] != '/' || (k > 10 && strcmp(buf + k - 10, " (deleted)") == 0))
+		return -ENOENT;
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *t)
+{
+	size_t a = strlen(s), b = strlen(t);
+
+	return a >= b && strcmp(s + a - b, t) == 0;
+}
+
+static int open2(int dfd, const char *path, uint64_t flags, uint64_t mode, uint64_t resolve)
+{
+	struct open_how how = {.flags = flags, .mode = mode, .resolve = resolve};
+	long r;
+
+	for (int i = 0; i < 8; i++) {
+		r = syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+		if (r >= 0 || errno != EAGAIN)
+			break;
+	}
+	return r < 0 ? -errno : (int)r;
+}
+
+/* A directory of the sandbox, O_PATH: path absolute (from its root), or relative to our
+ * descriptor base (whose sandbox path is resolved from the root when `..` or an absolute
+ * symlink leaves it: RESOLVE_IN_ROOT from a cwd would stop `..` at the cwd). */
+static int open_dir(struct ctx *x, int base, const char *path)
+{
+	const uint64_t fl = O_PATH | O_DIRECTORY | O_CLOEXEC;
+	char abs[PATH_MAX];
+	int r;
+
+	if (path[0] == '/')
+		return open2(x->root, path, fl, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	if (!path[0])
+		return (r = fcntl(base, F_DUPFD_CLOEXEC, 0)) < 0 ? -errno : r;
+	r = open2(base, path, fl, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+	if (r != -EXDEV)
+		return r;
+	if ((r = fd_name(base, abs, sizeof(abs))) < 0)
+		return r;
+	size_t l = strlen(abs);
+	if (l + 1 + strlen(path) >= sizeof(abs))
+		return -ENAMETOOLONG;
+	abs[l] = '/';
+	strcpy(abs + l + 1, path);
+	return open2(x->root, abs, fl, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+}
+
+/* The command's directory descriptor (AT_FDCWD: its cwd) as ours. */
+static int cmd_dir(struct ctx *x, int dirfd)
+{
+	char p[48], n[16];
+	int r;
+
+	if (dirfd == AT_FDCWD) {
+		proc_path(p, sizeof(p), (pid_t)x->req->pid, "cwd");
+	} else {
+		if (dirfd < 0)
+			return -EBADF;
+		snprintf(n, sizeof(n), "fd/%d", dirfd);
+		proc_path(p, sizeof(p), (pid_t)x->req->pid, n);
+	}
+	r = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (r < 0)
+		return errno == ENOENT && dirfd != AT_FDCWD ? -EBADF : -errno;
+	return r;
+}
+
+/* The final name of one step: *pfd its parent (ours), name its last component (trailing
+ * slashes in *slash), real the sandbox path parent/name. base: our descriptor for a
+ * relative path, or -1 with cmd_fd the command's. */
+struct final {
+	int pfd;
+	bool borrowed; /* pfd is the directory cache's */
+	bool slash;
+	char name[NAME_MAX + 2];
+	char real[PATH_MAX];
+};
+
+static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struct final *f)
+{
+	char dir[PATH_MAX];
+	size_t l = strlen(path);
+	int r, b = base;
+	struct statfs sf;
+
+	f->pfd = -1;
+	f->slash = false;
+	if (!l)
+		return -ENOENT;
+	if (l >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, l + 1);
+	while (l > 1 && dir[l - 1] == '/') {
+		dir[--l] = '\0';
+		f->slash = true;
+	}
+	char *s = strrchr(dir, '/');
+	const char *last = s ? s + 1 : dir;
+
+	if (strlen(last) > NAME_MAX)
+		return -ENAMETOOLONG;
+	strcpy(f->name, *last ? last : ".");
+	if (s == dir)
+		dir[1] = '\0';
+	else if (s)
+		*s = '\0';
+	else
+		dir[0] = '\0';
+	if (dir[0] != '/' && b < 0) {
+		if ((b = cmd_dir(x, cmd_fd)) < 0)
+			return b;
+	}
+	/* the directory cache, by the base's identity and the spelling */
+	struct stat bs = {0};
+	const char *cached = NULL;
+	int cfd = -1;
+
+	if (dir[0] == '/' || fstat(b, &bs) == 0)
+		cfd = dirs_find(x->gc, bs.st_dev, bs.st_ino, dir, &cached);
+	if (cfd >= 0) {
+		if (b != base)
+			close(b);
+		f->pfd = cfd;
+		f->borrowed = true;
+		snprintf(f->real, sizeof(f->real), "%s", cached);
+		goto named;
+	}
+	/* An absolute directory spelled plainly (no ".", "..", "//") and reached through no
+	 * symlink is its own real name: no readlink of the descriptor needed. */
+	bool plain = dir[0] == '/' && !strstr(dir, "//") && !strstr(dir, "/./") &&
+		     !strstr(dir, "/../") && !ends_with(dir, "/.") && !ends_with(dir, "/..");
+
+	f->pfd = plain ? open2(x->root, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+			       RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS)
+		       : -ELOOP;
+	if (f->pfd == -ELOOP) {
+		plain = false;
+		f->pfd = open_dir(x, b, dir);
+	}
+	if (b != base)
+		close(b);
+	if (f->pfd < 0) {
+		r = f->pfd;
+		f->pfd = -1;
+		return r;
+	}
+	if (fstatfs(f->pfd, &sf) == 0 &&
+	    (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
+		return -EACCES;
+	if (plain)
+		strcpy(f->real, dir);
+	else if ((r = fd_name(f->pfd, f->real, sizeof(f->real))) < 0)
+		return r;
+	if ((dir[0] == '/' || bs.st_ino) &&
+	    dirs_keep(x->gc, bs.st_dev, bs.st_ino, dir, f->pfd, f->real))
+		f->borrowed = true;
+named:
+	l = strlen(f->real);
+	if (l + 2 + strlen(f->name) >= sizeof(f->real))
+		return -ENAMETOOLONG;
+	if (strcmp(f->real, "/") != 0)
+		f->real[l++] = '/';
+	strcpy(f->real + l, f->name);
+	return 0;
+}
+
+static void final_drop(struct final *f)
+{
+	if (f->pfd >= 0 && !f->borrowed)
+		close(f->pfd);
+	f->pfd = -1;
+	f->borrowed = false;
+}
+
+static bool dots(const char *n)
+{
+	return strcmp(n, ".") == 0 || strcmp(n, "..") == 0;
+}
+
+/* 1 when refused (filled), 0 allowed. */
+static int check(const struct ctx *x, const char *real, enum mand_op op, struct guard_refusal *ref)
+{
+	struct mand_hit h;
+
+	if (mandatory_check(x->mc, real, op, &h) != 1)
+		return 0;
+	ref->refused = true;
+	ref->hit = h;
+	snprintf(ref->path, sizeof(ref->path), "%s", real);
+	return 1;
+}
+
+static int fd_spelling(const struct ctx *x, const char *path);
+
+/* Follows the last component's symlinks (when follow): *f names a non-symlink or a missing
+ * name, st holds its lstat (st_mode 0 when missing). fdn (may be NULL): a symlink whose target
+ * is spelled /proc/self/fd/N (bwrap's /dev/stdout) stops there: *fdn = N, returns 1. */
+static int resolve_final(struct ctx *x, int cmd_fd, const char *path, bool follow, struct final *f,
+			 struct stat *st, int *fdn)
+{
+	char buf[2][PATH_MAX];
+	const char *p = path;
+	int base = -1, r = 0;
+
+	for (int hop = 0;; hop++) {
+		r = final_of(x, base, cmd_fd, p, f);
+		if (base >= 0)
+			close(base);
+		base = -1;
+		if (r < 0)
+			return r;
+		if (fstatat(f->pfd, f->name, st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				return -errno;
+			st->st_mode = 0;
+			return 0;
+		}
+		/* a trailing slash follows the link as the kernel would */
+		if (!S_ISLNK(st->st_mode) || !(follow || f->slash))
+			return 0;
+		if (hop >= HOPS_MAX)
+			return -ELOOP;
+		ssize_t k = readlinkat(f->pfd, f->name, buf[hop & 1], PATH_MAX - 1);
+		if (k < 0)
+			return -errno;
+		buf[hop & 1][k] = '\0';
+		p = buf[hop & 1];
+		if (fdn && p[0] == '/' && (*fdn = fd_spelling(x, p)) >= 0)
+			return 1;
+		/* a relative target is relative to the link's directory */
+		base = f->borrowed ? fcntl(f->pfd, F_DUPFD_CLOEXEC, 0) : f->pfd;
+		f->pfd = -1;
+		f->borrowed = false;
+		if (base < 0)
+			return -errno;
+	}
+}
+
+/* ---- opens ---- */
+
+/* /dev/fd/N, /proc/{self,thread-self,PID}/fd/N, …/task/TID/fd/N: N, or -1. */
+static int fd_spelling(const struct ctx *x, const char *path)
+{
+	char n[PATH_MAX];
+	const char *s;
+	char *e;
+	long v;
+
+	if (strlen(path) >= sizeof(n))
+		return -1;
+	strcpy(n, path);
+	path_normalize(n);
+	if (strncmp(n, "/dev/fd/", 8) == 0) {
+		s = n + 8;
+	} else if (strncmp(n, "/proc/", 6) == 0) {
+		s = n + 6;
+		if (strncmp(s, "self/", 5) == 0) {
+			s += 5;
+		} else if (strncmp(s, "thread-self/", 12) == 0) {
+			s += 12;
+		} else {
+			v = strtol(s, &e, 10);
+			if (e == s || *e != '/' ||
+			    v != status_field((pid_t)x->req->pid, "NStgid:", 10))
+				return -1;
+			s = e + 1;
+		}
+		if (strncmp(s, "task/", 5) == 0) {
+			v = strtol(s + 5, &e, 10);
+			if (e == s + 5 || *e != '/')
+				return -1;
+			s = e + 1;
+		}
+		if (strncmp(s, "fd/", 3) != 0)
+			return -1;
+		s += 3;
+	} else {
+		return -1;
+	}
+	v = strtol(s, &e, 10);
+	if (e == s || *e || v < 0 || v > 1 << 20)
+		return -1;
+	return (int)v;
+}
+
+struct fifo_job {
+	int listener, dfd; /* dfd -1: re-open ofd through /proc/thread-self/fd */
+	int ofd;
+	uint64_t id;
+	char name[NAME_MAX + 2];
+	uint64_t flags;
+	unsigned fdflags;
+};
+
+static void *fifo_open(void *arg)
+{
+	struct fifo_job *j = arg;
+	struct guard_answer a = {.fd = -1, .fdflags = j->fdflags};
+	char p[48];
+	int fd;
+
+	if (j->dfd >= 0) {
+		fd = openat(j->dfd, j->name, (int)(j->flags | O_NOFOLLOW | O_CLOEXEC));
+	} else {
+		snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", j->ofd);
+		fd = open(p, (int)(j->flags | O_CLOEXEC));
+	}
+	if (fd < 0)
+		a.error = -errno;
+	a.fd = fd;
+	guard_send(j->listener, j->id, &a);
+	if (j->dfd >= 0)
+		close(j->dfd);
+	if (j->ofd >= 0)
+		close(j->ofd);
+	free(j);
+	return NULL;
+}
+
+/* A FIFO (or pipe) opened for writing blocks until a reader comes, one opened for reading
+ * until a writer does: a write open is tried without blocking first (ENXIO: no reader yet);
+ * what would block goes to a thread of its own, so the other notifications go on. dfd/name,
+ * or (dfd -1) ofd re-opened; ofd is taken. Returns 0 with ans->fd or ans->async, or -errno. */
+static int fifo_open_for(struct ctx *x, int dfd, const char *name, int ofd, uint64_t flags,
+			 struct guard_answer *ans)
+{
+	uint64_t fl = flags & ~(uint64_t)(O_CREAT | O_EXCL | O_CLOEXEC);
+	char p[48];
+	int fd = -1, r;
+
+	if ((fl & O_ACCMODE) == O_WRONLY) {
+		if (dfd >= 0) {
+			fd = openat(dfd, name, (int)(fl | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+		} else {
+			snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", ofd);
+			fd = open(p, (int)(fl | O_NONBLOCK | O_CLOEXEC));
+		}
+		if (fd >= 0) {
+			int f = fcntl(fd, F_GETFL);
+
+			if (f >= 0)
+				fcntl(fd, F_SETFL, f & ~O_NONBLOCK);
+			ans->fd = fd;
+			r = 0;
+			goto out;
+		}
+		if (errno != ENXIO) {
+			r = -errno;
+			goto out;
+		}
+	}
+	struct fifo_job *j = calloc(1, sizeof(*j));
+	pthread_attr_t at;
+	pthread_t t;
+
+	if (!j) {
+		r = -ENOMEM;
+		goto out;
+	}
+	j->listener = x->listener;
+	j->id = x->req->id;
+	j->dfd = dfd >= 0 ? fcntl(dfd, F_DUPFD_CLOEXEC, 0) : -1;
+	j->ofd = ofd;
+	snprintf(j->name, sizeof(j->name), "%s", name ? name : "");
+	j->flags = fl;
+	j->fdflags = ans->fdflags;
+	if (dfd >= 0 && j->dfd < 0) {
+		free(j);
+		r = -errno;
+		goto out;
+	}
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&at, 64 * 1024);
+	r = pthread_create(&t, &at, fifo_open, j);
+	pthread_attr_destroy(&at);
+	if (r) {
+		if (j->dfd >= 0)
+			close(j->dfd);
+		free(j);
+		r = -r;
+		goto out;
+	}
+	ans->async = true;
+	return 0; /* ofd is the helper's now */
+out:
+	if (ofd >= 0)
+		close(ofd);
+	return r;
+}
+
+/* One of the command's own descriptors re-opened (/proc/self/fd/N): through our own
+ * /proc/thread-self/fd, never the sandbox's procfs, and not for writing a protected file. */
+static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *ans,
+		     struct guard_refusal *ref)
+{
+	char p[48], real[PATH_MAX];
+	struct stat st;
+	int ofd, r;
+
+	snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)x->req->pid, n);
+	if ((ofd = open(p, O_PATH | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((r = valid(x)) < 0)
+		goto out;
+	if (flags & O_NOFOLLOW) {
+		r = -ELOOP;
+		goto out;
+	}
+	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
+		r = -EEXIST;
+		goto out;
+	}
+	if (fstat(ofd, &st) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (S_ISSOCK(st.st_mode)) {
+		r = -ENXIO;
+		goto out;
+	}
+	if (fd_name(ofd, real, sizeof(real)) == 0 && check(x, real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
+		r = fifo_open_for(x, -1, NULL, ofd, flags, ans);
+		ofd = -1; /* taken */
+		goto out;
+	}
+	snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", ofd);
+	r = open(p, (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL)) | O_CLOEXEC);
+	if (r < 0) {
+		r = -errno;
+		goto out;
+	}
+	ans->fd = r;
+	r = 0;
+out:
+	if (ofd >= 0)
+		close(ofd);
+	return r;
+}
+
+static int my_tty(void)
+{
+	static int tty = -2;
+	if (tty == -2) {
+		tty = -1;
+		int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+		char b[1024];
+		ssize_t k = fd >= 0 ? read(fd, b, sizeof(b) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (k > 0) {
+			b[k] = '\0';
+			char *s = strrchr(b, ')');
+			int t;
+			if (s && sscanf(s + 2, "%*c %*d %*d %*d %d", &t) == 1)
+				tty = t;
+		}
+	}
+	return tty;
+}
+
+static int cmd_tty(pid_t tid)
+{
+	char p[48], b[1024];
+	int fd, t = -1;
+	ssize_t k;
+
+	proc_path(p, sizeof(p), tid, "stat");
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	k = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (k <= 0)
+		return -1;
+	b[k] = '\0';
+	char *s = strrchr(b, ')');
+	if (!s || sscanf(s + 2, "%*c %*d %*d %*d %d", &t) != 1)
+		return -1;
+	return t;
+}
+
+static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
+		   struct guard_refusal *ref)
+{
+	uint64_t fl = c->flags;
+	bool wr = (fl & O_ACCMODE) != O_RDONLY || (fl & O_TRUNC);
+	struct final f = {.pfd = -1};
+	struct stat st;
+	int r, n;
+
+	ans->fdflags = (fl & O_CLOEXEC) ? O_CLOEXEC : 0;
+	if (c->op == GOP_OPENAT2 && c->resolve)
+		return -ENOSYS; /* RESOLVE_* of the command's own: it falls back to openat */
+	if (c->path[0] == '/' && (n = fd_spelling(x, c->path)) >= 0)
+		return reopen_fd(x, n, fl, ans, ref);
+	if (strcmp(c->path, "/dev/tty") == 0) {
+		int t = cmd_tty((pid_t)x->req->pid);
+
+		if ((r = valid(x)) < 0)
+			return r;
+		if (t <= 0 || t != my_tty())
+			return -ENXIO;
+		r = open("/dev/tty", (int)(fl & ~(uint64_t)O_CLOEXEC) | O_NOCTTY | O_CLOEXEC);
+		if (r < 0)
+			return -errno;
+		ans->fd = r;
+		return 0;
+	}
+	if ((fl & __O_TMPFILE) == __O_TMPFILE) {
+		int d = -1, b = -1;
+
+		if ((r = set_umask(x)) < 0)
+			return r;
+		if (c->path[0] != '/' && (b = cmd_dir(x, c->dirfd)) < 0)
+			return b;
+		d = open_dir(x, b, c->path);
+		if (b >= 0)
+			close(b);
+		if (d < 0)
+			return d;
+		struct statfs sf;
+		if (fstatfs(d, &sf) == 0 &&
+		    (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
+			r = -EACCES;
+		else if ((r = valid(x)) == 0 &&
+			 (r = openat(d, ".", (int)(fl | O_CLOEXEC), (mode_t)c->mode)) < 0)
+			r = -errno;
+		close(d);
+		if (r < 0)
+			return r;
+		ans->fd = r;
+		return 0;
+	}
+	for (int again = 0; again < 8; again++) {
+		bool follow = !(fl & O_NOFOLLOW) && !((fl & O_CREAT) && (fl & O_EXCL));
+
+		final_drop(&f);
+		r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, &n);
+		if (r == 1) {
+			r = reopen_fd(x, n, fl, ans, ref);
+			goto out;
+		}
+		if (r < 0)
+			goto out;
+		if (S_ISLNK(st.st_mode)) {
+			/* not followed: O_NOFOLLOW, or O_CREAT|O_EXCL meeting any name */
+			r = (fl & O_CREAT) && (fl & O_EXCL) ? -EEXIST : -ELOOP;
+			goto out;
+		}
+		if (dots(f.name) || (f.slash && (!st.st_mode || S_ISDIR(st.st_mode)))) {
+			if (st.st_mode && !S_ISDIR(st.st_mode)) {
+				r = -ENOTDIR;
+			} else if (!st.st_mode) {
+				r = (fl & O_CREAT) ? -EISDIR : -ENOENT;
+			} else if (wr || (fl & O_CREAT)) {
+				r = (fl & O_CREAT) && (fl & O_EXCL) ? -EEXIST : -EISDIR;
+			} else {
+				r = (valid(x) == 0 &&
+				     (r = openat(f.pfd, f.name, (int)(fl | O_CLOEXEC))) >= 0)
+					? (ans->fd = r, 0)
+					: -errno;
+			}
+			goto out;
+		}
+		if (f.slash) {
+			r = -ENOTDIR;
+			goto out;
+		}
+		if (st.st_mode) {
+			if ((fl & O_CREAT) && (fl & O_EXCL)) {
+				r = -EEXIST;
+				goto out;
+			}
+			if (S_ISDIR(st.st_mode) && (wr || (fl & O_CREAT))) {
+				r = -EISDIR;
+				goto out;
+			}
+			if (wr && check(x, f.real, MAND_WRITE, ref)) {
+				r = -GUARD_REFUSED;
+				goto out;
+			}
+		} else {
+			if (!(fl & O_CREAT)) {
+				r = -ENOENT;
+				goto out;
+			}
+			if (check(x, f.real, MAND_WRITE, ref)) {
+				r = -GUARD_REFUSED;
+				goto out;
+			}
+			if ((r = set_umask(x)) < 0)
+				goto out;
+		}
+		if ((r = valid(x)) < 0)
+			goto out;
+		if (S_ISFIFO(st.st_mode) && !(fl & O_NONBLOCK)) {
+			r = fifo_open_for(x, f.pfd, f.name, -1, fl, ans);
+			goto out;
+		}
+		/* a name that exists is opened, not created: O_EXCL on a missing one keeps a
+		 * concurrent creator's file from being taken for ours */
+		uint64_t ofl = fl | O_NOFOLLOW | O_CLOEXEC;
+		if (st.st_mode)
+			ofl &= ~(uint64_t)O_CREAT;
+		else
+			ofl |= O_EXCL;
+		r = openat(f.pfd, f.name, (int)ofl, (mode_t)c->mode);
+		if (r >= 0) {
+			ans->fd = r;
+			r = 0;
+			goto out;
+		}
+		r = -errno;
+		/* the name changed meanwhile (made, removed, a symlink): look again */
+		if ((r == -EEXIST && !(fl & O_EXCL)) || (r == -ENOENT && st.st_mode) ||
+		    (r == -ELOOP && !(fl & O_NOFOLLOW)))
+			continue;
+		goto out;
+	}
+	r = -EAGAIN;
+out:
+	final_drop(&f);
+	return r;
+}
+
+/* ---- the other calls ---- */
+
+static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
+		   struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct stat st, st2;
+	int r;
+	bool follow;
+
+	switch (c->op) {
+	case GOP_MKDIR:
+	case GOP_MKNOD:
+		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
+			break;
+		if (st.st_mode || dots(f.name)) {
+			r = -EEXIST;
+			break;
+		}
+		if (c->op == GOP_MKNOD && f.slash) {
+			r = -ENOENT;
+			break;
+		}
+		if (check(x, f.real, c->op == GOP_MKDIR ? MAND_MKDIR : MAND_WRITE, ref)) {
+			r = -GUARD_REFUSED;
+			break;
+		}
+		if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
+			break;
+		if (c->op == GOP_MKDIR)
+			r = mkdirat(f.pfd, f.name, (mode_t)c->mode);
+		else
+			r = mknodat(f.pfd, f.name, (mode_t)c->mode, (dev_t)c->a);
+		r = r < 0 ? -errno : 0;
+		break;
+	case GOP_UNLINK:
+		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
+			break;
+		if (!dots(f.name) && !st.st_mode) {
+			r = -ENOENT;
+			break;
+		}
+		if (!dots(f.name) && check(x, f.real, MAND_REMOVE, ref)) {
+			r = -GUARD_REFUSED;
+			break;
+		}
+		if ((r = valid(x)) < 0)
+			break;
+		{
+			char nm[NAME_MAX + 3];
+			snprintf(nm, sizeof(nm), "%s%s", f.name, f.slash ? "/" : "");
+			r = unlinkat(f.pfd, nm, (int)(c->flags & AT_REMOVEDIR)) < 0 ? -errno : 0;
+		}
+		break;
+	case GOP_RENAME:
+		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0 ||
+		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+			break;
+		if (!dots(f.name) && !st.st_mode) {
+			r = -ENOENT;
+			break;
+		}
+		/* RENAME_EXCHANGE moves the target's object to the source's name too */
+		if ((!dots(f.name) &&
+		     check(x, f.real,
+			   (c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode) ? MAND_DIR_TO
+										: MAND_REMOVE,
+			   ref)) ||
+		    (!dots(g.name) && check(x, g.real,
+					    S_ISDIR(st.st_mode) ? MAND_DIR_TO
+					    : st2.st_mode	? MAND_REMOVE
+								: MAND_WRITE,
+					    ref))) {
+			r = -GUARD_REFUSED;
+			break;
+		}
+		if ((r = valid(x)) < 0)
+			break;
+		{
+			char a[NAME_MAX + 3], b[NAME_MAX + 3];
+			snprintf(a, sizeof(a), "%s%s", f.name, f.slash ? "/" : "");
+			snprintf(b, sizeof(b), "%s%s", g.name, g.slash ? "/" : "");
+			r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0
+				? -errno
+				: 0;
+		}
+		break;
+	case GOP_LINK:
+		if (c->flags & AT_EMPTY_PATH && !c->path[0]) {
+			r = -ENOENT; /* linking a descriptor: CAP_DAC_READ_SEARCH natively */
+			break;
+		}
+		follow = c->flags & AT_SYMLINK_FOLLOW;
+		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0 ||
+		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+			break;
+		if (!st.st_mode) {
+			r = -ENOENT;
+			break;
+		}
+		if (st2.st_mode || dots(g.name)) {
+			r = -EEXIST;
+			break;
+		}
+		/* a link to a protected file would be a second, unprotected name for it */
+		if (check(x, f.real, MAND_WRITE, ref) || check(x, g.real, MAND_WRITE, ref)) {
+			r = -GUARD_REFUSED;
+			break;
+		}
+		if ((r = valid(x)) < 0)
+			break;
+		r = linkat(f.pfd, f.name, g.pfd, g.name, 0) < 0 ? -errno : 0;
+		break;
+	case GOP_SYMLINK:
+		if (!c->path[0]) {
+			r = -ENOENT;
+			break;
+		}
+		if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+			break;
+		if (st2.st_mode || dots(g.name)) {
+			r = -EEXIST;
+			break;
+		}
+		if (check(x, g.real, MAND_WRITE, ref)) {
+			r = -GUARD_REFUSED;
+			break;
+		}
+		if ((r = valid(x)) < 0)
+			break;
+		r = symlinkat(c->path, g.pfd, g.name) < 0 ? -errno : 0;
+		break;
+	case GOP_TRUNCATE:
+	case GOP_CHMOD:
+	case GOP_CHOWN:
+		follow = !(c->flags & AT_SYMLINK_NOFOLLOW);
+		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
+			break;
+		if (!st.st_mode) {
+			r = -ENOENT;
+			break;
+		}
+		if (check(x, f.real, MAND_WRITE, ref)) {
+			r = -GUARD_REFUSED;
+			break;
+		}
+		if ((r = valid(x)) < 0)
+			break;
+		if (c->op == GOP_CHOWN) {
+			r = fchownat(f.pfd, f.name, (uid_t)c->a, (gid_t)c->b, AT_SYMLINK_NOFOLLOW);
+		} else if (c->op == GOP_CHMOD) {
+			r = S_ISLNK(st.st_mode) ? (errno = EOPNOTSUPP, -1)
+						: fchmodat(f.pfd, f.name, (mode_t)c->mode, 0);
+		} else if (S_ISDIR(st.st_mode)) {
+			r = (errno = EISDIR, -1);
+		} else if (!S_ISREG(st.st_mode)) {
+			r = (errno = EINVAL, -1);
+		} else {
+			int fd =
+			    openat(f.pfd, f.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+			r = fd < 0 ? -1 : ftruncate(fd, (off_t)c->a);
+			if (fd >= 0) {
+				int e = errno;
+				close(fd);
+				errno = e;
+			}
+		}
+		r = r < 0 ? -errno : 0;
+		break;
+	default:
+		r = -ENOSYS;
+	}
+	final_drop(&f);
+	final_drop(&g);
+	/* a name changed (or a directory's search permission): resolve afresh from now on */
+	if (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD)
+		dirs_drop(x->gc);
+	(void)ans;
+	return r;
+}
+
+int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *gc,
+		  const struct seccomp_notif *req, const struct guard_call *c,
+		  struct guard_answer *ans, struct guard_refusal *ref)
+{
+	struct ctx x = {.listener = listener, .gc = gc, .mc = mc, .req = req, .root = gc->root};
+	int *root = &gc->root;
+	char p[48];
+	int r;
+
+	memset(ans, 0, sizeof(*ans));
+	ans->fd = -1;
+	ref->refused = false;
+	proc_path(p, sizeof(p), (pid_t)req->pid, "root");
+	if (x.root < 0)
+		x.root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (x.root < 0) {
+		r = valid(&x) < 0 ? -ENOENT : -errno;
+		if (r == -ENOENT)
+			return r;
+		ans->error = r;
+		return 0;
+	}
+	r = c->op == GOP_OPEN || c->op == GOP_OPENAT2 ? do_open(&x, c, ans, ref)
+						      : do_name(&x, c, ans, ref);
+	/* Every process of the sandbox has this root (none can chroot or make a mount namespace:
+	 * no capability, clone(CLONE_NEWUSER) refused): kept once it was seen valid. */
+	if (*root < 0 && valid(&x) == 0)
+		*root = x.root;
+	else if (x.root != *root)
+		close(x.root);
+	if (r == -ENOENT && valid(&x) < 0)
+		return -ENOENT;
+	if (r < 0) {
+		if (ans->fd >= 0)
+			close(ans->fd);
+		ans->fd = -1;
+		ans->error = r;
+	}
+	return 0;
+}
+
+int guard_send(int listener, uint64_t id, const struct guard_answer *ans)
+{
+	int r;
+
+	if (ans->fd >= 0 && !ans->error) {
+		struct seccomp_notif_addfd a = {.id = id,
+						.flags = SECCOMP_ADDFD_FLAG_SEND,
+						.srcfd = (uint32_t)ans->fd,
+						.newfd_flags = ans->fdflags};
+
+		r = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+		r = r >= 0 ? 1 : errno == ENOENT ? 0 : -errno;
+		close(ans->fd);
+		return r;
+	}
+	struct seccomp_notif_resp resp = {.id = id, .error = ans->error, .val = ans->val};
+
+	r = ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	return r == 0 ? 1 : errno == ENOENT ? 0 : -errno;
+}

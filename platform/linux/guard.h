@@ -1,0 +1,103 @@
+/* guard — the front end performs, on the sandbox's behalf, every call that changes a name or
+ * a file (docs/monitor.md "The guard"), after checking the final names against the mandatory
+ * write denies (platform/mandatory.h). The kernel-facing half: resolving inside the sandbox's
+ * own view, performing with no more privilege than the command, handing back the result.
+ * shell/monitor.c decides which notifications come here and reports the refusals.
+ */
+#ifndef SBX_GUARD_H
+#define SBX_GUARD_H
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/seccomp.h>
+
+#include "platform/mandatory.h"
+
+enum guard_op {
+	GOP_NONE = 0,
+	GOP_OPEN,     /* open, openat: flags, mode */
+	GOP_OPENAT2,  /* flags, mode, resolve from struct open_how (read by the caller) */
+	GOP_MKDIR,    /* mode */
+	GOP_MKNOD,    /* mode, a = dev */
+	GOP_UNLINK,   /* flags: AT_REMOVEDIR */
+	GOP_RENAME,   /* flags: RENAME_* */
+	GOP_LINK,     /* flags: AT_SYMLINK_FOLLOW, AT_EMPTY_PATH */
+	GOP_SYMLINK,  /* path: the target (content), path2 in dirfd2: the new name */
+	GOP_TRUNCATE, /* a = length */
+	GOP_CHMOD,    /* mode; flags: AT_SYMLINK_NOFOLLOW */
+	GOP_CHOWN,    /* a = uid, b = gid; flags: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH */
+};
+
+/* One call, as the command made it (the strings are the front end's copies). */
+struct guard_call {
+	enum guard_op op;
+	int dirfd, dirfd2; /* AT_FDCWD or the command's descriptor */
+	const char *path, *path2;
+	uint64_t flags, mode, a, b, resolve;
+};
+
+/* What to answer: an error, a value, or our descriptor fd to install (then closed). */
+struct guard_answer {
+	int error; /* -errno, or 0 */
+	int64_t val;
+	int fd;		  /* -1: none */
+	unsigned fdflags; /* O_CLOEXEC */
+	bool async;	  /* a helper thread answers (a FIFO opened for writing) */
+};
+
+/* A mandatory rule refused the call. */
+struct guard_refusal {
+	bool refused;
+	struct mand_hit hit;
+	char path[PATH_MAX]; /* the final sandbox path refused */
+};
+
+/* What the guard keeps between calls (start zeroed, root -1): the sandbox's root, and each
+ * recent thread's umask keyed by its pidfs inode (never reused: a new task with an old tid
+ * misses), unused from a umask() call until that thread's next call (guard_cache_seen). */
+#define GUARD_UMASKS 16
+#define GUARD_DIRS   8
+struct guard_cache {
+	int root;
+	/* directories resolved lately, by (the base directory's device and inode, or 0 for the
+	 * root; the spelling): emptied by every rename, unlink, rmdir and chmod the guard makes
+	 * (the sandbox changes no name any other way) */
+	struct {
+		int fd; /* O_PATH, or -1 */
+		uint64_t dev, ino;
+		char *key, *real;
+	} d[GUARD_DIRS];
+	unsigned dnext;
+	struct {
+		uint64_t ino;
+		uint32_t tid;
+		uint16_t mask;
+	} u[GUARD_UMASKS];
+	uint32_t pending[4]; /* threads in a umask() call: the cache is unused meanwhile */
+	unsigned npending;
+	bool off;
+};
+void guard_cache_init(struct guard_cache *gc);
+void guard_cache_release(struct guard_cache *gc);
+/* Every notification, first: tid's earlier call is over; umask: it is making a umask() call. */
+void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool umask);
+
+/* The errno a refusal answers: what the kernel says for a read-only file. */
+#define GUARD_REFUSED EROFS
+
+/* On the thread that performs (once): no capabilities, a file-system context of its own (the
+ * command's umask is set on it per call). 0 or -errno. */
+int guard_thread_setup(void);
+
+/* Performs c for req (listener: for SECCOMP_IOCTL_NOTIF_ID_VALID and a helper's answer).
+ * gc: kept between calls. Fills *ans (always) and *ref. Returns 0, or -ENOENT when the
+ * notification is gone. */
+int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *gc,
+		  const struct seccomp_notif *req, const struct guard_call *c,
+		  struct guard_answer *ans, struct guard_refusal *ref);
+
+/* Answers req with *ans (ADDFD with SEND for a descriptor). 1 taken, 0 gone, or -errno. */
+int guard_send(int listener, uint64_t id, const struct guard_answer *ans);
+
+#endif

@@ -1,0 +1,333 @@
+/* mandatory — the mandatory write denies by name (policy.md "Mandatory write denies").
+ *
+ * Rules this file keeps:
+ * - One list: the mounts' probes, the judge and the guard all read it from here.
+ * - Pure: strings in, a verdict out. The caller resolves; a name here is the real final name.
+ * - A name rule holds at any depth below the write grant (or the home directory) the path is
+ *   in; the git rules hold wherever a `.git` component is, and below the git directories
+ *   found at start; the home rule and its fixed paths hold below the home directory.
+ */
+#include "platform/mandatory.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdint.h>
+#include <string.h>
+
+#define COMP_MAX 512
+
+/* Anywhere in a write grant (a directory name protects everything below it). */
+static const char *const names[] = {
+    ".bashrc",	   ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
+    ".zshrc",	   ".zprofile",	    ".zshenv",	   ".zlogin",	   ".inputrc",	    ".gitconfig",
+    ".gitmodules", ".lfsconfig",    ".ripgreprc",  ".vscode",	   ".idea",	    ".mcp.json",
+    ".codex",	   ".gemini",	    ".agents",
+};
+
+/* For the mounts' probes: the names above, the two-level ones and the git ones. */
+static const char *const probe_names[] = {
+    ".bashrc",		".bash_profile",  ".bash_login",
+    ".bash_logout",	".bash_aliases",  ".profile",
+    ".zshrc",		".zprofile",	  ".zshenv",
+    ".zlogin",		".inputrc",	  ".gitconfig",
+    ".gitmodules",	".lfsconfig",	  ".ripgreprc",
+    ".vscode",		".idea",	  ".mcp.json",
+    ".codex",		".gemini",	  ".agents",
+    ".claude/commands", ".claude/agents", ".claude/settings*.json",
+    ".git/hooks",	".git/config",	  ".git/config.worktree",
+    ".git/commondir",
+};
+
+/* Below the home directory, read-only even when granted (and, for the mounts, probed). */
+static const char *const home_fixed[] = {
+    ".ssh",
+    ".gnupg",
+    ".config/sbxsh",
+    ".config/git",
+    ".config/systemd",
+    ".config/autostart",
+    ".config/environment.d",
+    ".config/fish",
+    ".local/bin",
+    ".local/share/systemd",
+    ".pam_environment",
+    ".local/state/sbxsh",
+};
+static const char *const home_rules[] = {
+    "~/.ssh",
+    "~/.gnupg",
+    "~/.config/sbxsh",
+    "~/.config/git",
+    "~/.config/systemd",
+    "~/.config/autostart",
+    "~/.config/environment.d",
+    "~/.config/fish",
+    "~/.local/bin",
+    "~/.local/share/systemd",
+    "~/.pam_environment",
+    "~/.local/state/sbxsh",
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *const *mandatory_names(bool home, size_t *n)
+{
+	*n = home ? N(home_fixed) : N(probe_names);
+	return home ? home_fixed : probe_names;
+}
+
+struct comps {
+	const char *p[COMP_MAX];
+	uint16_t len[COMP_MAX];
+	size_t n;
+};
+
+static bool eq(const struct comps *c, size_t i, const char *s)
+{
+	return c->len[i] == strlen(s) && memcmp(c->p[i], s, c->len[i]) == 0;
+}
+
+/* Components of an absolute normalized path; false past COMP_MAX. */
+static bool split(const char *path, struct comps *c)
+{
+	c->n = 0;
+	for (const char *s = path; *s;) {
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		const char *e = strchr(s, '/');
+		size_t l = e ? (size_t)(e - s) : strlen(s);
+
+		if (c->n == COMP_MAX || l > UINT16_MAX)
+			return false;
+		c->p[c->n] = s;
+		c->len[c->n++] = (uint16_t)l;
+		s += l;
+	}
+	return true;
+}
+
+/* Number of components of dir when path lies at or below it, else -1. */
+static long below(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+	long n = 0;
+
+	while (l > 1 && dir[l - 1] == '/')
+		l--;
+	if (l == 1 && dir[0] == '/')
+		l = 0;
+	if (strncmp(path, dir, l) != 0 || (path[l] != '/' && path[l] != '\0'))
+		return -1;
+	for (size_t i = 0; i < l; i++)
+		if (dir[i] == '/' && dir[i + 1] != '/' && dir[i + 1])
+			n++;
+	return n;
+}
+
+static int hit_(struct mand_hit *h, enum mand_lift lift, const char *rule)
+{
+	h->lift = lift;
+	h->rule = rule;
+	return 1;
+}
+
+static bool git_internal(const struct comps *c, size_t i)
+{
+	static const char *const t[] = {"refs", "objects", "logs", "info", "lfs", "hooks"};
+
+	for (size_t k = 0; k < N(t); k++)
+		if (eq(c, i, t[k]))
+			return true;
+	return false;
+}
+
+/* Below a git directory: components from..n-1. */
+static bool sample(const struct comps *c, size_t i)
+{
+	return c->len[i] > 7 && memcmp(c->p[i] + c->len[i] - 7, ".sample", 7) == 0;
+}
+
+static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t from, enum mand_op op,
+		     struct mand_hit *h)
+{
+	size_t n = c->n - from;
+
+	if (n == 0)
+		return 0;
+	if (eq(c, from, "config"))
+		return x->git_config ? 0 : hit_(h, MAND_GIT_CONFIG, ".git/config");
+	if (eq(c, from, "config.worktree"))
+		return hit_(h, MAND_NEVER, ".git/config.worktree");
+	if (eq(c, from, "commondir"))
+		return hit_(h, MAND_NEVER, ".git/commondir");
+	/* an empty hooks directory and git's *.sample files run nothing (git init makes them);
+	 * every other name there, and renaming the directory, are refused */
+	if (eq(c, from, "hooks") && !(n == 1 && op == MAND_MKDIR) &&
+	    !(n == 2 && sample(c, from + 1)))
+		return hit_(h, MAND_NEVER, ".git/hooks");
+	if (eq(c, from, "worktrees") && n >= 3) {
+		if (eq(c, from + 2, "config.worktree") || eq(c, from + 2, "commondir") ||
+		    eq(c, from + 2, "gitdir"))
+			return hit_(h, MAND_NEVER,
+				    ".git/worktrees/*/{config.worktree,commondir,gitdir}");
+		return 0;
+	}
+	if (eq(c, from, "modules")) {
+		/* modules/<name, maybe with slashes>/ is a git directory of its own */
+		for (size_t j = from + 2; j < c->n; j++) {
+			if (git_internal(c, j - 1))
+				break;
+			if (eq(c, j, "config") || eq(c, j, "config.worktree") ||
+			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules")) {
+				int r = in_gitdir(x, c, j, op, h);
+
+				if (r)
+					h->rule = h->lift == MAND_GIT_CONFIG
+						      ? ".git/modules/**/config"
+						      : ".git/modules/**/{config,hooks}";
+				return r;
+			}
+		}
+	}
+	return 0;
+}
+
+static int home_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		     struct mand_hit *h)
+{
+	size_t hl = strlen(x->home);
+	const char *rel = path[hl] == '/' ? path + hl + 1 : path + hl;
+	size_t rl = strlen(rel);
+
+	for (size_t i = 0; i < N(home_fixed); i++) {
+		size_t fl = strlen(home_fixed[i]);
+
+		if (strncmp(rel, home_fixed[i], fl) == 0 && (rel[fl] == '/' || rel[fl] == '\0'))
+			return hit_(h, MAND_NEVER, home_rules[i]);
+		/* a directory holding one: renaming or removing it moves the protection away */
+		if (op == MAND_REMOVE &&
+		    (rl == 0 || (strncmp(home_fixed[i], rel, rl) == 0 && home_fixed[i][rl] == '/')))
+			return hit_(h, MAND_NEVER, home_rules[i]);
+	}
+	if (rl == 0)
+		return 0;
+	size_t cl = strcspn(rel, "/");
+
+	if (rel[0] != '.' && !(cl == 3 && memcmp(rel, "bin", 3) == 0))
+		return 0;
+	/* a grant that names this dot-entry (or lies below it) and holds the path lifts it */
+	char entry[4096];
+
+	if (hl + 1 + cl >= sizeof(entry))
+		return hit_(h, MAND_HOME_GRANT, "~/.* (the home rule)");
+	memcpy(entry, x->home, hl);
+	entry[hl] = '/';
+	memcpy(entry + hl + 1, rel, cl);
+	entry[hl + 1 + cl] = '\0';
+	for (size_t i = 0; i < x->ngrants; i++)
+		if (below(x->grants[i], entry) >= 0 && below(path, x->grants[i]) >= 0)
+			return 0;
+	return hit_(h, MAND_HOME_GRANT,
+		    rel[0] == '.' ? "~/.* (the home rule)" : "~/bin (the home rule)");
+}
+
+static bool holds_gitdir(const struct mand_ctx *x, const char *path)
+{
+	for (size_t i = 0; i < x->ngitdirs; i++)
+		if (below(x->gitdirs[i], path) >= 0)
+			return true;
+	return false;
+}
+
+/* A directory moved to components from.. of a git directory: not into modules/ or worktrees/. */
+static int dir_into_gitdir(const struct comps *c, size_t from, struct mand_hit *h)
+{
+	if (from < c->n && (eq(c, from, "modules") || eq(c, from, "worktrees")))
+		return hit_(h, MAND_NEVER, ".git/{modules,worktrees} (a directory moved in)");
+	return 0;
+}
+
+int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
+{
+	static __thread struct comps c;
+	long base = -1;
+	int r;
+	bool into = op == MAND_DIR_TO;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	if (into)
+		op = MAND_REMOVE;
+	if (!split(path, &c))
+		return hit_(h, MAND_NEVER, "a path too deep to check");
+	/* the names: below the deepest write grant holding the path, else below home */
+	for (size_t i = 0; i < x->ngrants; i++) {
+		long b = below(path, x->grants[i]);
+
+		if (b > base)
+			base = b;
+	}
+	if (base < 0 && x->home)
+		base = below(path, x->home);
+	for (size_t i = base < 0 ? c.n : (size_t)base; i < c.n; i++) {
+		for (size_t k = 0; k < N(names); k++)
+			if (eq(&c, i, names[k]))
+				return hit_(h, MAND_NEVER, names[k]);
+		if (!eq(&c, i, ".claude"))
+			continue;
+		if (i + 1 == c.n) {
+			if (op == MAND_REMOVE)
+				return hit_(h, MAND_NEVER,
+					    ".claude/{commands,agents,settings*.json}");
+			continue;
+		}
+		if (eq(&c, i + 1, "commands"))
+			return hit_(h, MAND_NEVER, ".claude/commands");
+		if (eq(&c, i + 1, "agents"))
+			return hit_(h, MAND_NEVER, ".claude/agents");
+		char nm[256];
+
+		if (c.len[i + 1] < sizeof(nm)) {
+			memcpy(nm, c.p[i + 1], c.len[i + 1]);
+			nm[c.len[i + 1]] = '\0';
+			if (fnmatch("settings*.json", nm, FNM_PERIOD) == 0)
+				return hit_(h, MAND_NEVER, ".claude/settings*.json");
+		}
+	}
+	/* git: a .git component anywhere */
+	for (size_t i = 0; i < c.n; i++) {
+		if (!eq(&c, i, ".git"))
+			continue;
+		if (i + 1 == c.n) {
+			if (op == MAND_MKDIR)
+				return x->git_config
+					   ? 0
+					   : hit_(h, MAND_GIT_CONFIG, ".git (a new repository)");
+			return hit_(h, MAND_NEVER,
+				    op == MAND_REMOVE ? ".git (a git directory)"
+						      : ".git (a .git file)");
+		}
+		if ((r = in_gitdir(x, &c, i + 1, op, h)) != 0 ||
+		    (into && (r = dir_into_gitdir(&c, i + 1, h)) != 0))
+			return r;
+	}
+	/* the git directories found at start */
+	for (size_t i = 0; i < x->ngitdirs; i++) {
+		long b = below(path, x->gitdirs[i]);
+
+		if (b >= 0 && (size_t)b == c.n)
+			return op == MAND_REMOVE || op == MAND_MKDIR
+				   ? hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)")
+				   : 0;
+		if (b >= 0 && ((r = in_gitdir(x, &c, (size_t)b, op, h)) != 0 ||
+			       (into && (r = dir_into_gitdir(&c, (size_t)b, h)) != 0)))
+			return r;
+	}
+	if (op == MAND_REMOVE && holds_gitdir(x, path))
+		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
+	if (x->home && below(path, x->home) >= 0)
+		return home_rule(x, path, op, h);
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* mandatory — the mandatory write denies of policy.md, by name: the one list, and the pure
+ * checker the guard (platform/linux/guard.c) and the judge (shell/judge.c) ask.
+ *
+ * Pure string work: the caller hands in the real final path (absolute, normalized, the parent
+ * resolved and the last component the name that would change), never a spelling the command
+ * chose. The mounts (platform/linux/mounts.c) probe the same names to bind existing ones
+ * read-only as a second layer.
+ */
+#ifndef SBX_MANDATORY_H
+#define SBX_MANDATORY_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What the call does to the final name. */
+enum mand_op {
+	MAND_WRITE,  /* create, write, truncate, chmod/chown, mknod, link or symlink to it */
+	MAND_MKDIR,  /* mkdir */
+	MAND_REMOVE, /* unlink, rmdir, rename away: also refused for a holder of a protected path */
+	MAND_DIR_TO, /* a directory renamed to this name: as MAND_REMOVE, and never into a git
+		      * directory's modules/ or worktrees/ (it would bring its own config,
+		      * hooks or commondir there, which were never checked as such) */
+};
+
+/* How a refusal can be lifted. */
+enum mand_lift {
+	MAND_NEVER = 1,	     /* no grant lifts it */
+	MAND_GIT_CONFIG = 2, /* git_config = yes lifts it (.git/config, a new repository) */
+	MAND_HOME_GRANT = 3, /* the home rule: a grant naming that dot-entry lifts it */
+};
+
+struct mand_ctx {
+	const char *home;	   /* canonical, or NULL */
+	const char *const *grants; /* write grant roots as the sandbox sees them (plain paths) */
+	size_t ngrants;
+	const char *const *gitdirs; /* git directories found at start outside a `.git` name */
+	size_t ngitdirs;	    /* (a .git file's gitdir:, a commondir) */
+	bool git_config;
+};
+
+struct mand_hit {
+	enum mand_lift lift;
+	const char *rule; /* static: ".bashrc", ".git/hooks", "~/.ssh", "~/.*" … */
+};
+
+/* 1 when op on path is refused (*hit says by which rule), 0 when not, -EINVAL when path is
+ * not absolute. */
+int mandatory_check(const struct mand_ctx *c, const char *path, enum mand_op op,
+		    struct mand_hit *hit);
+
+/* The names protected at any depth in a write grant, relative (".bashrc", ".claude/agents",
+ * ".claude/settings*.json" — the one glob —, ".git/hooks" …), for the mounts' probes; *n gets
+ * the count. home: the paths protected below the home directory instead (".ssh",
+ * ".config/sbxsh" …). */
+const char *const *mandatory_names(bool home, size_t *n);
+
+#endif

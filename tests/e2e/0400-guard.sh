@@ -1,0 +1,260 @@
+#!/bin/sh
+# 0400 the guard: the mandatory write denies hold by name (missing or not, at any depth, through
+# symlinks and renamed parents, in every git variant, under the home rule), while the same
+# writes land where they are allowed; what the guard performs behaves as the kernel would.
+. "$(dirname "$0")/lib.sh"
+
+# The sandbox's /tmp is private: HOME and the project live under /var/tmp (see 0300).
+H=$(mktemp -d /var/tmp/sbxsh-guard.XXXXXX)
+chmod 755 "$H"
+trap 'chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
+export HOME="$H/home" XDG_CONFIG_HOME="$H/home/.config"
+unset XDG_STATE_HOME
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@x GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@x
+export GIT_CONFIG_NOSYSTEM=1
+P=$H/proj
+mkdir -p "$HOME/.config/sbxsh" "$HOME/work" "$P"
+chmod 700 "$HOME"
+git -C "$P" init -q 2> /dev/null
+cd "$P" || exit 1
+
+pol() { printf '%s\n' "$1" > "$HOME/.config/sbxsh/sbxsh.ini"; chmod 600 "$HOME/.config/sbxsh/sbxsh.ini"; }
+# run CMD [DIR]: runs CMD under sbxsh in DIR (default the project); $rc, $out, $err.
+run() {
+	out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?
+	err=$(grep -v '^sbxsh: network = proxy is not available' "$H/err")
+}
+# absent DESC PATH: PATH does not exist on the host (not even as a dangling symlink).
+absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
+present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
+
+pol '[default]
+network = none'
+if ! "$SBXSH" -c true 2> "$H/err"; then
+	skip "the guard" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
+	done_testing
+	exit
+fi
+
+# --- each missing name, with a control beside it ---
+run 'echo x > ok.txt'
+present "control: a file in the project is created" "$P/ok.txt"
+for n in .bashrc .bash_profile .profile .gitconfig .mcp.json .gitmodules .zshrc .inputrc \
+	.bash_aliases .lfsconfig; do
+	run "echo x > $n"
+	absent "a missing $n is not created" "$P/$n"
+done
+like "… the refusal is a violation naming the rule and that no grant lifts it" "$err" \
+	"write .*/\.lfsconfig .*mandatory deny \(\.lfsconfig\).*no grant lifts it"
+run 'mkdir -p .claude && echo x > .claude/settings.json; echo x > .claude/notes.md'
+absent "a missing .claude/settings.json is not created" "$P/.claude/settings.json"
+present "… control: another file in .claude is" "$P/.claude/notes.md"
+run 'echo x > .git/hooks/pre-commit; mkdir .git/hooks; echo x > .git/hooks/pre-commit'
+absent "a missing .git/hooks/pre-commit is not created" "$P/.git/hooks/pre-commit"
+run 'mkdir -p a/b/c/d/e/.vscode; echo x > a/b/c/d/e/.vscode/settings.json; echo y > a/b/c/d/e/ok'
+absent "depth 5: a/b/c/d/e/.vscode is not created" "$P/a/b/c/d/e/.vscode"
+present "… control: a/b/c/d/e/ok is" "$P/a/b/c/d/e/ok"
+mkdir -p "$P/x/y/z/w/v/.idea"
+echo orig > "$P/x/y/z/w/v/.idea/ws.xml"
+run 'echo evil > x/y/z/w/v/.idea/ws.xml; exec 3< x/y/z/w/v/.idea/ws.xml; echo evil > /proc/self/fd/3; echo evil > /dev/fd/3'
+is "an existing protected file deeper than the mounts' probes is not written, directly or by re-opening a read-only descriptor (/proc/self/fd/N, /dev/fd/N)" "$(cat "$P/x/y/z/w/v/.idea/ws.xml")" orig
+run 'mv x/y/z/w/v/.idea x/y/z/w/v/idea2'
+present "… nor renamed away" "$P/x/y/z/w/v/.idea/ws.xml"
+
+# --- symlinks ---
+echo real > "$P/real.txt"
+ln -s real.txt "$P/.profile"
+run 'rm .profile; echo evil > .profile'
+if [ -L "$P/.profile" ] && [ "$(cat "$P/real.txt")" = real ]; then ok "a symlinked .profile is neither removed nor written through"; else not_ok "a symlinked .profile is neither removed nor written through"; diag "$(ls -l "$P/.profile" 2>&1) $(cat "$P/real.txt")"; fi
+rm -f "$P/.profile"
+run 'ln -s .bashrc link && echo evil > link; ln -s ok2.txt link2 && echo ok > link2'
+absent "a symlink pointing at a protected name does not create it" "$P/.bashrc"
+present "… control: one pointing at another name does" "$P/ok2.txt"
+run 'ln -s /proc/self/mem .zshenv; ln -s '"$P"'/.bashrc abs; echo x > abs; ln real.txt .zlogin'
+absent "a symlink or a hard link made under a protected name is refused" "$P/.zshenv"
+absent "… a hard link too" "$P/.zlogin"
+absent "… an absolute symlink to a protected name does not create it" "$P/.bashrc"
+
+# --- git ---
+M=$H/marker
+run 'echo a > f && git add f && git commit -qm first'
+is "git add and commit work in a plain repository" "$rc:$(git -C "$P" log --oneline 2>/dev/null | wc -l | tr -d ' ')" "0:1"
+run "git config core.fsmonitor 'touch $M.1'"
+git -C "$P" status > /dev/null 2>&1
+absent "git config core.fsmonitor is refused (.git/config); the host's git status runs nothing" "$M.1"
+like "… the refusal names git_config = yes" "$err" "git_config = yes"
+mkdir -p "$P/evilc"
+printf '[core]\n\tfsmonitor = touch %s.2\n' "$M" > "$P/evilc/config"
+run 'echo ../evilc > .git/commondir'
+git -C "$P" status > /dev/null 2>&1
+absent "a .git/commondir redirect is refused; git status runs nothing" "$M.2"
+run "mv .git .git.orig && mkdir .git && cp -r .git.orig/* .git/ && printf '[core]\\n\\tfsmonitor = touch $M.3\\n' > .git/config"
+git -C "$P" status > /dev/null 2>&1
+present "mv .git .git.orig is refused" "$P/.git/HEAD"
+absent "… and the host's git status runs nothing" "$M.3"
+mkdir -p "$P/vendor/lib" && git -C "$P/vendor/lib" init -q 2> /dev/null
+run "printf '#!/bin/sh\\ntouch $M.4\\n' > vendor/lib/.git/hooks/pre-commit; chmod +x vendor/lib/.git/hooks/pre-commit"
+absent "a nested repository's hooks (vendor/lib/.git/hooks) are refused" "$P/vendor/lib/.git/hooks/pre-commit"
+mkdir -p "$P/plain"
+run "cd plain && git init -q && git config core.fsmonitor 'touch $M.5'"
+absent "git init in a plain directory fails" "$P/plain/.git"
+like "… with a hint naming git_config = yes" "$err" "git_config = yes"
+git -C "$P/plain" status > /dev/null 2>&1
+absent "… and git status there runs nothing" "$M.5"
+pol '[default]
+network = none
+git_config = yes'
+run "mkdir -p gc && cd gc && git init -q && git config core.x y && echo x > .git/hooks/pre-commit"
+is "with git_config = yes, git init and git config work" "$(git -C "$P/gc" config core.x 2>&1)" y
+absent "… and hooks stay refused" "$P/gc/.git/hooks/pre-commit"
+pol '[default]
+network = none'
+run 'echo x > sub.git-file-test && mkdir m && echo "gitdir: /elsewhere" > m/.git'
+absent "a .git file is not created" "$P/m/.git"
+git -C "$P" worktree add -q "$P/wt" 2> /dev/null
+run 'cd wt && echo b > g && git add g && git commit -qm wt'
+if [ -d "$P/wt" ]; then
+	is "git add and commit work in a linked worktree inside the project" "$rc" 0
+	run "echo /evil > .git/worktrees/wt/gitdir; echo x > wt/.git"
+	is "… its gitdir and .git file are refused" "$(cat "$P/.git/worktrees/wt/gitdir"):$(head -c 7 "$P/wt/.git")" "$P/wt/.git:gitdir:"
+else
+	skip "a linked worktree" "git worktree add failed"
+	skip "a linked worktree's gitdir" "git worktree add failed"
+fi
+
+git -C "$P" worktree add -q "$H/wt2" 2> /dev/null
+if [ -d "$H/wt2" ]; then
+	run 'echo c > h && git add h && git commit -qm wt2' "$H/wt2"
+	is "git commit works in a linked worktree outside the project (index.lock under .git/worktrees/wt2)" "$rc" 0
+	run "printf '[core]\\n\\tfsmonitor = touch $M.6\\n' >> $P/.git/config; echo x > $P/.git/hooks/post-commit" "$H/wt2"
+	git -C "$H/wt2" status > /dev/null 2>&1
+	absent "… while its repository's config and hooks stay refused" "$M.6"
+else
+	skip "a linked worktree outside the project" "git worktree add failed"
+	skip "a linked worktree's repository config" "git worktree add failed"
+fi
+mkdir -p "$H/subsrc" && git -C "$H/subsrc" init -q 2> /dev/null && echo s > "$H/subsrc/s0" &&
+	git -C "$H/subsrc" add s0 && git -C "$H/subsrc" commit -qm s0 &&
+	git -C "$P" -c protocol.file.allow=always submodule add -q "$H/subsrc" sub > /dev/null 2>&1
+if [ -f "$P/sub/.git" ]; then
+	run 'echo d > s && git add s && git commit -qm s' "$P/sub"
+	is "git commit works in a submodule checkout" "$rc:$(git -C "$P/sub" log --oneline | wc -l | tr -d ' ')" "0:2"
+	run "echo x > $P/.git/modules/sub/hooks/pre-commit; git config core.fsmonitor 'touch $M.7'" "$P/sub"
+	absent "… while .git/modules/sub/hooks is refused" "$P/.git/modules/sub/hooks/pre-commit"
+	git -C "$P/sub" status > /dev/null 2>&1
+	absent "… and its config" "$M.7"
+	run "mkdir -p evil/hooks && echo x > evil/hooks/post-checkout && echo x > evil/commondir && mv evil .git/modules/other; mkdir -p evil2 && echo ../.. > evil2/commondir && mv evil2 .git/worktrees/w9"
+	absent "a directory moved in as a module's git directory (hooks inside) is refused" "$P/.git/modules/other"
+	absent "… and as a linked worktree's (a commondir inside)" "$P/.git/worktrees/w9"
+	run "mkdir -p evil3/hooks && echo x > evil3/hooks/post-checkout && python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.renameat2(-100, b\".git/modules/sub\", -100, b\"evil3\", 2)
+print(r, os.strerror(ctypes.get_errno()))
+'"
+	absent "… and exchanged with a module's git directory (RENAME_EXCHANGE)" "$P/.git/modules/sub/hooks/post-checkout"
+else
+	skip "a submodule checkout" "git submodule add failed"
+	skip "a submodule's hooks" "git submodule add failed"
+	skip "a submodule's config" "git submodule add failed"
+fi
+
+# --- the home rule and sbxsh's own state ---
+pol '[default]
+network = none
+write += ~'
+rm -f "$HOME/.config/sbxsh/x"
+run 'echo x > ~/notes.txt; echo x > ~/.npmrc; mkdir ~/bin; echo x > ~/.bashrc; echo x > ~/.bash_profile; echo x > ~/.profile; echo x > ~/.gitconfig' "$HOME/work"
+present "control: a file directly in a granted ~ is created" "$HOME/notes.txt"
+for n in .npmrc bin .bashrc .bash_profile .profile .gitconfig; do
+	absent "a grant of ~ does not cover ~/$n" "$HOME/$n"
+done
+like "… the home rule is named with the grant that lifts it" "$err" "home rule.*write \+= ~/\.npmrc"
+pol '[default]
+network = none
+write += ~
+write += ~/.config
+write += ~/.cache
+write += ~/.ssh'
+mkdir -p "$HOME/.cache" # a grant of a missing directory mounts nothing (yet)
+mv "$HOME/.config/sbxsh/sbxsh.ini" "$H/saved.ini"
+cp "$H/saved.ini" "$H/pol.ini"
+run 'mkdir -p ~/.cache/pip && echo x > ~/.cache/pip/x; echo "[default]" > ~/.config/sbxsh/sbxsh.ini; echo x > ~/.config/tool.ini' "$HOME/work"
+# the policy must exist for the run: --config keeps it out of the way of the attack
+out=$(cd "$HOME/work" && "$SBXSH" --config "$H/pol.ini" -c 'echo "[default]
+network = open" > ~/.config/sbxsh/sbxsh.ini; mkdir -p ~/.ssh; echo key > ~/.ssh/authorized_keys; echo x > ~/.cache/y; echo x > ~/.config/tool.ini' 2> "$H/err")
+absent "policy planting: a missing ~/.config/sbxsh/sbxsh.ini is not created (even with ~/.config granted)" "$HOME/.config/sbxsh/sbxsh.ini"
+absent "~/.ssh/authorized_keys is not created when ~/.ssh is missing (even granted)" "$HOME/.ssh"
+present "… control: a granted dot-entry (~/.cache) is writable" "$HOME/.cache/y"
+present "… control: ~/.config/tool.ini with ~/.config granted" "$HOME/.config/tool.ini"
+out=$(cd "$HOME/work" && "$SBXSH" --config "$H/pol.ini" -c 'mv ~/.config ~/.config.x && mkdir -p ~/.config/sbxsh && echo "[default]" > ~/.config/sbxsh/sbxsh.ini' 2> "$H/err")
+absent "mv ~/.config ~/.config.x is refused" "$HOME/.config.x"
+absent "… and no sbxsh.ini is planted" "$HOME/.config/sbxsh/sbxsh.ini"
+mkdir -p "$HOME/.local/state/sbxsh"
+echo record > "$HOME/.local/state/sbxsh/violations.jsonl"
+out=$(cd "$HOME/work" && "$SBXSH" --config "$H/pol.ini" -c ': > ~/.local/state/sbxsh/violations.jsonl; echo x > ~/.local/bin' 2> "$H/err")
+is "sbxsh's own log cannot be emptied (write += ~/.local is not needed for that refusal)" "$(head -n 1 "$HOME/.local/state/sbxsh/violations.jsonl")" record
+mv "$H/saved.ini" "$HOME/.config/sbxsh/sbxsh.ini"
+
+# --- the calls whose meaning depends on the caller ---
+pol '[default]
+network = none'
+run 'echo a > /dev/stdout; echo b > /dev/fd/1; echo c > /proc/self/fd/1; echo d > /dev/null; echo e >> /dev/stdout; echo f > /dev/stderr'
+is "/dev/stdout, /dev/fd/1, /proc/self/fd/1 and /dev/null work" "$(printf '%s' "$out" | tr '\n' ' ')" "a b c e"
+like "… /dev/stderr too" "$err" "^f$"
+run 'echo x > /proc/self/attr/current; echo x > /proc/1/fd/1; echo x > /sys/kernel/x'
+is "… other writes under /proc and /sys are refused, the command goes on" "$rc" 1
+
+# --- semantics: the same results and errno values as natively ---
+mkdir "$P/sem" "$H/native"
+cp "$E2E/guard_probe.py" "$H/probe.py" # the sandbox's /tmp is its own
+python3 "$H/probe.py" "$H/native" > "$H/native.txt" 2>&1
+run "python3 $H/probe.py $P/sem"
+printf '%s\n' "$out" > "$H/inside.txt"
+if diff "$H/native.txt" "$H/inside.txt" > "$H/diff" 2>&1; then
+	ok "O_EXCL/O_APPEND/O_TMPFILE/O_NOFOLLOW/O_CLOEXEC, umask, errno values: as natively ($(wc -l < "$H/native.txt" | tr -d ' ') probes)"
+else
+	not_ok "guarded calls behave as natively"; diag "$(cat "$H/diff")"
+fi
+
+# --- a FIFO opened for writing does not stall the others ---
+run 'mkfifo ff && python3 -c "
+import os, threading, time
+def w():
+    fd = os.open(\"ff\", os.O_WRONLY)
+    os.write(fd, b\"hello\")
+    os.close(fd)
+t = threading.Thread(target=w); t.start()
+time.sleep(0.3)
+open(\"other\", \"w\").close()
+print(\"created\", os.path.exists(\"other\"))
+fd = os.open(\"ff\", os.O_RDONLY)
+print(os.read(fd, 10).decode())
+t.join()
+"'
+is "a FIFO's blocking open for writing does not stall another thread's create" "$(printf '%s' "$out" | tr '\n' ' ')" "created True hello"
+
+# --- monitor = off still guards ---
+pol '[sbxsh]
+monitor = off
+[default]
+network = none'
+run 'echo x > .bashrc; echo y > off-ok'
+absent "monitor = off: the guard still refuses .bashrc" "$P/.bashrc"
+present "… control: the write beside it lands" "$P/off-ok"
+unlike "… and nothing is reported" "$err" "violation"
+
+# --- the race ---
+pol '[default]
+network = none'
+if command -v cc > /dev/null 2>&1 && cc -O2 -pthread -o "$H/race" "$E2E/guard_race.c" 2> "$H/cc.err"; then
+	mkdir "$P/race"
+	run "$H/race $P/race 3"
+	absent "a path flipped between ok_file and .bashrc while threads create, rename and symlink it: .bashrc never appears ($out)" "$P/race/.bashrc"
+	if [ -e "$P/race/ok_file" ] || [ -L "$P/race/ok_file" ]; then ok "… control: the permitted name was written"; else not_ok "… control: the permitted name was written"; fi
+else
+	skip "the race test" "no C compiler"
+	skip "the race test's control" "no C compiler"
+fi
+
+done_testing

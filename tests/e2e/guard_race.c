@@ -1,0 +1,71 @@
+/* guard_race — one thread flips a path buffer between a permitted name and ".bashrc" while
+ * others create (open O_CREAT), rename onto and symlink at it, for SECONDS seconds.
+ * usage: guard_race DIR SECONDS. Prints "calls N". The guard must never let .bashrc appear. */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char path[64];
+static atomic_int stop;
+static atomic_long calls;
+
+static void *flip(void *a)
+{
+	(void)a;
+	while (!atomic_load(&stop)) { /* each name held a moment, so both are seen */
+		memcpy(path, "ok_file", 7);
+		__asm__ volatile("" ::: "memory"); /* the stores are made, not merged */
+		for (volatile int i = 0; i < 2000; i++)
+			;
+		memcpy(path, ".bashrc", 7);
+		__asm__ volatile("" ::: "memory");
+		for (volatile int i = 0; i < 2000; i++)
+			;
+	}
+	return NULL;
+}
+
+static void *creator(void *a)
+{
+	long k = (long)a;
+	char src[32];
+
+	while (!atomic_load(&stop)) {
+		int fd = open(path, O_CREAT | O_WRONLY, 0644);
+
+		if (fd >= 0)
+			close(fd);
+		snprintf(src, sizeof(src), "src%ld", k);
+		fd = open(src, O_CREAT | O_WRONLY, 0644);
+		if (fd >= 0)
+			close(fd);
+		rename(src, path);
+		symlink("target", path);
+		atomic_fetch_add(&calls, 4);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t f, c[3];
+
+	if (argc != 3 || chdir(argv[1]) != 0)
+		return 2;
+	memcpy(path, "ok_file", 8);
+	pthread_create(&f, NULL, flip, NULL);
+	for (long i = 0; i < 3; i++)
+		pthread_create(&c[i], NULL, creator, (void *)i);
+	sleep((unsigned)atoi(argv[2]));
+	atomic_store(&stop, 1);
+	pthread_join(f, NULL);
+	for (int i = 0; i < 3; i++)
+		pthread_join(c[i], NULL);
+	printf("calls %ld\n", atomic_load(&calls));
+	return 0;
+}

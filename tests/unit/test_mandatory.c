@@ -1,0 +1,213 @@
+/* test_mandatory — the by-name checker of the mandatory write denies (platform/mandatory.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "platform/mandatory.h"
+#include "tests/unit/tap.h"
+
+#define H "/home/u"
+
+static const char *grants[] = {H "/proj", H, H "/.cache", H "/.local", "/srv/w", H "/.codex/wt/p"};
+static const char *gitdirs[] = {"/srv/repos/app.git", H "/proj/.git/worktrees/x"};
+static struct mand_ctx cx = {
+    .home = H, .grants = grants, .ngrants = 6, .gitdirs = gitdirs, .ngitdirs = 2};
+static struct mand_hit hit;
+
+static int C(const char *p, enum mand_op op)
+{
+	hit.rule = NULL;
+	hit.lift = 0;
+	return mandatory_check(&cx, p, op, &hit);
+}
+
+#define DENY(p, op, lift_, why)                                                                    \
+	do {                                                                                       \
+		int r_ = C(p, op);                                                                 \
+		ok(r_ == 1 && hit.lift == (lift_), "%s refused: %s (%s)", p, why,                  \
+		   hit.rule ? hit.rule : "-");                                                     \
+	} while (0)
+#define ALLOW(p, op, why)                                                                          \
+	do {                                                                                       \
+		int r_ = C(p, op);                                                                 \
+		ok(r_ == 0, "%s allowed: %s%s%s", p, why, r_ ? " — refused by " : "",              \
+		   r_ == 1 ? hit.rule : "");                                                       \
+	} while (0)
+
+static void test_names(void)
+{
+	static const char *n[] = {".bashrc",	   ".bash_profile", ".bash_login", ".bash_logout",
+				  ".bash_aliases", ".profile",	    ".zshrc",	   ".zprofile",
+				  ".zshenv",	   ".zlogin",	    ".inputrc",	   ".gitconfig",
+				  ".gitmodules",   ".lfsconfig",    ".ripgreprc",  ".mcp.json"};
+	char p[256];
+
+	for (size_t i = 0; i < sizeof(n) / sizeof(*n); i++) {
+		snprintf(p, sizeof(p), H "/proj/%s", n[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "a start-up or config file");
+		ok(strcmp(hit.rule, n[i]) == 0, "… named %s", hit.rule);
+		snprintf(p, sizeof(p), H "/proj/a/b/c/d/e/%s", n[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "at depth 5");
+		snprintf(p, sizeof(p), "/srv/w/%s", n[i]);
+		DENY(p, MAND_REMOVE, MAND_NEVER, "unlinked");
+	}
+	DENY(H "/proj/a/b/c/d/e/.vscode/settings.json", MAND_WRITE, MAND_NEVER,
+	     ".vscode at depth 5");
+	DENY(H "/proj/.vscode", MAND_MKDIR, MAND_NEVER, "mkdir .vscode");
+	DENY(H "/proj/.vscode", MAND_REMOVE, MAND_NEVER, "rename .vscode away");
+	DENY(H "/proj/x/.idea/workspace.xml", MAND_WRITE, MAND_NEVER, ".idea");
+	DENY(H "/proj/.codex/config.toml", MAND_WRITE, MAND_NEVER, ".codex");
+	DENY(H "/proj/.gemini/settings.json", MAND_WRITE, MAND_NEVER, ".gemini");
+	DENY(H "/proj/.agents/x", MAND_WRITE, MAND_NEVER, ".agents");
+	DENY(H "/proj/.claude/commands/x.md", MAND_WRITE, MAND_NEVER, ".claude/commands");
+	DENY(H "/proj/.claude/commands", MAND_MKDIR, MAND_NEVER, "mkdir .claude/commands");
+	DENY(H "/proj/.claude/agents/a.md", MAND_WRITE, MAND_NEVER, ".claude/agents");
+	DENY(H "/proj/.claude/settings.json", MAND_WRITE, MAND_NEVER, ".claude/settings.json");
+	DENY(H "/proj/.claude/settings.local.json", MAND_WRITE, MAND_NEVER, "settings*.json");
+	DENY(H "/proj/.claude", MAND_REMOVE, MAND_NEVER, "renaming .claude away");
+	ALLOW(H "/proj/.claude", MAND_MKDIR, "mkdir .claude itself");
+	ALLOW(H "/proj/.claude/notes.md", MAND_WRITE, "another file in .claude");
+	ALLOW(H "/proj/.claude/settings.yaml", MAND_WRITE, "not settings*.json");
+	ALLOW(H "/proj/src/a.c", MAND_WRITE, "an ordinary file");
+	ALLOW(H "/proj/.bashrc.bak", MAND_WRITE, "a name that only starts like one");
+	ALLOW(H "/proj/bashrc", MAND_WRITE, "no dot");
+	ALLOW("/tmp/.bashrc", MAND_WRITE, "the private /tmp is no write grant");
+	ALLOW(H "/.codex/wt/p/src/x", MAND_WRITE, "below a grant inside .codex: names below it");
+	DENY(H "/.codex/wt/p/.vscode/x", MAND_WRITE, MAND_NEVER, "… still at depth");
+	is_int(mandatory_check(&cx, "rel/.bashrc", MAND_WRITE, &hit), -EINVAL, "relative: EINVAL");
+}
+
+static void test_git(void)
+{
+	DENY(H "/proj/.git/config", MAND_WRITE, MAND_GIT_CONFIG, ".git/config");
+	DENY(H "/proj/.git/config", MAND_REMOVE, MAND_GIT_CONFIG, "rename onto/away .git/config");
+	DENY(H "/proj/.git/hooks/pre-commit", MAND_WRITE, MAND_NEVER, ".git/hooks");
+	ALLOW(H "/proj/.git/hooks", MAND_MKDIR, "mkdir .git/hooks (empty, it runs nothing)");
+	ALLOW(H "/proj/.git/hooks/pre-commit.sample", MAND_WRITE, "git init's samples");
+	DENY(H "/proj/.git/hooks/pre-commit", MAND_REMOVE, MAND_NEVER, "… renamed onto a hook");
+	DENY(H "/proj/.git/hooks/x.sample/y", MAND_WRITE, MAND_NEVER, "… not below a sample");
+	DENY(H "/proj/.git/hooks", MAND_REMOVE, MAND_NEVER, "rename .git/hooks");
+	DENY(H "/proj/.git/config.worktree", MAND_WRITE, MAND_NEVER, "config.worktree");
+	DENY(H "/proj/.git/commondir", MAND_WRITE, MAND_NEVER, "commondir");
+	DENY(H "/proj/.git/worktrees/x/gitdir", MAND_WRITE, MAND_NEVER, "worktrees/*/gitdir");
+	DENY(H "/proj/.git/worktrees/y/commondir", MAND_WRITE, MAND_NEVER, "worktrees/*/commondir");
+	DENY(H "/proj/.git/worktrees/y/config.worktree", MAND_WRITE, MAND_NEVER,
+	     "… config.worktree");
+	ALLOW(H "/proj/.git/worktrees/y/index.lock", MAND_WRITE, "a linked worktree's index.lock");
+	ALLOW(H "/proj/.git/worktrees/y/HEAD", MAND_WRITE, "… its HEAD");
+	DENY(H "/proj/.git/modules/sub/config", MAND_WRITE, MAND_GIT_CONFIG, "modules/*/config");
+	DENY(H "/proj/.git/modules/sub/hooks/post-checkout", MAND_WRITE, MAND_NEVER,
+	     "modules/*/hooks");
+	DENY(H "/proj/.git/modules/lib/x/config", MAND_WRITE, MAND_GIT_CONFIG,
+	     "a module name with /");
+	DENY(H "/proj/.git/modules/a/modules/b/hooks/x", MAND_WRITE, MAND_NEVER, "nested modules");
+	ALLOW(H "/proj/.git/modules/sub/index", MAND_WRITE, "a module's index");
+	ALLOW(H "/proj/.git/modules/sub/refs/heads/config", MAND_WRITE, "a branch named config");
+	ALLOW(H "/proj/.git/refs/heads/hooks", MAND_WRITE, "a branch named hooks");
+	ALLOW(H "/proj/.git/index.lock", MAND_WRITE, "index.lock");
+	ALLOW(H "/proj/.git/objects/ab/cdef", MAND_WRITE, "objects");
+	ALLOW(H "/proj/.git/HEAD", MAND_WRITE, "HEAD");
+	ALLOW(H "/proj/.git/config.lock", MAND_WRITE,
+	      "config.lock (the rename onto config is refused)");
+	DENY(H "/proj/vendor/lib/.git/hooks/pre-commit", MAND_WRITE, MAND_NEVER,
+	     "a nested repository");
+	DENY(H "/proj/a/b/c/d/e/.git/config", MAND_WRITE, MAND_GIT_CONFIG, "depth 5");
+	DENY(H "/proj/.git", MAND_REMOVE, MAND_NEVER, "mv .git .git.orig");
+	DENY(H "/proj/sub/.git", MAND_WRITE, MAND_NEVER, "a .git file");
+	DENY(H "/proj/.git", MAND_MKDIR, MAND_GIT_CONFIG, "git init: a new repository");
+	ok(strstr(hit.rule, "new repository") != NULL, "… says so: %s", hit.rule);
+	DENY("/srv/repos/app.git/config", MAND_WRITE, MAND_GIT_CONFIG, "a gitdir found at start");
+	DENY("/srv/repos/app.git/hooks/x", MAND_WRITE, MAND_NEVER, "… its hooks");
+	ALLOW("/srv/repos/app.git/objects/x", MAND_WRITE, "… its objects");
+	DENY("/srv/repos/app.git", MAND_REMOVE, MAND_NEVER, "… renamed away");
+	DENY("/srv/repos", MAND_REMOVE, MAND_NEVER, "… a directory holding it");
+	DENY(H "/proj/.git/worktrees/x/commondir", MAND_WRITE, MAND_NEVER, "a gitdir listed");
+	ALLOW("/srv/other", MAND_REMOVE, "an unrelated directory");
+	DENY(H "/proj/.git/modules/sub", MAND_DIR_TO, MAND_NEVER,
+	     "a directory moved in as a module's git directory (its hooks come along)");
+	DENY(H "/proj/.git/worktrees/y", MAND_DIR_TO, MAND_NEVER, "… as a worktree's");
+	DENY("/srv/repos/app.git/modules/m", MAND_DIR_TO, MAND_NEVER,
+	     "… in a gitdir found at start");
+	ALLOW(H "/proj/.git/modules/sub", MAND_MKDIR,
+	      "mkdir of it is fine (its config, hooks are "
+	      "checked as made)");
+	ALLOW(H "/proj/.git/rebase-merge", MAND_DIR_TO, "a directory moved elsewhere in .git");
+	ALLOW(H "/proj/src2", MAND_DIR_TO, "a directory moved in the project");
+	cx.git_config = true;
+	ALLOW(H "/proj/.git/config", MAND_WRITE, "git_config = yes lifts .git/config");
+	ALLOW(H "/proj/.git", MAND_MKDIR, "… and git init");
+	DENY(H "/proj/.git/hooks/x", MAND_WRITE, MAND_NEVER, "… not hooks");
+	DENY(H "/proj/.git", MAND_REMOVE, MAND_NEVER, "… nor renaming .git");
+	cx.git_config = false;
+}
+
+static void test_home(void)
+{
+	static const char *fixed[] = {"/.ssh/authorized_keys",
+				      "/.gnupg/x",
+				      "/.config/sbxsh/sbxsh.ini",
+				      "/.config/git/config",
+				      "/.config/systemd/user/x.service",
+				      "/.config/autostart/x.desktop",
+				      "/.config/environment.d/x.conf",
+				      "/.local/bin/git",
+				      "/.local/share/systemd/user/x",
+				      "/.pam_environment",
+				      "/.local/state/sbxsh/violations.jsonl",
+				      "/.ssh",
+				      "/.config/sbxsh"};
+	const char *g2[] = {H, H "/.config", H "/.local", H "/.ssh"};
+	struct mand_ctx save = cx;
+	char p[256];
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
+		snprintf(p, sizeof(p), H "%s", fixed[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "read-only below home whatever is granted");
+	}
+	cx.grants = g2;
+	cx.ngrants = 4;
+	DENY(H "/.config/sbxsh/sbxsh.ini", MAND_WRITE, MAND_NEVER, "even with ~/.config granted");
+	DENY(H "/.config/sbxsh", MAND_MKDIR, MAND_NEVER, "mkdir -p ~/.config/sbxsh");
+	DENY(H "/.config", MAND_REMOVE, MAND_NEVER, "mv ~/.config ~/.config.x");
+	DENY(H "/.local/state", MAND_REMOVE, MAND_NEVER, "mv ~/.local/state");
+	DENY(H "/.ssh/authorized_keys", MAND_WRITE, MAND_NEVER, "~/.ssh even when granted");
+	ALLOW(H "/.config/tool/x", MAND_WRITE, "a granted dot-entry");
+	DENY(H "/.config.x", MAND_MKDIR, MAND_HOME_GRANT,
+	     "… the new name ~/.config.x is not granted");
+	cx = save;
+	DENY(H "/.npmrc", MAND_WRITE, MAND_HOME_GRANT, "a grant of ~ never covers ~/.*");
+	DENY(H "/.config/tool/x", MAND_WRITE, MAND_HOME_GRANT, "… nor what is below a dot-entry");
+	DENY(H "/bin/evil", MAND_WRITE, MAND_HOME_GRANT, "… nor ~/bin");
+	DENY(H "/bin", MAND_MKDIR, MAND_HOME_GRANT, "… mkdir ~/bin");
+	ALLOW(H "/.cache/pip/x", MAND_WRITE, "~/.cache is granted by name");
+	ALLOW(H "/.local/lib/python3/x", MAND_WRITE, "~/.local granted");
+	DENY(H "/.local/bin/pip", MAND_WRITE, MAND_NEVER, "… but ~/.local/bin stays read-only");
+	ALLOW(H "/notes.txt", MAND_WRITE, "a plain file in a granted ~");
+	ALLOW(H "/binaries/x", MAND_WRITE, "a name that only starts with bin");
+	DENY(H "/.bashrc", MAND_WRITE, MAND_NEVER, "~/.bashrc is a name rule (never lifted)");
+	DENY(H, MAND_REMOVE, MAND_NEVER, "renaming home itself");
+	ALLOW("/home/other/.bashrc2", MAND_WRITE, "another home: no home rule");
+}
+
+static void test_list(void)
+{
+	size_t n, m;
+	const char *const *v = mandatory_names(false, &n);
+	const char *const *h = mandatory_names(true, &m);
+	int g = 0, s = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		g += strcmp(v[i], ".git/hooks") == 0;
+		s += strcmp(v[i], ".claude/settings*.json") == 0;
+	}
+	ok(n >= 25 && g == 1 && s == 1, "the probe list holds the names (%zu)", n);
+	ok(m >= 11 && strcmp(h[0], ".ssh") == 0, "the home list (%zu)", m);
+}
+
+int main(void)
+{
+	test_names();
+	test_git();
+	test_home();
+	test_list();
+	return tap_done();
+}
