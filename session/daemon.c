@@ -280,16 +280,17 @@ static void on_ctl(uv_poll_t *h, int status, int events)
 		frame_done(c);
 }
 
-/* 1 when pid's network namespace is known and is not the daemon's: a process inside a
+/* 1 unless pid is known to be in the daemon's network namespace: a process inside a
  * sandbox (its own namespace) never gets a front, whatever it can reach on disk. */
 static int other_netns(pid_t pid)
 {
 	char path[64], peer[64] = "", self[64] = "";
 
+	/* A namespace that cannot be read (the peer gone, /proc hidden) is not ours: refused. */
 	snprintf(path, sizeof(path), "/proc/%ld/ns/net", (long)pid);
-	if (readlink(path, peer, sizeof(peer) - 1) < 0 ||
-	    readlink("/proc/self/ns/net", self, sizeof(self) - 1) < 0)
-		return 0;
+	if (pid <= 0 || readlink(path, peer, sizeof(peer) - 1) <= 0 ||
+	    readlink("/proc/self/ns/net", self, sizeof(self) - 1) <= 0)
+		return 1;
 	return strcmp(peer, self) != 0;
 }
 

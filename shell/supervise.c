@@ -111,12 +111,17 @@ static void send_go(int sock, int32_t status)
 
 /* The fronts: checked, handed to the hook, closed; go or no-go to the stage. */
 static void on_net(struct sup *s, const struct sbx_stage_net *m, ssize_t len, const int *fds,
-		   size_t nfds)
+		   size_t nfds, bool lost)
 {
 	uint16_t roles[SBX_STAGE_NET_MAX], ports[SBX_STAGE_NET_MAX];
 	int r = -EPROTO;
 
-	if (s->net && !s->net_done && !s->res->started && len == (ssize_t)sizeof(*m) &&
+	if (lost) {
+		/* Descriptors the kernel could not give us (no free descriptor: MSG_CTRUNC), or
+		 * a message cut short: the stage hears no-go rather than waiting forever. */
+		fprintf(stderr, "sbxsh: the network fronts from the sandbox stage did not arrive "
+				"whole (out of descriptors? see ulimit -n); the command does not run\n");
+	} else if (s->net && !s->net_done && !s->res->started && len == (ssize_t)sizeof(*m) &&
 	    m->n == nfds && nfds <= SBX_STAGE_NET_MAX) {
 		for (size_t i = 0; i < nfds; i++) {
 			roles[i] = m->fd[i].role;
@@ -155,9 +160,8 @@ static int on_message(struct sup *s)
 		return 0;
 	nfds = 0;
 	int bad = fdpass_take(&mh, fds, SBX_STAGE_NET_MAX, &nfds) < 0;
-	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET &&
-	    !(mh.msg_flags & MSG_TRUNC) && !bad)
-		on_net(s, &in.net, n, fds, nfds);
+	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET)
+		on_net(s, &in.net, n, fds, nfds, bad || (mh.msg_flags & MSG_TRUNC));
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);
 	if (n != (ssize_t)sizeof(*m) || m->magic != SBX_STAGE_MAGIC || (mh.msg_flags & MSG_TRUNC))

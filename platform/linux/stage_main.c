@@ -225,9 +225,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sbxsh-stage: run by sbxsh inside the sandbox only\n");
 		return SBX_EXIT_REFUSED;
 	}
-	fcntl(a.fd, F_SETFD, FD_CLOEXEC);
-	/* Not traceable by the command it runs (same uid): its messages stay its own. */
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* The shell never inherits the control socket; and the stage is not traceable by the
+	 * command it runs (same uid): its messages stay its own. Either failing stops it. */
+	if (fcntl(a.fd, F_SETFD, FD_CLOEXEC) < 0)
+		fail(a.fd, errno, "closing the control socket to the command (FD_CLOEXEC)");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		fail(a.fd, errno, "making the stage untraceable (PR_SET_DUMPABLE)");
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++) {
