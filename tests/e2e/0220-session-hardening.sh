@@ -1,0 +1,70 @@
+#!/bin/sh
+# 0220-session-hardening — what a command or another user can do to sbxsh outside the
+# sandbox: a squatted runtime directory (/tmp/sbxsh-UID made first by someone else), escape
+# sequences in names the sandbox reports (violation lines, sbxsh log), the command's CPU time
+# reaching sbxsh's caller (getrusage RUSAGE_CHILDREN, /usr/bin/time).
+. "$SBXSH_STAGE/e2e/lib.sh"
+. "$SBXSH_STAGE/e2e/sess_lib.sh"
+SQUAT=""
+cleanup() {
+	"$SBXSH" session stop > /dev/null 2>&1
+	[ -n "$SQUAT" ] && { as_u "$SBXSH" session stop > /dev/null 2>&1; rm -rf "$SQUAT"; }
+	e2e_cleanup
+}
+trap cleanup EXIT
+cd "$T/proj" || exit 1
+if ! "$SBXSH" -c true 2> "$T/err0"; then
+	skip "the sandbox" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
+	done_testing
+	exit
+fi
+uid=$(id -u)
+
+# --- a squatted runtime directory: /tmp/sbxsh-UID made first by someone else ---
+# A fresh uid of its own (root only: another user cannot make a directory of another uid),
+# so no real session directory of this machine is touched.
+U=$((40000 + $$ % 20000))
+sq=/tmp/sbxsh-$U
+if ! is_root; then
+	skip "a squatted runtime directory" "needs root (to make a directory of another uid and run as a fresh uid)"
+elif [ -e "$sq" ] || [ -L "$sq" ] || [ -d "/run/user/$U" ]; then
+	skip "a squatted runtime directory" "$sq or /run/user/$U exists already"
+else
+	SQUAT=$sq
+	mkdir -m 700 "$sq" && chown 65534:65534 "$sq"
+	UH="$T/u$U"
+	mkdir -p "$UH/.config/sbxsh" "$UH/proj"
+	printf '[default]\nnetwork = proxy\n' > "$UH/.config/sbxsh/sbxsh.ini"
+	chmod 600 "$UH/.config/sbxsh/sbxsh.ini"
+	chown -R "$U:$U" "$UH"
+	chmod 700 "$UH"
+	# as_u CMD…: CMD as uid U, its HOME in $UH, no XDG_RUNTIME_DIR
+	as_u() {
+		(cd "$UH/proj" && setpriv --reuid="$U" --regid="$U" --clear-groups env -i \
+			PATH=/usr/local/bin:/usr/bin:/bin HOME="$UH" SBXSH_SESSION=e2e "$@")
+	}
+	out=$(as_u "$SBXSH" -c 'echo "proxy=$HTTP_PROXY"' 2>&1); rc=$?
+	is "with $sq squatted, a proxied command still runs (no XDG_RUNTIME_DIR)" "$rc" 0
+	like "…and has its proxy" "$out" "proxy=http://127.0.0.1:3128$"
+	out=$(as_u "$SBXSH" session start 2>&1)
+	like "…its daemon lives in ~/.cache/sbxsh-run, which no other user can make" "$out" \
+		"socket $UH/.cache/sbxsh-run/e2e/ctl.sock"
+	is "…~/.cache/sbxsh-run is private" "$(stat -c %a "$UH/.cache/sbxsh-run")" 700
+	is "…and the squatter's directory is left as it was" "$(stat -c %u:%a "$sq")" 65534:700
+	printf '[default]\nnetwork = proxy\nread += %s\n' "$UH" > "$UH/.config/sbxsh/sbxsh.ini"
+	out=$(as_u "$SBXSH" -c 'ls -A "$HOME/.cache/sbxsh-run" | wc -l; ls -A "$HOME/.cache" | grep -c sbxsh-run' 2> "$T/e6")
+	is "…hidden from the sandbox like the other session directories (home readable)" "$out" "0
+1"
+	diag "$(cat "$T/e6")"
+	as_u "$SBXSH" session stop > /dev/null 2>&1
+	rm -rf "$UH/.cache"
+	as_u sh -c ': > "$HOME/.cache"'
+	out=$(as_u "$SBXSH" -c ': > ran' 2>&1); rc=$?
+	is "with the home's fallback unusable too: refused (125)" "$rc" 125
+	like "…naming the squatter" "$out" "$sq is owned by uid 65534"
+	like "…and the fix" "$out" "XDG_RUNTIME_DIR.*have root remove $sq"
+	check "…before the command ran" test ! -e "$UH/proj/ran"
+	diag "$out"
+fi
+
+done_testing
