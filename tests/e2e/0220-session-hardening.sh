@@ -67,4 +67,22 @@ else
 	diag "$out"
 fi
 
+# --- escape sequences in names from the sandbox: printed escaped, on stderr and in sbxsh log ---
+user_policy "[default]
+network = none"
+# has_ctl FILE: FILE holds a raw ESC, BEL or CSI byte
+has_ctl() { LC_ALL=C grep -q "$(printf '[\033\007\233]')" "$1"; }
+"$SBXSH" -c 'n=$(printf "\033[2J\007x"); : > "/opt/$n"' > /dev/null 2> "$T/esc.all"
+# the command's own stderr (the shell's error) is its own, passed through untouched: sbxsh's lines
+grep '^sbxsh:' "$T/esc.all" > "$T/esc.err"
+like "a write to /opt/<ESC[2J BEL x> is reported" "$(cat "$T/esc.err")" 'write /opt/'
+if has_ctl "$T/esc.err"; then not_ok "sbxsh's lines hold no raw control byte"; else ok "sbxsh's lines hold no raw control byte"; fi
+like "…the name is shown escaped" "$(cat "$T/esc.err")" 'write /opt/\\x1b\[2J\\x07x'
+"$SBXSH" log > "$T/esc.log" 2>&1
+like "sbxsh log lists it" "$(cat "$T/esc.log")" '/opt/\\x1b\[2J\\x07x'
+if has_ctl "$T/esc.log"; then not_ok "sbxsh log prints no raw control byte"; else ok "sbxsh log prints no raw control byte"; fi
+"$SBXSH" log --json > "$T/esc.json" 2>&1
+like "sbxsh log --json keeps it as JSON escapes" "$(cat "$T/esc.json")" '/opt/\\u001b\[2J\\u0007x'
+if has_ctl "$T/esc.json"; then not_ok "…and no raw control byte"; else ok "…and no raw control byte"; fi
+
 done_testing
