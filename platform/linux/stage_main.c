@@ -267,8 +267,8 @@ int main(int argc, char **argv)
 	pid_t shell = spawn_shell(&a, &old);
 	int status = shell < 0 ? (-shell) << 8 : supervise(shell, &set);
 	send_msg(a.fd, SBX_STAGE_EXITED, status);
-	/* _exit: the front end kills bwrap (and with it this process) as soon as it reads the
-	 * status, so nothing may run at exit (a sanitizer build's leak check would print into the
-	 * command's stderr while being killed); there is nothing to flush. */
+	/* _exit: nothing may run at exit (a sanitizer build's leak check would print into the
+	 * command's stderr); there is nothing to flush. bwrap reaps this process and sbxsh
+	 * reaps bwrap, so the shell's CPU time (reaped above) reaches sbxsh's caller. */
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }

@@ -2,7 +2,8 @@
 # 0220-session-hardening — what a command or another user can do to sbxsh outside the
 # sandbox: a squatted runtime directory (/tmp/sbxsh-UID made first by someone else), escape
 # sequences in names the sandbox reports (violation lines, sbxsh log), the command's CPU time
-# reaching sbxsh's caller (getrusage RUSAGE_CHILDREN, /usr/bin/time).
+# reaching sbxsh's caller (getrusage RUSAGE_CHILDREN, /usr/bin/time), and background
+# processes not waited for.
 . "$SBXSH_STAGE/e2e/lib.sh"
 . "$SBXSH_STAGE/e2e/sess_lib.sh"
 SQUAT=""
@@ -84,5 +85,40 @@ if has_ctl "$T/esc.log"; then not_ok "sbxsh log prints no raw control byte"; els
 "$SBXSH" log --json > "$T/esc.json" 2>&1
 like "sbxsh log --json keeps it as JSON escapes" "$(cat "$T/esc.json")" '/opt/\\u001b\[2J\\u0007x'
 if has_ctl "$T/esc.json"; then not_ok "…and no raw control byte"; else ok "…and no raw control byte"; fi
+
+# --- the command's CPU time reaches sbxsh's caller (RUSAGE_CHILDREN), as bash's does ---
+user_policy "[default]
+network = none"
+loop='i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'
+# cpu CMD…: the CPU seconds (user + system) of CMD and everything it waited for
+cpu() {
+	"$PY" -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(int((r.ru_utime + r.ru_stime) * 1000))' "$@"
+}
+bare=$(cpu bash -c "$loop")
+boxed=$(cpu "$SBXSH" -c "$loop")
+diag "the loop: $bare ms of CPU in bash, $boxed ms through sbxsh"
+if [ "$bare" -ge 50 ] && [ "$boxed" -ge $((bare / 2)) ]; then
+	ok "getrusage(RUSAGE_CHILDREN) of sbxsh's caller holds the command's CPU time"
+else
+	not_ok "getrusage(RUSAGE_CHILDREN) of sbxsh's caller holds the command's CPU time"
+fi
+if [ -x /usr/bin/time ]; then
+	u=$(/usr/bin/time -f 'user=%U' "$SBXSH" -c "$loop" 2>&1 | sed -n 's/^user=//p')
+	diag "/usr/bin/time: ${u:-?} s user"
+	if awk -v u="${u:-0}" -v b="$bare" 'BEGIN { exit !(u * 1000 >= b / 3) }'; then
+		ok "/usr/bin/time sbxsh -c <loop> reports its user time"
+	else
+		not_ok "/usr/bin/time sbxsh -c <loop> reports its user time"
+	fi
+else
+	skip "/usr/bin/time sbxsh -c <loop>" "no /usr/bin/time (the time package)"
+fi
+start=$(date +%s)
+"$SBXSH" -c 'sleep 60 & setsid sleep 60 & exit 3'
+is "a command that leaves background processes still returns its status" "$?" 3
+check "…at once (they die with the sandbox, not waited for)" test $(($(date +%s) - start)) -lt 30
 
 done_testing
