@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -82,6 +83,7 @@ void conn_close(struct pconn *p)
 		uv_cancel((uv_req_t *)&p->gai);
 	p->st = P_CLOSED;
 	splice_close(p);
+	c->nconns--;
 	if (p->prev)
 		p->prev->next = p->next;
 	else
@@ -411,11 +413,65 @@ static struct pconn *pconn_new(struct lsn *l)
 	p->cli.data = p;
 	p->handles = 1;
 	cmd_ref(c);
+	c->nconns++;
 	p->next = c->conns;
 	if (c->conns)
 		c->conns->prev = p;
 	c->conns = p;
 	return p;
+}
+
+/* Past the command's limit (conn_max): the connection is accepted, told why (HTTP 503, a
+ * SOCKS failure reply; a reach connection just closes) and closed at once, so it holds no
+ * descriptor; the first refusal of each command is logged. The command's other connections
+ * and every other command go on. */
+static void refuse_over_limit(struct lsn *l)
+{
+	static const unsigned char socks[] = {5, 0, 5, 1, 0, 1, 0, 0, 0, 0, 0, 0};
+	struct cmd *c = l->cmd;
+	struct sessd *d = c->d;
+	uv_tcp_t *h = malloc(sizeof(*h));
+	char body[400], resp[600], reason[96], junk[4096];
+	uv_os_fd_t fd;
+	int n;
+
+	if (!h)
+		return;
+	uv_tcp_init(d->loop, h);
+	snprintf(reason, sizeof(reason), "more than %u connections through the proxy at once",
+		 d->o->conn_max);
+	if (uv_accept((uv_stream_t *)&l->h, (uv_stream_t *)h) == 0 &&
+	    uv_fileno((uv_handle_t *)h, &fd) == 0) {
+		if (l->role == SESS_FD_HTTP) {
+			n = snprintf(body, sizeof(body),
+				     "sbxsh: the sandbox's network proxy refused a connection: this "
+				     "command holds %u connections through it, its limit.\n"
+				     "Close some, or raise the limit: " SESS_CONN_MAX_ENV
+				     "=N (1 to %d) for the session daemon (sbxsh session stop; "
+				     "the next command starts it with the new limit).\n",
+				     d->o->conn_max, SESS_CONN_MAX_MAX);
+			n = snprintf(resp, sizeof(resp),
+				     "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+				     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
+				     n, body);
+			if (n > 0)
+				(void)!send(fd, resp, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+		} else if (l->role == SESS_FD_SOCKS) {
+			/* no authentication, then "general failure" for the request to come */
+			(void)!send(fd, socks, sizeof(socks), MSG_DONTWAIT | MSG_NOSIGNAL);
+		}
+		shutdown(fd, SHUT_WR);
+		while (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) > 0)
+			; /* what the client sent so far: read, so the close sends no reset */
+	}
+	d->refused++;
+	if (!c->limit_noted) {
+		c->limit_noted = true;
+		vlog_refusal(c, "proxy", 0, reason,
+			     "the per-command limit on proxy connections (" SESS_CONN_MAX_ENV
+			     "); the command's other connections were served");
+	}
+	uv_close((uv_handle_t *)h, free_handle);
 }
 
 void conn_accepted(struct lsn *l)
@@ -432,6 +488,10 @@ void conn_accepted(struct lsn *l)
 			to_relay(l, h);
 		else
 			uv_close((uv_handle_t *)h, free_handle);
+		return;
+	}
+	if (l->cmd->nconns >= d->o->conn_max) {
+		refuse_over_limit(l);
 		return;
 	}
 	if (!(p = pconn_new(l)))

@@ -18,6 +18,9 @@
 #define SESS_CMDLINE_MAX   1024	 /* the client truncates a command line to this */
 #define SESS_LIST_MAX	   256	 /* entries of allow / deny */
 #define SESS_PORTS_MAX	   32	 /* entries of reach / listen */
+#define SESS_CONN_MAX	   256	 /* proxy connections one command holds at once (default) */
+#define SESS_CONN_MAX_MAX  65536 /* the most SBXSH_PROXY_CONN_MAX may say */
+#define SESS_CONN_MAX_ENV  "SBXSH_PROXY_CONN_MAX"
 #define SESS_FDS_MAX	   128	 /* descriptors with one frame */
 
 enum sess_type {

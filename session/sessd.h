@@ -15,6 +15,7 @@ struct sessd_opts {
 	const char *session; /* the session id */
 	const char *log;     /* violation log path */
 	unsigned idle_exit;  /* seconds with no command before exiting; 0: never */
+	unsigned conn_max;   /* proxy connections one command may hold at once */
 	bool syslog;	     /* refusals also go to journald/syslog */
 	int ready_fd;	     /* written "ok\n" or a reason once listening; -1: none */
 };
@@ -51,6 +52,8 @@ struct cmd {
 	size_t nreach, nlisten;
 	struct lsn *lsns;
 	struct pconn *conns;
+	size_t nconns;	   /* live proxy and reach connections (the conn_max limit) */
+	bool limit_noted;  /* the limit's refusal is in the log once per command */
 	int relay_fd; /* the stage's listen relay, or -1 */
 };
 

@@ -139,8 +139,10 @@ static void show(const struct vlog_entry *e)
 {
 	char target[PATH_MAX + 32];
 
-	if (e->host)
+	if (e->host && e->port > 0)
 		snprintf(target, sizeof(target), "%s:%ld", e->host, e->port);
+	else if (e->host)
+		snprintf(target, sizeof(target), "%s", e->host); /* the connection limit */
 	else
 		snprintf(target, sizeof(target), "%s", e->path ? e->path : "?");
 	/* Every field may hold what a command chose (a path, a host, its command line): each
