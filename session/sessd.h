@@ -53,6 +53,7 @@ struct cmd {
 	struct lsn *lsns;
 	struct pconn *conns;
 	size_t nconns;	   /* live proxy and reach connections (the conn_max limit) */
+	size_t nrefused;   /* refused past the limit, still lingering (conn.c) */
 	bool limit_noted;  /* the limit's refusal is in the log once per command */
 	int relay_fd; /* the stage's listen relay, or -1 */
 };
