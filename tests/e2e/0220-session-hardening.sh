@@ -121,4 +121,36 @@ start=$(date +%s)
 is "a command that leaves background processes still returns its status" "$?" 3
 check "…at once (they die with the sandbox, not waited for)" test $(($(date +%s) - start)) -lt 30
 
+# --- a peer whose network namespace the daemon cannot read is refused (fail closed) ---
+# The connecting process is gone before the (stopped) daemon accepts: /proc/PID/ns/net
+# cannot be read, so the daemon cannot know the peer is outside every sandbox.
+if sess_start; then
+	kill -STOP "$DPID"
+	out=$("$PY" - "$SOCK" "$DPID" "$E2E" <<'PY'
+import os, signal, socket, sys, time
+sys.path.insert(0, sys.argv[3])
+import sess_client as c
+s = c.connect(sys.argv[1])
+parent = os.getpid()
+if os.fork():
+    os._exit(0)  # the process the daemon will see as its peer is gone
+while os.getppid() == parent:
+    time.sleep(0.01)
+os.kill(int(sys.argv[2]), signal.SIGCONT)
+try:
+    s.sendall(c.frame(c.STATUS))
+except OSError:
+    pass  # refused: the daemon answered and closed at accept
+print(c.describe(c.recv_frame(s)))
+PY
+)
+	kill -CONT "$DPID" 2> /dev/null
+	like "a peer gone before the daemon could check its namespace is refused" "$out" \
+		"^ERR refused: the peer is in another network namespace"
+	out=$("$PY" "$CLIENT" status "$SOCK" | sed -n 's/^pid //p')
+	is "…and the daemon serves a live peer as before" "$out" "$DPID"
+else
+	not_ok "the session daemon starts"
+fi
+
 done_testing
