@@ -3,7 +3,7 @@
 # sandbox: a squatted runtime directory (/tmp/sbxsh-UID made first by someone else), escape
 # sequences in names the sandbox reports (violation lines, sbxsh log), the command's CPU time
 # reaching sbxsh's caller (getrusage RUSAGE_CHILDREN, /usr/bin/time), and background
-# processes not waited for.
+# processes not waited for, and a control-socket peer whose namespace cannot be read.
 . "$SBXSH_STAGE/e2e/lib.sh"
 . "$SBXSH_STAGE/e2e/sess_lib.sh"
 SQUAT=""
