@@ -137,7 +137,9 @@ static int level(int dirfd, const char *name, const char *path, uid_t uid, int p
 
 	if (mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST)
 		return sess_errf(err, -errno, "cannot create %s: %s", path, strerror(errno));
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* ~/.cache may be the user's link to another disk: followed, and the directory it
+	 * leads to is checked; a level sbxsh owns (private) is never a link. */
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (private ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		int e = errno;
 		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_uid != uid)
@@ -224,19 +226,25 @@ out:
 	return rc;
 }
 
-/* <run_user>/<uid>, when it exists and is ours (logind's runtime directory). */
-static int run_user_dir(const char *run_user, uid_t uid, const char *id, char **dir)
+/* <run_user>/<uid>/sbxsh/<id> when <run_user>/<uid> exists and is ours (logind's runtime
+ * directory); -ENOENT (the next place is tried) when it is missing or not ours. */
+static int run_user_dir(const char *run_user, uid_t uid, const char *id, char **dir, char **err)
 {
 	char base[256];
 	char *e = NULL;
-	int rc;
+	int fd, rc;
 
 	if (!run_user || (size_t)snprintf(base, sizeof(base), "%s/%u", run_user, (unsigned)uid) >=
 			     sizeof(base))
 		return -ENOENT;
-	rc = make_dir(base, 0, NULL, "sbxsh", id, uid, dir, &e);
-	free(e); /* not there or not ours: the next place is tried */
-	return rc;
+	fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rc = fd < 0 ? -ENOENT : check_base(fd, base, uid, 0, &e);
+	if (fd >= 0)
+		close(fd);
+	free(e);
+	if (rc < 0)
+		return -ENOENT;
+	return make_dir(base, 0, NULL, "sbxsh", id, uid, dir, err);
 }
 
 int sess_dir_in(const struct sess_bases *b, uid_t uid, const char *id, char **dir, char **err)
@@ -255,8 +263,8 @@ int sess_dir_in(const struct sess_bases *b, uid_t uid, const char *id, char **di
 			    b->runtime);
 		return make_dir(b->runtime, 0, NULL, "sbxsh", id, uid, dir, err);
 	}
-	if (run_user_dir(b->run_user, uid, id, dir) == 0)
-		return 0;
+	if ((rc = run_user_dir(b->run_user, uid, id, dir, err)) != -ENOENT)
+		return rc;
 	/* /tmp is shared: anyone may have made sbxsh-<uid> first. Such a name is never
 	 * repaired or used; the home's own directory is the way out. */
 	snprintf(l1, sizeof(l1), "sbxsh-%u", (unsigned)uid);

@@ -128,6 +128,11 @@ static void squatted(void)
 	is_str(dir, want, "at /run/user/<uid>/sbxsh/<id>");
 	free(dir);
 	dir = NULL;
+	chmod(want, 0750);
+	is_int(sess_dir_in(&b, uid, "s1", &dir, &err), -EPERM,
+	       "a bad level inside /run/user/<uid> is an error, not a silent move to /tmp");
+	free(err);
+	err = NULL;
 	rmdir(want);
 	snprintf(want, sizeof(want), "%s/sbxsh", p);
 	rmdir(want);
@@ -154,6 +159,23 @@ static void squatted(void)
 	free(err);
 	err = NULL;
 	chmod(want, 0700);
+	{
+		char real[700], link[700];
+		snprintf(real, sizeof(real), "%s/realcache", base);
+		snprintf(link, sizeof(link), "%s/home2", base);
+		mkdir(real, 0755);
+		mkdir(link, 0700);
+		strcat(link, "/.cache");
+		ok(symlink(real, link) == 0, "a ~/.cache that is the user's link to a dir of theirs");
+		snprintf(link, sizeof(link), "%s/home2", base);
+		b.home = link;
+		is_int(sess_dir_in(&b, uid, "s5", &dir, &err), 0, "…is followed");
+		snprintf(real, sizeof(real), "%s/home2/.cache/sbxsh-run/s5", base);
+		is_str(dir, real, "…to its sbxsh-run");
+		free(dir);
+		dir = NULL;
+		b.home = home;
+	}
 	b.home = NULL;
 	is_int(sess_dir_in(&b, uid, "s3", &dir, &err), -ENOTDIR, "no home: the squat is an error");
 	ok(err && strstr(err, "is not a directory"), "saying what is there: %s", err);
