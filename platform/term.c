@@ -56,9 +56,8 @@ static size_t utf8_at(const unsigned char *p, uint32_t *cp)
 
 static bool unsafe(uint32_t c)
 {
-	return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x061c ||
-	       c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
-	       (c >= 0x2066 && c <= 0x2069);
+	return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e ||
+	       c == 0x200f || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
 size_t sbx_term_escape(char *out, size_t n, const char *s)

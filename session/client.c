@@ -216,9 +216,21 @@ static int await_ready(int rd, char **err)
 static int spawn_daemon(struct sess_conn *c, char **err)
 {
 	char idle[16], cmax[16],
-	    *argv[] = {"sbxsh-sessiond",      "--dir",	    c->dir,  "--session",  c->id,
-		       "--idle-exit",	      idle,	    "--log", c->log,	   "--syslog",
-		       c->syslog ? "1" : "0", "--ready-fd", "3",     "--conn-max", cmax,
+	    *argv[] = {"sbxsh-sessiond",
+		       "--dir",
+		       c->dir,
+		       "--session",
+		       c->id,
+		       "--idle-exit",
+		       idle,
+		       "--log",
+		       c->log,
+		       "--syslog",
+		       c->syslog ? "1" : "0",
+		       "--ready-fd",
+		       "3",
+		       "--conn-max",
+		       cmax,
 		       NULL};
 	int p[2], st, rc;
 	pid_t pid;

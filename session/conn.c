@@ -485,13 +485,14 @@ static void refused_answer(int fd, int role, unsigned max)
 	if (role == SESS_FD_SOCKS) {
 		(void)!send(fd, socks, sizeof(socks), MSG_DONTWAIT | MSG_NOSIGNAL);
 	} else if (role == SESS_FD_HTTP) {
-		n = snprintf(body, sizeof(body),
-			     "sbxsh: the sandbox's network proxy refused a connection: this command "
-			     "holds %u connections through it, its limit.\n"
-			     "Close some, or raise the limit: " SESS_CONN_MAX_ENV
-			     "=N (1 to %d) for the session daemon (sbxsh session stop; the next "
-			     "command starts it with the new limit).\n",
-			     max, SESS_CONN_MAX_MAX);
+		n = snprintf(
+		    body, sizeof(body),
+		    "sbxsh: the sandbox's network proxy refused a connection: this command "
+		    "holds %u connections through it, its limit.\n"
+		    "Close some, or raise the limit: " SESS_CONN_MAX_ENV
+		    "=N (1 to %d) for the session daemon (sbxsh session stop; the next "
+		    "command starts it with the new limit).\n",
+		    max, SESS_CONN_MAX_MAX);
 		n = snprintf(resp, sizeof(resp),
 			     "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
 			     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",

@@ -128,8 +128,7 @@ static int check_base(int fd, const char *path, uid_t uid, int shared, char **er
 /* Creates name in dirfd (0700) when missing, opens it without following a link, and checks
  * it is ours and private (or, when !private, ours and not writable by others). Returns the
  * open descriptor or a negative errno. A name someone else made is named with its owner. */
-static int level(int dirfd, const char *name, const char *path, uid_t uid, int private,
-		 char **err)
+static int level(int dirfd, const char *name, const char *path, uid_t uid, int private, char **err)
 {
 	struct stat st;
 	char who[96];
@@ -143,8 +142,9 @@ static int level(int dirfd, const char *name, const char *path, uid_t uid, int p
 	if (fd < 0) {
 		int e = errno;
 		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_uid != uid)
-			return sess_errf(err, -EPERM, "%s is owned by %s, not by you (uid %u)", path,
-					 owner_of(st.st_uid, who, sizeof(who)), (unsigned)uid);
+			return sess_errf(err, -EPERM, "%s is owned by %s, not by you (uid %u)",
+					 path, owner_of(st.st_uid, who, sizeof(who)),
+					 (unsigned)uid);
 		if (e == ENOTDIR || e == ELOOP) {
 			return sess_errf(err, -ENOTDIR,
 					 "%s is not a directory (a link or a file): remove it",
@@ -179,8 +179,8 @@ static int level(int dirfd, const char *name, const char *path, uid_t uid, int p
 
 /* <base>[/<mid>]/<l1>/<id>: base must exist (check_base); mid (not private: ~/.cache) and
  * the private l1 and id are made when missing. */
-static int make_dir(const char *base, int shared, const char *mid, const char *l1,
-		    const char *id, uid_t uid, char **dir, char **err)
+static int make_dir(const char *base, int shared, const char *mid, const char *l1, const char *id,
+		    uid_t uid, char **dir, char **err)
 {
 	char *pm = NULL, *p1 = NULL, *p2 = NULL;
 	int bfd = -1, fdm = -1, fd1 = -1, fd2 = -1, rc;
@@ -234,8 +234,8 @@ static int run_user_dir(const char *run_user, uid_t uid, const char *id, char **
 	char *e = NULL;
 	int fd, rc;
 
-	if (!run_user || (size_t)snprintf(base, sizeof(base), "%s/%u", run_user, (unsigned)uid) >=
-			     sizeof(base))
+	if (!run_user ||
+	    (size_t)snprintf(base, sizeof(base), "%s/%u", run_user, (unsigned)uid) >= sizeof(base))
 		return -ENOENT;
 	fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	rc = fd < 0 ? -ENOENT : check_base(fd, base, uid, 0, &e);

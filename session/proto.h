@@ -21,7 +21,7 @@
 #define SESS_CONN_MAX	   256	 /* proxy connections one command holds at once (default) */
 #define SESS_CONN_MAX_MAX  65536 /* the most SBXSH_PROXY_CONN_MAX may say */
 #define SESS_CONN_MAX_ENV  "SBXSH_PROXY_CONN_MAX"
-#define SESS_FDS_MAX	   128	 /* descriptors with one frame */
+#define SESS_FDS_MAX	   128 /* descriptors with one frame */
 
 enum sess_type {
 	SESS_BEGIN = 1,	 /* client: a command starts; its listeners ride along */

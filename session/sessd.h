@@ -52,10 +52,10 @@ struct cmd {
 	size_t nreach, nlisten;
 	struct lsn *lsns;
 	struct pconn *conns;
-	size_t nconns;	   /* live proxy and reach connections (the conn_max limit) */
-	size_t nrefused;   /* refused past the limit, still lingering (conn.c) */
-	bool limit_noted;  /* the limit's refusal is in the log once per command */
-	int relay_fd; /* the stage's listen relay, or -1 */
+	size_t nconns;	  /* live proxy and reach connections (the conn_max limit) */
+	size_t nrefused;  /* refused past the limit, still lingering (conn.c) */
+	bool limit_noted; /* the limit's refusal is in the log once per command */
+	int relay_fd;	  /* the stage's listen relay, or -1 */
 };
 
 /* A listening socket of a command: one passed by the stage, or a host port for listen. */

@@ -126,10 +126,11 @@ static void on_net(struct sup *s, const struct sbx_stage_net *m, ssize_t len, co
 	if (lost) {
 		/* Descriptors the kernel could not give us (no free descriptor: MSG_CTRUNC), or
 		 * a message cut short: the stage hears no-go rather than waiting forever. */
-		fprintf(stderr, "sbxsh: the network fronts from the sandbox stage did not arrive "
-				"whole (out of descriptors? see ulimit -n); the command does not run\n");
+		fprintf(stderr,
+			"sbxsh: the network fronts from the sandbox stage did not arrive "
+			"whole (out of descriptors? see ulimit -n); the command does not run\n");
 	} else if (s->net && !s->net_done && !s->res->started && len == (ssize_t)sizeof(*m) &&
-	    m->n == nfds && nfds <= SBX_STAGE_NET_MAX) {
+		   m->n == nfds && nfds <= SBX_STAGE_NET_MAX) {
 		for (size_t i = 0; i < nfds; i++) {
 			roles[i] = m->fd[i].role;
 			ports[i] = m->fd[i].port;

@@ -166,7 +166,8 @@ static void squatted(void)
 		mkdir(real, 0755);
 		mkdir(link, 0700);
 		strcat(link, "/.cache");
-		ok(symlink(real, link) == 0, "a ~/.cache that is the user's link to a dir of theirs");
+		ok(symlink(real, link) == 0,
+		   "a ~/.cache that is the user's link to a dir of theirs");
 		snprintf(link, sizeof(link), "%s/home2", base);
 		b.home = link;
 		is_int(sess_dir_in(&b, uid, "s5", &dir, &err), 0, "…is followed");

@@ -46,8 +46,7 @@ static int fake_stage(int fd, int starve)
 
 static int hook_calls;
 
-static int fronts(void *arg, const int *fds, const uint16_t *roles, const uint16_t *ports,
-		  size_t n)
+static int fronts(void *arg, const int *fds, const uint16_t *roles, const uint16_t *ports, size_t n)
 {
 	(void)arg, (void)fds, (void)roles, (void)ports;
 	hook_calls++;
@@ -91,7 +90,8 @@ int main(int argc, char **argv)
 	ok(!res.refused, "…not refused");
 
 	run(self, 1, &res);
-	is_int(hook_calls, 0, "fronts that lost their descriptors (MSG_CTRUNC) never reach the hook");
+	is_int(hook_calls, 0,
+	       "fronts that lost their descriptors (MSG_CTRUNC) never reach the hook");
 	ok(WIFEXITED(res.bwrap_status) && WEXITSTATUS(res.bwrap_status) == 42,
 	   "…the stage hears no-go instead of waiting (status %#x: 44 = no word)",
 	   res.bwrap_status);
