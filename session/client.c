@@ -38,10 +38,31 @@ struct sess_conn {
 	int fd;
 	char id[SESS_ID_MAX + 1];
 	char *dir, *sock;
-	unsigned idle_exit;
+	unsigned idle_exit, conn_max;
 	bool syslog;
 	char *log;
 };
+
+/* $SBXSH_PROXY_CONN_MAX, the per-command limit a daemon this front end starts enforces. */
+static int conn_max_env(unsigned *out, char **err)
+{
+	const char *v = getenv(SESS_CONN_MAX_ENV);
+	char *end;
+	long n;
+
+	*out = SESS_CONN_MAX;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || n < 1 || n > SESS_CONN_MAX_MAX)
+		return sess_errf(err, -EINVAL,
+				 SESS_CONN_MAX_ENV "='%.40s' is not a number of connections: use 1 "
+						   "to %d (or unset it for %d)",
+				 v, SESS_CONN_MAX_MAX, SESS_CONN_MAX);
+	*out = (unsigned)n;
+	return 0;
+}
 
 static int reach_port(const char *v, uint16_t *port)
 {
@@ -195,14 +216,28 @@ static int await_ready(int rd, char **err)
 
 static int spawn_daemon(struct sess_conn *c, char **err)
 {
-	char idle[16],
-	    *argv[] = {"sbxsh-sessiond",      "--dir",	    c->dir,  "--session", c->id,
-		       "--idle-exit",	      idle,	    "--log", c->log,	  "--syslog",
-		       c->syslog ? "1" : "0", "--ready-fd", "3",     NULL};
+	char idle[16], cmax[16],
+	    *argv[] = {"sbxsh-sessiond",
+		       "--dir",
+		       c->dir,
+		       "--session",
+		       c->id,
+		       "--idle-exit",
+		       idle,
+		       "--log",
+		       c->log,
+		       "--syslog",
+		       c->syslog ? "1" : "0",
+		       "--ready-fd",
+		       "3",
+		       "--conn-max",
+		       cmax,
+		       NULL};
 	int p[2], st, rc;
 	pid_t pid;
 
 	snprintf(idle, sizeof(idle), "%u", c->idle_exit);
+	snprintf(cmax, sizeof(cmax), "%u", c->conn_max);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return sess_errf(err, -errno, "pipe: %s", strerror(errno));
 	pid = fork();
@@ -329,7 +364,8 @@ static int conn_new(const struct settings *s, struct sess_conn **out, char **err
 		rc = sess_errf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = sess_id(c->id, err)) < 0 || (rc = sess_dir(c->id, &c->dir, err)) < 0 ||
+	if ((rc = conn_max_env(&c->conn_max, err)) < 0 || (rc = sess_id(c->id, err)) < 0 ||
+	    (rc = sess_dir(c->id, &c->dir, err)) < 0 ||
 	    (rc = sess_sock_path(c->dir, "ctl.sock", &c->sock, err)) < 0)
 		goto out;
 	*out = c;

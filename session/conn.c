@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -82,6 +83,7 @@ void conn_close(struct pconn *p)
 		uv_cancel((uv_req_t *)&p->gai);
 	p->st = P_CLOSED;
 	splice_close(p);
+	c->nconns--;
 	if (p->prev)
 		p->prev->next = p->next;
 	else
@@ -411,11 +413,135 @@ static struct pconn *pconn_new(struct lsn *l)
 	p->cli.data = p;
 	p->handles = 1;
 	cmd_ref(c);
+	c->nconns++;
 	p->next = c->conns;
 	if (c->conns)
 		c->conns->prev = p;
 	c->conns = p;
 	return p;
+}
+
+/* A connection refused past the command's limit (conn_max): answered, then read and dropped
+ * until the client closes or REFUSED_LINGER_MS pass, so the close sends no reset over the
+ * answer. At most REFUSED_MAX linger per command; past that a refusal closes at once. */
+#define REFUSED_LINGER_MS 2000
+#define REFUSED_MAX	  16
+
+struct refused {
+	uv_tcp_t h;
+	uv_timer_t t;
+	struct cmd *c;
+	int open; /* handles not yet closed */
+	char buf[512];
+};
+
+static void refused_closed(uv_handle_t *h)
+{
+	struct refused *r = h->data;
+
+	if (--r->open)
+		return;
+	r->c->nrefused--;
+	cmd_unref(r->c);
+	free(r);
+}
+
+static void refused_close(struct refused *r)
+{
+	if (!uv_is_closing((uv_handle_t *)&r->h))
+		uv_close((uv_handle_t *)&r->h, refused_closed);
+	if (!uv_is_closing((uv_handle_t *)&r->t))
+		uv_close((uv_handle_t *)&r->t, refused_closed);
+}
+
+static void refused_alloc(uv_handle_t *h, size_t sugg, uv_buf_t *b)
+{
+	struct refused *r = h->data;
+
+	(void)sugg;
+	*b = uv_buf_init(r->buf, sizeof(r->buf));
+}
+
+static void refused_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+	(void)b;
+	if (n < 0)
+		refused_close(s->data);
+}
+
+static void refused_timeout(uv_timer_t *t)
+{
+	refused_close(t->data);
+}
+
+/* The answer: HTTP 503 naming the limit; SOCKS "no authentication" then "general failure"
+ * for the request to come; nothing on a reach port. Small: one send, never queued. */
+static void refused_answer(int fd, int role, unsigned max)
+{
+	static const unsigned char socks[] = {5, 0, 5, 1, 0, 1, 0, 0, 0, 0, 0, 0};
+	char body[400], resp[600];
+	int n;
+
+	if (role == SESS_FD_SOCKS) {
+		(void)!send(fd, socks, sizeof(socks), MSG_DONTWAIT | MSG_NOSIGNAL);
+	} else if (role == SESS_FD_HTTP) {
+		n = snprintf(
+		    body, sizeof(body),
+		    "sbxsh: the sandbox's network proxy refused a connection: this command "
+		    "holds %u connections through it, its limit.\n"
+		    "Close some, or raise the limit: " SESS_CONN_MAX_ENV
+		    "=N (1 to %d) for the session daemon (sbxsh session stop; the next "
+		    "command starts it with the new limit).\n",
+		    max, SESS_CONN_MAX_MAX);
+		n = snprintf(resp, sizeof(resp),
+			     "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+			     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
+			     n, body);
+		if (n > 0)
+			(void)!send(fd, resp, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	}
+	shutdown(fd, SHUT_WR);
+}
+
+/* Past the limit: accepted, answered and closed (lingering, bounded), holding no slot of
+ * the command's; the first refusal of each command is logged. Its other connections and
+ * every other command go on. */
+static void refuse_over_limit(struct lsn *l)
+{
+	struct cmd *c = l->cmd;
+	struct sessd *d = c->d;
+	struct refused *r = calloc(1, sizeof(*r));
+	char reason[96];
+	uv_os_fd_t fd;
+
+	if (!r)
+		return;
+	r->c = c;
+	r->open = 2;
+	r->h.data = r->t.data = r;
+	cmd_ref(c);
+	c->nrefused++;
+	uv_tcp_init(d->loop, &r->h);
+	uv_timer_init(d->loop, &r->t);
+	if (uv_accept((uv_stream_t *)&l->h, (uv_stream_t *)&r->h) == 0 &&
+	    uv_fileno((uv_handle_t *)&r->h, &fd) == 0) {
+		refused_answer(fd, l->role, d->o->conn_max);
+		if (c->nrefused <= REFUSED_MAX &&
+		    uv_read_start((uv_stream_t *)&r->h, refused_alloc, refused_read) == 0 &&
+		    uv_timer_start(&r->t, refused_timeout, REFUSED_LINGER_MS, 0) == 0)
+			r = NULL; /* lingers */
+	}
+	if (r)
+		refused_close(r);
+	d->refused++;
+	if (!c->limit_noted) {
+		c->limit_noted = true;
+		snprintf(reason, sizeof(reason),
+			 "more than %u connections through the proxy at once", d->o->conn_max);
+		vlog_refusal(c, "proxy", 0, reason,
+			     "the per-command limit on proxy connections (" SESS_CONN_MAX_ENV
+			     "); the command's other connections were served");
+	}
 }
 
 void conn_accepted(struct lsn *l)
@@ -432,6 +558,10 @@ void conn_accepted(struct lsn *l)
 			to_relay(l, h);
 		else
 			uv_close((uv_handle_t *)h, free_handle);
+		return;
+	}
+	if (l->cmd->nconns >= d->o->conn_max) {
+		refuse_over_limit(l);
 		return;
 	}
 	if (!(p = pconn_new(l)))

@@ -306,16 +306,17 @@ static void on_ctl(uv_poll_t *h, int status, int events)
 		frame_done(c);
 }
 
-/* 1 when pid's network namespace is known and is not the daemon's: a process inside a
+/* 1 unless pid is known to be in the daemon's network namespace: a process inside a
  * sandbox (its own namespace) never gets a front, whatever it can reach on disk. */
 static int other_netns(pid_t pid)
 {
 	char path[64], peer[64] = "", self[64] = "";
 
+	/* A namespace that cannot be read (the peer gone, /proc hidden) is not ours: refused. */
 	snprintf(path, sizeof(path), "/proc/%ld/ns/net", (long)pid);
-	if (readlink(path, peer, sizeof(peer) - 1) < 0 ||
-	    readlink("/proc/self/ns/net", self, sizeof(self) - 1) < 0)
-		return 0;
+	if (pid <= 0 || readlink(path, peer, sizeof(peer) - 1) <= 0 ||
+	    readlink("/proc/self/ns/net", self, sizeof(self) - 1) <= 0)
+		return 1;
 	return strcmp(peer, self) != 0;
 }
 
@@ -366,6 +367,23 @@ static void ctl_new(struct sessd *d, int fd)
 	uv_poll_start(&c->poll, UV_READABLE | UV_DISCONNECT, on_ctl);
 }
 
+/* A descriptor held in reserve: out of descriptors (EMFILE), it is given up to accept and
+ * close the waiting control connections, so the level-triggered poll does not spin and the
+ * clients hear EOF instead of hanging. */
+static int spare_fd = -1;
+
+static void shed_ctl(int lfd)
+{
+	int fd;
+
+	if (spare_fd < 0)
+		return;
+	close(spare_fd);
+	while ((fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+		close(fd);
+	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 static void on_accept(uv_poll_t *h, int status, int events)
 {
 	struct sessd *d = h->data;
@@ -381,6 +399,8 @@ static void on_accept(uv_poll_t *h, int status, int events)
 		else
 			ctl_new(d, fd);
 	}
+	if (errno == EMFILE || errno == ENFILE)
+		shed_ctl(d->ctl_fd);
 }
 
 static void sessd_stop(struct sessd *d)
@@ -614,6 +634,7 @@ int sessd_run(const struct sessd_opts *o)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
+	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if ((rc = uv_loop_init(&loop)) < 0) {
 		ready(o, uv_strerror(rc));
 		return rc;

@@ -23,7 +23,22 @@ int sess_id(char id[SESS_ID_MAX + 1], char **err);
 int sess_dir_at(const char *runtime, const char *tmp, uid_t uid, const char *id, char **dir,
 		char **err);
 
-/* sess_dir_at() with $XDG_RUNTIME_DIR, "/tmp" and getuid(). */
+/* Where the session directory may be, in order (NULL: not tried). */
+struct sess_bases {
+	const char *runtime;  /* $XDG_RUNTIME_DIR: <runtime>/sbxsh/<id>, and nothing else */
+	const char *run_user; /* "/run/user": <run_user>/<uid>/sbxsh/<id> when that is ours */
+	const char *tmp;      /* "/tmp": <tmp>/sbxsh-<uid>/<id> */
+	const char *home;     /* when tmp's is someone else's: <home>/.cache/sbxsh-run/<id> */
+};
+#define SESS_HOME_RUN "sbxsh-run" /* in ~/.cache */
+
+/* The first usable place of b, with sess_dir_at()'s checks at every level (~/.cache: ours,
+ * not writable by others). Without runtime, a place that is missing or someone else's is
+ * passed over; when none works *err names each failure, the squatter and the fix. */
+int sess_dir_in(const struct sess_bases *b, uid_t uid, const char *id, char **dir, char **err);
+
+/* sess_dir_in() with $XDG_RUNTIME_DIR, /run/user, /tmp, $HOME (else the password database's
+ * home) and getuid(). */
 int sess_dir(const char *id, char **dir, char **err);
 
 /* The path of a socket in dir, checked against the 108-byte sun_path limit.

@@ -18,9 +18,12 @@
 #define SESS_CMDLINE_MAX   1024	 /* the client truncates a command line to this */
 #define SESS_LIST_MAX	   256	 /* entries of allow / deny */
 #define SESS_PORTS_MAX	   32	 /* entries of reach / listen */
-#define SESS_FDS_MAX	   128	 /* descriptors with one frame */
-#define SESS_REFUSALS_MAX  32	 /* distinct network refusals an END reply carries */
-#define SESS_REFUSAL_TEXT  480	 /* bytes the daemon keeps of a refusal's host, reason, grant */
+#define SESS_CONN_MAX	   256	 /* proxy connections one command holds at once (default) */
+#define SESS_CONN_MAX_MAX  65536 /* the most SBXSH_PROXY_CONN_MAX may say */
+#define SESS_CONN_MAX_ENV  "SBXSH_PROXY_CONN_MAX"
+#define SESS_FDS_MAX	   128 /* descriptors with one frame */
+#define SESS_REFUSALS_MAX  32  /* distinct network refusals an END reply carries */
+#define SESS_REFUSAL_TEXT  480 /* bytes the daemon keeps of a refusal's host, reason, grant */
 
 enum sess_type {
 	SESS_BEGIN = 1,	 /* client: a command starts; its listeners ride along */

@@ -15,6 +15,7 @@ struct sessd_opts {
 	const char *session; /* the session id */
 	const char *log;     /* violation log path */
 	unsigned idle_exit;  /* seconds with no command before exiting; 0: never */
+	unsigned conn_max;   /* proxy connections one command may hold at once */
 	bool syslog;	     /* refusals also go to journald/syslog */
 	int ready_fd;	     /* written "ok\n" or a reason once listening; -1: none */
 };
@@ -61,6 +62,9 @@ struct cmd {
 	struct cmd_refusal refusals[SESS_REFUSALS_MAX]; /* distinct host:port, first kept */
 	size_t nrefusals;
 	unsigned refusals_more; /* distinct ones beyond the array */
+	size_t nconns;		/* live proxy and reach connections (the conn_max limit) */
+	size_t nrefused;	/* refused past the limit, still lingering (conn.c) */
+	bool limit_noted;	/* the limit's refusal is in the log once per command */
 };
 
 /* A listening socket of a command: one passed by the stage, or a host port for listen. */

@@ -29,6 +29,7 @@ static const struct opt {
     {"--session", offsetof(struct sessd_opts, session), 0},
     {"--log", offsetof(struct sessd_opts, log), 0},
     {"--idle-exit", offsetof(struct sessd_opts, idle_exit), 1},
+    {"--conn-max", offsetof(struct sessd_opts, conn_max), 1},
     {"--ready-fd", offsetof(struct sessd_opts, ready_fd), 1},
     {"--syslog", offsetof(struct sessd_opts, syslog), 1},
 };
@@ -50,6 +51,8 @@ static int set_opt(struct sessd_opts *o, const char *name, const char *val)
 			return -EINVAL;
 		if (opts[i].off == offsetof(struct sessd_opts, idle_exit))
 			o->idle_exit = (unsigned)n;
+		else if (opts[i].off == offsetof(struct sessd_opts, conn_max))
+			o->conn_max = n >= 1 && n <= SESS_CONN_MAX_MAX ? (unsigned)n : 0;
 		else if (opts[i].off == offsetof(struct sessd_opts, syslog))
 			o->syslog = n != 0;
 		else
@@ -61,7 +64,7 @@ static int set_opt(struct sessd_opts *o, const char *name, const char *val)
 
 int main(int argc, char **argv)
 {
-	struct sessd_opts o = {.idle_exit = 300, .ready_fd = -1};
+	struct sessd_opts o = {.idle_exit = 300, .conn_max = SESS_CONN_MAX, .ready_fd = -1};
 
 	for (int i = 1; i < argc; i += 2)
 		if (i + 1 >= argc || set_opt(&o, argv[i], argv[i + 1]) < 0)
@@ -69,6 +72,9 @@ int main(int argc, char **argv)
 				"sbxsh-sessiond: bad argument %s (it is started by "
 				"sbxsh, not by hand)",
 				argv[i]);
+	if (!o.conn_max)
+		sbx_die(SBX_EXIT_USAGE, "sbxsh-sessiond: --conn-max takes 1 to %d",
+			SESS_CONN_MAX_MAX);
 	if (!o.dir || !o.session || !o.log)
 		sbx_die(SBX_EXIT_USAGE, "sbxsh-sessiond: --dir, --session and --log are required");
 	return sessd_run(&o) < 0 ? 1 : 0;

@@ -81,6 +81,11 @@ static int relay(struct sess_fd *fds, size_t *n, char **err)
 		for (size_t i = 0; i < *n; i++)
 			close(fds[i].fd);
 		close(sv[0]);
+		/* Out of the command's process group and session: `kill 0` or a terminal's ^C
+		 * in the command does not end it; it still dies with the sandbox's pid
+		 * namespace. A relay that cannot leave the group does not run. */
+		if (setsid() < 0)
+			_exit(1);
 		_exit(sess_relay_serve(sv[1]) == 0 ? 0 : 1);
 	}
 	close(sv[1]);

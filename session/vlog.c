@@ -76,7 +76,12 @@ void vlog_json_string(struct vlog_buf *b, const char *s)
 		} else if (c < 0x80) {
 			add(o, (const char *)u + i, 1);
 			i++;
-		} else if ((k = utf8_len(u + i, n - i))) {
+		} else if ((k = utf8_len(u + i, n - i)) == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
+			/* a C1 control (U+0080-U+009F): escaped, a terminal may act on it */
+			snprintf(esc, sizeof(esc), "\\u%04x", u[i + 1]);
+			add(o, esc, 6);
+			i += 2;
+		} else if (k) {
 			add(o, (const char *)u + i, k);
 			i += k;
 		} else {

@@ -3,7 +3,8 @@
  *
  * Exit codes: 0 shown (or none recorded); 2 usage; 125 the policy (which names the log)
  * could not be loaded. The log is read as untrusted text: a line that does not parse is
- * skipped, never shown raw except under --json, where lines are passed through as stored.
+ * skipped, never shown raw; under --json lines are passed through as stored (valid JSON
+ * holds no control byte; any other is escaped as everywhere, platform/term.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 
 #include "platform/log.h"
+#include "platform/term.h"
 #include "session/ident.h"
 #include "session/vlog.h"
 #include "shell/commands.h"
@@ -137,19 +139,25 @@ static void show(const struct vlog_entry *e)
 {
 	char target[PATH_MAX + 32];
 
-	if (e->host)
+	if (e->host && e->port > 0)
 		snprintf(target, sizeof(target), "%s:%ld", e->host, e->port);
+	else if (e->host)
+		snprintf(target, sizeof(target), "%s", e->host); /* the connection limit */
 	else
 		snprintf(target, sizeof(target), "%s", e->path ? e->path : "?");
-	printf("%.19s  %-7s %s", e->time ? e->time : "?", e->kind ? e->kind : "?", target);
+	/* Every field may hold what a command chose (a path, a host, its command line): each
+	 * line is escaped for the terminal (platform/term.h). */
+	char call[160] = "";
 	if (e->call)
-		printf("  (%s, pid %ld)", e->call, e->pid);
-	printf("\n    command %s: %.100s\n", e->command ? e->command : "?",
-	       e->cmdline ? e->cmdline : "");
+		snprintf(call, sizeof(call), "  (%.64s, pid %ld)", e->call, e->pid);
+	sbx_term_printf(stdout, "%.19s  %-7s %s%s\n", e->time ? e->time : "?",
+			e->kind ? e->kind : "?", target, call);
+	sbx_term_printf(stdout, "    command %s: %.100s\n", e->command ? e->command : "?",
+			e->cmdline ? e->cmdline : "");
 	if (e->grant)
-		printf("    %s\n", e->grant);
+		sbx_term_printf(stdout, "    %s\n", e->grant);
 	else if (e->reason)
-		printf("    %s\n", e->reason);
+		sbx_term_printf(stdout, "    %s\n", e->reason);
 }
 
 static int scan(const struct log_args *a, FILE *f, const char *session)
@@ -170,8 +178,8 @@ static int scan(const struct log_args *a, FILE *f, const char *session)
 		if (vlog_parse(copy, (size_t)n, &e) < 0 || !wanted(a, &e, session))
 			continue;
 		shown++;
-		if (a->json)
-			fputs(line, stdout);
+		if (a->json) /* as stored, but no raw control byte reaches the terminal */
+			sbx_term_printf(stdout, "%s", line);
 		else
 			show(&e);
 	}

@@ -6,6 +6,8 @@
  * - It runs after the command, once: a slow log or syslog never slows the command, and a log
  *   that cannot be written never changes the exit status.
  * - Only fail turns a success into REPORT_EXIT_VIOLATION; a failing status is the command's.
+ * - Every line that holds a path, host or reason from the sandbox is printed escaped
+ *   (platform/term.h): a file name cannot put a control sequence on the user's terminal.
  */
 #include "shell/report.h"
 
@@ -25,6 +27,7 @@
 #include "platform/linux/notify.h"
 #include "platform/sandbox.h"
 #include "session/client.h"
+#include "platform/term.h"
 #include "session/ident.h"
 #include "session/vlog.h"
 
@@ -93,12 +96,13 @@ static void print_one(FILE *err, const struct report_ctx *rc, const struct mon_v
 	char tp[PATH_MAX];
 
 	judge_tilde(rc->jc->home, x->path, tp, sizeof(tp));
+	/* the path and the grant hold names the sandbox chose: escaped for the terminal */
 	if (x->kind == VK_UNIX)
-		fprintf(err, "sbxsh:   unix socket refused (%s): %s%s\n", x->call,
-			grant[0] == '[' ? "to allow, " : "", grant);
+		sbx_term_printf(err, "sbxsh:   unix socket refused (%s): %s%s\n", x->call,
+				grant[0] == '[' ? "to allow, " : "", grant);
 	else
-		fprintf(err, "sbxsh:   %s %s (%s): %s%s\n", judge_kind_name(x->kind), tp, x->call,
-			grant[0] == '[' ? "to allow, " : "", grant);
+		sbx_term_printf(err, "sbxsh:   %s %s (%s): %s%s\n", judge_kind_name(x->kind), tp,
+				x->call, grant[0] == '[' ? "to allow, " : "", grant);
 }
 
 /* The nearest .git at or above dir on the host, into out; false when none. */
@@ -198,13 +202,13 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 			print_one(err, rc, &x[i], grant);
 	}
 	for (size_t i = 0; show && i < net.n; i++)
-		fprintf(err, "%s\n", net.v[i]); /* the daemon logged these */
+		sbx_term_printf(err, "%s\n", net.v[i]); /* the daemon logged these */
 	if (show && (st->dropped || (rc->refusals && rc->refusals->more)))
 		fprintf(err, "sbxsh:   (%lu more not listed)\n",
 			st->dropped + (rc->refusals ? rc->refusals->more : 0));
 	if (show && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
 		for (size_t i = 0; i < hints.n; i++)
-			fprintf(err, "sbxsh: hint: %s\n", hints.v[i]);
+			sbx_term_printf(err, "sbxsh: hint: %s\n", hints.v[i]);
 	strv_release(&hints);
 	strv_release(&net);
 	strv_release(&seen);

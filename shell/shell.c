@@ -20,6 +20,7 @@
 #include "paths.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
+#include "platform/term.h"
 #include "shell/agent.h"
 #include "shell/commands.h"
 #include "shell/net.h"
@@ -52,7 +53,7 @@ struct run {
 static void print_lines(const struct strv *l, const char *prefix)
 {
 	for (size_t i = 0; i < l->n; i++)
-		fprintf(stderr, "sbxsh: %s%s\n", prefix, l->v[i]);
+		sbx_term_printf(stderr, "sbxsh: %s%s\n", prefix, l->v[i]); /* may name host files */
 }
 
 static _Noreturn void refuse_diag(struct diag *d)

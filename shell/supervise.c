@@ -9,8 +9,11 @@
  *   descriptors are taken only with the one network message, once, before the command
  *   starts, and only when network = proxy; any others are closed unread.
  * - A command killed by a signal makes sbxsh die of the same signal (compat.md 5).
- * - Once the stage reports the shell's status, bwrap is killed and reaped: the sandbox dies
- *   with it (--die-with-parent down the chain, the stage is its pid namespace's init).
+ * - Once the stage reports the shell's status it exits; bwrap reaps it and exits, and
+ *   sbxsh reaps bwrap last, just before it exits itself (supervise_exit): the command's CPU
+ *   time reaches our caller's RUSAGE_CHILDREN through that chain of waits, as bash's would,
+ *   while the kernel tears the sandbox down beside our own reporting. A sandbox that does
+ *   not end within SBX_REAP_MS is killed (its time is then lost; nothing else is).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "platform/fdpass.h"
@@ -33,6 +37,9 @@
 #include "shell/shell.h"
 
 static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD};
+
+#define SBX_REAP_MS 2000
+static pid_t pending_bwrap = -1; /* the stage reported; bwrap not yet reaped */
 
 struct sup {
 	pid_t bwrap;
@@ -111,13 +118,19 @@ static void send_go(int sock, int32_t status)
 
 /* The fronts: checked, handed to the hook, closed; go or no-go to the stage. */
 static void on_net(struct sup *s, const struct sbx_stage_net *m, ssize_t len, const int *fds,
-		   size_t nfds)
+		   size_t nfds, bool lost)
 {
 	uint16_t roles[SBX_STAGE_NET_MAX], ports[SBX_STAGE_NET_MAX];
 	int r = -EPROTO;
 
-	if (s->net && !s->net_done && !s->res->started && len == (ssize_t)sizeof(*m) &&
-	    m->n == nfds && nfds <= SBX_STAGE_NET_MAX) {
+	if (lost) {
+		/* Descriptors the kernel could not give us (no free descriptor: MSG_CTRUNC), or
+		 * a message cut short: the stage hears no-go rather than waiting forever. */
+		fprintf(stderr,
+			"sbxsh: the network fronts from the sandbox stage did not arrive "
+			"whole (out of descriptors? see ulimit -n); the command does not run\n");
+	} else if (s->net && !s->net_done && !s->res->started && len == (ssize_t)sizeof(*m) &&
+		   m->n == nfds && nfds <= SBX_STAGE_NET_MAX) {
 		for (size_t i = 0; i < nfds; i++) {
 			roles[i] = m->fd[i].role;
 			ports[i] = m->fd[i].port;
@@ -155,9 +168,8 @@ static int on_message(struct sup *s)
 		return 0;
 	nfds = 0;
 	int bad = fdpass_take(&mh, fds, SBX_STAGE_NET_MAX, &nfds) < 0;
-	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET &&
-	    !(mh.msg_flags & MSG_TRUNC) && !bad)
-		on_net(s, &in.net, n, fds, nfds);
+	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET)
+		on_net(s, &in.net, n, fds, nfds, bad || (mh.msg_flags & MSG_TRUNC));
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);
 	if (n != (ssize_t)sizeof(*m) || m->magic != SBX_STAGE_MAGIC || (mh.msg_flags & MSG_TRUNC))
@@ -174,10 +186,9 @@ static int on_message(struct sup *s)
 	} else if (m->kind == SBX_STAGE_EXITED && s->res->started && !s->res->reported) {
 		s->res->wstatus = m->status & 0xffff;
 		s->res->reported = true;
-		/* The shell is gone and its status is ours: bwrap is killed rather than waited
-		 * for, so the kernel's teardown of the sandbox (its pid namespace killed with the
-		 * stage, its mounts) is not on the caller's clock. */
-		kill(s->bwrap, SIGKILL);
+		/* The shell is gone and its status is ours. bwrap is not killed: killed, it
+		 * would never reap the stage, and the command's CPU time would be lost to our
+		 * caller; supervise_exit reaps it while the kernel tears the sandbox down. */
 	} else if (m->kind == SBX_STAGE_FAILED) {
 		s->res->refused = true;
 	}
@@ -233,6 +244,10 @@ static void loop(struct sup *s)
 			open = on_message(s) != 0;
 		if ((p[0].revents & POLLIN) && on_signal(s))
 			break;
+		if (s->res->reported) {
+			pending_bwrap = s->bwrap; /* reaped in supervise_exit */
+			return;
+		}
 	}
 	/* The stage's last words were queued before bwrap could exit. */
 	while (open && on_message(s) > 0)
@@ -280,8 +295,45 @@ out:
 	return r;
 }
 
+/* Reaps bwrap after the stage reported, so the sandbox's CPU time is counted to our caller;
+ * kills it when it does not end within SBX_REAP_MS (a process stuck in the kernel). */
+static void reap_bwrap(void)
+{
+	struct timespec end, now;
+	sigset_t chld;
+
+	if (pending_bwrap < 0)
+		return;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += SBX_REAP_MS / 1000;
+	end.tv_nsec += (SBX_REAP_MS % 1000) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while (waitpid(pending_bwrap, NULL, WNOHANG) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		struct timespec left = {end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec};
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		if (left.tv_sec < 0 || (sigtimedwait(&chld, NULL, &left) < 0 && errno == EAGAIN)) {
+			kill(pending_bwrap, SIGKILL);
+			waitpid(pending_bwrap, NULL, 0);
+			break;
+		}
+	}
+	pending_bwrap = -1;
+}
+
 _Noreturn void supervise_exit(int wstatus)
 {
+	fflush(NULL); /* the report is out before we wait on the sandbox's teardown */
+	reap_bwrap();
 	if (WIFEXITED(wstatus))
 		exit(WEXITSTATUS(wstatus));
 	int sig = WTERMSIG(wstatus);

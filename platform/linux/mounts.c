@@ -784,15 +784,16 @@ static int add_mandatory(struct plan *pl, const struct profile *p, const struct 
  * command — even with network = open, in the daemon's own namespace — reaches ctl.sock. */
 static int add_session_dirs(struct plan *pl)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	char *d[3] = {NULL, NULL, NULL};
+	const char *xdg = getenv("XDG_RUNTIME_DIR"), *home = getenv("HOME");
+	char *d[4] = {NULL, NULL, NULL, NULL};
 	int r = 0;
 
 	if ((xdg && xdg[0] == '/' && asprintf(&d[0], "%s/sbxsh", xdg) < 0) ||
 	    asprintf(&d[1], "/run/user/%u/sbxsh", (unsigned)getuid()) < 0 ||
-	    asprintf(&d[2], "/tmp/sbxsh-%u", (unsigned)getuid()) < 0)
+	    asprintf(&d[2], "/tmp/sbxsh-%u", (unsigned)getuid()) < 0 ||
+	    (home && home[0] == '/' && asprintf(&d[3], "%s/.cache/sbxsh-run", home) < 0))
 		r = -ENOMEM;
-	for (size_t i = 0; r == 0 && i < 3; i++) {
+	for (size_t i = 0; r == 0 && i < 4; i++) {
 		struct stat st;
 		char *c = NULL;
 		if (!d[i] || stat(d[i], &st) < 0 || !S_ISDIR(st.st_mode))
@@ -804,7 +805,7 @@ static int add_session_dirs(struct plan *pl)
 			r = 0; /* not canonicalizable: not reachable as a path either */
 		free(c);
 	}
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 4; i++)
 		free(d[i]);
 	return r;
 }

@@ -225,9 +225,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sbxsh-stage: run by sbxsh inside the sandbox only\n");
 		return SBX_EXIT_REFUSED;
 	}
-	fcntl(a.fd, F_SETFD, FD_CLOEXEC);
-	/* Not traceable by the command it runs (same uid): its messages stay its own. */
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* The shell never inherits the control socket; and the stage is not traceable by the
+	 * command it runs (same uid): its messages stay its own. Either failing stops it. */
+	if (fcntl(a.fd, F_SETFD, FD_CLOEXEC) < 0)
+		fail(a.fd, errno, "closing the control socket to the command (FD_CLOEXEC)");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		fail(a.fd, errno, "making the stage untraceable (PR_SET_DUMPABLE)");
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++) {
@@ -264,8 +267,8 @@ int main(int argc, char **argv)
 	pid_t shell = spawn_shell(&a, &old);
 	int status = shell < 0 ? (-shell) << 8 : supervise(shell, &set);
 	send_msg(a.fd, SBX_STAGE_EXITED, status);
-	/* _exit: the front end kills bwrap (and with it this process) as soon as it reads the
-	 * status, so nothing may run at exit (a sanitizer build's leak check would print into the
-	 * command's stderr while being killed); there is nothing to flush. */
+	/* _exit: nothing may run at exit (a sanitizer build's leak check would print into the
+	 * command's stderr); there is nothing to flush. bwrap reaps this process and sbxsh
+	 * reaps bwrap, so the shell's CPU time (reaped above) reaches sbxsh's caller. */
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }

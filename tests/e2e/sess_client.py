@@ -117,6 +117,8 @@ def relay(sock, inner):
         if not msg or not fds:
             return
         host = socket.socket(fileno=fds[0])
+        host.setblocking(True)  # the daemon's accepted socket is non-blocking: a pump
+        # reading it before the client's bytes came would stop at EAGAIN
         port = struct.unpack(">H", msg[-2:])[0]
         try:
             inside = socket.create_connection(("127.0.0.1", inner[port]))

@@ -103,6 +103,103 @@ static void dirs(void)
 	free(err);
 }
 
+/* Without XDG_RUNTIME_DIR: /run/user/<uid> when ours; a squatted /tmp/sbxsh-<uid> passed
+ * over for ~/.cache/sbxsh-run; when nothing works, one message with the squatter and fix. */
+static void squatted(void)
+{
+	char tq[300], home[300], ru[300], p[400], want[600], *dir = NULL, *err = NULL;
+	struct sess_bases b = {0};
+	struct stat st;
+	uid_t uid = getuid();
+
+	snprintf(tq, sizeof(tq), "%s/tq", base);
+	snprintf(home, sizeof(home), "%s/home", base);
+	snprintf(ru, sizeof(ru), "%s/ru", base);
+	mkdir(tq, 0755);
+	mkdir(home, 0700);
+	mkdir(ru, 0755);
+	snprintf(p, sizeof(p), "%s/ru/%u", base, (unsigned)uid);
+	mkdir(p, 0700);
+	b.run_user = ru;
+	b.tmp = tq;
+	b.home = home;
+	is_int(sess_dir_in(&b, uid, "s1", &dir, &err), 0, "/run/user/<uid> of ours is used");
+	snprintf(want, sizeof(want), "%s/sbxsh/s1", p);
+	is_str(dir, want, "at /run/user/<uid>/sbxsh/<id>");
+	free(dir);
+	dir = NULL;
+	chmod(want, 0750);
+	is_int(sess_dir_in(&b, uid, "s1", &dir, &err), -EPERM,
+	       "a bad level inside /run/user/<uid> is an error, not a silent move to /tmp");
+	free(err);
+	err = NULL;
+	rmdir(want);
+	snprintf(want, sizeof(want), "%s/sbxsh", p);
+	rmdir(want);
+	rmdir(p);
+
+	snprintf(p, sizeof(p), "%s/sbxsh-%u", tq, (unsigned)uid);
+	ok(symlink(base, p) == 0, "sbxsh-<uid> in the shared dir squatted with a link");
+	is_int(sess_dir_in(&b, uid, "s2", &dir, &err), 0, "a squatted /tmp name is passed over");
+	snprintf(want, sizeof(want), "%s/.cache/sbxsh-run/s2", home);
+	is_str(dir, want, "for ~/.cache/sbxsh-run/<id>");
+	free(dir);
+	dir = NULL;
+	snprintf(want, sizeof(want), "%s/.cache", home);
+	ok(lstat(want, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 077) == 0,
+	   "~/.cache made private when missing");
+	ok(lstat(p, &st) == 0 && S_ISLNK(st.st_mode), "the squatter's link is left alone");
+	chmod(want, 0777);
+	is_int(sess_dir_in(&b, uid, "s2", &dir, &err), -EPERM,
+	       "a ~/.cache writable by others is refused");
+	ok(err && strstr(err, "no session directory") && strstr(err, "sbxsh-") &&
+	       strstr(err, "writable by others") && strstr(err, "XDG_RUNTIME_DIR") &&
+	       strstr(err, "have root remove"),
+	   "the message names both places and the fixes: %s", err);
+	free(err);
+	err = NULL;
+	chmod(want, 0700);
+	{
+		char real[700], link[700];
+		snprintf(real, sizeof(real), "%s/realcache", base);
+		snprintf(link, sizeof(link), "%s/home2", base);
+		mkdir(real, 0755);
+		mkdir(link, 0700);
+		strcat(link, "/.cache");
+		ok(symlink(real, link) == 0,
+		   "a ~/.cache that is the user's link to a dir of theirs");
+		snprintf(link, sizeof(link), "%s/home2", base);
+		b.home = link;
+		is_int(sess_dir_in(&b, uid, "s5", &dir, &err), 0, "…is followed");
+		snprintf(real, sizeof(real), "%s/home2/.cache/sbxsh-run/s5", base);
+		is_str(dir, real, "…to its sbxsh-run");
+		free(dir);
+		dir = NULL;
+		b.home = home;
+	}
+	b.home = NULL;
+	is_int(sess_dir_in(&b, uid, "s3", &dir, &err), -ENOTDIR, "no home: the squat is an error");
+	ok(err && strstr(err, "is not a directory"), "saying what is there: %s", err);
+	free(err);
+	err = NULL;
+	unlink(p);
+
+	if (uid != 0) {
+		skip("chown to another uid needs root", "a squatter named by owner");
+		return;
+	}
+	ok(mkdir(p, 0700) == 0 && chown(p, 65534, 65534) == 0, "as root: a dir of uid 65534");
+	b.home = home;
+	is_int(sess_dir_in(&b, uid, "s4", &dir, &err), 0, "another uid's dir is passed over");
+	free(dir);
+	dir = NULL;
+	b.home = NULL;
+	is_int(sess_dir_in(&b, uid, "s4", &dir, &err), -EPERM, "…and an error without a home");
+	ok(err && strstr(err, "is owned by uid 65534"), "naming the squatter: %s", err);
+	free(err);
+	rmdir(p);
+}
+
 static void socks(void)
 {
 	char d[200], *path = NULL, *err = NULL;
@@ -130,6 +227,7 @@ int main(void)
 	mkdir(base, 0755);
 	ids();
 	dirs();
+	squatted();
 	socks();
 	nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();

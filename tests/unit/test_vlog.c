@@ -66,6 +66,10 @@ static void test_json_append(void)
 	free(s);
 	is_str(s = json("caf\xc3\xa9"), "\"caf\xc3\xa9\"", "valid UTF-8 kept");
 	free(s);
+	is_str(s = json("a\xc2\x9b"
+			"2J\x7f\xc2\xa0"),
+	       "\"a\\u009b2J\\u007f\xc2\xa0\"", "a C1 control (CSI) and DEL escaped, U+00A0 kept");
+	free(s);
 	is_str(s = json("x\xff"
 			"y\xc3"),
 	       "\"x\\ufffdy\\ufffd\"", "invalid UTF-8 becomes U+FFFD");

@@ -1,0 +1,20 @@
+/* term — strings from inside the sandbox (paths, names, host names), made safe to print on
+ * the user's terminal: no byte of them can start an escape sequence or a control function. */
+#ifndef SBX_TERM_H
+#define SBX_TERM_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Copies s into out (n > 0 bytes, always NUL-terminated) with every C0 control, DEL, C1
+ * control (U+0080-U+009F), bidirectional or line-separator format character and byte that is
+ * not valid UTF-8 written as \xNN (lowercase hex, one per byte); printable UTF-8 is kept.
+ * Truncates at a whole character or escape. Returns the length written. */
+size_t sbx_term_escape(char *out, size_t n, const char *s);
+
+/* fprintf to f with the whole formatted text escaped as above, except one final newline:
+ * for lines that hold strings from inside the sandbox (the format itself must be plain). */
+void sbx_term_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sbx_term_vprintf(FILE *f, const char *fmt, va_list ap);
+
+#endif
