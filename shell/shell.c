@@ -6,6 +6,8 @@
  *   that cannot be built → the command does not run; exit 125 with the cause and the fix.
  * - bwrap and the stage are run by absolute path; argv arrays only, no shell strings.
  * - Inside a sandbox already (the marker), the inner shell runs directly: no nesting.
+ * - With a terminal on 0-2 no sandbox ever gets it: the command gets a pty of ours, relayed
+ *   (shell/relay.c); without one, the sandbox gets a session of its own (no TIOCSTI).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,7 @@
 #include "shell/net.h"
 #include "platform/linux/notify.h"
 #include "shell/policy.h"
+#include "shell/relay.h"
 #include "shell/report.h"
 #include "shell/shell.h"
 
@@ -44,6 +47,8 @@ struct run {
 	int sock;
 	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
 	struct net_run *net;	/* network = proxy, or NULL */
+	bool relay;		/* 0-2 are terminals: the command gets a pty, relayed */
+	struct relay pty;
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
@@ -95,6 +100,21 @@ static bool all_tty(void)
 	return isatty(0) && isatty(1) && isatty(2);
 }
 
+/* bash's rule: no command string, no script, stdin and stderr terminals (or -i). */
+static bool interactive(const struct shell_args *a)
+{
+	return a->interactive || (!a->cmd && !a->script && !a->stdin_script && isatty(0) && isatty(2));
+}
+
+/* The pty and raw mode, just before bwrap starts; failing that, the command does not run. */
+static void open_relay(struct run *r)
+{
+	int e;
+
+	if (r->relay && (e = relay_open(&r->pty)) < 0)
+		sbx_fatal("cannot make a pseudo-terminal for the sandbox: %s", strerror(-e));
+}
+
 static void plan(struct run *r, const struct settings *set)
 {
 	struct strv notices = {0}, errors = {0};
@@ -108,12 +128,13 @@ static void plan(struct run *r, const struct settings *set)
 	    .inner_shell = set->inner_shell,
 	    .environ = environ,
 	    .root = geteuid() == 0,
-	    /* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
-	    .tty = all_tty() && !(r->args.interactive || (!r->args.command && !r->args.script)),
+	    /* Behind the relay the sandbox has a session of its own, led by the stage. */
+	    .tty = false,
 	};
 	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
 
 	print_lines(&notices, "note: ");
+	r->spec.pty = r->relay;
 	free(home);
 	strv_release(&notices);
 	if (e < 0) {
@@ -209,8 +230,11 @@ static _Noreturn void finish(struct run *r, const struct run_result *res)
 			"`sbxsh doctor` checks what this machine allows",
 			WEXITSTATUS(res->bwrap_status));
 	}
-	/* The violation report may turn a success into REPORT_EXIT_VIOLATION (on_violation). */
-	st = report_run_end(r->mon, st);
+	/* The violation report may turn a success into REPORT_EXIT_VIOLATION (on_violation);
+	 * not a session's: its status is the shell's, whatever a command in it did. */
+	int rst = report_run_end(r->mon, st);
+	if (!interactive(&r->args))
+		st = rst;
 	report_run_free(r->mon);
 	supervise_exit(st);
 }
@@ -268,6 +292,7 @@ static int run_sandboxed(struct run *r)
 
 	load_profile(r);
 	set = policy_settings(r->pol);
+	r->relay = all_tty();
 	plan(r, set);
 	if (!r->args.dry_run)
 		check_helpers(set);
@@ -285,8 +310,10 @@ static int run_sandboxed(struct run *r)
 		net_hook(r->net, &hook);
 	struct monitor *mon = report_run_monitor(r->mon);
 	struct supervise_extra xmon = {mon_fd, mon_ready, mon};
+	open_relay(r);
 	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session,
-			      r->net ? &hook : NULL, mon ? &xmon : NULL, &res);
+			      r->net ? &hook : NULL, mon ? &xmon : NULL, r->relay ? &r->pty : NULL,
+			      &res);
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
 	net_finish(r->net);
