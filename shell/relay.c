@@ -158,6 +158,46 @@ void relay_hangup(struct relay *r)
 	r->ilen = r->ioff = 0;
 }
 
+/* Writes all of buf[*off..*len), waiting up to 1 s at a time; false when the side is gone. */
+static bool give_all(struct relay *r, const char *buf, size_t *off, size_t *len)
+{
+	while (*len) {
+		struct pollfd p = {r->out, POLLOUT, 0};
+		if (!give(r->out, buf, off, len))
+			return false;
+		if (*len && poll(&p, 1, 1000) <= 0)
+			return false;
+	}
+	return true;
+}
+
+void relay_say(struct relay *r, const char *text)
+{
+	char buf[1024];
+	size_t n = 0, off = 0;
+
+	/* first what the sandbox wrote before the call this is about (it waits for our word) */
+	while (!r->out_done) {
+		if (r->olen && !give_all(r, r->ob, &r->ooff, &r->olen))
+			return;
+		ssize_t k = r->master_done ? 0 : take(r->master, r->ob, sizeof(r->ob));
+		if (k <= 0)
+			break;
+		r->olen = (size_t)k;
+		r->ooff = 0;
+	}
+	if (r->out_done)
+		return;
+	for (; *text; text++) {
+		if (*text == '\n')
+			buf[n++] = '\r';
+		buf[n++] = *text;
+		if (n >= sizeof(buf) - 2 && !give_all(r, buf, &off, &n))
+			return;
+	}
+	give_all(r, buf, &off, &n);
+}
+
 /* The last output: what is queued on the master, the terminal given up to 1 s per write. */
 static void drain(struct relay *r)
 {

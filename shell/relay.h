@@ -29,6 +29,9 @@ void relay_ready(struct relay *r, const struct pollfd *p);
 void relay_winch(struct relay *r);
 /* SIGCONT: raw mode again (a shell that stopped us may have reset the terminal). */
 void relay_cont(struct relay *r);
+/* A line of sbxsh's own for the terminal (a violation), after what the sandbox wrote before
+ * it; '\n' becomes "\r\n" (the terminal is raw). */
+void relay_say(struct relay *r, const char *text);
 /* Hangs the pty up: the master is closed (the sandbox's session gets SIGHUP). */
 void relay_hangup(struct relay *r);
 /* After the sandbox is gone: what is left on the master to the terminal; the terminal's modes

@@ -3,8 +3,8 @@
  * Rules this file keeps:
  * - It never reads the command's output: stdout and stderr pass through untouched, so hints
  *   come from what the monitor saw (calls), not from error messages.
- * - It runs after the command, once: a slow log or syslog never slows the command, and a log
- *   that cannot be written never changes the exit status.
+ * - It runs after the command, once (a session's violations are also shown as found, one line
+ *   each): a log that cannot be written never changes the exit status.
  * - Only fail turns a success into REPORT_EXIT_VIOLATION; a failing status is the command's.
  */
 #include "shell/report.h"
@@ -195,7 +195,8 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 
 	network_records(rc, &net, &seen);
 	total = n + st->dropped + net.n;
-	if (show && total)
+	bool list = show && !rc->live; /* live: each was shown as it happened */
+	if (list && total)
 		fprintf(err, "sbxsh: %lu violation%s\n", total, total == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		struct verdict v;
@@ -204,20 +205,20 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 		judge_suggest(rc->jc, &v, grant, sizeof(grant));
 		if (!rc->logged)
 			log_one(rc, &x[i], grant);
-		if (show)
+		if (list)
 			print_one(err, rc, &x[i], grant);
 	}
 	for (size_t i = 0; show && i < net.n; i++)
 		fprintf(err, "%s\n", net.v[i]); /* the daemon logged these */
 	if (show && st->dropped)
 		fprintf(err, "sbxsh:   (%lu more not listed)\n", st->dropped);
-	if (show && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
+	if (list && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
 		for (size_t i = 0; i < hints.n; i++)
 			fprintf(err, "sbxsh: hint: %s\n", hints.v[i]);
 	strv_release(&hints);
 	strv_release(&net);
 	strv_release(&seen);
-	if (rc->mode == VIOL_FAIL && total && !failed_status(wstatus)) {
+	if (rc->mode == VIOL_FAIL && total && !failed_status(wstatus) && !rc->keep_status) {
 		fprintf(err,
 			"sbxsh: exit status %d: the command succeeded but caused a violation "
 			"(on_violation = fail)\n",
@@ -237,12 +238,45 @@ struct report_run {
 	char *home, *cmdline;
 	char command[64];
 	char session[SESS_ID_MAX + 1];
+	void (*say)(void *arg, const char *text); /* report_run_live */
+	void *say_arg;
 };
 
 /* On the monitor's thread, as each violation is found. */
 static void live_log(const struct mon_viol *x, void *arg)
 {
-	report_log_one(arg, x);
+	struct report_run *rr = arg;
+	struct verdict v;
+	char grant[PATH_MAX * 2], *text = NULL;
+	size_t len = 0;
+
+	to_verdict(x, &v);
+	judge_suggest(rr->rc.jc, &v, grant, sizeof(grant));
+	log_one(&rr->rc, x, grant);
+	if (!rr->say || rr->rc.mode == VIOL_LOG)
+		return;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	print_one(f, &rr->rc, x, grant);
+	if (fclose(f) == 0 && text && strncmp(text, "sbxsh:   ", 9) == 0) {
+		char *line = NULL;
+		if (asprintf(&line, "sbxsh: violation: %s", text + 9) >= 0)
+			rr->say(rr->say_arg, line);
+		free(line);
+	}
+	free(text);
+}
+
+void report_run_live(struct report_run *rr, bool keep_status,
+		     void (*say)(void *arg, const char *text), void *arg)
+{
+	if (!rr)
+		return;
+	rr->say = say;
+	rr->say_arg = arg;
+	rr->rc.live = say != NULL;
+	rr->rc.keep_status = keep_status;
 }
 
 void report_run_free(struct report_run *rr)
@@ -346,7 +380,7 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 		goto out;
 	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
 		goto out;
-	monitor_set_sink(rr->mon, live_log, &rr->rc);
+	monitor_set_sink(rr->mon, live_log, rr);
 	monitor_set_level(rr->mon, monitor_level_of(set->monitor));
 	rr->rc.logged = true;
 	notify_env_format(env, sizeof(env), sv[1], monitor_level_of(set->monitor),

@@ -20,6 +20,8 @@ struct report_ctx {
 	bool syslog;
 	const char *session, *command, *cmdline, *cwd;
 	bool logged;	    /* the violations were logged as they happened (report_log_one) */
+	bool live;	    /* … and shown as they happened (report_run_live): not listed again */
+	bool keep_status;   /* a session's: on_violation = fail does not change its status */
 	long long log_from; /* the log's size when the command started: network refusals the
 			       session daemon logged for command since then are reported too;
 			       -1: none */
@@ -53,6 +55,12 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 /* The command id the log records carry: give it to the session daemon (sess_command.id) so
  * its network refusals are attributed to this command and shown in its summary. */
 const char *report_run_command(const struct report_run *rr);
+/* A session (an interactive shell, a script on stdin): each violation is also shown as it is
+ * found, by say(arg, text) with one line of text ending in '\n', on the supervise loop's thread
+ * (not under on_violation = log); report_run_end then lists none again. keep_status: the
+ * session's status stays its shell's (no REPORT_EXIT_VIOLATION). */
+void report_run_live(struct report_run *rr, bool keep_status,
+		     void (*say)(void *arg, const char *text), void *arg);
 /* After the command: stops the monitor, reports, returns the wait status to exit with. */
 int report_run_end(struct report_run *rr, int wstatus);
 /* The run's monitor (NULL when off), for the supervise loop to serve (monitor_poll_fd,

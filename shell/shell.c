@@ -9,8 +9,10 @@
  * - With a terminal on 0-2 no sandbox ever gets it: the command gets a pty of ours, relayed
  *   (shell/relay.c); without one, the sandbox gets a session of its own (no TIOCSTI).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,97 @@ static bool interactive(const struct shell_args *a)
 	return a->interactive || (!a->cmd && !a->script && !a->stdin_script && isatty(0) && isatty(2));
 }
 
+/* The directory of a profile's interactive state (its shell history, less's, psql's…) on the
+ * host: $XDG_STATE_HOME/sbxsh/shell/<profile>-<hash>, made 0700 if missing. One per profile, so
+ * a profile's sandbox never writes what another profile's shell reads. NULL when it cannot
+ * be made (then the session runs without it). Caller frees. */
+static char *state_dir(const char *profile)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+	char slug[64], *p = NULL;
+	uint32_t hash = 2166136261u;
+	size_t n = 0;
+
+	for (const char *c = profile; *c; c++)
+		hash = (hash ^ (unsigned char)*c) * 16777619u;
+	for (const char *c = profile; *c && n < 40; c++)
+		if (*c != '[' && *c != ']')
+			slug[n++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' ? *c : '_';
+	slug[n] = 0;
+	if (x && x[0] == '/' ? asprintf(&p, "%s/sbxsh/shell/%s-%08x", x, slug, hash) < 0
+	    : !h || h[0] != '/' || asprintf(&p, "%s/.local/state/sbxsh/shell/%s-%08x", h, slug, hash) < 0)
+		return NULL;
+	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = 0;
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			break;
+		if (!s)
+			break;
+		*s = '/';
+	}
+	struct stat st;
+	if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		return p;
+	free(p);
+	return NULL;
+}
+
+/* An interactive shell keeps its history (HISTFILE) and the state files of common tools in
+ * its profile's state directory, bound writable: no noise from ~/.lesshst and the like, no
+ * host ~/.bash_history. */
+static void session_state(struct run *r)
+{
+	static const char *const vars[][2] = {
+	    {"HISTFILE", "bash_history"},	  {"LESSHISTFILE", "lesshst"},
+	    {"PSQL_HISTORY", "psql_history"},	  {"MYSQL_HISTFILE", "mysql_history"},
+	    {"SQLITE_HISTORY", "sqlite_history"}, {"NODE_REPL_HISTORY", "node_repl_history"},
+	    {"PYTHON_HISTORY", "python_history"},
+	};
+	char *dir = NULL;
+
+	if (r->args.dry_run || !interactive(&r->args) ||
+	    !(dir = state_dir(r->spec.profile_name ? r->spec.profile_name : "default")))
+		return;
+	int e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, dir, dir);
+	for (size_t i = 0; e == 0 && i < sizeof(vars) / sizeof(*vars); i++)
+		e = strv_pushf(&r->spec.env_set, "%s=%s/%s", vars[i][0], dir, vars[i][1]);
+	free(dir);
+	if (e < 0)
+		sbx_fatal("out of memory");
+}
+
+/* Tools' own state files in the read-only home, which an interactive session writes without
+ * meaning to (less, vim, python, psql…): not reported (the profile's ignore_write, for this
+ * run only). Those with a variable for their path go to the state directory instead. */
+static void quiet_tools(struct run *r)
+{
+	static const char *const names[] = {
+	    ".viminfo*",      ".python_history",    ".lesshst",	  ".psql_history",
+	    ".mysql_history", ".sqlite_history",    ".node_repl_history", ".wget-hsts",
+	    ".bash_history",  ".zsh_history",	    ".zcompdump*",	  ".rediscli_history",
+	};
+	struct pol_list *l = &r->prof->ignore_write;
+	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
+
+	if (!home || !interactive(&r->args)) {
+		free(home);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		struct pol_value *v = realloc(l->v, (l->n + 1) * sizeof(*v));
+		if (!v)
+			sbx_fatal("out of memory");
+		l->v = v;
+		l->cap = l->n + 1;
+		if (asprintf(&v[l->n].value, "%s/%s", home, names[i]) < 0)
+			sbx_fatal("out of memory");
+		v[l->n].file = "<sbxsh>";
+		v[l->n++].line = 0;
+	}
+	free(home);
+}
+
 /* The pty and raw mode, just before bwrap starts; failing that, the command does not run. */
 static void open_relay(struct run *r)
 {
@@ -135,6 +228,8 @@ static void plan(struct run *r, const struct settings *set)
 
 	print_lines(&notices, "note: ");
 	r->spec.pty = r->relay;
+	if (e == 0)
+		session_state(r);
 	free(home);
 	strv_release(&notices);
 	if (e < 0) {
@@ -231,10 +326,8 @@ static _Noreturn void finish(struct run *r, const struct run_result *res)
 			WEXITSTATUS(res->bwrap_status));
 	}
 	/* The violation report may turn a success into REPORT_EXIT_VIOLATION (on_violation);
-	 * not a session's: its status is the shell's, whatever a command in it did. */
-	int rst = report_run_end(r->mon, st);
-	if (!interactive(&r->args))
-		st = rst;
+	 * not an interactive session's (report_run_live): its status is the shell's. */
+	st = report_run_end(r->mon, st);
 	report_run_free(r->mon);
 	supervise_exit(st);
 }
@@ -274,6 +367,33 @@ static void start_monitor(struct run *r, const struct settings *set)
 		r->fds[r->nfds++] = fd;
 }
 
+/* A session's violations as they happen: through the relay, or on stderr. */
+static void say_relay(void *arg, const char *text)
+{
+	relay_say(arg, text);
+}
+
+static void say_stderr(void *arg, const char *text)
+{
+	(void)arg;
+	fputs(text, stderr);
+	fflush(stderr);
+}
+
+/* An interactive shell or a script read from stdin: one command after another, so each
+ * violation is shown when it happens, not all at the end. */
+static void live_reports(struct run *r)
+{
+	bool inter = interactive(&r->args);
+
+	if (!inter && (r->args.cmd || r->args.script))
+		return;
+	if (r->relay)
+		report_run_live(r->mon, inter, say_relay, &r->pty);
+	else
+		report_run_live(r->mon, inter, say_stderr, NULL);
+}
+
 /* The violation monitor, served by the supervise loop (no thread of its own). */
 static int mon_fd(void *m)
 {
@@ -291,6 +411,7 @@ static int run_sandboxed(struct run *r)
 	struct run_result res;
 
 	load_profile(r);
+	quiet_tools(r);
 	set = policy_settings(r->pol);
 	r->relay = all_tty();
 	plan(r, set);
@@ -304,6 +425,7 @@ static int run_sandboxed(struct run *r)
 	if (r->args.dry_run)
 		dry_run(r);
 	start_monitor(r, set);
+	live_reports(r);
 	connect_net(r, set);
 	struct supervise_net hook;
 	if (r->net)

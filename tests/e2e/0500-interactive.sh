@@ -121,6 +121,8 @@ n=$(prompts); keys -l ':q!'; keys Enter
 wait_screen '^P> ' $((n + 1))
 cmd 'echo vim-done'
 like "vim quits back to the prompt" "$(screen)" '^vim-done$'
+unlike "…and its ~/.viminfo is no violation" "$(screen)" 'violation'
+cmd 'echo hist-mark-42; echo q | less -K /etc/hostname > /dev/null'
 
 # The OpenHands sequence (compat.md 14): PROMPT_COMMAND as a scalar, ^C, ^Z, kill -9 %1.
 keys -l "export PROMPT_COMMAND='export PS1=\"OH\\$ \"'"; keys Enter
@@ -133,10 +135,13 @@ keys -l 'kill -9 %1'; keys Enter
 keys -l 'echo oh-done'; keys Enter
 wait_screen '^oh-done$'
 like "the OpenHands sequence: PROMPT_COMMAND, ^C, ^Z, kill -9 %1" "$(screen)" 'Killed +sleep 300'
+n=$(prompts); keys -l 'unset PROMPT_COMMAND; PS1="P> "'; keys Enter
+wait_screen '^P> ' $((n + 1))
 
-# A violation does not make the session's status 122.
-keys -l "echo x > $H/outside/f"; keys Enter
-wait_screen 'Read-only file system|Permission denied'
+# A violation is shown when it happens, and does not make the session's status 122.
+cmd "echo x > $H/outside/f; echo next-cmd"
+like "a violation is shown before the next prompt" "$(screen | grep -A3 'P> echo x >' | tail -n 3 | tr '\n' ' ')" \
+	"^sbxsh: violation: write $H/outside/f .*: write \\+= $H/outside .*next-cmd"
 keys -l 'true'; keys Enter
 keys -l 'exit'; keys Enter
 wait_file "$H/status"
@@ -146,9 +151,17 @@ like "…echo on" "$(cat "$H/stty")" '(^| )echo( |$)'
 
 start "$SBXSH"
 wait_screen '^P> '
+cmd 'history | grep -c "echo hist-mark-4[2]"'
+like "history survives a restart" "$(screen)" '^1$'
+check "…in the sandbox's own file, not the host's ~/.bash_history" test ! -e "$HOME/.bash_history"
 keys -l 'exit 7'; keys Enter
 wait_file "$H/status"
 is "the shell's exit status is sbxsh's" "$(cat "$H/status")" 7
+
+# A script on stdin (an agent's shell): each violation on stderr as it happens.
+out=$(printf 'echo x > %s/outside/g\necho after-write\n' "$H" | "$SBXSH" 2>&1)
+like "a script on stdin: the violation is shown when it happens" "$(printf '%s\n' "$out" | head -n 1)" "^sbxsh: violation: write $H/outside/g"
+like "…before the next command's output" "$(printf '%s\n' "$out" | sed -n '3p')" '^after-write$'
 
 # -c on a terminal goes through the relay too; SIGTERM to sbxsh restores the terminal.
 start "$SBXSH -c 'tty -s && echo c-tty; stty size; sleep 1000'"
