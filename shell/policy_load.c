@@ -312,6 +312,7 @@ void policy_free(struct policy *p)
 	policy_sections_free(p);
 	strv_release(&p->files);
 	free(p->set.inner_shell);
+	free(p->set.prompt_marker);
 	free(p->set.bwrap);
 	free(p->set.log);
 	for (size_t i = 0; i < p->set.root_markers.n; i++)

@@ -34,6 +34,7 @@
 
 #define STAGE_PATH  SBX_LIBEXECDIR "/sbxsh-stage"
 #define MARKER_PATH SBX_LIBEXECDIR "/sandbox-marker"
+#define BASHRC_PATH SBX_LIBEXECDIR "/sbxsh.bashrc"
 
 extern char **environ;
 
@@ -199,6 +200,89 @@ static void quiet_tools(struct run *r)
 	free(home);
 }
 
+/* [sbxsh] prompt_marker with %p the profile's name (no brackets; no \ $ ` for the prompt to
+ * expand) and a space; NULL when it is empty. Caller frees. */
+static char *marker_text(const char *fmt, const char *profile)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+
+	if (!f)
+		sbx_fatal("out of memory");
+	for (const char *c = fmt; *c; c++) {
+		if (c[0] != '%' || (c[1] != 'p' && c[1] != '%')) {
+			fputc(*c, f);
+			continue;
+		}
+		for (const char *q = *++c == 'p' ? profile : "%"; *q; q++)
+			if (*q != '[' && *q != ']')
+				fputc(strchr("\\$`", *q) ? '_' : *q, f);
+	}
+	if (fclose(f) != 0 || !out)
+		sbx_fatal("out of memory");
+	if (!*out) {
+		free(out);
+		return NULL;
+	}
+	char *sp = NULL;
+	if (asprintf(&sp, "%s ", out) < 0)
+		sbx_fatal("out of memory");
+	free(out);
+	return sp;
+}
+
+static bool is_bash(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return strcmp(b ? b + 1 : path, "bash") == 0;
+}
+
+/* The inner bash reads sbxsh.bashrc (the user's ~/.bashrc, then the marker) unless the caller
+ * chose its start-up files. */
+static bool own_rc(const struct shell_args *a)
+{
+	static const char *const theirs[] = {"--rcfile", "--init-file", "--norc", "--posix"};
+
+	for (size_t i = 1; i < a->fwd.n; i++)
+		for (size_t k = 0; k < sizeof(theirs) / sizeof(*theirs); k++)
+			if (strcmp(a->fwd.v[i], theirs[k]) == 0)
+				return false;
+	return access(BASHRC_PATH, R_OK) == 0;
+}
+
+/* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile): the violations before
+ * each prompt, and the prompt marker (SBXSH_PROMPT_MARKER). A login shell reads no rc file of
+ * ours: it gets both from a PROMPT_COMMAND when the caller has none. */
+static void prompt_marker(struct run *r, const struct settings *set)
+{
+	char *m = NULL;
+	int e = 0;
+
+	if (r->args.dry_run || !interactive(&r->args) || !is_bash(set->inner_shell))
+		return;
+	m = marker_text(set->prompt_marker, r->spec.profile_name ? r->spec.profile_name : "");
+	if (m)
+		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
+	if (e == 0 && m && r->args.login && !getenv("PROMPT_COMMAND"))
+		e = strv_push(&r->spec.env_set,
+			      "PROMPT_COMMAND=: >> /dev/null; case $PS1 in \"$SBXSH_PROMPT_MARKER\"*) ;; "
+			      "*) PS1=$SBXSH_PROMPT_MARKER$PS1 ;; esac");
+	if (e == 0 && !r->args.login && own_rc(&r->args)) {
+		struct strv argv = {0};
+		e = sbx_mounts_add(&r->spec.mounts, SBX_M_RO_BIND, BASHRC_PATH, BASHRC_PATH);
+		if (e == 0)
+			e = strv_pushl(&argv, r->args.fwd.v[0], "--rcfile", BASHRC_PATH, NULL);
+		for (size_t i = 1; e == 0 && i < r->args.fwd.n; i++)
+			e = strv_push(&argv, r->args.fwd.v[i]);
+		strv_release(&r->args.fwd);
+		r->args.fwd = argv;
+	}
+	free(m);
+	if (e < 0)
+		sbx_fatal("out of memory");
+}
+
 /* The pty and raw mode, just before bwrap starts; failing that, the command does not run. */
 static void open_relay(struct run *r)
 {
@@ -228,8 +312,10 @@ static void plan(struct run *r, const struct settings *set)
 
 	print_lines(&notices, "note: ");
 	r->spec.pty = r->relay;
-	if (e == 0)
+	if (e == 0) {
 		session_state(r);
+		prompt_marker(r, set);
+	}
 	free(home);
 	strv_release(&notices);
 	if (e < 0) {

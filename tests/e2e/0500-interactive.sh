@@ -48,27 +48,31 @@ start() {
 		"$*; echo \$? > $H/status.t; stty -a > $H/stty; mv $H/status.t $H/status; exec sleep 1000"
 }
 # cmd TEXT: types TEXT and Enter at the prompt, then waits for the next prompt.
-prompts() { screen | grep -c '^P> '; }
-cmd() { n=$(prompts); keys -l "$1"; keys Enter; wait_screen '^P> ' $((n + 1)); }
+PR='^(\[sbxsh:[^]]*\] )?P> '
+M='^\[sbxsh:default\] '
+prompts() { screen | grep -Ec "$PR"; }
+cmd() { n=$(prompts); keys -l "$1"; keys Enter; wait_screen "$PR" $((n + 1)); }
 
 start "$SBXSH"
-if ! wait_screen '^P> '; then
+if ! wait_screen "$PR"; then
 	not_ok "an interactive sbxsh on a terminal shows the user's prompt"
+like "…with the prompt marker before it" "$(screen)" "$M"'P> $'
 	diag "$(screen | tail -n 15)"
 	done_testing; exit 1
 fi
 ok "an interactive sbxsh on a terminal shows the user's prompt"
+like "…with the prompt marker before it" "$(screen)" "$M"'P> $'
 unlike "no 'no job control' or 'cannot set terminal process group'" "$(screen)" 'job control|terminal process group'
 cmd 'echo "in=$SBXSH_SANDBOX"'
 like "the shell runs in the sandbox" "$(screen)" '^in=1$'
 
 n=$(prompts); keys C-c
-wait_screen '^P> ' $((n + 1))
+wait_screen "$PR" $((n + 1))
 cmd 'echo after-intr'
 like "^C at the prompt keeps the shell" "$(screen)" '^after-intr$'
 
 n=$(prompts); run_fg 101; keys C-c
-wait_screen '^P> ' $((n + 1))
+wait_screen "$PR" $((n + 1))
 cmd 'echo "after-sleep-intr rc=$?"'
 like "^C of a foreground sleep ends it (130) and keeps the shell" "$(screen)" '^after-sleep-intr rc=130$'
 
@@ -118,7 +122,7 @@ keys -l 'vi -u NONE -N "+set nomore" t.txt'; keys Enter
 wait_screen '"t.txt" \[New\]'
 like "vim opens full-screen" "$(screen)" '^~'
 n=$(prompts); keys -l ':q!'; keys Enter
-wait_screen '^P> ' $((n + 1))
+wait_screen "$PR" $((n + 1))
 cmd 'echo vim-done'
 like "vim quits back to the prompt" "$(screen)" '^vim-done$'
 unlike "…and its ~/.viminfo is no violation" "$(screen)" 'violation'
@@ -126,22 +130,25 @@ cmd 'echo hist-mark-42; echo q | less -K /etc/hostname > /dev/null'
 
 # The OpenHands sequence (compat.md 14): PROMPT_COMMAND as a scalar, ^C, ^Z, kill -9 %1.
 keys -l "export PROMPT_COMMAND='export PS1=\"OH\\$ \"'"; keys Enter
-wait_screen '^OH\$ '
-n=$(screen | grep -c '^OH\$ '); run_fg 200; keys C-c
-wait_screen '^OH\$ ' $((n + 1))
+wait_screen "$M"'OH\$ '
+n=$(screen | grep -c "$M"'OH\$ '); run_fg 200; keys C-c
+wait_screen "$M"'OH\$ ' $((n + 1))
 run_fg 300; keys C-z
 wait_screen 'Stopped +sleep 300'
 keys -l 'kill -9 %1'; keys Enter
 keys -l 'echo oh-done'; keys Enter
 wait_screen '^oh-done$'
 like "the OpenHands sequence: PROMPT_COMMAND, ^C, ^Z, kill -9 %1" "$(screen)" 'Killed +sleep 300'
-n=$(prompts); keys -l 'unset PROMPT_COMMAND; PS1="P> "'; keys Enter
-wait_screen '^P> ' $((n + 1))
+n=$(prompts); keys -l 'PROMPT_COMMAND=; PS1="P> "'; keys Enter
+wait_screen "$PR" $((n + 1))
 
 # A violation is shown when it happens, and does not make the session's status 122.
 cmd "echo x > $H/outside/f; echo next-cmd"
-like "a violation is shown before the next prompt" "$(screen | grep -A3 'P> echo x >' | tail -n 3 | tr '\n' ' ')" \
-	"^sbxsh: violation: write $H/outside/f .*: write \\+= $H/outside .*next-cmd"
+between=$(screen | awk -v pr="$PR" 'on && $0 ~ pr { exit } on { print } /P> echo x >/ { on = 1 }')
+like "a violation is shown before the next prompt" "$between" \
+	"^sbxsh: violation: write $H/outside/f .*: write \\+= $H/outside\$"
+like "…with the command's own output" "$between" '^next-cmd$'
+
 keys -l 'true'; keys Enter
 keys -l 'exit'; keys Enter
 wait_file "$H/status"
@@ -150,7 +157,7 @@ like "the terminal is back in its modes after exit" "$(cat "$H/stty")" '(^| )ica
 like "…echo on" "$(cat "$H/stty")" '(^| )echo( |$)'
 
 start "$SBXSH"
-wait_screen '^P> '
+wait_screen "$PR"
 cmd 'history | grep -c "echo hist-mark-4[2]"'
 like "history survives a restart" "$(screen)" '^1$'
 check "…in the sandbox's own file, not the host's ~/.bash_history" test ! -e "$HOME/.bash_history"
@@ -175,16 +182,39 @@ like "…and the terminal is back in canonical mode" "$(cat "$H/stty")" '(^| )ic
 
 # A hang-up (the terminal goes away) ends the session.
 start "$SBXSH"
-wait_screen '^P> '
+wait_screen "$PR"
 pid=$(pgrep -x -n sbxsh -P "$(TM display -p -t s '#{pane_pid}')")
 [ -n "$pid" ] && kill -HUP "$pid"
 wait_file "$H/status"
 is "SIGHUP to an interactive sbxsh reaches the shell (it dies of it: 129)" "$(cat "$H/status")" 129
 like "…and the terminal is back in canonical mode" "$(cat "$H/stty")" '(^| )icanon( |$)'
 
+# The marker is configurable ([sbxsh] prompt_marker, %p the profile) and can be turned off.
+user_policy '[sbxsh]
+prompt_marker = <%p on>'
+start "$SBXSH"
+wait_screen 'P> $'
+like "prompt_marker = <%p on> gives that marker" "$(screen)" '^<default on> P> $'
+user_policy '[sbxsh]
+prompt_marker ='
+start "$SBXSH"
+wait_screen "$PR"
+like "an empty prompt_marker: no marker" "$(screen)" '^P> $'
+rm -f "$HOME/.config/sbxsh/sbxsh.ini"
+
+# A login shell reads ~/.profile inside the sandbox (as bash -l) and gets the marker too.
+printf '%s\n' 'echo "profile-in-$SBXSH_SANDBOX"; PS1="P> "' > "$HOME/.profile"
+start "$SBXSH -l"
+wait_screen "$PR"
+like "a login shell reads ~/.profile in the sandbox" "$(screen)" '^profile-in-1$'
+like "…and its prompt has the marker" "$(screen)" "$M"'P> $'
+cmd 'shopt -q login_shell && echo is-login'
+like "…and it is a login shell" "$(screen)" '^is-login$'
+rm -f "$HOME/.profile"
+
 # The terminal goes away (the tmux server is killed): the session and its jobs end.
 start "$SBXSH"
-wait_screen '^P> '
+wait_screen "$PR"
 cmd 'sleep 4242 & nohup sleep 4243 > /dev/null 2>&1 & echo started'
 pid=$(pgrep -x -n sbxsh -P "$(TM display -p -t s '#{pane_pid}')")
 TM kill-server
