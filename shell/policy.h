@@ -78,6 +78,7 @@ struct policy_opts {
 	const char *sysconfdir;	 /* NULL: SBX_SYSCONFDIR (tests pass their own) */
 	uid_t sys_owner;	 /* owner system files must have: 0 (tests pass getuid()) */
 	const char *home;	 /* NULL: $HOME, else the passwd entry */
+	bool no_user;		 /* the system files only (sbxsh's recovery shell) */
 };
 
 /* Diagnostics: errors stop the load; warnings (a grant dropped by [limits]) do not.

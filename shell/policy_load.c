@@ -253,7 +253,7 @@ int policy_load(struct policy **out, const struct policy_opts *o, struct diag *d
 		goto out;
 	if ((r = load_confd(p, dir, false, o, d)) < 0)
 		goto out;
-	if (users_allowed(p) && (r = load_user(p, o, d)) < 0)
+	if (!o->no_user && users_allowed(p) && (r = load_user(p, o, d)) < 0)
 		goto out;
 	if ((r = policy_finish(p, d)) < 0)
 		goto out;

@@ -50,6 +50,7 @@ struct run {
 	int sock;
 	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
 	struct net_run *net;	/* network = proxy, or NULL */
+	char *recovery;		/* the recovery shell's writable directory (the user's config) */
 	bool relay;		/* 0-2 are terminals: the command gets a pty, relayed */
 	struct relay pty;
 };
@@ -81,6 +82,65 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 		"cannot run the inner shell %s: %s", sh, strerror(errno));
 }
 
+static bool interactive(const struct shell_args *a);
+static bool all_tty(void);
+
+/* The directory of the user's policy file (what a recovery shell may write). Caller frees. */
+static char *user_config_dir(void)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+	char *p = NULL;
+
+	if (x && x[0] == '/' ? asprintf(&p, "%s/sbxsh", x) < 0
+	    : !h || asprintf(&p, "%s/.config/sbxsh", h) < 0)
+		return NULL;
+	return p;
+}
+
+static void clear_list(struct pol_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].value);
+	l->n = 0;
+}
+
+/* A person at a terminal whose own policy file does not load is not locked out: a shell in
+ * the system policy's sandbox with no network and nothing writable but the user's sbxsh
+ * config directory, labelled as such, with the error and the fix. A command without a
+ * terminal is refused instead (125). Returns only when the recovery profile is ready. */
+static void recover(struct run *r, struct diag *bad, const char *cwd)
+{
+	struct diag d = {0};
+	struct policy_opts o = {.login = r->args.login, .no_user = true};
+
+	print_lines(&bad->errors, "");
+	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0)
+		refuse_diag(&d); /* the system policy itself: nothing for the user to fix */
+	diag_release(&d);
+	diag_release(bad);
+	char *dir = user_config_dir();
+	struct stat st;
+	if (!dir)
+		sbx_fatal("out of memory");
+	mkdir(dir, 0700);
+	/* the directory itself, never where a link of that name would lead */
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    !(r->recovery = realpath(dir, NULL)))
+		sbx_fatal("no recovery shell: %s is not a directory of yours; fix your policy file "
+			  "from another shell",
+			  dir);
+	free(dir);
+	clear_list(&r->prof->write);
+	clear_list(&r->prof->listen);
+	r->prof->network = NET_NONE;
+	fprintf(stderr,
+		"sbxsh: RECOVERY SHELL: your policy did not load (above). This shell has no network "
+		"and only %s is writable:\n"
+		"sbxsh: fix the file there (`sbxsh policy --check FILE` checks it), then exit and "
+		"log in again.\n",
+		r->recovery);
+}
+
 static void load_profile(struct run *r)
 {
 	struct diag d = {0};
@@ -91,8 +151,13 @@ static void load_profile(struct run *r)
 	if (!cwd)
 		sbx_fatal("cannot read the current directory (%s); cd to a directory that exists",
 			  strerror(errno));
-	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0)
-		refuse_diag(&d);
+	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0) {
+		if (r->args.dry_run || !all_tty() || !interactive(&r->args))
+			refuse_diag(&d);
+		policy_free(r->pol);
+		r->pol = NULL;
+		recover(r, &d, cwd);
+	}
 	print_lines(&d.warnings, "");
 	diag_release(&d);
 	free(cwd);
@@ -261,7 +326,8 @@ static void prompt_marker(struct run *r, const struct settings *set)
 
 	if (r->args.dry_run || !interactive(&r->args) || !is_bash(set->inner_shell))
 		return;
-	m = marker_text(set->prompt_marker, r->spec.profile_name ? r->spec.profile_name : "");
+	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
+			r->spec.profile_name ? r->spec.profile_name : "");
 	if (m)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
 	if (e == 0 && m && r->args.login && !getenv("PROMPT_COMMAND"))
@@ -312,6 +378,8 @@ static void plan(struct run *r, const struct settings *set)
 
 	print_lines(&notices, "note: ");
 	r->spec.pty = r->relay;
+	if (e == 0 && r->recovery)
+		e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, r->recovery, r->recovery);
 	if (e == 0) {
 		session_state(r);
 		prompt_marker(r, set);

@@ -212,6 +212,32 @@ cmd 'shopt -q login_shell && echo is-login'
 like "…and it is a login shell" "$(screen)" '^is-login$'
 rm -f "$HOME/.profile"
 
+# A broken user policy: a person at a terminal gets a labelled recovery shell (no network,
+# only the config directory writable); a command without a terminal is refused (125).
+user_policy '[default]
+write += ~/nowhere-key-typo
+bogus_key = 1'
+out=$("$SBXSH" -c true 2>&1 < /dev/null); rc=$?
+is "a broken user policy: a command without a terminal is refused (125)" "$rc" 125
+start "$SBXSH -l"
+if wait_screen '^\[sbxsh:RECOVERY\] '; then
+	ok "a broken user policy: a login on a terminal gets a labelled recovery shell"
+else
+	not_ok "a broken user policy: a login on a terminal gets a labelled recovery shell"; diag "$(screen | tail -n 8)"
+fi
+like "…which shows the error" "$(screen)" 'sbxsh\.ini:3: .*bogus_key'
+like "…and the fix" "$(screen)" 'RECOVERY SHELL: .*only .*/\.config/sbxsh is writable'
+keys -l "echo x > $P/f; echo fixed > ~/.config/sbxsh/probe; cat ~/.config/sbxsh/probe; echo \"proxy=\${HTTPS_PROXY-none} net=\$(readlink /proc/self/ns/net)\"; echo net-tried"; keys Enter
+wait_screen '^net-tried$'
+like "…where the project is read-only" "$(screen)" "$P/f: Read-only file system"
+like "…the config directory writable" "$(screen)" '^fixed$'
+like "…and there is no network (no proxy, a network namespace of its own)" "$(screen)" \
+	"^proxy=none net=net:\\[[0-9]+\\]\$"
+unlike "…not the host's" "$(screen)" "^proxy=none net=$(readlink /proc/self/ns/net)\$"
+keys -l 'exit'; keys Enter
+wait_file "$H/status"
+rm -f "$HOME/.config/sbxsh/sbxsh.ini" "$HOME/.config/sbxsh/probe"
+
 # The terminal goes away (the tmux server is killed): the session and its jobs end.
 start "$SBXSH"
 wait_screen "$PR"
