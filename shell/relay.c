@@ -89,20 +89,27 @@ static bool give(int fd, const char *buf, size_t *off, size_t *len)
 	return true;
 }
 
-static void from_master(struct relay *r)
+/* Fills ob from the master: a pty gives at most a few KiB a read, so several reads make one
+ * write to the terminal (fewer wake-ups on both sides). Returns true when a full buffer went
+ * out at once (more is likely queued: read again before the next poll). */
+static bool from_master(struct relay *r)
 {
-	ssize_t k = take(r->master, r->ob, sizeof(r->ob));
+	ssize_t k = 0;
 
+	r->olen = r->ooff = 0;
+	while (r->olen + 4096 <= sizeof(r->ob) &&
+	       (k = take(r->master, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
+		r->olen += (size_t)k;
 	if (k == 0) /* EIO: every slave is closed */
 		r->master_done = true;
-	if (k <= 0)
-		return;
-	r->olen = (size_t)k;
-	r->ooff = 0;
+	if (r->olen == 0)
+		return false;
+	bool full = k > 0 && !r->master_done;
 	if (r->out_done)
 		r->olen = 0; /* nobody to show it to: keep the sandbox's writes moving */
 	else if (!give(r->out, r->ob, &r->ooff, &r->olen))
 		r->out_done = true;
+	return full && r->olen == 0 && !r->out_done;
 }
 
 static void from_terminal(struct relay *r)
@@ -131,8 +138,10 @@ void relay_ready(struct relay *r, const struct pollfd *p)
 		r->out_done = true, r->olen = r->ooff = 0;
 	if (p[1].revents & POLLOUT && !give(r->master, r->ib, &r->ioff, &r->ilen))
 		r->master_done = true;
+	/* while the terminal takes everything at once, go on reading without a poll between */
 	if (p[1].revents & (POLLIN | POLLHUP | POLLERR) && r->olen == 0)
-		from_master(r);
+		for (int i = 0; i < 16 && from_master(r); i++)
+			;
 	if (p[0].revents & (POLLIN | POLLHUP | POLLERR) && r->ilen == 0)
 		from_terminal(r);
 }
