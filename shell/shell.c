@@ -168,6 +168,13 @@ static bool all_tty(void)
 	return isatty(0) && isatty(1) && isatty(2);
 }
 
+/* The relay takes the terminal: only from its foreground (a background job that set raw mode
+ * would be stopped by SIGTTOU; it gets a session of its own instead, as without a terminal). */
+static bool relay_wanted(void)
+{
+	return all_tty() && tcgetpgrp(0) == getpgrp();
+}
+
 /* bash's rule: no command string, no script, stdin and stderr terminals (or -i). */
 static bool interactive(const struct shell_args *a)
 {
@@ -567,7 +574,7 @@ static int run_sandboxed(struct run *r)
 	load_profile(r);
 	quiet_tools(r);
 	set = policy_settings(r->pol);
-	r->relay = all_tty();
+	r->relay = relay_wanted();
 	plan(r, set);
 	if (!r->args.dry_run)
 		check_helpers(set);

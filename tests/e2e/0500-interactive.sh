@@ -212,6 +212,13 @@ cmd 'shopt -q login_shell && echo is-login'
 like "…and it is a login shell" "$(screen)" '^is-login$'
 rm -f "$HOME/.profile"
 
+# A background job of a job-control shell gets no relay (raw mode would stop it: SIGTTOU).
+start "env PS1='P> ' /bin/bash --norc -i"
+wait_screen "$PR"
+cmd "$SBXSH -c 'echo bg-ran' & wait \$!; echo bg-status=\$?"
+like "sbxsh as a background job on a terminal runs (not stopped by SIGTTOU)" "$(screen)" '^bg-status=0$'
+like "…and its command ran" "$(screen)" '^bg-ran$'
+
 # A broken user policy: a person at a terminal gets a labelled recovery shell (no network,
 # only the config directory writable); a command without a terminal is refused (125).
 user_policy '[default]
