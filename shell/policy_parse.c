@@ -524,7 +524,7 @@ static void take_value(struct pctx *c, enum key_id key, enum op_kind op, const c
 		     k->name);
 		return;
 	}
-	if (k->kind == V_TEXT		? strv_push(&toks, value)
+	if (k->kind == V_TEXT	  ? strv_push(&toks, value)
 	    : k->kind == V_ENVSET ? (*value ? strv_push(&toks, value) : 0)
 				  : policy_split(value, &toks)) {
 		c->nomem = -ENOMEM;

@@ -219,8 +219,7 @@ static void drain(struct relay *r)
 			r->ooff = 0;
 		}
 		struct pollfd p = {r->out, POLLOUT, 0};
-		if (!give(r->out, r->ob, &r->ooff, &r->olen) ||
-		    (r->olen && poll(&p, 1, 1000) <= 0))
+		if (!give(r->out, r->ob, &r->ooff, &r->olen) || (r->olen && poll(&p, 1, 1000) <= 0))
 			break;
 	}
 }

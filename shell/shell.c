@@ -92,7 +92,7 @@ static char *user_config_dir(void)
 	char *p = NULL;
 
 	if (x && x[0] == '/' ? asprintf(&p, "%s/sbxsh", x) < 0
-	    : !h || asprintf(&p, "%s/.config/sbxsh", h) < 0)
+			     : !h || asprintf(&p, "%s/.config/sbxsh", h) < 0)
 		return NULL;
 	return p;
 }
@@ -133,12 +133,13 @@ static void recover(struct run *r, struct diag *bad, const char *cwd)
 	clear_list(&r->prof->write);
 	clear_list(&r->prof->listen);
 	r->prof->network = NET_NONE;
-	fprintf(stderr,
-		"sbxsh: RECOVERY SHELL: your policy did not load (above). This shell has no network "
-		"and only %s is writable:\n"
-		"sbxsh: fix the file there (`sbxsh policy --check FILE` checks it), then exit and "
-		"log in again.\n",
-		r->recovery);
+	fprintf(
+	    stderr,
+	    "sbxsh: RECOVERY SHELL: your policy did not load (above). This shell has no network "
+	    "and only %s is writable:\n"
+	    "sbxsh: fix the file there (`sbxsh policy --check FILE` checks it), then exit and "
+	    "log in again.\n",
+	    r->recovery);
 }
 
 static void load_profile(struct run *r)
@@ -178,7 +179,8 @@ static bool relay_wanted(void)
 /* bash's rule: no command string, no script, stdin and stderr terminals (or -i). */
 static bool interactive(const struct shell_args *a)
 {
-	return a->interactive || (!a->cmd && !a->script && !a->stdin_script && isatty(0) && isatty(2));
+	return a->interactive ||
+	       (!a->cmd && !a->script && !a->stdin_script && isatty(0) && isatty(2));
 }
 
 /* The directory of a profile's interactive state (its shell history, less's, psql's…) on the
@@ -198,8 +200,10 @@ static char *state_dir(const char *profile)
 		if (*c != '[' && *c != ']')
 			slug[n++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' ? *c : '_';
 	slug[n] = 0;
-	if (x && x[0] == '/' ? asprintf(&p, "%s/sbxsh/shell/%s-%08x", x, slug, hash) < 0
-	    : !h || h[0] != '/' || asprintf(&p, "%s/.local/state/sbxsh/shell/%s-%08x", h, slug, hash) < 0)
+	if (x && x[0] == '/'
+		? asprintf(&p, "%s/sbxsh/shell/%s-%08x", x, slug, hash) < 0
+		: !h || h[0] != '/' ||
+		      asprintf(&p, "%s/.local/state/sbxsh/shell/%s-%08x", h, slug, hash) < 0)
 		return NULL;
 	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
 		if (s)
@@ -247,9 +251,9 @@ static void session_state(struct run *r)
 static void quiet_tools(struct run *r)
 {
 	static const char *const names[] = {
-	    ".viminfo*",      ".python_history",    ".lesshst",	  ".psql_history",
-	    ".mysql_history", ".sqlite_history",    ".node_repl_history", ".wget-hsts",
-	    ".bash_history",  ".zsh_history",	    ".zcompdump*",	  ".rediscli_history",
+	    ".viminfo*",      ".python_history", ".lesshst",	       ".psql_history",
+	    ".mysql_history", ".sqlite_history", ".node_repl_history", ".wget-hsts",
+	    ".bash_history",  ".zsh_history",	 ".zcompdump*",	       ".rediscli_history",
 	};
 	struct pol_list *l = &r->prof->ignore_write;
 	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
@@ -338,9 +342,10 @@ static void prompt_marker(struct run *r, const struct settings *set)
 	if (m)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
 	if (e == 0 && m && r->args.login && !getenv("PROMPT_COMMAND"))
-		e = strv_push(&r->spec.env_set,
-			      "PROMPT_COMMAND=: >> /dev/null; case $PS1 in \"$SBXSH_PROMPT_MARKER\"*) ;; "
-			      "*) PS1=$SBXSH_PROMPT_MARKER$PS1 ;; esac");
+		e = strv_push(
+		    &r->spec.env_set,
+		    "PROMPT_COMMAND=: >> /dev/null; case $PS1 in \"$SBXSH_PROMPT_MARKER\"*) ;; "
+		    "*) PS1=$SBXSH_PROMPT_MARKER$PS1 ;; esac");
 	if (e == 0 && !r->args.login && own_rc(&r->args)) {
 		struct strv argv = {0};
 		e = sbx_mounts_add(&r->spec.mounts, SBX_M_RO_BIND, BASHRC_PATH, BASHRC_PATH);
