@@ -443,7 +443,8 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 			if (*p < 0x20 || *p == 0x7f)
 				n = 1000;
 		if (n > 64)
-			perr(c, "%s: at most 64 printable characters", k->name);
+			perr(c, "%s: at most 64 printable characters (no tab or control character)",
+			     k->name);
 		break;
 	}
 	}

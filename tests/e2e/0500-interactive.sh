@@ -170,6 +170,23 @@ out=$(printf 'echo x > %s/outside/g\necho after-write\n' "$H" | "$SBXSH" 2>&1)
 like "a script on stdin: the violation is shown when it happens" "$(printf '%s\n' "$out" | head -n 1)" "^sbxsh: violation: write $H/outside/g"
 like "…before the next command's output" "$(printf '%s\n' "$out" | sed -n '3p')" '^after-write$'
 
+# The inner shell killed from outside: sbxsh ends with its status, the terminal restored.
+start "$SBXSH"
+wait_screen "$PR"
+inner=$(pgrep -n -f -- "--rcfile .*sbxsh\.bashrc")
+[ -n "$inner" ] && kill -KILL "$inner"
+wait_file "$H/status"
+is "the inner shell killed (SIGKILL): sbxsh's status says so (137)" "$(cat "$H/status")" 137
+like "…and the terminal is back in canonical mode" "$(cat "$H/stty")" '(^| )icanon( |$)'
+
+# A prompt_marker that is not one line of text is an error naming the key.
+user_policy "[sbxsh]
+prompt_marker = $(printf 'a\tb')"
+out=$("$SBXSH" -c true 2>&1 < /dev/null); rc=$?
+is "prompt_marker with a control character: refused (125)" "$rc" 125
+like "…naming the key and the limit" "$out" 'sbxsh\.ini:2: prompt_marker: at most 64 printable characters'
+rm -f "$HOME/.config/sbxsh/sbxsh.ini"
+
 # -c on a terminal goes through the relay too; SIGTERM to sbxsh restores the terminal.
 start "$SBXSH -c 'tty -s && echo c-tty; stty size; sleep 1000'"
 wait_screen '^40 120$'
