@@ -152,12 +152,14 @@ static void load_profile(struct run *r)
 	if (!cwd)
 		sbx_fatal("cannot read the current directory (%s); cd to a directory that exists",
 			  strerror(errno));
-	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0) {
+	/* Only a policy that does not load: one that does but hides this directory (or is
+	 * otherwise refused here) is the user's word, never lifted by a recovery shell. */
+	if (policy_load(&r->pol, &o, &d) < 0) {
 		if (r->args.dry_run || !all_tty() || !interactive(&r->args))
 			refuse_diag(&d);
-		policy_free(r->pol);
-		r->pol = NULL;
 		recover(r, &d, cwd);
+	} else if (profile_resolve(r->pol, cwd, &r->prof, &d) < 0) {
+		refuse_diag(&d);
 	}
 	print_lines(&d.warnings, "");
 	diag_release(&d);

@@ -261,6 +261,15 @@ unlike "…not the host's" "$(screen)" "^proxy=none net=$(readlink /proc/self/ns
 keys -l 'exit'; keys Enter
 wait_file "$H/status"
 rm -f "$HOME/.config/sbxsh/sbxsh.ini" "$HOME/.config/sbxsh/probe"
+# A policy that loads but hides the directory: refused on a terminal too, no recovery shell.
+mkdir -p "$HOME/secret/.git"
+user_policy '[default]
+deny_read += ~/secret'
+start "cd $HOME/secret && $SBXSH"
+wait_file "$H/status"
+is "a directory the user's policy hides: refused on a terminal too (125)" "$(cat "$H/status")" 125
+unlike "…with no recovery shell" "$(screen)" 'RECOVERY'
+rm -f "$HOME/.config/sbxsh/sbxsh.ini"
 
 # The terminal goes away (the tmux server is killed): the session and its jobs end.
 start "$SBXSH"
