@@ -52,9 +52,10 @@ struct settings {
 	enum mon_mode monitor;
 	bool syslog, user_config;
 	unsigned idle_exit;
+	char *prompt_marker; /* "" = none; %p = the profile's name (sbxsh(1)) */
 	struct pol_list root_markers;
 	struct pol_origin o_inner_shell, o_bwrap, o_log, o_on_violation, o_monitor, o_syslog,
-	    o_user_config, o_idle_exit;
+	    o_user_config, o_idle_exit, o_prompt_marker;
 };
 
 /* The profile in force for one cwd. Lists are final: =, +=, -=, use and [limits] applied. */
@@ -96,6 +97,7 @@ struct policy_opts {
 	char *const *extra_write;
 	size_t nextra_write;
 	const char *extra_origin;
+	bool no_user;		 /* the system files only (sbxsh's recovery shell) */
 };
 
 /* Diagnostics: errors stop the load; warnings (a grant dropped by [limits]) do not.

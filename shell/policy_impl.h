@@ -24,6 +24,7 @@ enum val_kind {
 	V_SOCKETS, /* list of paths, or "all" */
 	V_USE,	   /* a profile name */
 	V_SIZE,	   /* a tmpfs size: bytes with k/M/G, or N% of the memory */
+	V_TEXT,	   /* the rest of the line as written (may be empty) */
 };
 
 enum key_id {
@@ -36,6 +37,7 @@ enum key_id {
 	K_SYSLOG,
 	K_IDLE_EXIT,
 	K_USER_CONFIG,
+	K_PROMPT_MARKER,
 	K_USE,
 	K_READ,
 	K_HERMETIC,

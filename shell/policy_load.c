@@ -281,7 +281,7 @@ int policy_load(struct policy **out, const struct policy_opts *o, struct diag *d
 		goto out;
 	if ((r = load_confd(p, dir, false, o, d)) < 0)
 		goto out;
-	if (users_allowed(p) && (r = load_user(p, o, d)) < 0)
+	if (!o->no_user && users_allowed(p) && (r = load_user(p, o, d)) < 0)
 		goto out;
 	if ((r = policy_finish(p, d)) < 0)
 		goto out;
@@ -340,6 +340,7 @@ void policy_free(struct policy *p)
 	policy_sections_free(p);
 	strv_release(&p->files);
 	free(p->set.inner_shell);
+	free(p->set.prompt_marker);
 	free(p->set.bwrap);
 	free(p->set.log);
 	for (size_t i = 0; i < p->set.root_markers.n; i++)

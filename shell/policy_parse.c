@@ -32,6 +32,7 @@ const struct key_def policy_keys[K_COUNT] = {
     [K_SYSLOG] = {"syslog", V_BOOL, IN_SBXSH, NULL},
     [K_IDLE_EXIT] = {"idle_exit", V_UINT, IN_SBXSH, NULL},
     [K_USER_CONFIG] = {"user_config", V_BOOL, IN_SBXSH | IN_LIMITS, NULL},
+    [K_PROMPT_MARKER] = {"prompt_marker", V_TEXT, IN_SBXSH, NULL},
     [K_USE] = {"use", V_USE, IN_PROFILE, NULL},
     [K_READ] = {"read", V_PATHS, IN_PROFILE, NULL},
     [K_HERMETIC] = {"hermetic", V_BOOL, IN_PROFILE, NULL},
@@ -481,6 +482,16 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 		if (!valid_profile_name(tok))
 			perr(c, "use: '%s' is not a profile name", tok);
 		break;
+	case V_TEXT: {
+		size_t n = 0;
+		for (const unsigned char *p = (const unsigned char *)tok; *p; p++, n++)
+			if (*p < 0x20 || *p == 0x7f)
+				n = 1000;
+		if (n > 64)
+			perr(c, "%s: at most 64 printable characters (no tab or control character)",
+			     k->name);
+		break;
+	}
 	}
 }
 
@@ -559,8 +570,9 @@ static void take_value(struct pctx *c, enum key_id key, enum op_kind op, const c
 		     k->name);
 		return;
 	}
-	if (k->kind == V_ENVSET ? (*value ? strv_push(&toks, value) : 0)
-				: policy_split(value, &toks)) {
+	if (k->kind == V_TEXT	  ? strv_push(&toks, value)
+	    : k->kind == V_ENVSET ? (*value ? strv_push(&toks, value) : 0)
+				  : policy_split(value, &toks)) {
 		c->nomem = -ENOMEM;
 		goto out;
 	}

@@ -233,6 +233,7 @@ static int settings_defaults(struct policy *p)
 	struct settings *st = &p->set;
 	const char *state = getenv("XDG_STATE_HOME");
 	st->inner_shell = strdup("/bin/bash");
+	st->prompt_marker = strdup("[sbxsh:%p]");
 	st->bwrap = strdup("/usr/bin/bwrap");
 	bool xdg = state && state[0] == '/';
 	if (asprintf(&st->log, "%s%s/sbxsh/violations.jsonl", xdg ? state : p->home,
@@ -242,7 +243,7 @@ static int settings_defaults(struct policy *p)
 	st->monitor = MON_ON;
 	st->syslog = st->user_config = true;
 	st->idle_exit = 300;
-	if (!st->inner_shell || !st->bwrap || !st->log)
+	if (!st->inner_shell || !st->bwrap || !st->log || !st->prompt_marker)
 		return -ENOMEM;
 	return list_add(&st->root_markers, ".git", NULL, 0);
 }
@@ -288,6 +289,9 @@ static int settings_op(struct policy *p, const struct pol_op *op)
 		break;
 	case K_USER_CONFIG:
 		st->user_config = policy_bool(v) == 1, st->o_user_config = o;
+		break;
+	case K_PROMPT_MARKER:
+		set_str(&st->prompt_marker, v), st->o_prompt_marker = o;
 		break;
 	case K_IDLE_EXIT:
 		st->idle_exit = (unsigned)strtoul(v, NULL, 10), st->o_idle_exit = o;

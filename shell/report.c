@@ -3,8 +3,8 @@
  * Rules this file keeps:
  * - It never reads the command's output: stdout and stderr pass through untouched, so hints
  *   come from what the monitor saw (calls), not from error messages.
- * - It runs after the command, once: a slow log or syslog never slows the command, and a log
- *   that cannot be written never changes the exit status.
+ * - It runs after the command, once (a session's violations are also shown as found, one line
+ *   each): a log that cannot be written never changes the exit status.
  * - Only fail turns a success into REPORT_EXIT_VIOLATION; a failing status is the command's.
  * - Every line that holds a path, host or reason from the sandbox is printed escaped
  *   (platform/term.h): a file name cannot put a control sequence on the user's terminal.
@@ -189,7 +189,8 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 
 	network_records(rc, &net, &seen);
 	total = n + st->dropped + net.n + (rc->refusals ? rc->refusals->more : 0);
-	if (show && total)
+	bool list = show && !rc->live; /* live: each was shown as it happened */
+	if (list && total)
 		fprintf(err, "sbxsh: %lu violation%s\n", total, total == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		struct verdict v;
@@ -198,7 +199,7 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 		judge_suggest(rc->jc, &v, grant, sizeof(grant));
 		if (!rc->logged)
 			log_one(rc, &x[i], grant);
-		if (show)
+		if (list)
 			print_one(err, rc, &x[i], grant);
 	}
 	for (size_t i = 0; show && i < net.n; i++)
@@ -206,13 +207,13 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 	if (show && (st->dropped || (rc->refusals && rc->refusals->more)))
 		fprintf(err, "sbxsh:   (%lu more not listed)\n",
 			st->dropped + (rc->refusals ? rc->refusals->more : 0));
-	if (show && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
+	if (list && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
 		for (size_t i = 0; i < hints.n; i++)
 			sbx_term_printf(err, "sbxsh: hint: %s\n", hints.v[i]);
 	strv_release(&hints);
 	strv_release(&net);
 	strv_release(&seen);
-	if (rc->mode == VIOL_FAIL && total && !failed_status(wstatus)) {
+	if (rc->mode == VIOL_FAIL && total && !failed_status(wstatus) && !rc->keep_status) {
 		fprintf(err,
 			"sbxsh: exit status %d: the command succeeded but caused a violation "
 			"(on_violation = fail)\n",
@@ -234,12 +235,45 @@ struct report_run {
 	char session[SESS_ID_MAX + 1];
 	struct sess_refusals refusals;
 	bool quiet; /* monitor = off: the guard works, nothing is reported */
+	void (*say)(void *arg, const char *text); /* report_run_live */
+	void *say_arg;
 };
 
 /* On the monitor's thread, as each violation is found. */
 static void live_log(const struct mon_viol *x, void *arg)
 {
-	report_log_one(arg, x);
+	struct report_run *rr = arg;
+	struct verdict v;
+	char grant[PATH_MAX * 2], *text = NULL;
+	size_t len = 0;
+
+	to_verdict(x, &v);
+	judge_suggest(rr->rc.jc, &v, grant, sizeof(grant));
+	log_one(&rr->rc, x, grant);
+	if (!rr->say || rr->rc.mode == VIOL_LOG)
+		return;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	print_one(f, &rr->rc, x, grant);
+	if (fclose(f) == 0 && text && strncmp(text, "sbxsh:   ", 9) == 0) {
+		char *line = NULL;
+		if (asprintf(&line, "sbxsh: violation: %s", text + 9) >= 0)
+			rr->say(rr->say_arg, line);
+		free(line);
+	}
+	free(text);
+}
+
+void report_run_live(struct report_run *rr, bool keep_status,
+		     void (*say)(void *arg, const char *text), void *arg)
+{
+	if (!rr)
+		return;
+	rr->say = say;
+	rr->say_arg = arg;
+	rr->rc.live = say != NULL;
+	rr->rc.keep_status = keep_status;
 }
 
 void report_run_free(struct report_run *rr)
@@ -344,7 +378,7 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 	if (rr->quiet)
 		monitor_set_quiet(rr->mon);
 	else
-		monitor_set_sink(rr->mon, live_log, &rr->rc);
+		monitor_set_sink(rr->mon, live_log, rr);
 	monitor_set_level(rr->mon, lvl);
 	rr->rc.logged = true;
 	notify_env_format(env, sizeof(env), sv[1], lvl, spec->unix_all ? 0 : NOTIFY_UNIX);

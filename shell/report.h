@@ -22,6 +22,8 @@ struct report_ctx {
 	bool syslog;
 	const char *session, *command, *cmdline, *cwd;
 	bool logged; /* the violations were logged as they happened (report_log_one) */
+	bool live;	  /* … and shown as they happened (report_run_live): not listed again */
+	bool keep_status; /* a session's: on_violation = fail does not change its status */
 	const struct sess_refusals *refusals; /* the session daemon's network refusals of
 						  this command (its END reply), or NULL */
 };
@@ -56,6 +58,13 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 const char *report_run_command(const struct report_run *rr);
 /* Where net_finish puts the daemon's network refusals of the command (NULL when rr is). */
 struct sess_refusals *report_run_refusals(struct report_run *rr);
+
+/* A session (an interactive shell, a script on stdin): each violation is also shown as it is
+ * found, by say(arg, text) with one line of text ending in '\n', on the supervise loop's thread
+ * (not under on_violation = log); report_run_end then lists none again. keep_status: the
+ * session's status stays its shell's (no REPORT_EXIT_VIOLATION). */
+void report_run_live(struct report_run *rr, bool keep_status,
+		     void (*say)(void *arg, const char *text), void *arg);
 /* After the command: stops the monitor, reports, returns the wait status to exit with. */
 int report_run_end(struct report_run *rr, int wstatus);
 /* The run's monitor (NULL when off), for the supervise loop to serve (monitor_poll_fd,

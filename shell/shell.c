@@ -6,9 +6,13 @@
  *   that cannot be built → the command does not run; exit 125 with the cause and the fix.
  * - bwrap and the stage are run by absolute path; argv arrays only, no shell strings.
  * - Inside a sandbox already (the marker), the inner shell runs directly: no nesting.
+ * - With a terminal on 0-2 no sandbox ever gets it: the command gets a pty of ours, relayed
+ *   (shell/relay.c); without one, the sandbox gets a session of its own (no TIOCSTI).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +30,13 @@
 #include "shell/net.h"
 #include "platform/linux/notify.h"
 #include "shell/policy.h"
+#include "shell/relay.h"
 #include "shell/report.h"
 #include "shell/shell.h"
 
 #define STAGE_PATH  SBX_LIBEXECDIR "/sbxsh-stage"
 #define MARKER_PATH SBX_LIBEXECDIR "/sandbox-marker"
+#define BASHRC_PATH SBX_LIBEXECDIR "/sbxsh.bashrc"
 
 extern char **environ;
 
@@ -47,7 +53,10 @@ struct run {
 	struct report_run *mon; /* the violation monitor, or NULL (monitor = off) */
 	struct net_run *net;	/* network = proxy, or NULL */
 	/* An agent's cwd file relayed (agent.h). */
-	struct agent_relay relay;
+	struct agent_relay agent;
+	char *recovery;		/* the recovery shell's writable directory (the user's config) */
+	bool relay;		/* 0-2 are terminals: the command gets a pty, relayed */
+	struct relay pty;
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
@@ -80,6 +89,66 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 		"cannot run the inner shell %s: %s", sh, strerror(errno));
 }
 
+static bool interactive(const struct shell_args *a);
+static bool all_tty(void);
+
+/* The directory of the user's policy file (what a recovery shell may write). Caller frees. */
+static char *user_config_dir(void)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+	char *p = NULL;
+
+	if (x && x[0] == '/' ? asprintf(&p, "%s/sbxsh", x) < 0
+			     : !h || asprintf(&p, "%s/.config/sbxsh", h) < 0)
+		return NULL;
+	return p;
+}
+
+static void clear_list(struct pol_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].value);
+	l->n = 0;
+}
+
+/* A person at a terminal whose own policy file does not load is not locked out: a shell in
+ * the system policy's sandbox with no network and nothing writable but the user's sbxsh
+ * config directory, labelled as such, with the error and the fix. A command without a
+ * terminal is refused instead (125). Returns only when the recovery profile is ready. */
+static void recover(struct run *r, struct diag *bad, const char *cwd)
+{
+	struct diag d = {0};
+	struct policy_opts o = {.login = r->args.login, .no_user = true};
+
+	print_lines(&bad->errors, "");
+	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0)
+		refuse_diag(&d); /* the system policy itself: nothing for the user to fix */
+	diag_release(&d);
+	diag_release(bad);
+	char *dir = user_config_dir();
+	struct stat st;
+	if (!dir)
+		sbx_fatal("out of memory");
+	mkdir(dir, 0700);
+	/* the directory itself, never where a link of that name would lead */
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    !(r->recovery = realpath(dir, NULL)))
+		sbx_fatal("no recovery shell: %s is not a directory of yours; fix your policy file "
+			  "from another shell",
+			  dir);
+	free(dir);
+	clear_list(&r->prof->write);
+	clear_list(&r->prof->listen);
+	r->prof->network = NET_NONE;
+	fprintf(
+	    stderr,
+	    "sbxsh: RECOVERY SHELL: your policy did not load (above). This shell has no network "
+	    "and only %s is writable:\n"
+	    "sbxsh: fix the file there (`sbxsh policy --check FILE` checks it), then exit and "
+	    "log in again.\n",
+	    r->recovery);
+}
+
 static void load_profile(struct run *r)
 {
 	struct diag d = {0};
@@ -95,12 +164,19 @@ static void load_profile(struct run *r)
 	if (!cwd)
 		sbx_fatal("cannot read the current directory (%s); cd to a directory that exists",
 			  strerror(errno));
-	if (agent_extra_writes(&r->args, o.preset, &extra, &notes, &r->relay) < 0)
+	if (agent_extra_writes(&r->args, o.preset, &extra, &notes, &r->agent) < 0)
 		sbx_fatal("out of memory");
 	o.extra_write = extra.v, o.nextra_write = extra.n;
 	print_lines(&notes, "note: ");
-	if (policy_load(&r->pol, &o, &d) < 0 || profile_resolve(r->pol, cwd, &r->prof, &d) < 0)
+	/* Only a policy that does not load: one that does but hides this directory (or is
+	 * otherwise refused here) is the user's word, never lifted by a recovery shell. */
+	if (policy_load(&r->pol, &o, &d) < 0) {
+		if (r->args.dry_run || !all_tty() || !interactive(&r->args))
+			refuse_diag(&d);
+		recover(r, &d, cwd);
+	} else if (profile_resolve(r->pol, cwd, &r->prof, &d) < 0) {
 		refuse_diag(&d);
+	}
 	print_lines(&d.warnings, "");
 	diag_release(&d);
 	strv_release(&extra);
@@ -125,6 +201,207 @@ static bool all_tty(void)
 	return isatty(0) && isatty(1) && isatty(2);
 }
 
+/* The relay takes the terminal: only from its foreground (a background job that set raw mode
+ * would be stopped by SIGTTOU; it gets a session of its own instead, as without a terminal). */
+static bool relay_wanted(void)
+{
+	return all_tty() && tcgetpgrp(0) == getpgrp();
+}
+
+/* bash's rule: no command string, no script, stdin and stderr terminals (or -i). */
+static bool interactive(const struct shell_args *a)
+{
+	return a->interactive ||
+	       (!a->cmd && !a->script && !a->stdin_script && isatty(0) && isatty(2));
+}
+
+/* The directory of a profile's interactive state (its shell history, less's, psql's…) on the
+ * host: $XDG_STATE_HOME/sbxsh/shell/<profile>-<hash>, made 0700 if missing. One per profile, so
+ * a profile's sandbox never writes what another profile's shell reads. NULL when it cannot
+ * be made (then the session runs without it). Caller frees. */
+static char *state_dir(const char *profile)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+	char slug[64], *p = NULL;
+	uint32_t hash = 2166136261u;
+	size_t n = 0;
+
+	for (const char *c = profile; *c; c++)
+		hash = (hash ^ (unsigned char)*c) * 16777619u;
+	for (const char *c = profile; *c && n < 40; c++)
+		if (*c != '[' && *c != ']')
+			slug[n++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' ? *c : '_';
+	slug[n] = 0;
+	if (x && x[0] == '/'
+		? asprintf(&p, "%s/sbxsh/shell/%s-%08x", x, slug, hash) < 0
+		: !h || h[0] != '/' ||
+		      asprintf(&p, "%s/.local/state/sbxsh/shell/%s-%08x", h, slug, hash) < 0)
+		return NULL;
+	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = 0;
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			break;
+		if (!s)
+			break;
+		*s = '/';
+	}
+	struct stat st;
+	if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		return p;
+	free(p);
+	return NULL;
+}
+
+/* An interactive shell keeps its history (HISTFILE) and the state files of common tools in
+ * its profile's state directory, bound writable: no noise from ~/.lesshst and the like, no
+ * host ~/.bash_history. */
+static void session_state(struct run *r)
+{
+	static const char *const vars[][2] = {
+	    {"HISTFILE", "bash_history"},	  {"LESSHISTFILE", "lesshst"},
+	    {"PSQL_HISTORY", "psql_history"},	  {"MYSQL_HISTFILE", "mysql_history"},
+	    {"SQLITE_HISTORY", "sqlite_history"}, {"NODE_REPL_HISTORY", "node_repl_history"},
+	    {"PYTHON_HISTORY", "python_history"},
+	};
+	char *dir = NULL;
+
+	if (r->args.dry_run || !interactive(&r->args) ||
+	    !(dir = state_dir(r->spec.profile_name ? r->spec.profile_name : "default")))
+		return;
+	int e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, dir, dir);
+	for (size_t i = 0; e == 0 && i < sizeof(vars) / sizeof(*vars); i++)
+		e = strv_pushf(&r->spec.env_set, "%s=%s/%s", vars[i][0], dir, vars[i][1]);
+	free(dir);
+	if (e < 0)
+		sbx_fatal("out of memory");
+}
+
+/* Tools' own state files in the read-only home, which an interactive session writes without
+ * meaning to (less, vim, python, psql…): not reported (the profile's ignore_write, for this
+ * run only). Those with a variable for their path go to the state directory instead. */
+static void quiet_tools(struct run *r)
+{
+	static const char *const names[] = {
+	    ".viminfo*",      ".python_history", ".lesshst",	       ".psql_history",
+	    ".mysql_history", ".sqlite_history", ".node_repl_history", ".wget-hsts",
+	    ".bash_history",  ".zsh_history",	 ".zcompdump*",	       ".rediscli_history",
+	};
+	struct pol_list *l = &r->prof->ignore_write;
+	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
+
+	if (!home || !interactive(&r->args)) {
+		free(home);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		struct pol_value *v = realloc(l->v, (l->n + 1) * sizeof(*v));
+		if (!v)
+			sbx_fatal("out of memory");
+		l->v = v;
+		l->cap = l->n + 1;
+		if (asprintf(&v[l->n].value, "%s/%s", home, names[i]) < 0)
+			sbx_fatal("out of memory");
+		v[l->n].file = "<sbxsh>";
+		v[l->n++].line = 0;
+	}
+	free(home);
+}
+
+/* [sbxsh] prompt_marker with %p the profile's name (no brackets; no \ $ ` for the prompt to
+ * expand) and a space; NULL when it is empty. Caller frees. */
+static char *marker_text(const char *fmt, const char *profile)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+
+	if (!f)
+		sbx_fatal("out of memory");
+	for (const char *c = fmt; *c; c++) {
+		if (c[0] != '%' || (c[1] != 'p' && c[1] != '%')) {
+			fputc(*c, f);
+			continue;
+		}
+		for (const char *q = *++c == 'p' ? profile : "%"; *q; q++)
+			if (*q != '[' && *q != ']')
+				fputc(strchr("\\$`", *q) ? '_' : *q, f);
+	}
+	if (fclose(f) != 0 || !out)
+		sbx_fatal("out of memory");
+	if (!*out) {
+		free(out);
+		return NULL;
+	}
+	char *sp = NULL;
+	if (asprintf(&sp, "%s ", out) < 0)
+		sbx_fatal("out of memory");
+	free(out);
+	return sp;
+}
+
+static bool is_bash(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return strcmp(b ? b + 1 : path, "bash") == 0;
+}
+
+/* The inner bash reads sbxsh.bashrc (the user's ~/.bashrc, then the marker) unless the caller
+ * chose its start-up files. */
+static bool own_rc(const struct shell_args *a)
+{
+	static const char *const theirs[] = {"--rcfile", "--init-file", "--norc", "--posix"};
+
+	for (size_t i = 1; i < a->fwd.n; i++)
+		for (size_t k = 0; k < sizeof(theirs) / sizeof(*theirs); k++)
+			if (strcmp(a->fwd.v[i], theirs[k]) == 0)
+				return false;
+	return access(BASHRC_PATH, R_OK) == 0;
+}
+
+/* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile): the violations before
+ * each prompt, and the prompt marker (SBXSH_PROMPT_MARKER). A login shell reads no rc file of
+ * ours: it gets both from a PROMPT_COMMAND when the caller has none. */
+static void prompt_marker(struct run *r, const struct settings *set)
+{
+	char *m = NULL;
+	int e = 0;
+
+	if (r->args.dry_run || !interactive(&r->args) || !is_bash(set->inner_shell))
+		return;
+	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
+			r->spec.profile_name ? r->spec.profile_name : "");
+	if (m)
+		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
+	if (e == 0 && m && r->args.login && !getenv("PROMPT_COMMAND"))
+		e = strv_push(
+		    &r->spec.env_set,
+		    "PROMPT_COMMAND=: >> /dev/null; case $PS1 in \"$SBXSH_PROMPT_MARKER\"*) ;; "
+		    "*) PS1=$SBXSH_PROMPT_MARKER$PS1 ;; esac");
+	if (e == 0 && !r->args.login && own_rc(&r->args)) {
+		struct strv argv = {0};
+		e = sbx_mounts_add(&r->spec.mounts, SBX_M_RO_BIND, BASHRC_PATH, BASHRC_PATH);
+		if (e == 0)
+			e = strv_pushl(&argv, r->args.fwd.v[0], "--rcfile", BASHRC_PATH, NULL);
+		for (size_t i = 1; e == 0 && i < r->args.fwd.n; i++)
+			e = strv_push(&argv, r->args.fwd.v[i]);
+		strv_release(&r->args.fwd);
+		r->args.fwd = argv;
+	}
+	free(m);
+	if (e < 0)
+		sbx_fatal("out of memory");
+}
+
+/* The pty and raw mode, just before bwrap starts; failing that, the command does not run. */
+static void open_relay(struct run *r)
+{
+	int e;
+
+	if (r->relay && (e = relay_open(&r->pty)) < 0)
+		sbx_fatal("cannot make a pseudo-terminal for the sandbox: %s", strerror(-e));
+}
+
 static void plan(struct run *r, const struct settings *set)
 {
 	struct strv notices = {0}, errors = {0};
@@ -139,13 +416,20 @@ static void plan(struct run *r, const struct settings *set)
 	    .inner_shell = inner_for(&r->args, set),
 	    .environ = environ,
 	    .root = geteuid() == 0,
-	    /* Interactive without a pty relay yet: a session of its own (no TIOCSTI). */
-	    .tty = all_tty() && !(r->args.interactive || (!r->args.command && !r->args.script)),
+	    /* Behind the relay the sandbox has a session of its own, led by the stage. */
+	    .tty = false,
 	    .make_dirs = !r->args.dry_run,
 	};
 	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
 
 	print_lines(&notices, "note: ");
+	r->spec.pty = r->relay;
+	if (e == 0 && r->recovery)
+		e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, r->recovery, r->recovery);
+	if (e == 0) {
+		session_state(r);
+		prompt_marker(r, set);
+	}
 	free(home);
 	strv_release(&notices);
 	if (e < 0) {
@@ -241,7 +525,8 @@ static _Noreturn void finish(struct run *r, const struct run_result *res)
 			"`sbxsh doctor` checks what this machine allows",
 			WEXITSTATUS(res->bwrap_status));
 	}
-	/* The violation report may turn a success into REPORT_EXIT_VIOLATION (on_violation). */
+	/* The violation report may turn a success into REPORT_EXIT_VIOLATION (on_violation);
+	 * not an interactive session's (report_run_live): its status is the shell's. */
 	st = report_run_end(r->mon, st);
 	report_run_free(r->mon);
 	supervise_exit(st);
@@ -282,6 +567,33 @@ static void start_monitor(struct run *r, const struct settings *set)
 		r->fds[r->nfds++] = fd;
 }
 
+/* A session's violations as they happen: through the relay, or on stderr. */
+static void say_relay(void *arg, const char *text)
+{
+	relay_say(arg, text);
+}
+
+static void say_stderr(void *arg, const char *text)
+{
+	(void)arg;
+	fputs(text, stderr);
+	fflush(stderr);
+}
+
+/* An interactive shell or a script read from stdin: one command after another, so each
+ * violation is shown when it happens, not all at the end. */
+static void live_reports(struct run *r)
+{
+	bool inter = interactive(&r->args);
+
+	if (!inter && (r->args.cmd || r->args.script))
+		return;
+	if (r->relay)
+		report_run_live(r->mon, inter, say_relay, &r->pty);
+	else
+		report_run_live(r->mon, inter, say_stderr, NULL);
+}
+
 /* The violation monitor, served by the supervise loop (no thread of its own). */
 static int mon_fd(void *m)
 {
@@ -299,7 +611,9 @@ static int run_sandboxed(struct run *r)
 	struct run_result res;
 
 	load_profile(r);
+	quiet_tools(r);
 	set = policy_settings(r->pol);
+	r->relay = relay_wanted();
 	plan(r, set);
 	if (!r->args.dry_run)
 		check_helpers(set);
@@ -311,18 +625,21 @@ static int run_sandboxed(struct run *r)
 	if (r->args.dry_run)
 		dry_run(r);
 	start_monitor(r, set);
+	live_reports(r);
 	connect_net(r, set);
 	struct supervise_net hook;
 	if (r->net)
 		net_hook(r->net, &hook);
 	struct monitor *mon = report_run_monitor(r->mon);
 	struct supervise_extra xmon = {mon_fd, mon_ready, mon};
+	open_relay(r);
 	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session,
-			      r->net ? &hook : NULL, mon ? &xmon : NULL, &res);
+			      r->net ? &hook : NULL, mon ? &xmon : NULL, r->relay ? &r->pty : NULL,
+			      &res);
 	if (e < 0)
 		sbx_fatal("cannot start bwrap: %s", strerror(-e));
 	net_finish(r->net, report_run_refusals(r->mon));
-	agent_after(&r->relay);
+	agent_after(&r->agent);
 	finish(r, &res);
 }
 

@@ -68,14 +68,17 @@ struct supervise_extra {
 	void *arg;
 };
 
+struct relay;
 /* Runs argv (bwrap, by absolute path) and supervises it: signals forwarded to the stage,
  * the stage's report read from sock. keep_fds are made inheritable for bwrap only.
  * net (NULL: network is not proxy; a NET message is then refused) takes the fronts; extra
- * (may be NULL) is served in the same loop. Fills *res. Returns 0, or a negative errno when
+ * (may be NULL) is served in the same loop; relay (NULL: none; else opened) gives bwrap its
+ * slave as 0-2, is served in the loop and closed (the terminal restored) before return.
+ * Fills *res. Returns 0, or a negative errno when
  * it could not start bwrap. */
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
 		  const struct supervise_net *net, const struct supervise_extra *extra,
-		  struct run_result *res);
+		  struct relay *relay, struct run_result *res);
 /* Exits with wstatus: the same code, or dies of the same signal. */
 _Noreturn void supervise_exit(int wstatus);
 

@@ -2,7 +2,10 @@
  *
  * Rules kept here:
  * - stdin, stdout and stderr are never read or touched: bwrap inherits them. Descriptors the
- *   caller passed stay open; ours are close-on-exec except those bwrap must read.
+ *   caller passed stay open; ours are close-on-exec except those bwrap must read. With a pty
+ *   relay (a terminal on 0-2) bwrap gets the pty's slave as 0-2 instead, and the relay moves
+ *   the bytes (shell/relay.c); SIGWINCH resizes the pty; SIGHUP is forwarded (the relay hangs
+ *   the pty up when the terminal itself is gone).
  * - SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to sbxsh go to the stage, which passes them to the
  *   command's process group. One the terminal sent to our whole group is not sent twice.
  * - The stage's messages come from inside the sandbox: checked for size, magic and range;
@@ -34,9 +37,11 @@
 #include "platform/fdpass.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
+#include "shell/relay.h"
 #include "shell/shell.h"
 
 static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD};
+static const int relayed[] = {SIGWINCH, SIGCONT}; /* with a pty relay: the relay's */
 
 #define SBX_REAP_MS 2000
 static pid_t pending_bwrap = -1; /* the stage reported; bwrap not yet reaped */
@@ -48,6 +53,7 @@ struct sup {
 	bool net_done; /* the fronts came (or were refused): no second NET message */
 	const struct supervise_net *net;
 	const struct supervise_extra *extra;
+	struct relay *relay;
 	struct run_result *res;
 };
 
@@ -63,9 +69,11 @@ union stage_cmsg {
 
 /* The signals to watch: a forwarded one the caller left ignored stays ignored for the
  * command too, as bash keeps it (an async list starts with SIGINT and SIGQUIT ignored). */
-static void sigset_handled(sigset_t *set)
+static void sigset_handled(sigset_t *set, bool relay)
 {
 	sigemptyset(set);
+	for (size_t i = 0; relay && i < sizeof(relayed) / sizeof(*relayed); i++)
+		sigaddset(set, relayed[i]);
 	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++) {
 		struct sigaction sa;
 		if (handled[i] != SIGCHLD && sigaction(handled[i], NULL, &sa) == 0 &&
@@ -75,10 +83,13 @@ static void sigset_handled(sigset_t *set)
 	}
 }
 
-static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkeep,
+static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkeep, int tty,
 				 const sigset_t *old, const struct sigaction *chld)
 {
 	sigaction(SIGCHLD, chld, NULL);
+	for (int fd = 0; tty >= 0 && fd < 3; fd++)
+		if (dup2(tty, fd) < 0)
+			_exit(SBX_EXIT_REFUSED); /* never the caller's terminal instead */
 	for (size_t i = 0; i < nkeep; i++)
 		fcntl(keep[i], F_SETFD, 0);
 	sigprocmask(SIG_SETMASK, old, NULL);
@@ -98,13 +109,13 @@ static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkee
 /* vfork: the child only resets signals and descriptors and execs bwrap, so our page tables
  * are not copied; it has a descriptor table and signal dispositions of its own. Nothing here
  * lives across the vfork but the arguments. */
-static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, const sigset_t *old,
+static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, int tty, const sigset_t *old,
 		   const struct sigaction *chld)
 {
 	pid_t pid = vfork();
 
 	if (pid == 0)
-		child_exec(argv, keep, nkeep, old, chld);
+		child_exec(argv, keep, nkeep, tty, old, chld);
 	return pid;
 }
 
@@ -199,6 +210,14 @@ static int on_message(struct sup *s)
  * and takes the half-built sandbox along). */
 static void forward(struct sup *s, const struct signalfd_siginfo *si)
 {
+	if (s->relay && si->ssi_signo == SIGWINCH) {
+		relay_winch(s->relay);
+		return;
+	}
+	if (s->relay && si->ssi_signo == SIGCONT) {
+		relay_cont(s->relay);
+		return;
+	}
 	/* The terminal sent it to our process group, which holds the sandbox too. */
 	if (si->ssi_code == SI_KERNEL && !s->new_session)
 		return;
@@ -233,10 +252,15 @@ static void loop(struct sup *s)
 
 	for (;;) {
 		int xfd = s->extra ? s->extra->fd(s->extra->arg) : -1;
-		struct pollfd p[3] = {
+		struct pollfd p[3 + RELAY_NFDS] = {
 		    {s->sigfd, POLLIN, 0}, {open ? s->sock : -1, POLLIN, 0}, {xfd, POLLIN, 0}};
-		if (poll(p, 3, -1) < 0)
+		size_t n = 3;
+		if (s->relay)
+			relay_poll(s->relay, p + 3), n += RELAY_NFDS;
+		if (poll(p, n, -1) < 0)
 			continue;
+		if (s->relay)
+			relay_ready(s->relay, p + 3);
 		/* the monitor first: a sandboxed call waits on its answer */
 		if (p[2].revents)
 			s->extra->ready(s->extra->arg, p[2].revents);
@@ -256,13 +280,14 @@ static void loop(struct sup *s)
 
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
 		  const struct supervise_net *net, const struct supervise_extra *extra,
-		  struct run_result *res)
+		  struct relay *relay, struct run_result *res)
 {
 	struct sup s = {.sock = sock,
 			.pidfd = -1,
 			.new_session = new_session,
 			.net = net,
 			.extra = extra,
+			.relay = relay,
 			.res = res};
 	sigset_t set, old;
 	int r = 0;
@@ -271,14 +296,14 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 	/* A caller that ignores SIGCHLD would have bwrap reaped behind our back. */
 	struct sigaction dfl = {.sa_handler = SIG_DFL}, chld;
 	sigaction(SIGCHLD, &dfl, &chld);
-	sigset_handled(&set);
+	sigset_handled(&set, relay != NULL);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	s.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (s.sigfd < 0) {
 		r = -errno;
 		goto out;
 	}
-	s.bwrap = spawn(argv, keep_fds, nkeep, &old, &chld);
+	s.bwrap = spawn(argv, keep_fds, nkeep, relay ? relay->slave : -1, &old, &chld);
 	if (s.bwrap < 0) {
 		r = -errno;
 		goto out;
@@ -286,8 +311,14 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 	for (size_t i = 0; i < nkeep; i++)
 		if (keep_fds[i] != sock)
 			close(keep_fds[i]);
+	if (relay) {
+		close(relay->slave); /* the sandbox's now: the master reads EIO once it is gone */
+		relay->slave = -1;
+	}
 	loop(&s);
 out:
+	if (relay)
+		relay_close(relay);
 	if (s.pidfd >= 0)
 		close(s.pidfd);
 	if (s.sigfd >= 0)

@@ -1,7 +1,7 @@
 /* sbxsh-stage — runs inside the sandbox as its pid 1, between bwrap and the inner shell.
  *
  * Usage (bwrap runs it; not for people):
- *   sbxsh-stage --fd=N [--unix-all] [--net [--reach=PORT]… [--relay]] -- SHELL ARGV0 ARGS…
+ *   sbxsh-stage --fd=N [--unix-all] [--ctty] [--net [--reach=PORT]… [--relay]] -- SHELL ARGV0 ARGS…
  *
  * Rules kept here:
  * - Nothing the command runs before the filter is installed, the capabilities (and the
@@ -10,6 +10,9 @@
  * - As pid 1 it reaps every orphan, forwards the signals the front end sends to the
  *   command's process group, and reports the shell's real wait status, so the front end
  *   can die of the same signal. It reads one thing only: the front end's go / no-go.
+ * - --ctty: 0-2 are the front end's pty (never the caller's terminal); the stage leads a
+ *   session with it as controlling terminal, so the shell has job control; signals from outside
+ *   reach the shell's own process group too (an interactive shell leaves the stage's).
  * - network = proxy (--net): the fronts listen before anything of the command exists; they go
  *   out to the front end (SCM_RIGHTS) and the stage closes its copies, so no listener is left
  *   in the sandbox; nothing runs before the front end says go (the daemon took them).
@@ -30,6 +33,7 @@
 #include "platform/linux/notify.h"
 #include "platform/fdpass.h"
 #include "platform/log.h"
+#include "platform/pty.h"
 #include "platform/sandbox.h"
 #include "session/stage_net.h"
 
@@ -43,7 +47,7 @@ static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 struct stage_args {
 	int fd;
-	bool unix_all;
+	bool unix_all, ctty;
 	bool net, relay;
 	uint16_t reach[SESS_PORTS_MAX];
 	size_t nreach;
@@ -67,6 +71,8 @@ static int parse(int argc, char **argv, struct stage_args *a)
 			a->fd = (int)v;
 		} else if (strcmp(argv[i], "--unix-all") == 0) {
 			a->unix_all = true;
+		} else if (strcmp(argv[i], "--ctty") == 0) {
+			a->ctty = true;
 		} else if (strcmp(argv[i], "--net") == 0) {
 			a->net = true;
 		} else if (strcmp(argv[i], "--relay") == 0) {
@@ -195,7 +201,7 @@ static pid_t spawn_shell(const struct stage_args *a, const sigset_t *old)
 }
 
 /* Waits for the shell; reaps orphans; forwards signals sent from outside or by others. */
-static int supervise(pid_t shell, const sigset_t *set)
+static int supervise(pid_t shell, bool ctty, const sigset_t *set)
 {
 	for (;;) {
 		siginfo_t si;
@@ -206,6 +212,9 @@ static int supervise(pid_t shell, const sigset_t *set)
 			/* From the terminal (SI_KERNEL) the group already has it; ours: skip. */
 			if (si.si_code <= 0 && si.si_pid != getpid())
 				kill(0, sig);
+			pid_t g = ctty ? getpgid(shell) : -1;
+			if (si.si_code <= 0 && si.si_pid != getpid() && g > 1 && g != getpgrp())
+				kill(-g, sig);
 			continue;
 		}
 		int status;
@@ -242,10 +251,14 @@ int main(int argc, char **argv)
 		sigaddset(&set, forwarded[i]);
 	}
 	sigprocmask(SIG_BLOCK, &set, &old);
+	/* A pty of our own: its foreground group gets ^C and ^Z; the shell takes it over. */
+	int r;
+	if (a.ctty && (r = sbx_pty_take(0)) < 0)
+		fail(a.fd, -r, "making the pty the controlling terminal");
 
 	/* The monitor's settings leave the environment before anything else can read them. */
 	struct notify_stage mon;
-	int r = notify_stage_parse(&mon);
+	r = notify_stage_parse(&mon);
 	if (r < 0)
 		fail(a.fd, -r, "reading " NOTIFY_ENV);
 	if ((r = sandbox_caps_drop()) < 0)
@@ -265,7 +278,7 @@ int main(int argc, char **argv)
 	}
 	send_msg(a.fd, SBX_STAGE_STARTED, 0);
 	pid_t shell = spawn_shell(&a, &old);
-	int status = shell < 0 ? (-shell) << 8 : supervise(shell, &set);
+	int status = shell < 0 ? (-shell) << 8 : supervise(shell, a.ctty, &set);
 	send_msg(a.fd, SBX_STAGE_EXITED, status);
 	/* _exit: nothing may run at exit (a sanitizer build's leak check would print into the
 	 * command's stderr); there is nothing to flush. bwrap reaps this process and sbxsh

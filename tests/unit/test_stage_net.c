@@ -72,7 +72,7 @@ static int run(const char *mode, const struct supervise_net *net, struct run_res
 	snprintf(fd, sizeof(fd), "%d", sv[1]);
 	char *argv[] = {"/usr/bin/python3", "-c", (char *)stage_py, fd, (char *)mode, NULL};
 	int keep[] = {sv[1]};
-	int e = supervise_run(argv, sv[0], keep, 1, true, net, NULL, res);
+	int e = supervise_run(argv, sv[0], keep, 1, true, net, NULL, NULL, res);
 	close(sv[0]);
 	if (e < 0)
 		return -1;

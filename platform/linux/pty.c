@@ -1,0 +1,154 @@
+/* pty — the Linux pseudo-terminal (devpts through /dev/ptmx).
+ *
+ * Rules kept here:
+ * - The caller's terminal is only ever switched to raw mode after its modes are saved, and
+ *   they are put back on every way out we can see (exit, a fatal signal, the caller's call).
+ * - Nothing here changes a flag of a descriptor the caller passed (O_NONBLOCK would be shared
+ *   with the shell that started us): a second open of the terminal carries our flags.
+ */
+#include "platform/pty.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+static struct termios saved;
+static int saved_fd = -1;
+static volatile sig_atomic_t raw_on;
+
+int sbx_pty_copy_size(int from_tty, int master)
+{
+	struct winsize ws;
+
+	if (ioctl(from_tty, TIOCGWINSZ, &ws) < 0 || ioctl(master, TIOCSWINSZ, &ws) < 0)
+		return -errno;
+	return 0;
+}
+
+static int open_slave(int master)
+{
+	char name[64];
+
+	if (grantpt(master) < 0 || unlockpt(master) < 0 || ptsname_r(master, name, sizeof(name)))
+		return -errno;
+	int fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int sbx_pty_open(int from_tty, int *master, int *slave)
+{
+	struct termios t;
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK), s = -1, r = 0;
+
+	if (m < 0)
+		return -errno;
+	if ((s = open_slave(m)) < 0) {
+		r = s;
+		goto out;
+	}
+	if (from_tty >= 0 && tcgetattr(from_tty, &t) == 0 && tcsetattr(s, TCSANOW, &t) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (from_tty >= 0)
+		sbx_pty_copy_size(from_tty, m); /* a terminal without a size keeps the default */
+	*master = m;
+	*slave = s;
+	return 0;
+out:
+	if (s >= 0)
+		close(s);
+	close(m);
+	return r;
+}
+
+int sbx_tty_reopen(int fd)
+{
+	char name[256];
+	int e = ttyname_r(fd, name, sizeof(name));
+
+	if (e)
+		return -e;
+	int n = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (n < 0)
+		return -errno;
+	/* the name may since lead elsewhere: keep it only if it is the same terminal */
+	struct stat a, b;
+	if (fstat(fd, &a) < 0 || fstat(n, &b) < 0 || a.st_rdev != b.st_rdev) {
+		close(n);
+		return -ENOTTY;
+	}
+	return n;
+}
+
+void sbx_tty_restore(void)
+{
+	if (!raw_on)
+		return;
+	raw_on = 0;
+	tcsetattr(saved_fd, TCSAFLUSH, &saved);
+}
+
+bool sbx_tty_is_raw(void)
+{
+	return raw_on;
+}
+
+/* A crash in raw mode: the terminal back, then the default action. */
+static void on_fatal(int sig)
+{
+	sbx_tty_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void hook_exit(void)
+{
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	atexit(sbx_tty_restore);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(*fatal); i++) {
+		struct sigaction sa = {.sa_handler = on_fatal, .sa_flags = SA_RESETHAND};
+		sigaction(fatal[i], &sa, NULL);
+	}
+}
+
+int sbx_tty_raw(int fd)
+{
+	struct termios t;
+
+	if (saved_fd < 0) {
+		if (tcgetattr(fd, &saved) < 0)
+			return -errno;
+		saved_fd = fd;
+		hook_exit();
+	}
+	t = saved;
+	cfmakeraw(&t);
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(fd, TCSANOW, &t) < 0)
+		return -errno;
+	raw_on = 1;
+	return 0;
+}
+
+int sbx_pty_take(int fd)
+{
+	/* bwrap --new-session made us a session leader already: setsid then says EPERM */
+	if (setsid() < 0 && getsid(0) != getpid())
+		return -errno;
+	if (ioctl(fd, TIOCSCTTY, 0) < 0)
+		return -errno;
+	return 0;
+}

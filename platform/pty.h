@@ -1,0 +1,35 @@
+/* pty — the pseudo-terminal between the caller's terminal and a sandbox (compat.md 16): the
+ * pair, its window size, the caller's terminal in raw mode and back, and, in the stage, the
+ * slave made the controlling terminal. The rest of the code uses no terminal ioctl directly.
+ */
+#ifndef SBX_PTY_H
+#define SBX_PTY_H
+#include <stdbool.h>
+
+/* Opens a pair: *master non-blocking, both close-on-exec, the slave not our controlling
+ * terminal. The slave starts with from_tty's modes and window size (from_tty < 0: the
+ * defaults). Returns 0 or -errno; the caller closes both. */
+int sbx_pty_open(int from_tty, int *master, int *slave);
+
+/* Copies from_tty's window size to the pty of master (its foreground group gets SIGWINCH).
+ * Returns 0 or -errno. */
+int sbx_pty_copy_size(int from_tty, int master);
+
+/* A second open file description of the terminal on fd, non-blocking (O_NONBLOCK on fd itself
+ * would reach the caller's shell, which shares it). Returns the descriptor (close-on-exec) or
+ * -errno. */
+int sbx_tty_reopen(int fd);
+
+/* Puts the terminal on fd in raw mode, having saved its modes once; the modes come back with
+ * sbx_tty_restore, at exit, and on a fatal signal. Returns 0 or -errno. */
+int sbx_tty_raw(int fd);
+/* Puts the saved modes back (idempotent, async-signal-safe); a no-op before sbx_tty_raw. */
+void sbx_tty_restore(void);
+/* true between sbx_tty_raw and sbx_tty_restore. */
+bool sbx_tty_is_raw(void);
+
+/* The stage: a session of its own (unless it leads one) with the terminal on fd as its
+ * controlling terminal, so the shell it starts has job control. Returns 0 or -errno. */
+int sbx_pty_take(int fd);
+
+#endif

@@ -1,0 +1,235 @@
+/* relay — the caller's terminal ⇄ the pty master, non-blocking, in the supervise loop.
+ *
+ * Rules kept here:
+ * - The caller's terminal is raw while the relay runs, so ^C and ^Z are bytes for the pty's
+ *   line discipline (the sandbox's foreground job), never signals to sbxsh; its modes come
+ *   back on every way out (relay_close, exit, a fatal signal: platform/pty.h).
+ * - Nothing blocks: both sides are non-blocking descriptions of our own; a side that is full
+ *   keeps its bytes until poll says it can take more; the other direction still moves.
+ * - Bytes pass unchanged in both directions.
+ */
+#include "shell/relay.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "platform/pty.h"
+
+static void close_all(struct relay *r)
+{
+	int *fds[] = {&r->in, &r->out, &r->master, &r->slave};
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(*fds); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+int relay_open(struct relay *r)
+{
+	int e;
+
+	r->in = r->out = r->master = r->slave = -1;
+	r->in_done = r->out_done = r->master_done = false;
+	r->ilen = r->ioff = r->olen = r->ooff = 0;
+	if ((e = sbx_pty_open(0, &r->master, &r->slave)) < 0)
+		return e;
+	if ((r->in = sbx_tty_reopen(0)) < 0 || (r->out = sbx_tty_reopen(1)) < 0) {
+		e = r->in < 0 ? r->in : r->out;
+		goto out;
+	}
+	if ((e = sbx_tty_raw(0)) < 0)
+		goto out;
+	return 0;
+out:
+	close_all(r);
+	return e;
+}
+
+void relay_poll(const struct relay *r, struct pollfd *p)
+{
+	short m = 0;
+
+	if (!r->master_done && r->olen == 0)
+		m |= POLLIN;
+	if (!r->master_done && r->ilen > 0)
+		m |= POLLOUT;
+	p[0] = (struct pollfd){!r->in_done && r->ilen == 0 ? r->in : -1, POLLIN, 0};
+	p[1] = (struct pollfd){m ? r->master : -1, m, 0};
+	p[2] = (struct pollfd){!r->out_done && r->olen > 0 ? r->out : -1, POLLOUT, 0};
+}
+
+/* Reads into buf; returns the count, 0 at end (or error: that side is done), -1 not now. */
+static ssize_t take(int fd, char *buf, size_t n)
+{
+	ssize_t k = read(fd, buf, n);
+
+	if (k < 0 && (errno == EAGAIN || errno == EINTR))
+		return -1;
+	return k < 0 ? 0 : k;
+}
+
+/* Writes buf[*off..*len); returns false when the side is gone (the bytes are dropped). */
+static bool give(int fd, const char *buf, size_t *off, size_t *len)
+{
+	while (*off < *len) {
+		ssize_t k = write(fd, buf + *off, *len - *off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && errno == EAGAIN)
+			return true;
+		if (k <= 0) {
+			*off = *len = 0;
+			return false;
+		}
+		*off += (size_t)k;
+	}
+	*off = *len = 0;
+	return true;
+}
+
+/* Fills ob from the master: a pty gives at most a few KiB a read, so several reads make one
+ * write to the terminal (fewer wake-ups on both sides). Returns true when a full buffer went
+ * out at once (more is likely queued: read again before the next poll). */
+static bool from_master(struct relay *r)
+{
+	ssize_t k = 0;
+
+	r->olen = r->ooff = 0;
+	while (r->olen + 4096 <= sizeof(r->ob) &&
+	       (k = take(r->master, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
+		r->olen += (size_t)k;
+	if (k == 0) /* EIO: every slave is closed */
+		r->master_done = true;
+	if (r->olen == 0)
+		return false;
+	bool full = k > 0 && !r->master_done;
+	if (r->out_done)
+		r->olen = 0; /* nobody to show it to: keep the sandbox's writes moving */
+	else if (!give(r->out, r->ob, &r->ooff, &r->olen))
+		r->out_done = true;
+	return full && r->olen == 0 && !r->out_done;
+}
+
+static void from_terminal(struct relay *r)
+{
+	ssize_t k = take(r->in, r->ib, sizeof(r->ib));
+
+	if (k == 0) {
+		/* The terminal hung up: so does the pty (SIGHUP for the sandbox's session). */
+		r->in_done = true;
+		relay_hangup(r);
+		return;
+	}
+	if (k < 0)
+		return;
+	r->ilen = (size_t)k;
+	r->ioff = 0;
+	if (!r->master_done && !give(r->master, r->ib, &r->ioff, &r->ilen))
+		r->master_done = true;
+}
+
+void relay_ready(struct relay *r, const struct pollfd *p)
+{
+	if (p[2].revents & POLLOUT && !give(r->out, r->ob, &r->ooff, &r->olen))
+		r->out_done = true;
+	else if (p[2].revents & (POLLERR | POLLHUP | POLLNVAL))
+		r->out_done = true, r->olen = r->ooff = 0;
+	if (p[1].revents & POLLOUT && !give(r->master, r->ib, &r->ioff, &r->ilen))
+		r->master_done = true;
+	/* while the terminal takes everything at once, go on reading without a poll between */
+	if (p[1].revents & (POLLIN | POLLHUP | POLLERR) && r->olen == 0)
+		for (int i = 0; i < 16 && from_master(r); i++)
+			;
+	if (p[0].revents & (POLLIN | POLLHUP | POLLERR) && r->ilen == 0)
+		from_terminal(r);
+}
+
+void relay_winch(struct relay *r)
+{
+	if (r->master >= 0)
+		sbx_pty_copy_size(0, r->master);
+}
+
+void relay_cont(struct relay *r)
+{
+	if (r->master >= 0)
+		sbx_tty_raw(0);
+}
+
+void relay_hangup(struct relay *r)
+{
+	if (r->master >= 0)
+		close(r->master);
+	r->master = -1;
+	r->master_done = true;
+	r->ilen = r->ioff = 0;
+}
+
+/* Writes all of buf[*off..*len), waiting up to 1 s at a time; false when the side is gone. */
+static bool give_all(struct relay *r, const char *buf, size_t *off, size_t *len)
+{
+	while (*len) {
+		struct pollfd p = {r->out, POLLOUT, 0};
+		if (!give(r->out, buf, off, len))
+			return false;
+		if (*len && poll(&p, 1, 1000) <= 0)
+			return false;
+	}
+	return true;
+}
+
+void relay_say(struct relay *r, const char *text)
+{
+	char buf[1024];
+	size_t n = 0, off = 0;
+
+	/* first what the sandbox wrote before the call this is about (it waits for our word) */
+	while (!r->out_done) {
+		if (r->olen && !give_all(r, r->ob, &r->ooff, &r->olen))
+			return;
+		ssize_t k = r->master_done ? 0 : take(r->master, r->ob, sizeof(r->ob));
+		if (k <= 0)
+			break;
+		r->olen = (size_t)k;
+		r->ooff = 0;
+	}
+	if (r->out_done)
+		return;
+	for (; *text; text++) {
+		if (*text == '\n')
+			buf[n++] = '\r';
+		buf[n++] = *text;
+		if (n >= sizeof(buf) - 2 && !give_all(r, buf, &off, &n))
+			return;
+	}
+	give_all(r, buf, &off, &n);
+}
+
+/* The last output: what is queued on the master, the terminal given up to 1 s per write. */
+static void drain(struct relay *r)
+{
+	while (!r->master_done && !r->out_done) {
+		if (r->olen == 0) {
+			ssize_t k = take(r->master, r->ob, sizeof(r->ob));
+			if (k <= 0)
+				break; /* EIO: no slave left; EAGAIN: nothing more queued */
+			r->olen = (size_t)k;
+			r->ooff = 0;
+		}
+		struct pollfd p = {r->out, POLLOUT, 0};
+		if (!give(r->out, r->ob, &r->ooff, &r->olen) || (r->olen && poll(&p, 1, 1000) <= 0))
+			break;
+	}
+}
+
+void relay_close(struct relay *r)
+{
+	if (r->master < 0 && r->in < 0)
+		return;
+	if (r->master >= 0)
+		drain(r);
+	sbx_tty_restore();
+	close_all(r);
+}

@@ -1,0 +1,41 @@
+/* relay — the caller's terminal ⇄ the master of the sandbox's pty (compat.md 16), served by
+ * the supervise loop: the sandbox holds only the slave, never the caller's terminal.
+ */
+#ifndef SBX_RELAY_H
+#define SBX_RELAY_H
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RELAY_NFDS 3 /* the poll entries relay_poll fills */
+
+struct relay {
+	int in, out; /* the caller's terminal: read (fd 0's), write (fd 1's) */
+	int master, slave;
+	bool in_done, out_done, master_done;
+	size_t ilen, ioff, olen, ooff;
+	char ib[4096];	/* terminal → master */
+	char ob[65536]; /* master → terminal */
+};
+
+/* Opens the pty (the slave with the terminal's modes and size) and puts the terminal in raw
+ * mode. Returns 0 or -errno (the terminal is then untouched). */
+int relay_open(struct relay *r);
+/* Fills p[0..RELAY_NFDS) for poll. */
+void relay_poll(const struct relay *r, struct pollfd *p);
+/* Moves what poll found ready, without blocking. */
+void relay_ready(struct relay *r, const struct pollfd *p);
+/* The terminal's new size to the pty (SIGWINCH). */
+void relay_winch(struct relay *r);
+/* SIGCONT: raw mode again (a shell that stopped us may have reset the terminal). */
+void relay_cont(struct relay *r);
+/* A line of sbxsh's own for the terminal (a violation), after what the sandbox wrote before
+ * it; '\n' becomes "\r\n" (the terminal is raw). */
+void relay_say(struct relay *r, const char *text);
+/* Hangs the pty up: the master is closed (the sandbox's session gets SIGHUP). */
+void relay_hangup(struct relay *r);
+/* After the sandbox is gone: what is left on the master to the terminal; the terminal's modes
+ * back; every descriptor closed. */
+void relay_close(struct relay *r);
+
+#endif
