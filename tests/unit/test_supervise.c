@@ -65,7 +65,7 @@ static void run(const char *self, int starve, struct run_result *res)
 	snprintf(fdarg, sizeof(fdarg), "%d", sv[1]);
 	char *argv[] = {(char *)self, "--fake-stage", fdarg, starve ? "1" : "0", NULL};
 	hook_calls = 0;
-	supervise_run(argv, sv[0], &sv[1], 1, false, &net, NULL, res);
+	supervise_run(argv, sv[0], &sv[1], 1, false, &net, NULL, NULL, res);
 	setrlimit(RLIMIT_NOFILE, &saved);
 	close(sv[0]);
 }
