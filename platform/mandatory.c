@@ -200,7 +200,10 @@ static int home_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 	size_t hl = strlen(x->home);
 	const char *rel = path[hl] == '/' ? path + hl + 1 : path + hl;
 	size_t rl = strlen(rel);
+	size_t vl = x->recovery ? strlen(x->recovery) : 0;
 
+	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
+		return 0;
 	for (size_t i = 0; i < N(home_fixed); i++) {
 		size_t fl = strlen(home_fixed[i]);
 

@@ -35,6 +35,9 @@ struct mand_ctx {
 	const char *const *gitdirs; /* git directories found at start outside a `.git` name */
 	size_t ngitdirs;	    /* (a .git file's gitdir:, a commondir) */
 	bool git_config;
+	/* the recovery shell's one writable directory (the user's sbxsh config directory), which
+	 * the home rules then leave alone; NULL otherwise */
+	const char *recovery;
 };
 
 struct mand_hit {

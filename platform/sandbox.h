@@ -49,8 +49,10 @@ struct sandbox_spec {
 	bool root;		  /* run by uid 0: mapped to 0, capabilities dropped by bwrap */
 	bool unshare_net;	  /* network none (and proxy until the proxy exists) */
 	bool new_session;	  /* no terminal on 0-2 */
-	bool pty;      /* 0-2 are the front end's pty: the stage's controlling terminal */
-	bool unix_all; /* unix_sockets = all: no AF_UNIX filter */
+	bool pty;	      /* 0-2 are the front end's pty: the stage's controlling terminal */
+	const char *recovery; /* the recovery shell's writable config directory (not owned), or
+				 NULL: the guard's home rules leave it writable */
+	bool unix_all;	      /* unix_sockets = all: no AF_UNIX filter */
 	bool git_discovery;
 	bool net_proxy;		/* network = proxy: the stage makes the fronts (--net) */
 	bool net_relay;		/* listen = PORT: the stage forks the listen relay */

@@ -456,6 +456,11 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	return 1;
 }
 
+bool judge_ignored_write(const struct judge_ctx *c, const char *path)
+{
+	return c->prof && ignored(&c->prof->ignore_write, path);
+}
+
 void judge_unix(struct verdict *v)
 {
 	memset(v, 0, sizeof(*v));

@@ -65,6 +65,8 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	       struct verdict *v);
 
 /* A refused socket(AF_UNIX): always a violation unless ignore_write… none apply. */
+/* path matches the profile's ignore_write (never reported; enforcement unchanged). */
+bool judge_ignored_write(const struct judge_ctx *c, const char *path);
 void judge_unix(struct verdict *v);
 
 /* A host (and port) the proxy refused: 1 with *v filled, 0 when ignore_network silences it.

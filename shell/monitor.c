@@ -282,6 +282,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	m->mc.home = jc->home;
 	m->mc.grants = m->grants;
 	m->mc.git_config = jc->prof && jc->prof->git_config;
+	m->mc.recovery = jc->spec ? jc->spec->recovery : NULL;
 	/* the grants as written (the mounts merge nested ones: ~/.cache under ~ is one bind, and
 	 * the home rule wants the grant that names it) and as mounted; a glob by its fixed part */
 	for (size_t i = 0; jc->prof && i < jc->prof->write.n; i++) {
@@ -904,7 +905,7 @@ static void guard_report(struct monitor *m, const struct guard_refusal *ref, con
 {
 	struct verdict v;
 
-	if (m->quiet)
+	if (m->quiet || judge_ignored_write(&m->jc, ref->path))
 		return;
 	memset(&v, 0, sizeof(v));
 	v.kind = VK_WRITE;
@@ -951,6 +952,9 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 	    name_call(m, req, c, m->jflags[idx], &nm) < 0)
 		nm.n = 0;
 	m->st.notifications++;
+	/* reported before the answer: the line comes before what the command then prints */
+	if (ref.refused)
+		guard_report(m, &ref, c->name, (pid_t)req->pid);
 	if (ans.async)
 		r = 1; /* a helper thread answers */
 	else {
@@ -962,8 +966,6 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 		if (async_wake)
 			notify_sync_wake(m->fd, true);
 	}
-	if (r > 0 && ref.refused)
-		guard_report(m, &ref, c->name, (pid_t)req->pid);
 	for (int i = 0; r > 0 && i < nm.n; i++)
 		judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid);
 	return r;

@@ -54,8 +54,8 @@ struct run {
 	struct net_run *net;	/* network = proxy, or NULL */
 	/* An agent's cwd file relayed (agent.h). */
 	struct agent_relay agent;
-	char *recovery;		/* the recovery shell's writable directory (the user's config) */
-	bool relay;		/* 0-2 are terminals: the command gets a pty, relayed */
+	char *recovery; /* the recovery shell's writable directory (the user's config) */
+	bool relay;	/* 0-2 are terminals: the command gets a pty, relayed */
 	struct relay pty;
 };
 
@@ -216,7 +216,7 @@ static bool interactive(const struct shell_args *a)
 }
 
 /* The directory of a profile's interactive state (its shell history, less's, psql's…) on the
- * host: $XDG_STATE_HOME/sbxsh/shell/<profile>-<hash>, made 0700 if missing. One per profile, so
+ * host: $XDG_STATE_HOME/sbxsh-shell/<profile>-<hash>, made 0700 if missing. One per profile, so
  * a profile's sandbox never writes what another profile's shell reads. NULL when it cannot
  * be made (then the session runs without it). Caller frees. */
 static char *state_dir(const char *profile)
@@ -233,9 +233,9 @@ static char *state_dir(const char *profile)
 			slug[n++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' ? *c : '_';
 	slug[n] = 0;
 	if (x && x[0] == '/'
-		? asprintf(&p, "%s/sbxsh/shell/%s-%08x", x, slug, hash) < 0
+		? asprintf(&p, "%s/sbxsh-shell/%s-%08x", x, slug, hash) < 0
 		: !h || h[0] != '/' ||
-		      asprintf(&p, "%s/.local/state/sbxsh/shell/%s-%08x", h, slug, hash) < 0)
+		      asprintf(&p, "%s/.local/state/sbxsh-shell/%s-%08x", h, slug, hash) < 0)
 		return NULL;
 	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
 		if (s)
@@ -424,8 +424,10 @@ static void plan(struct run *r, const struct settings *set)
 
 	print_lines(&notices, "note: ");
 	r->spec.pty = r->relay;
-	if (e == 0 && r->recovery)
+	if (e == 0 && r->recovery) {
 		e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, r->recovery, r->recovery);
+		r->spec.recovery = r->recovery;
+	}
 	if (e == 0) {
 		session_state(r);
 		prompt_marker(r, set);
