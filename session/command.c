@@ -50,6 +50,11 @@ void cmd_unref(struct cmd *c)
 	free(c->profile_file);
 	free(c->allow);
 	free(c->deny);
+	for (size_t i = 0; i < c->nnotes; i++) {
+		free(c->notes[i].host);
+		free(c->notes[i].reason);
+		free(c->notes[i].grant);
+	}
 	for (size_t i = 0; i < c->nrefusals; i++) {
 		free(c->refusals[i].host);
 		free(c->refusals[i].reason);
@@ -327,6 +332,36 @@ void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
 		    sess_s(c->refusals[i].grant), c->refusals[i].port};
 	m->nrefusals = c->nrefusals;
 	m->refusals_more = (uint16_t)c->refusals_more;
+	for (size_t i = 0; i < c->nnotes; i++)
+		m->notes[i] = (struct sess_refusal){sess_s(c->notes[i].host),
+						    sess_s(c->notes[i].reason), sess_s(""),
+						    c->notes[i].port};
+	m->nnotes = c->nnotes;
+}
+
+void cmd_note(struct cmd *c, const char *host, unsigned port, const char *reason)
+{
+	struct cmd_refusal *r;
+
+	if (c->ended)
+		return;
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (c->notes[i].port == port &&
+		    strncmp(c->notes[i].host, host, SESS_REFUSAL_TEXT) == 0)
+			return;
+	if (c->nnotes == SESS_NOTES_MAX)
+		return; /* notes are advice: the first ones are enough */
+	r = &c->notes[c->nnotes];
+	r->host = strndup(host, SESS_REFUSAL_TEXT);
+	r->reason = strndup(reason ? reason : "", SESS_REFUSAL_TEXT);
+	r->grant = NULL;
+	if (!r->host || !r->reason) {
+		free(r->host);
+		free(r->reason);
+		return;
+	}
+	r->port = (uint16_t)port;
+	c->nnotes++;
 }
 
 /* A network refusal of command c, in the session's violation log (session/vlog.h) and kept
