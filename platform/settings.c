@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const secret_words[] = {"_auth",  "auth_",  "password",  "passwd",
+static const char *const secret_words[] = {"_auth", "auth_",  "password",  "passwd",
 					   "token", "secret", "credential"};
 
 enum settings_kind settings_kind_of(const char *home, const char *path)

@@ -333,9 +333,9 @@ void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
 	m->nrefusals = c->nrefusals;
 	m->refusals_more = (uint16_t)c->refusals_more;
 	for (size_t i = 0; i < c->nnotes; i++)
-		m->notes[i] = (struct sess_refusal){sess_s(c->notes[i].host),
-						    sess_s(c->notes[i].reason), sess_s(""),
-						    c->notes[i].port};
+		m->notes[i] =
+		    (struct sess_refusal){sess_s(c->notes[i].host), sess_s(c->notes[i].reason),
+					  sess_s(""), c->notes[i].port};
 	m->nnotes = c->nnotes;
 }
 

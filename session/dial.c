@@ -52,7 +52,8 @@ static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 	char text[64] = "?";
 
 	if (addr_from_sockaddr(sa, len, &ip, NULL) < 0) {
-		snprintf(p->guard_why, sizeof(p->guard_why), "resolves to an address of an unknown family");
+		snprintf(p->guard_why, sizeof(p->guard_why),
+			 "resolves to an address of an unknown family");
 		return -EPERM;
 	}
 	if (p->literal_grant)
@@ -60,11 +61,13 @@ static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 	addr_format(&ip, text, sizeof(text));
 	c = addr_classify(&ip);
 	if (c != ADDR_PUBLIC && c != ADDR_PRIVATE) {
-		snprintf(p->guard_why, sizeof(p->guard_why), "resolves to %s (%s)", text, addr_class_name(c));
+		snprintf(p->guard_why, sizeof(p->guard_why), "resolves to %s (%s)", text,
+			 addr_class_name(c));
 		return -EPERM;
 	}
 	if (own_address(&ip)) {
-		snprintf(p->guard_why, sizeof(p->guard_why), "resolves to %s (an address of this host)", text);
+		snprintf(p->guard_why, sizeof(p->guard_why),
+			 "resolves to %s (an address of this host)", text);
 		return -EPERM;
 	}
 	return 0;

@@ -60,7 +60,7 @@ struct cmd {
 	int relay_fd;					/* the stage's listen relay, or -1 */
 	struct cmd_refusal refusals[SESS_REFUSALS_MAX]; /* distinct host:port, first kept */
 	size_t nrefusals;
-	unsigned refusals_more; /* distinct ones beyond the array */
+	unsigned refusals_more;			  /* distinct ones beyond the array */
 	struct cmd_refusal notes[SESS_NOTES_MAX]; /* upstream failures: distinct host:port */
 	size_t nnotes;
 };

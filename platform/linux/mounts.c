@@ -31,6 +31,7 @@
 #include "paths.h"
 #include "platform/linux/canon.h"
 #include "platform/path.h"
+#include "platform/settings.h"
 #include "shell/policy.h"
 
 /* Same-path precedence: a later kind wins. */
@@ -847,6 +848,34 @@ static int emit(struct plan *pl, struct sandbox_spec *s, struct entry *done, enu
 	return r < 0 ? r : (int)nd;
 }
 
+/* Hidden settings files that also hold secrets (~/.npmrc, pip.conf) become read-only copies
+ * with the secrets removed (platform/settings.h). Anything in doubt (a link, another owner,
+ * too big, unreadable) stays hidden; only running out of memory fails the plan. */
+static int sanitise_settings(struct sandbox_spec *s, const char *home)
+{
+	for (size_t i = 0; i < s->mounts.n; i++) {
+		struct sbx_mount *m = &s->mounts.v[i];
+		enum settings_kind k;
+		char *text = NULL, *clean = NULL;
+		size_t n;
+		int r;
+
+		if (m->op != SBX_M_HIDE_FILE || !(k = settings_kind_of(home, m->dst)))
+			continue;
+		if (settings_read(m->dst, getuid(), &text, &n) < 0)
+			continue;
+		r = settings_sanitize(k, text, n, &clean);
+		free(text);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		m->op = SBX_M_DATA_FILE;
+		m->src = clean;
+	}
+	return 0;
+}
+
 static int add_symlinks(struct sandbox_spec *s, const struct profile *p)
 {
 	int r = 0;
@@ -1038,6 +1067,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = add_symlinks(out, p);
 	int nd = r == 0 ? emit(&pl, out, done, st) : r;
 	r = nd < 0 ? nd : 0;
+	if (r == 0)
+		r = sanitise_settings(out, c->home);
 	if (r == 0)
 		r = check_cwd(&pl, p, done, st, (size_t)nd);
 	if (r == 0)

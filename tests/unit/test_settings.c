@@ -29,7 +29,8 @@ static void kinds(void)
 	       "~/.config/pip/pip.conf");
 	is_int(settings_kind_of("/home/u", "/home/u/.pip/pip.conf"), SETTINGS_PIP,
 	       "~/.pip/pip.conf");
-	is_int(settings_kind_of("/home/u", "/home/u/.netrc"), SETTINGS_NONE, "~/.netrc is a secret");
+	is_int(settings_kind_of("/home/u", "/home/u/.netrc"), SETTINGS_NONE,
+	       "~/.netrc is a secret");
 	is_int(settings_kind_of("/home/u", "/home/uv/.npmrc"), SETTINGS_NONE,
 	       "another home's .npmrc is not");
 	is_int(settings_kind_of("/home/u", "/home/u/x/.npmrc"), SETTINGS_NONE,
@@ -61,8 +62,8 @@ static void npmrc(void)
 	       "a line without = dropped; keys matched in any case, after blanks");
 	is_str(san(SETTINGS_NPMRC, "registry=https://bob:SECRET@r.test/npm/\n"),
 	       "registry=https://r.test/npm/\n", "a URL's user:password@ removed");
-	is_str(san(SETTINGS_NPMRC, "registry=https://b:SE@CRET@r.test\n"), "registry=https://r.test\n",
-	       "…up to the last @ of the authority");
+	is_str(san(SETTINGS_NPMRC, "registry=https://b:SE@CRET@r.test\n"),
+	       "registry=https://r.test\n", "…up to the last @ of the authority");
 	is_str(san(SETTINGS_NPMRC, "x=https://r.test/a@b\n"), "x=https://r.test/a@b\n",
 	       "an @ in the path is not userinfo");
 	is_str(san(SETTINGS_NPMRC, "=SECRET\n"), "", "an empty key dropped");
@@ -124,7 +125,8 @@ static void reading(void)
 	else
 		skip("symlink failed", "a symlink is not followed");
 	if (link(f, h) == 0)
-		is_int(settings_read(f, getuid(), &t, &n), -EPERM, "a file with a hard link is not");
+		is_int(settings_read(f, getuid(), &t, &n), -EPERM,
+		       "a file with a hard link is not");
 	else
 		skip("link failed", "a file with a hard link is not");
 	unlink(h);
