@@ -47,6 +47,20 @@ is "…its index URL without the user:password@, no password key" "$out" "[globa
 index-url = https://pypi.acme.test/simple
 timeout = 60"
 
+# docker's config.json: ~/.docker stays hidden, its config.json shown without the auths' tokens.
+mkdir -p "$HOME/.docker/contexts"
+printf '{"auths": {"ghcr.io": {"auth": "SECRET6"}}, "credsStore": "pass", "detachKeys": "ctrl-e,e"}\n' \
+	> "$HOME/.docker/config.json"
+: > "$HOME/.docker/contexts/key.pem"
+out=$(sb -c 'cat ~/.docker/config.json' 2> "$T/err"); rc=$?
+is "reading ~/.docker/config.json is no violation" "$rc" 0
+is "…the auth removed, the settings kept" "$out" \
+	'{"auths":{"ghcr.io":{}},"credsStore":"pass","detachKeys":"ctrl-e,e"}'
+is "…nothing else of ~/.docker is shown" "$(sb -c 'ls -A ~/.docker' 2> /dev/null)" "config.json"
+printf '{"auths": {"ghcr.io": {"auth": "SECRET7"}}' > "$HOME/.docker/config.json"
+out=$(sb -c 'cat ~/.docker/config.json 2>&1; echo end' 2> /dev/null)
+unlike "a config.json that is not valid JSON is not shown" "$out" "SECRET7"
+
 # Only what is plainly the user's settings file is shown: a link or a hard link to a secret
 # stays hidden.
 mkdir -p "$HOME/.ssh" && printf 'KEYMATERIAL=abc\n' > "$HOME/.ssh/id_rsa"

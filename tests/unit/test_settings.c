@@ -98,6 +98,44 @@ static void pip(void)
 	is_str(san(SETTINGS_PIP, "  orphan\n"), "", "a continuation with no key above dropped");
 }
 
+static void docker(void)
+{
+	is_str(
+	    san(SETTINGS_DOCKER,
+		"{\n  \"auths\": {\n    \"https://index.docker.io/v1/\": {\"auth\": "
+		"\"U0VDUkVU\"},\n"
+		"    \"ghcr.io\": {\"auth\": \"X\", \"identitytoken\": \"SECRET\", \"email\": "
+		"\"a@b\"}\n"
+		"  },\n  \"credsStore\": \"desktop\",\n  \"credHelpers\": {\"gcr.io\": "
+		"\"gcloud\"},\n"
+		"  \"proxies\": {\"default\": {\"httpProxy\": \"http://u:SECRET@proxy:3128\"}},\n"
+		"  \"n\": [1, -2.5e3, true, null, {\"registrytoken\": \"SECRET\"}]\n}\n"),
+	    "{\"auths\":{\"https://index.docker.io/v1/\":{},\"ghcr.io\":{\"email\":\"a@b\"}},"
+	    "\"credsStore\":\"desktop\",\"credHelpers\":{\"gcr.io\":\"gcloud\"},"
+	    "\"proxies\":{\"default\":{\"httpProxy\":\"http://proxy:3128\"}},"
+	    "\"n\":[1,-2.5e3,true,null,{}]}\n",
+	    "config.json: auth, identitytoken, registrytoken and URL userinfo removed, the rest "
+	    "kept");
+	is_str(san(SETTINGS_DOCKER, "{\"a\\u0075th\": \"SECRET\", \"AUTH\": \"SECRET\", \"k\": 1}"),
+	       "{\"k\":1}\n", "a key with an escape, or AUTH in capitals, is dropped");
+	is_str(san(SETTINGS_DOCKER, "{\"p\": \"http:\\/\\/u:SECRET@h\"}"), "{\"p\":\"\"}\n",
+	       "an escaped URL with an @ is emptied");
+	is_str(san(SETTINGS_DOCKER, "{}"), "{}\n", "an empty object");
+	ok(san(SETTINGS_DOCKER, "{\"auths\": {\"x\": {\"auth\": \"SECRET\"}}") == NULL,
+	   "unterminated JSON refused");
+	ok(san(SETTINGS_DOCKER, "{\"a\": 1} {\"auth\": \"SECRET\"}") == NULL,
+	   "trailing text refused");
+	ok(san(SETTINGS_DOCKER, "[\"x\"]") == NULL, "a top level that is not an object refused");
+	ok(san(SETTINGS_DOCKER, "{\"a\": \"x\ny\"}") == NULL, "a raw newline in a string refused");
+	ok(san(SETTINGS_DOCKER, "{\"a\": bogus}") == NULL, "a bare word refused");
+	char deep[200] = "{\"a\":";
+	for (int i = 0; i < 40; i++)
+		strcat(deep, "[");
+	ok(san(SETTINGS_DOCKER, deep) == NULL, "nesting past the bound refused");
+	is_int(settings_kind_of("/home/u", "/home/u/.docker/config.json"), SETTINGS_DOCKER,
+	       "~/.docker/config.json");
+}
+
 static void reading(void)
 {
 	char dir[] = "/tmp/test_settings.XXXXXX", f[256], l[256], h[256], big[256];
@@ -147,6 +185,7 @@ int main(void)
 	kinds();
 	npmrc();
 	pip();
+	docker();
 	reading();
 	return tap_done();
 }
