@@ -856,8 +856,7 @@ static int docker_config(struct sandbox_spec *s, size_t i, const char *home)
 	size_t n;
 	int r, k = snprintf(path, sizeof(path), "%s/config.json", s->mounts.v[i].dst);
 
-	if (k < 0 || (size_t)k >= sizeof(path) ||
-	    settings_kind_of(home, path) != SETTINGS_DOCKER ||
+	if (k < 0 || (size_t)k >= sizeof(path) || settings_kind_of(home, path) != SETTINGS_DOCKER ||
 	    settings_read(path, getuid(), &text, &n) < 0)
 		return 0;
 	r = settings_sanitize(SETTINGS_DOCKER, text, n, &clean);
