@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "session/conn.h"
 #include "session/errf.h"
 #include "session/sessd.h"
 #include "session/vlog.h"
@@ -324,6 +325,31 @@ static void keep_refusal(struct cmd *c, const char *host, unsigned port, const c
 	c->nrefusals++;
 }
 
+/* Connections still dialing when the command ends (its client gave up first: a timeout of
+ * its own, usually) are notes too: the texts point into the connection, alive until cmd_end
+ * closes it after the reply is sent. */
+static void pending_notes(const struct cmd *c, struct sess_msg *m)
+{
+	for (const struct pconn *p = c->conns; p && m->nnotes < SESS_NOTES_MAX; p = p->next) {
+		bool dup = false;
+
+		if (p->st != P_DIAL || p->role == SESS_FD_REACH)
+			continue;
+		for (size_t i = 0; i < m->nnotes && !dup; i++)
+			dup = m->notes[i].port == p->port && m->notes[i].host.n == strlen(p->host) &&
+			      memcmp(m->notes[i].host.p, p->host, m->notes[i].host.n) == 0;
+		if (dup)
+			continue;
+		m->notes[m->nnotes++] = (struct sess_refusal){
+		    sess_s(p->host),
+		    sess_s(p->up_init ? "no answer yet when the command ended (the session proxy "
+					"was still connecting)"
+				      : "no answer yet when the command ended (the session proxy "
+					"was still resolving the name)"),
+		    sess_s(""), p->port};
+	}
+}
+
 void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
 {
 	for (size_t i = 0; i < c->nrefusals; i++)
@@ -337,6 +363,7 @@ void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
 		    (struct sess_refusal){sess_s(c->notes[i].host), sess_s(c->notes[i].reason),
 					  sess_s(""), c->notes[i].port};
 	m->nnotes = c->nnotes;
+	pending_notes(c, m);
 }
 
 void cmd_note(struct cmd *c, const char *host, unsigned port, const char *reason)

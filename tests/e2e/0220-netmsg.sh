@@ -76,6 +76,19 @@ err=$(cat "$T/err")
 like "an allowed localhost:PORT with nothing listening: curl's status (52/56: closed or reset)" "$rc" "^(52|56)$"
 like "…a note: connection refused" "$err" "^sbxsh: note: localhost:18099 could not be reached: connection refused$"
 
+# An address nobody answers on the lab's link (no neighbour: the connect hangs for seconds):
+# curl gives up first; the connection the proxy was still making is a note.
+echo "10.77.0.99 hole.test" >> "$T/hosts"
+pol "hole.test"
+"$SBXSH" -c 'curl -sS -m 1 http://hole.test/' > /dev/null 2> "$T/err"
+rc=$?
+err=$(cat "$T/err")
+is "a host that does not answer: curl's own status (28, its timeout)" "$rc" 28
+like "…a note: the proxy was still connecting when the command ended" "$err" \
+	"^sbxsh: note: hole.test:80 could not be reached: no answer yet when the command ended \(the session proxy was still connecting\)$"
+unlike "…not a violation" "$err" "violation"
+
+pol ""
 "$SBXSH" -c 'curl -sS -f http://good.test/ok && curl -sS https://bad.test/' > /dev/null 2> "$T/err"
 err=$(cat "$T/err")
 unlike "a command whose hosts all answered gets no note" "$err" "note:"
