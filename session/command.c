@@ -336,7 +336,8 @@ static void pending_notes(const struct cmd *c, struct sess_msg *m)
 		if (p->st != P_DIAL || p->role == SESS_FD_REACH)
 			continue;
 		for (size_t i = 0; i < m->nnotes && !dup; i++)
-			dup = m->notes[i].port == p->port && m->notes[i].host.n == strlen(p->host) &&
+			dup = m->notes[i].port == p->port &&
+			      m->notes[i].host.n == strlen(p->host) &&
 			      memcmp(m->notes[i].host.p, p->host, m->notes[i].host.n) == 0;
 		if (dup)
 			continue;
