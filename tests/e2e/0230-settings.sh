@@ -19,7 +19,8 @@ unlike "…no violation line" "$(cat "$T/err")" "violation"
 unlike "…the token is not in it" "$out" "SECRET"
 is "…the settings are" "$out" "registry=http://127.0.0.1:4873/
 save-exact=true"
-sb -c 'echo "registry=http://evil/" > ~/.npmrc' 2> /dev/null
+sb -c 'echo "registry=http://evil/" > ~/.npmrc' 2> "$T/err"
+like "…a write to it is a violation" "$(cat "$T/err")" "^sbxsh:   write ~/.npmrc "
 is "…it is read-only: the host's file is unchanged" "$(head -n 1 "$HOME/.npmrc")" \
 	"//registry.npmjs.org/:_authToken=SECRET1"
 
