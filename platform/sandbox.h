@@ -20,11 +20,13 @@ enum sbx_mount_op {
 	SBX_M_HIDE_DIR,	 /* an empty tmpfs at dst, remounted read-only */
 	SBX_M_HIDE_FILE, /* an empty read-only file at dst */
 	SBX_M_SYMLINK,	 /* dst is a symlink whose target is src */
+	SBX_M_DATA_FILE, /* a read-only file at dst holding the text src: a settings file
+			    with its secrets removed (platform/settings.h) */
 };
 
 struct sbx_mount {
 	enum sbx_mount_op op;
-	char *src; /* owned; NULL for HIDE_* */
+	char *src; /* owned; NULL for HIDE_*; the file's text for DATA_FILE */
 	char *dst; /* owned; canonical */
 };
 
@@ -140,6 +142,11 @@ void sbx_mounts_release(struct sbx_mounts *m);
 
 /* Number of data descriptors sandbox_argv needs (the marker, then each hidden file). */
 size_t sandbox_data_fds(const struct sandbox_spec *s);
+
+/* The text bwrap reads from data descriptor i (the order sandbox_argv uses them): "" for
+ * an empty hidden file, the sanitised text of a DATA_FILE; NULL for the marker (index 0 when
+ * s->marker) and past the end. */
+const char *sandbox_data_text(const struct sandbox_spec *s, size_t i);
 
 /* The bwrap argv (pure: no I/O). bwrap is its absolute path; data_fds holds
  * sandbox_data_fds(s) descriptors, each to be read by bwrap for one empty or marker file;

@@ -544,10 +544,17 @@ int sess_end(struct sess_conn *c, struct sess_refusals *out, char **err)
 	int rc;
 
 	if (out)
-		out->n = out->more = 0;
+		out->n = out->more = out->nnotes = 0;
 	if (!r)
 		return sess_errf(err, -ENOMEM, "out of memory");
 	rc = simple(c, SESS_END, r, err);
+	for (size_t i = 0; rc == 0 && out && i < r->nnotes; i++) {
+		struct sess_net_refusal *o = &out->notes[out->nnotes++];
+		copy_text(o->host, sizeof(o->host), r->notes[i].host);
+		copy_text(o->reason, sizeof(o->reason), r->notes[i].reason);
+		o->grant[0] = '\0';
+		o->port = r->notes[i].port;
+	}
 	for (size_t i = 0; rc == 0 && out && i < r->nrefusals; i++) {
 		struct sess_net_refusal *o = &out->v[out->n++];
 		copy_text(o->host, sizeof(o->host), r->refusals[i].host);

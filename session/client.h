@@ -72,6 +72,8 @@ struct sess_refusals {
 	struct sess_net_refusal v[SESS_REFUSALS_MAX];
 	size_t n;
 	unsigned more; /* distinct refusals the daemon did not list */
+	struct sess_net_refusal notes[SESS_NOTES_MAX]; /* upstream failures (grant "") */
+	size_t nnotes;
 };
 
 /* The command finished. The daemon answers with the command's network refusals, copied into

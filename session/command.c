@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "session/conn.h"
 #include "session/errf.h"
 #include "session/sessd.h"
 #include "session/vlog.h"
@@ -50,6 +51,11 @@ void cmd_unref(struct cmd *c)
 	free(c->profile_file);
 	free(c->allow);
 	free(c->deny);
+	for (size_t i = 0; i < c->nnotes; i++) {
+		free(c->notes[i].host);
+		free(c->notes[i].reason);
+		free(c->notes[i].grant);
+	}
 	for (size_t i = 0; i < c->nrefusals; i++) {
 		free(c->refusals[i].host);
 		free(c->refusals[i].reason);
@@ -319,6 +325,32 @@ static void keep_refusal(struct cmd *c, const char *host, unsigned port, const c
 	c->nrefusals++;
 }
 
+/* Connections still dialing when the command ends (its client gave up first: a timeout of
+ * its own, usually) are notes too: the texts point into the connection, alive until cmd_end
+ * closes it after the reply is sent. */
+static void pending_notes(const struct cmd *c, struct sess_msg *m)
+{
+	for (const struct pconn *p = c->conns; p && m->nnotes < SESS_NOTES_MAX; p = p->next) {
+		bool dup = false;
+
+		if (p->st != P_DIAL || p->role == SESS_FD_REACH)
+			continue;
+		for (size_t i = 0; i < m->nnotes && !dup; i++)
+			dup = m->notes[i].port == p->port &&
+			      m->notes[i].host.n == strlen(p->host) &&
+			      memcmp(m->notes[i].host.p, p->host, m->notes[i].host.n) == 0;
+		if (dup)
+			continue;
+		m->notes[m->nnotes++] = (struct sess_refusal){
+		    sess_s(p->host),
+		    sess_s(p->up_init ? "no answer yet when the command ended (the session proxy "
+					"was still connecting)"
+				      : "no answer yet when the command ended (the session proxy "
+					"was still resolving the name)"),
+		    sess_s(""), p->port};
+	}
+}
+
 void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
 {
 	for (size_t i = 0; i < c->nrefusals; i++)
@@ -327,6 +359,37 @@ void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m)
 		    sess_s(c->refusals[i].grant), c->refusals[i].port};
 	m->nrefusals = c->nrefusals;
 	m->refusals_more = (uint16_t)c->refusals_more;
+	for (size_t i = 0; i < c->nnotes; i++)
+		m->notes[i] =
+		    (struct sess_refusal){sess_s(c->notes[i].host), sess_s(c->notes[i].reason),
+					  sess_s(""), c->notes[i].port};
+	m->nnotes = c->nnotes;
+	pending_notes(c, m);
+}
+
+void cmd_note(struct cmd *c, const char *host, unsigned port, const char *reason)
+{
+	struct cmd_refusal *r;
+
+	if (c->ended)
+		return;
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (c->notes[i].port == port &&
+		    strncmp(c->notes[i].host, host, SESS_REFUSAL_TEXT) == 0)
+			return;
+	if (c->nnotes == SESS_NOTES_MAX)
+		return; /* notes are advice: the first ones are enough */
+	r = &c->notes[c->nnotes];
+	r->host = strndup(host, SESS_REFUSAL_TEXT);
+	r->reason = strndup(reason ? reason : "", SESS_REFUSAL_TEXT);
+	r->grant = NULL;
+	if (!r->host || !r->reason) {
+		free(r->host);
+		free(r->reason);
+		return;
+	}
+	r->port = (uint16_t)port;
+	c->nnotes++;
 }
 
 /* A network refusal of command c, in the session's violation log (session/vlog.h) and kept

@@ -8,7 +8,10 @@
  *   (or localhost:PORT) literally; IPv4-mapped and other spellings are judged as one address
  *   (proxy/addr.c normalises);
  * - a refused or failed address moves on to the next one the name resolved to, never to
- *   an address that was not checked.
+ *   an address that was not checked;
+ * - an upstream failure (no such name, connection refused, timed out) is kept as a note for
+ *   the command's END reply (cmd_note): the front end says which host could not be reached,
+ *   since clients often show only a status. A guard refusal is a refusal, not a note.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,6 +22,7 @@
 
 #include "proxy/addr.h"
 #include "session/conn.h"
+#include "session/sessd.h"
 
 #define OWN_MAX 128
 
@@ -39,7 +43,8 @@ static int own_address(const struct addr_ip *ip)
 	return n > 0 && addr_in_list(ip, own, (size_t)n);
 }
 
-/* 0 when the guard lets sa through; else -EPERM with the reason in p->why. */
+/* 0 when the guard lets sa through; else -EPERM with the reason in p->guard_why (p->why
+ * keeps the last connect error). */
 static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 {
 	struct addr_ip ip;
@@ -47,7 +52,8 @@ static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 	char text[64] = "?";
 
 	if (addr_from_sockaddr(sa, len, &ip, NULL) < 0) {
-		snprintf(p->why, sizeof(p->why), "resolves to an address of an unknown family");
+		snprintf(p->guard_why, sizeof(p->guard_why),
+			 "resolves to an address of an unknown family");
 		return -EPERM;
 	}
 	if (p->literal_grant)
@@ -55,11 +61,13 @@ static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 	addr_format(&ip, text, sizeof(text));
 	c = addr_classify(&ip);
 	if (c != ADDR_PUBLIC && c != ADDR_PRIVATE) {
-		snprintf(p->why, sizeof(p->why), "resolves to %s (%s)", text, addr_class_name(c));
+		snprintf(p->guard_why, sizeof(p->guard_why), "resolves to %s (%s)", text,
+			 addr_class_name(c));
 		return -EPERM;
 	}
 	if (own_address(&ip)) {
-		snprintf(p->why, sizeof(p->why), "resolves to %s (an address of this host)", text);
+		snprintf(p->guard_why, sizeof(p->guard_why),
+			 "resolves to %s (an address of this host)", text);
 		return -EPERM;
 	}
 	return 0;
@@ -125,12 +133,27 @@ static void try_next(struct pconn *p)
 			connect_cand(p);
 			return;
 		}
-		snprintf(p->guard_why, sizeof(p->guard_why), "%s", p->why);
 	}
-	if (p->tried == 0 && p->guard_why[0])
+	if (p->tried == 0 && p->guard_why[0]) {
 		front_dial_failed(p, DIAL_GUARD, p->guard_why);
+		return;
+	}
+	cmd_note(p->cmd, p->host, p->port, p->why);
+	front_dial_failed(p, DIAL_REFUSED, p->why);
+}
+
+/* The name lookup failed: a note in the words of docs/sbxsh.1.md, then the client's answer. */
+static void dns_failed(struct pconn *p, int status)
+{
+	char why[160];
+
+	if (status == UV_EAI_NONAME || status == 0)
+		snprintf(why, sizeof(why), "no such name (resolved by the session proxy)");
 	else
-		front_dial_failed(p, DIAL_REFUSED, p->why);
+		snprintf(why, sizeof(why), "name lookup failed: %s (resolved by the session proxy)",
+			 uv_strerror(status));
+	cmd_note(p->cmd, p->host, p->port, why);
+	front_dial_failed(p, DIAL_DNS, status < 0 ? uv_strerror(status) : "no address");
 }
 
 static void add_cand(struct pconn *p, const struct sockaddr *sa, socklen_t len)
@@ -156,7 +179,7 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 			add_cand(p, a->ai_addr, a->ai_addrlen);
 	uv_freeaddrinfo(res);
 	if (status < 0 || p->ncand == 0) {
-		front_dial_failed(p, DIAL_DNS, status < 0 ? uv_strerror(status) : "no address");
+		dns_failed(p, status);
 		return;
 	}
 	try_next(p);
@@ -197,7 +220,7 @@ void dial_start(struct pconn *p)
 	rc = uv_getaddrinfo(p->cmd->d->loop, &p->gai, on_resolved, p->host, port, &hints);
 	if (rc < 0) {
 		p->handles--;
-		front_dial_failed(p, DIAL_DNS, uv_strerror(rc));
+		dns_failed(p, rc);
 	}
 }
 

@@ -39,6 +39,8 @@ static const struct field {
     {T_PORT, K_PORT, offsetof(struct sess_msg, port), 0, 0, 0},
     {T_REFUSAL, K_REFUSAL, offsetof(struct sess_msg, refusals),
      offsetof(struct sess_msg, nrefusals), SESS_REFUSALS_MAX, 0},
+    {T_NOTE, K_REFUSAL, offsetof(struct sess_msg, notes), offsetof(struct sess_msg, nnotes),
+     SESS_NOTES_MAX, 0},
     {T_UNLISTED, K_PORT, offsetof(struct sess_msg, refusals_more), 0, 0, 0},
     {T_PID, K_COUNTER, 0, 0, 0, SC_PID},
     {T_UPTIME, K_COUNTER, 0, 0, 0, SC_UPTIME},
@@ -108,20 +110,22 @@ static int take_text(const uint8_t **v, size_t *n, struct sess_str *s)
 	return 0;
 }
 
-static int store_refusal(struct sess_msg *m, const uint8_t *v, size_t n)
+/* One T_REFUSAL or T_NOTE into the list f names. */
+static int store_refusal(struct sess_msg *m, const struct field *f, const uint8_t *v, size_t n)
 {
+	size_t *cnt = (size_t *)((char *)m + f->noff);
 	struct sess_refusal *r;
 
-	if (m->nrefusals >= SESS_REFUSALS_MAX || n < 2)
+	if (*cnt >= f->max || n < 2)
 		return -EPROTO;
-	r = &m->refusals[m->nrefusals];
+	r = (struct sess_refusal *)((char *)m + f->off) + *cnt;
 	r->port = get16(v);
 	v += 2;
 	n -= 2;
 	if (take_text(&v, &n, &r->host) < 0 || take_text(&v, &n, &r->reason) < 0 ||
 	    take_text(&v, &n, &r->grant) < 0 || n != 0)
 		return -EPROTO;
-	m->nrefusals++;
+	(*cnt)++;
 	return 0;
 }
 
@@ -174,7 +178,7 @@ static int store(struct sess_msg *m, const struct field *f, const uint8_t *v, si
 		return 0;
 	}
 	case K_REFUSAL:
-		return store_refusal(m, v, n);
+		return store_refusal(m, f, v, n);
 	case K_COUNTER:
 		if (n != 8 || (m->have_counters & (1u << f->counter)))
 			return -EPROTO;

@@ -24,6 +24,7 @@
 #define SESS_FDS_MAX	   128 /* descriptors with one frame */
 #define SESS_REFUSALS_MAX  32  /* distinct network refusals an END reply carries */
 #define SESS_REFUSAL_TEXT  480 /* bytes the daemon keeps of a refusal's host, reason, grant */
+#define SESS_NOTES_MAX	   16  /* distinct upstream failures (notes) an END reply carries */
 
 enum sess_type {
 	SESS_BEGIN = 1,	 /* client: a command starts; its listeners ride along */
@@ -52,6 +53,8 @@ enum sess_tag {
 	T_REFUSAL = 13,	    /* repeated, in END's OK: u16 port, then host, reason and grant,
 			       each a u16 length and that many bytes (no NUL) */
 	T_UNLISTED = 14,    /* u16: the command's refusals beyond SESS_REFUSALS_MAX */
+	T_NOTE = 15,	    /* repeated, in END's OK: an upstream failure (no such name,
+			       connection refused, timed out), laid out as T_REFUSAL (grant "") */
 	T_PID = 20,	    /* u64, the status counters from here on */
 	T_UPTIME = 21,
 	T_SERVED = 22,
@@ -113,6 +116,8 @@ struct sess_msg {
 	struct sess_refusal refusals[SESS_REFUSALS_MAX];
 	size_t nrefusals;
 	uint16_t refusals_more;
+	struct sess_refusal notes[SESS_NOTES_MAX];
+	size_t nnotes;
 	uint64_t counter[SC_N];
 	unsigned have_counters; /* bit i set: counter[i] was sent */
 };

@@ -65,6 +65,8 @@ struct cmd {
 	size_t nconns;		/* live proxy and reach connections (the conn_max limit) */
 	size_t nrefused;	/* refused past the limit, still lingering (conn.c) */
 	bool limit_noted;	/* the limit's refusal is in the log once per command */
+	struct cmd_refusal notes[SESS_NOTES_MAX]; /* upstream failures: distinct host:port */
+	size_t nnotes;
 };
 
 /* A listening socket of a command: one passed by the stage, or a host port for listen. */
@@ -97,6 +99,11 @@ void conn_close(struct pconn *p);
 
 /* The command's refusals into an END reply (pointing into c: send before cmd_end). */
 void cmd_refusals_reply(const struct cmd *c, struct sess_msg *m);
+
+/* command.c: keeps an upstream failure of host:port (no such name, connection refused, timed
+ * out) for the END reply, as a note: not a violation, not logged. One per host:port, first
+ * reason kept, SESS_NOTES_MAX at most. */
+void cmd_note(struct cmd *c, const char *host, unsigned port, const char *reason);
 
 /* command.c: appends one refusal record to the daemon's log (grant: the line offered, or
  * NULL) and keeps it for the command's END reply; never fails. */

@@ -238,6 +238,8 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 	case SBX_M_HIDE_DIR:
 	case SBX_M_HIDE_FILE:
 		return VIS_HIDDEN;
+	case SBX_M_DATA_FILE: /* a settings file with its secrets removed: read-only */
+		return *rest ? VIS_NONE : VIS_RO;
 	case SBX_M_SYMLINK: {
 		char t[PATH_MAX];
 

@@ -146,7 +146,7 @@ void net_finish(struct net_run *n, struct sess_refusals *refusals)
 	char *err = NULL;
 
 	if (refusals)
-		refusals->n = refusals->more = 0;
+		refusals->n = refusals->more = refusals->nnotes = 0;
 	if (!n)
 		return;
 	/* A daemon that died mid-command is not the command's failure. */

@@ -91,6 +91,10 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 	size_line(f, "tmp_size", pr->tmp_size, pr->o_tmp_size);
 	size_line(f, "shm_size", pr->shm_size, pr->o_shm_size);
 	scalar(f, "network", policy_net_names[pr->network], pr->o_network);
+	if (pr->network == NET_NONE) /* the front end cannot see a resolve fail inside */
+		fputs("# network = none: no network inside, names do not resolve; to reach a host "
+		      "through the session proxy: network = proxy and allow_domains += HOST\n",
+		      f);
 	list(f, "allow_domains", &pr->allow_domains);
 	list(f, "deny_domains", &pr->deny_domains);
 	if (pr->unix_all)

@@ -8,6 +8,8 @@
  * - Only fail turns a success into REPORT_EXIT_VIOLATION; a failing status is the command's.
  * - Every line that holds a path, host or reason from the sandbox is printed escaped
  *   (platform/term.h): a file name cannot put a control sequence on the user's terminal.
+ * - The daemon's notes (a host that could not be reached upstream) are advice: printed after
+ *   the violations, never counted as one, never changing the exit status.
  */
 #include "shell/report.h"
 
@@ -177,6 +179,24 @@ static void network_records(const struct report_ctx *rc, struct strv *lines, str
 	}
 }
 
+/* The daemon's notes: one line per host:port that could not be reached upstream. */
+static void print_notes(FILE *err, const struct report_ctx *rc)
+{
+	const struct sess_refusals *rs = rc->refusals;
+	char hp[SESS_REFUSAL_TEXT + 16];
+
+	for (size_t i = 0; rs && i < rs->nnotes; i++) {
+		const struct sess_net_refusal *e = &rs->notes[i];
+
+		if (strchr(e->host, ':'))
+			snprintf(hp, sizeof(hp), "[%s]:%u", e->host, e->port);
+		else
+			snprintf(hp, sizeof(hp), "%s:%u", e->host, e->port);
+		sbx_term_printf(err, "sbxsh: note: %s could not be reached: %s\n", hp,
+			e->reason[0] ? e->reason : "the connection failed");
+	}
+}
+
 int report_finish(const struct report_ctx *rc, const struct monitor *m, int wstatus, FILE *err)
 {
 	size_t n;
@@ -207,6 +227,8 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 	if (show && (st->dropped || (rc->refusals && rc->refusals->more)))
 		fprintf(err, "sbxsh:   (%lu more not listed)\n",
 			st->dropped + (rc->refusals ? rc->refusals->more : 0));
+	if (show)
+		print_notes(err, rc);
 	if (list && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
 		for (size_t i = 0; i < hints.n; i++)
 			sbx_term_printf(err, "sbxsh: hint: %s\n", hints.v[i]);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -454,7 +455,19 @@ static void check_helpers(const struct settings *set)
 			  strerror(errno));
 }
 
-/* One pipe per data file bwrap reads: the marker's text, then empty hidden files. */
+/* A sanitised settings file's text in a memfd, at offset 0, for bwrap to read. */
+static int data_memfd(const char *d)
+{
+	size_t n = strlen(d);
+	int fd = memfd_create("sbxsh-settings", MFD_CLOEXEC);
+
+	if (fd < 0 || write(fd, d, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0)
+		sbx_fatal("cannot write a settings file's sanitised copy: %s", strerror(errno));
+	return fd;
+}
+
+/* One pipe per data file bwrap reads: the marker's text, then empty hidden files and the
+ * sanitised settings files (each at most SETTINGS_MAX bytes: within a pipe's buffer). */
 static void make_data_fds(struct run *r)
 {
 	size_t n = sandbox_data_fds(&r->spec);
@@ -469,6 +482,11 @@ static void make_data_fds(struct run *r)
 		if (i == 0 && r->spec.marker &&
 		    write(p[1], text, strlen(text)) != (ssize_t)strlen(text))
 			sbx_fatal("cannot write the sandbox marker: %s", strerror(errno));
+		const char *d = sandbox_data_text(&r->spec, i);
+		if (d && *d) { /* a memfd: no pipe buffer to fill before bwrap reads */
+			close(p[0]);
+			p[0] = data_memfd(d);
+		}
 		close(p[1]);
 		r->fds[r->nfds++] = p[0];
 	}

@@ -72,14 +72,37 @@ void sandbox_spec_release(struct sandbox_spec *s)
 	s->stage_fd = -1;
 }
 
+static bool data_op(enum sbx_mount_op op)
+{
+	return op == SBX_M_HIDE_FILE || op == SBX_M_DATA_FILE;
+}
+
 size_t sandbox_data_fds(const struct sandbox_spec *s)
 {
 	size_t n = s->marker ? 1 : 0;
 	for (size_t i = 0; i < s->mounts.n; i++)
-		n += s->mounts.v[i].op == SBX_M_HIDE_FILE;
+		n += data_op(s->mounts.v[i].op);
 	for (size_t i = 0; i < s->kernel.n; i++)
-		n += s->kernel.v[i].op == SBX_M_HIDE_FILE;
+		n += data_op(s->kernel.v[i].op);
 	return n;
+}
+
+const char *sandbox_data_text(const struct sandbox_spec *s, size_t i)
+{
+	const struct sbx_mounts *lists[] = {&s->mounts, &s->kernel};
+	size_t k = s->marker ? 1 : 0;
+
+	if (s->marker && i == 0)
+		return NULL;
+	for (size_t l = 0; l < 2; l++)
+		for (size_t j = 0; j < lists[l]->n; j++) {
+			const struct sbx_mount *m = &lists[l]->v[j];
+			if (!data_op(m->op))
+				continue;
+			if (k++ == i)
+				return m->op == SBX_M_DATA_FILE && m->src ? m->src : "";
+		}
+	return NULL;
 }
 
 char *sandbox_marker_text(const struct sandbox_spec *s)
@@ -153,7 +176,8 @@ static int push_mount(const struct sbx_mount *m, const int *data_fds, size_t *di
 		return strv_pushl(out, "--bind", m->src, m->dst, NULL);
 	case SBX_M_HIDE_DIR:
 		return strv_pushl(out, "--tmpfs", m->dst, NULL);
-	case SBX_M_HIDE_FILE: {
+	case SBX_M_HIDE_FILE:
+	case SBX_M_DATA_FILE: {
 		int r = strv_push(out, "--ro-bind-data");
 		if (r == 0)
 			r = strv_pushf(out, "%d", data_fds[(*di)++]);

@@ -32,6 +32,7 @@
 #include "platform/linux/canon.h"
 #include "platform/mandatory.h"
 #include "platform/path.h"
+#include "platform/settings.h"
 #include "shell/policy.h"
 
 /* Same-path precedence: a later kind wins. */
@@ -908,6 +909,60 @@ static int emit(struct plan *pl, struct sandbox_spec *s, struct entry *done, enu
 	return r < 0 ? r : (int)nd;
 }
 
+/* A hidden ~/.docker (mount i): its config.json, sanitised, bound read-only inside the empty
+ * tmpfs (appended: after the tmpfs, and the deepest mount there for the judge). */
+static int docker_config(struct sandbox_spec *s, size_t i, const char *home)
+{
+	char path[PATH_MAX], *text = NULL, *clean = NULL;
+	size_t n;
+	int r, k = snprintf(path, sizeof(path), "%s/config.json", s->mounts.v[i].dst);
+
+	if (k < 0 || (size_t)k >= sizeof(path) || settings_kind_of(home, path) != SETTINGS_DOCKER ||
+	    settings_read(path, getuid(), &text, &n) < 0)
+		return 0;
+	r = settings_sanitize(SETTINGS_DOCKER, text, n, &clean);
+	free(text);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	r = sbx_mounts_add(&s->mounts, SBX_M_DATA_FILE, clean, path);
+	free(clean);
+	return r;
+}
+
+/* Hidden settings files that also hold secrets (~/.npmrc, pip.conf) become read-only copies
+ * with the secrets removed (platform/settings.h). Anything in doubt (a link, another owner,
+ * too big, unreadable) stays hidden; only running out of memory fails the plan. */
+static int sanitise_settings(struct sandbox_spec *s, const char *home)
+{
+	for (size_t i = 0; i < s->mounts.n; i++) {
+		struct sbx_mount *m = &s->mounts.v[i];
+		enum settings_kind k;
+		char *text = NULL, *clean = NULL;
+		size_t n;
+		int r;
+
+		if (m->op == SBX_M_HIDE_DIR) { /* ~/.docker: its config.json shown inside */
+			r = docker_config(s, i, home);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (m->op != SBX_M_HIDE_FILE || !(k = settings_kind_of(home, m->dst)))
+			continue;
+		if (settings_read(m->dst, getuid(), &text, &n) < 0)
+			continue;
+		r = settings_sanitize(k, text, n, &clean);
+		free(text);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		m->op = SBX_M_DATA_FILE;
+		m->src = clean;
+	}
+	return 0;
+}
+
 static int add_symlinks(struct sandbox_spec *s, const struct profile *p)
 {
 	int r = 0;
@@ -1101,6 +1156,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = add_symlinks(out, p);
 	int nd = r == 0 ? emit(&pl, out, done, st) : r;
 	r = nd < 0 ? nd : 0;
+	if (r == 0)
+		r = sanitise_settings(out, c->home);
 	if (r == 0)
 		r = check_cwd(&pl, p, done, st, (size_t)nd);
 	if (r == 0)

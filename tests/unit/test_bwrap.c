@@ -107,6 +107,30 @@ static void test_pure(void)
 	       "-- /lx/sbxsh-stage --fd=7 --unix-all -- /bin/bash sbxsh -c true",
 	       "deny_read dir vs file, a file shown again, env, unix_sockets = all");
 	is_int(sandbox_data_fds(&s), 2, "data fds: the marker and one hidden file");
+	/* a sanitised settings file: data too, read from the next descriptor, with its text */
+	sbx_mounts_add(&s.mounts, SBX_M_DATA_FILE, "registry=x\n", "/h/.npmrc");
+	sbx_mounts_add(&s.kernel, SBX_M_HIDE_FILE, NULL, "/proc/kcore");
+	is_int(sandbox_data_fds(&s), 4, "data fds: the marker, two hidden files, a settings copy");
+	ok(sandbox_data_text(&s, 0) == NULL, "descriptor 0 is the marker's");
+	is_str(sandbox_data_text(&s, 1), "", "…1 the empty hidden file");
+	is_str(sandbox_data_text(&s, 2), "registry=x\n", "…2 the settings file's text");
+	is_str(sandbox_data_text(&s, 3), "", "…3 the masked kernel file, after the mounts");
+	ok(sandbox_data_text(&s, 4) == NULL, "…none past the end");
+	{
+		struct strv out = {0};
+		int fds[8] = {10, 11, 12, 13};
+		char *argv[] = {"sbxsh", "-c", "true", NULL};
+		char *got;
+
+		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		got = joined(&out);
+		ok(strstr(got, "--ro-bind-data 11 /h/.netrc ") &&
+		       strstr(got, "--ro-bind-data 12 /h/.npmrc ") &&
+		       strstr(got, "--ro-bind-data 13 /proc/kcore ") && !strstr(got, "registry"),
+		   "the copy is bound read-only from its descriptor, in the same order: %s", got);
+		free(got);
+		strv_release(&out);
+	}
 	sandbox_spec_release(&s);
 
 	/* As root: a user namespace with uid 0 mapped to 0; capabilities dropped by bwrap

@@ -298,6 +298,25 @@ static void test_report_network(void)
 	is_int(report_finish(&rc, m, 3 << 8, err), 3 << 8, "a failing command keeps its status");
 	rc.refusals = NULL;
 	is_int(report_finish(&rc, m, 0, err), 0, "no violation: the status is the command's");
+	/* notes: upstream failures, printed, never counted, never changing the status */
+	static struct sess_refusals notes = {
+	    .notes = {{"nothere.invalid", "no such name (resolved by the session proxy)", "", 443},
+		      {"fd77::2", "connection refused", "", 81}},
+	    .nnotes = 2};
+	FILE *e2 = tmpfile();
+	rc.refusals = &notes;
+	rc.mode = VIOL_FAIL;
+	is_int(report_finish(&rc, m, 0, e2), 0, "notes alone: the status is the command's");
+	n = (size_t)ftell(e2);
+	rewind(e2);
+	n = fread(out, 1, n < sizeof(out) - 1 ? n : sizeof(out) - 1, e2);
+	out[n] = '\0';
+	is_str(out,
+	       "sbxsh: note: nothere.invalid:443 could not be reached: no such name (resolved by "
+	       "the session proxy)\n"
+	       "sbxsh: note: [fd77::2]:81 could not be reached: connection refused\n",
+	       "one note line per host, an IPv6 address in brackets, no violation line");
+	fclose(e2);
 	monitor_free(m);
 	fclose(err);
 }

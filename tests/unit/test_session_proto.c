@@ -123,6 +123,50 @@ static void refusals(void)
 	sess_buf_release(&b);
 }
 
+/* END's OK carries the command's notes (upstream failures) apart from its refusals. */
+static void notes(void)
+{
+	struct sess_buf b = {0};
+
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_OK;
+	m.refusals[m.nrefusals++] = (struct sess_refusal){
+	    sess_s("bad.test"), sess_s("not in allow_domains"), sess_s(""), 80};
+	m.notes[m.nnotes++] = (struct sess_refusal){
+	    sess_s("nothere.invalid"), sess_s("no such name (resolved by the session proxy)"),
+	    sess_s(NULL), 443};
+	is_int(sess_encode(&m, &b), 0, "an OK with a refusal and a note encodes");
+	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
+	ok(d.nrefusals == 1 && d.nnotes == 1 && d.notes[0].port == 443 && d.notes[0].host.n == 15 &&
+	       memcmp(d.notes[0].host.p, "nothere.invalid", 15) == 0 && d.notes[0].reason.n == 44 &&
+	       d.refusals[0].port == 80,
+	   "the note is kept apart from the refusal");
+	uint8_t body[] = {SESS_PROTO_VERSION, SESS_OK, T_NOTE, 0, 9, 0, 80, 0, 1, 0, 0, 0, 0, 0};
+	uint8_t fr[64];
+	size_t n = mk(fr, body, sizeof(body));
+	is_int(sess_decode(fr, n, &d), -EPROTO, "a NUL in a note's host is refused");
+	memset(&m, 0, sizeof(m));
+	m.type = SESS_OK;
+	for (int i = 0; i < SESS_NOTES_MAX; i++)
+		m.notes[i] = (struct sess_refusal){sess_s("h"), sess_s("r"), sess_s(""), 1};
+	m.nnotes = SESS_NOTES_MAX;
+	is_int(sess_encode(&m, &b), 0, "SESS_NOTES_MAX notes encode");
+	/* one more T_NOTE appended by hand: past the bound */
+	uint8_t extra[] = {T_NOTE, 0, 10, 0, 1, 0, 1, 'h', 0, 1, 'r', 0, 0};
+	uint8_t *big = malloc(b.n + sizeof(extra));
+	memcpy(big, b.p, b.n);
+	memcpy(big + b.n, extra, sizeof(extra));
+	uint32_t len = (uint32_t)(b.n - 4 + sizeof(extra));
+	big[0] = (uint8_t)(len >> 24), big[1] = (uint8_t)(len >> 16), big[2] = (uint8_t)(len >> 8),
+	big[3] = (uint8_t)len;
+	is_int(sess_decode(big, b.n + sizeof(extra), &d), -EPROTO,
+	       "a note past SESS_NOTES_MAX is refused");
+	free(big);
+	m.nnotes = SESS_NOTES_MAX + 1;
+	is_int(sess_encode(&m, &b), -E2BIG, "more notes than the bound do not encode");
+	sess_buf_release(&b);
+}
+
 static void malformed(void)
 {
 	static const struct {
@@ -227,6 +271,7 @@ int main(void)
 	roundtrip();
 	malformed();
 	refusals();
+	notes();
 	limits();
 	wire();
 	return tap_done();

@@ -1,0 +1,191 @@
+/* settings: which files are settings files, what their sanitised copies keep and drop, and
+ * what settings_read refuses to read (a link, a hard link, another's file, a big one). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "platform/settings.h"
+#include "tests/unit/tap.h"
+
+static char *san(enum settings_kind k, const char *in)
+{
+	char *out = NULL;
+	static char buf[4096];
+
+	if (settings_sanitize(k, in, strlen(in), &out) < 0)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s", out);
+	free(out);
+	return buf;
+}
+
+static void kinds(void)
+{
+	is_int(settings_kind_of("/home/u", "/home/u/.npmrc"), SETTINGS_NPMRC, "~/.npmrc");
+	is_int(settings_kind_of("/home/u", "/home/u/.config/pip/pip.conf"), SETTINGS_PIP,
+	       "~/.config/pip/pip.conf");
+	is_int(settings_kind_of("/home/u", "/home/u/.pip/pip.conf"), SETTINGS_PIP,
+	       "~/.pip/pip.conf");
+	is_int(settings_kind_of("/home/u", "/home/u/.netrc"), SETTINGS_NONE,
+	       "~/.netrc is a secret");
+	is_int(settings_kind_of("/home/u", "/home/uv/.npmrc"), SETTINGS_NONE,
+	       "another home's .npmrc is not");
+	is_int(settings_kind_of("/home/u", "/home/u/x/.npmrc"), SETTINGS_NONE,
+	       "nor a project's .npmrc");
+	is_int(settings_kind_of("/home/u", "/home/u/.npmrc/x"), SETTINGS_NONE, "nor below it");
+	is_int(settings_kind_of(NULL, "/.npmrc"), SETTINGS_NONE, "no home: none");
+	is_int(settings_kind_of("/", "/.npmrc"), SETTINGS_NONE, "home / : none");
+}
+
+static void npmrc(void)
+{
+	is_str(san(SETTINGS_NPMRC, "registry=http://127.0.0.1:4873/\n"
+				   "//registry.npmjs.org/:_authToken=SECRET\n"
+				   "@acme:registry=https://npm.acme.test/\n"
+				   "//npm.acme.test/:_auth = U0VDUkVU\n"
+				   "//npm.acme.test/:_password=SECRET\n"
+				   "//npm.acme.test/:username=bob\n"
+				   "_authToken=SECRET\n"
+				   "_auth=SECRET\n"
+				   "save-exact=true\n"),
+	       "registry=http://127.0.0.1:4873/\n"
+	       "@acme:registry=https://npm.acme.test/\n"
+	       "//npm.acme.test/:username=bob\n"
+	       "save-exact=true\n",
+	       "npmrc: tokens, _auth and _password dropped, the registry and the rest kept");
+	is_str(san(SETTINGS_NPMRC, "# //r/:_authToken=SECRET\n; SECRET\n\nfoo=1\r\n"), "\nfoo=1\n",
+	       "comments dropped (a commented-out token), blank lines and CRLF kept as lines");
+	is_str(san(SETTINGS_NPMRC, "SECRETLINE\n  _AUTHTOKEN=SECRET\nNPM_TOKEN=SECRET\n"), "",
+	       "a line without = dropped; keys matched in any case, after blanks");
+	is_str(san(SETTINGS_NPMRC, "registry=https://bob:SECRET@r.test/npm/\n"),
+	       "registry=https://r.test/npm/\n", "a URL's user:password@ removed");
+	is_str(san(SETTINGS_NPMRC, "registry=https://b:SE@CRET@r.test\n"),
+	       "registry=https://r.test\n", "…up to the last @ of the authority");
+	is_str(san(SETTINGS_NPMRC, "x=https://r.test/a@b\n"), "x=https://r.test/a@b\n",
+	       "an @ in the path is not userinfo");
+	is_str(san(SETTINGS_NPMRC, "=SECRET\n"), "", "an empty key dropped");
+	is_str(san(SETTINGS_NPMRC, "a=1"), "a=1\n", "no newline at the end");
+	char *out = NULL;
+	is_int(settings_sanitize(SETTINGS_NPMRC, "a=1\0b", 5, &out), -EINVAL, "a NUL refused");
+	ok(out == NULL, "…with no output");
+}
+
+static void pip(void)
+{
+	is_str(san(SETTINGS_PIP, "[global]\n"
+				 "index-url = https://user:SECRET@pypi.acme.test/simple\n"
+				 "extra-index-url =\n"
+				 "    https://u:SECRET@one.test/simple\n"
+				 "    https://two.test/simple\n"
+				 "timeout: 60\n"
+				 "password = SECRET\n"
+				 "    SECRET-continued\n"
+				 "[install]\n"
+				 "user = true\n"),
+	       "[global]\n"
+	       "index-url = https://pypi.acme.test/simple\n"
+	       "extra-index-url =\n"
+	       "    https://one.test/simple\n"
+	       "    https://two.test/simple\n"
+	       "timeout: 60\n"
+	       "[install]\n"
+	       "user = true\n",
+	       "pip.conf: userinfo removed (continuations too), a password key and its "
+	       "continuation dropped, sections and : kept");
+	is_str(san(SETTINGS_PIP, "  orphan\n"), "", "a continuation with no key above dropped");
+}
+
+static void docker(void)
+{
+	is_str(
+	    san(SETTINGS_DOCKER,
+		"{\n  \"auths\": {\n    \"https://index.docker.io/v1/\": {\"auth\": "
+		"\"U0VDUkVU\"},\n"
+		"    \"ghcr.io\": {\"auth\": \"X\", \"identitytoken\": \"SECRET\", \"email\": "
+		"\"a@b\"}\n"
+		"  },\n  \"credsStore\": \"desktop\",\n  \"credHelpers\": {\"gcr.io\": "
+		"\"gcloud\"},\n"
+		"  \"proxies\": {\"default\": {\"httpProxy\": \"http://u:SECRET@proxy:3128\"}},\n"
+		"  \"n\": [1, -2.5e3, true, null, {\"registrytoken\": \"SECRET\"}]\n}\n"),
+	    "{\"auths\":{\"https://index.docker.io/v1/\":{},\"ghcr.io\":{\"email\":\"a@b\"}},"
+	    "\"credsStore\":\"desktop\",\"credHelpers\":{\"gcr.io\":\"gcloud\"},"
+	    "\"proxies\":{\"default\":{\"httpProxy\":\"http://proxy:3128\"}},"
+	    "\"n\":[1,-2.5e3,true,null,{}]}\n",
+	    "config.json: auth, identitytoken, registrytoken and URL userinfo removed, the rest "
+	    "kept");
+	is_str(san(SETTINGS_DOCKER, "{\"a\\u0075th\": \"SECRET\", \"AUTH\": \"SECRET\", \"k\": 1}"),
+	       "{\"k\":1}\n", "a key with an escape, or AUTH in capitals, is dropped");
+	is_str(san(SETTINGS_DOCKER, "{\"p\": \"http:\\/\\/u:SECRET@h\"}"), "{\"p\":\"\"}\n",
+	       "an escaped URL with an @ is emptied");
+	is_str(san(SETTINGS_DOCKER, "{}"), "{}\n", "an empty object");
+	ok(san(SETTINGS_DOCKER, "{\"auths\": {\"x\": {\"auth\": \"SECRET\"}}") == NULL,
+	   "unterminated JSON refused");
+	ok(san(SETTINGS_DOCKER, "{\"a\": 1} {\"auth\": \"SECRET\"}") == NULL,
+	   "trailing text refused");
+	ok(san(SETTINGS_DOCKER, "[\"x\"]") == NULL, "a top level that is not an object refused");
+	ok(san(SETTINGS_DOCKER, "{\"a\": \"x\ny\"}") == NULL, "a raw newline in a string refused");
+	ok(san(SETTINGS_DOCKER, "{\"a\": bogus}") == NULL, "a bare word refused");
+	char deep[200] = "{\"a\":";
+	for (int i = 0; i < 40; i++)
+		strcat(deep, "[");
+	ok(san(SETTINGS_DOCKER, deep) == NULL, "nesting past the bound refused");
+	is_int(settings_kind_of("/home/u", "/home/u/.docker/config.json"), SETTINGS_DOCKER,
+	       "~/.docker/config.json");
+}
+
+static void reading(void)
+{
+	char dir[] = "/tmp/test_settings.XXXXXX", f[256], l[256], h[256], big[256];
+	char *t = NULL;
+	size_t n = 0;
+
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp failed", "settings_read");
+		return;
+	}
+	snprintf(f, sizeof(f), "%s/npmrc", dir);
+	snprintf(l, sizeof(l), "%s/link", dir);
+	snprintf(h, sizeof(h), "%s/hard", dir);
+	snprintf(big, sizeof(big), "%s/big", dir);
+	FILE *fp = fopen(f, "w");
+	fputs("registry=x\n", fp);
+	fclose(fp);
+	is_int(settings_read(f, getuid(), &t, &n), 0, "a plain file of the user is read");
+	ok(t && n == 11 && strcmp(t, "registry=x\n") == 0, "…whole, NUL-terminated");
+	free(t);
+	is_int(settings_read(f, getuid() + 1, &t, &n), -EPERM, "another owner's file is not");
+	ok(t == NULL, "…and nothing is returned");
+	if (symlink(f, l) == 0)
+		is_int(settings_read(l, getuid(), &t, &n), -ELOOP, "a symlink is not followed");
+	else
+		skip("symlink failed", "a symlink is not followed");
+	if (link(f, h) == 0)
+		is_int(settings_read(f, getuid(), &t, &n), -EPERM,
+		       "a file with a hard link is not");
+	else
+		skip("link failed", "a file with a hard link is not");
+	unlink(h);
+	is_int(settings_read(dir, getuid(), &t, &n), -EPERM, "a directory is not");
+	fp = fopen(big, "w");
+	for (int i = 0; i <= SETTINGS_MAX; i++)
+		fputc('a', fp);
+	fclose(fp);
+	is_int(settings_read(big, getuid(), &t, &n), -EFBIG, "a file above SETTINGS_MAX is not");
+	unlink(big);
+	unlink(l);
+	unlink(f);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	kinds();
+	npmrc();
+	pip();
+	docker();
+	reading();
+	return tap_done();
+}
