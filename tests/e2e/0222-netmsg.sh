@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0220-netmsg — what sbxsh says after a command about the network: one violation line per
+# 0222-netmsg — what sbxsh says after a command about the network: one violation line per
 # refused host, for CONNECT (https) and SOCKS clients too, which show only a status; a note
 # (not a violation: the exit status stays the command's) for each host the session proxy
 # could not reach upstream: a name that does not resolve, a port with nothing listening (on
