@@ -16,8 +16,9 @@ int sbx_pty_open(int from_tty, int *master, int *slave);
 int sbx_pty_copy_size(int from_tty, int master);
 
 /* A second open file description of the terminal on fd, non-blocking (O_NONBLOCK on fd itself
- * would reach the caller's shell, which shares it). Returns the descriptor (close-on-exec) or
- * -errno. */
+ * would reach the caller's shell, which shares it); where the terminal cannot be opened again
+ * (`su - user`), a duplicate made non-blocking until sbx_tty_restore. Returns the descriptor
+ * (close-on-exec) or -errno. */
 int sbx_tty_reopen(int fd);
 
 /* Puts the terminal on fd in raw mode, having saved its modes once; the modes come back with

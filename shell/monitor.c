@@ -955,6 +955,8 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 	/* reported before the answer: the line comes before what the command then prints */
 	if (ref.refused)
 		guard_report(m, &ref, c->name, (pid_t)req->pid);
+	for (int i = 0; i < nm.n; i++)
+		judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid);
 	if (ans.async)
 		r = 1; /* a helper thread answers */
 	else {
@@ -966,8 +968,6 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 		if (async_wake)
 			notify_sync_wake(m->fd, true);
 	}
-	for (int i = 0; r > 0 && i < nm.n; i++)
-		judge_one(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid);
 	return r;
 }
 

@@ -97,7 +97,10 @@ struct policy_opts {
 	char *const *extra_write;
 	size_t nextra_write;
 	const char *extra_origin;
-	bool no_user;		 /* the system files only (sbxsh's recovery shell) */
+	bool no_user; /* the system files only (sbxsh's recovery shell) */
+	/* no notice for a cwd that is no project (a command, not a person at a prompt: its
+	 * refused write's hint names the line instead, and `sbxsh policy` says it) */
+	bool quiet_no_project;
 };
 
 /* Diagnostics: errors stop the load; warnings (a grant dropped by [limits]) do not.

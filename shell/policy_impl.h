@@ -111,6 +111,7 @@ struct policy {
 	char *pw_home;	 /* the password database's home when it is not home's directory, or NULL */
 	char *user_file; /* the file a user edits to add a grant */
 	char *preset;	 /* policy_opts.preset, or NULL */
+	bool quiet_no_project; /* policy_opts.quiet_no_project */
 	struct strv extra_write;
 	char *extra_origin; /* the origin of extra_write (a user origin: not interned) */
 };

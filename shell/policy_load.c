@@ -219,6 +219,7 @@ static int policy_new(struct policy **out, const struct policy_opts *o, struct d
 	}
 	p->pw_home = pw_home_dir(o, p->home);
 	*out = p;
+	p->quiet_no_project = o->quiet_no_project;
 	if (o->preset && *o->preset && !(p->preset = strdup(o->preset)))
 		return -ENOMEM;
 	for (size_t i = 0; i < o->nextra_write; i++)

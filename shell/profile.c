@@ -446,7 +446,8 @@ static bool no_project_skips(struct rstate *st, const struct pol_op *op, const c
 		return false;
 	if (op->key != K_READ && op->key != K_WRITE && op->key != K_UNIX_SOCKETS)
 		return false;
-	if (op->key == K_WRITE && op->op != OP_DEL && !st->told_no_project) {
+	if (op->key == K_WRITE && op->op != OP_DEL && !st->told_no_project &&
+	    !st->p->quiet_no_project) {
 		st->told_no_project = true;
 		if (fix)
 			policy_diag(

@@ -43,6 +43,7 @@ int relay_open(struct relay *r)
 		goto out;
 	return 0;
 out:
+	sbx_tty_restore(); /* the flags of a shared descriptor, too */
 	close_all(r);
 	return e;
 }

@@ -68,6 +68,36 @@ out:
 	return r;
 }
 
+/* Descriptors whose shared flags we had to change (shared_nonblock), put back at exit. */
+static struct {
+	int fd, flags;
+} shared[2];
+static volatile sig_atomic_t nshared;
+
+/* The terminal cannot be opened again (`su - user`: the device is still its first owner's,
+ * 0620): a duplicate made non-blocking, its flags put back by sbx_tty_restore. The caller's
+ * shell shares them meanwhile, but it is waiting for us. */
+static int shared_nonblock(int fd)
+{
+	int d = fcntl(fd, F_DUPFD_CLOEXEC, 3), fl;
+
+	if (d < 0)
+		return -errno;
+	if ((fl = fcntl(d, F_GETFL)) < 0 || nshared >= 2) {
+		close(d);
+		return fl < 0 ? -errno : -EMFILE;
+	}
+	shared[nshared].fd = d;
+	shared[nshared].flags = fl;
+	nshared++;
+	if (!(fl & O_NONBLOCK) && fcntl(d, F_SETFL, fl | O_NONBLOCK) < 0) {
+		nshared--;
+		close(d);
+		return -errno;
+	}
+	return d;
+}
+
 int sbx_tty_reopen(int fd)
 {
 	char name[256];
@@ -76,6 +106,8 @@ int sbx_tty_reopen(int fd)
 	if (e)
 		return -e;
 	int n = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (n < 0 && (errno == EACCES || errno == EPERM))
+		return shared_nonblock(fd);
 	if (n < 0)
 		return -errno;
 	/* the name may since lead elsewhere: keep it only if it is the same terminal */
@@ -89,6 +121,10 @@ int sbx_tty_reopen(int fd)
 
 void sbx_tty_restore(void)
 {
+	while (nshared > 0) {
+		nshared--;
+		fcntl(shared[nshared].fd, F_SETFL, shared[nshared].flags);
+	}
 	if (!raw_on)
 		return;
 	raw_on = 0;

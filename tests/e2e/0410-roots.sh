@@ -13,7 +13,7 @@ mkdir -p "$HOME/scratch/x"
 out=$(cd "$HOME" && sb -c 'touch ~/x' 2>&1); rc=$?
 check "from ~ (no .git), touch ~/x fails" test "$rc" -ne 0
 check "…and ~/x does not exist on the host" test ! -e "$HOME/x"
-like "…the notice says ~ is no project" "$out" "write '\.' grants nothing: .* is no project \(the home directory"
+unlike "…a command gets no notice for it (sbxsh policy and a prompt say it)" "$out" "grants nothing"
 out=$(cd "$HOME/scratch/x" && sb -c 'touch ok && echo made' 2>&1)
 like "control: from ~/scratch/x (no .git) touch ok works" "$out" '^made$'
 check "…and lands in ~/scratch/x" test -f "$HOME/scratch/x/ok"
@@ -34,15 +34,18 @@ rm -rf "$HOME/.git"
 mkdir -p "$HOME/.config/x"
 out=$(cd "$HOME/.config/x" && sb -c 'touch f' 2>&1); rc=$?
 check "a cwd in ~/.config/x is no project: touch f fails" test "$rc" -ne 0 -a ! -e "$HOME/.config/x/f"
-like "…the notice names [dir ~/.config/x] write = ." "$out" 'to make it one: \[dir ~/\.config/x\] write = \.'
+out=$(cd "$HOME/.config/x" && sb policy 2>&1)
+like "…sbxsh policy names [dir ~/.config/x] write = ." "$out" 'to make it one: \[dir ~/\.config/x\] write = \.'
 
 # Outside the home directory with no marker: no project (T/opt/x plays /opt/x).
 mkdir -p "$T/opt/x"
 out=$(cd "$T/opt/x" && sb -c 'touch f' 2>&1); rc=$?
 check "/opt/x (no marker, outside ~) is no project: touch f fails" test "$rc" -ne 0 -a ! -e "$T/opt/x/f"
 n=$(printf '%s\n' "$out" | grep -c "grants nothing")
-is "…one notice" "$n" 1
-like "…naming [dir $T/opt/x] write = ." "$out" "to make it one: \[dir $T/opt/x\] write = \."
+is "…a command gets no notice (its refused write's hint names the line)" "$n" 0
+n=$(cd "$T/opt/x" && sb -i -c true 2>&1 < /dev/null | grep -c "grants nothing")
+is "…an interactive shell one" "$n" 1
+like "…sbxsh policy names [dir $T/opt/x] write = ." "$(cd "$T/opt/x" && sb policy 2>&1)" "to make it one: \[dir $T/opt/x\] write = \."
 like "…and the refused write's hint names that line" "$out" "write $T/opt/x/f .*to allow, \[dir $T/opt/x\] in .*: write = \."
 user_policy "[default]
 network = none

@@ -156,6 +156,45 @@ if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 	out=$(s2 -v 'kill -TERM $$' 2>&1)
 	like "a command killed by a signal is reported as exit-signal" "$out" 'rtype exit-signal'
 	is "stdin passes through the login shell" "$(echo piped | s2 cat)" piped
+	# An interactive login (ssh -tt, and su -) in a terminal tmux makes: sbxsh's pty relay,
+	# job control, ^C and ^Z reach the inner shell's job, never sbxsh or the connection.
+	if command -v tmux > /dev/null 2>&1; then
+		printf 'PS1="L> "\n' > "$luhome/.bashrc"; chown "$lu" "$luhome/.bashrc"
+		for how in ssh su; do
+			TS="$D/tmux-$how.sock"
+			if [ $how = ssh ]; then
+				# shellcheck disable=SC2086
+				lc="ssh -tt $(echo "$SSHO" | sed "s/-p $port/-p $((port + 1))/") $lu@127.0.0.1"
+			else
+				lc="su - $lu"
+			fi
+			tmux -f /dev/null -S "$TS" new-session -d -s s -x 120 -y 40 "$lc; echo END=\$?; sleep 100"
+			tscreen() { tmux -S "$TS" capture-pane -p -J -S - -t s 2>/dev/null; }
+			twait() { i=0; while [ "$(tscreen | grep -Ec -- "$1")" -lt "${2:-1}" ]; do
+				i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done; }
+			tkeys() { tmux -S "$TS" send-keys -t s "$@"; }
+			twait '^\[sbxsh:[^]]*\] L> '
+			like "$how: an interactive login shows the prompt and the marker" "$(tscreen)" '^\[sbxsh:[^]]*\] L> '
+			unlike "$how: …with job control" "$(tscreen)" 'no job control|cannot set terminal process group'
+			tkeys -l 'sleep 101'; tkeys Enter
+			i=0; while ! pgrep -u "$lu" -f '^sleep 101$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+			tkeys C-c; tkeys -l 'echo after-$((40+2))'; tkeys Enter
+			twait '^after-42$'
+			like "$how: ^C ends the foreground job, not the login" "$(tscreen)" '^after-42$'
+			tkeys -l 'sleep 102'; tkeys Enter
+			i=0; while ! pgrep -u "$lu" -f '^sleep 102$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+			tkeys C-z; twait 'Stopped'
+			tkeys -l 'jobs; kill %1; echo jobs-$((1+1))'; tkeys Enter
+			twait '^jobs-2$'
+			like "$how: ^Z stops the job, which jobs lists" "$(tscreen)" 'Stopped +sleep 102'
+			tkeys -l 'exit'; tkeys Enter
+			twait '^END='
+			like "$how: exit ends the login with the shell's status" "$(tscreen)" '^END=0$'
+			tmux -S "$TS" kill-server 2>/dev/null
+		done
+	else
+		skip "interactive logins over ssh -tt and su -" "tmux is not installed"
+	fi
 	kill "$(cat "$D/sshd2.pid")" 2>/dev/null
 	i=0; while pgrep -u "$lu" > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	check "after its logins nothing of the user runs" sh -c "! pgrep -u $lu > /dev/null"
