@@ -1,0 +1,45 @@
+#!/bin/sh
+# 0900-redteam — attacks found by trying to get around the boundary as a patient hostile
+# command would (as root and as a normal user). Each has a control showing the allowed thing
+# still works.
+TMPDIR=/var/tmp; export TMPDIR # HOME and the projects outside /tmp (sbxsh hides the host's /tmp)
+. "$(dirname "$0")/lib.sh"
+swap=$SBXSH_STAGE/libexec/sbxsh/test/swap-names
+
+# --- a write grant's directory turned into a link to ~ while the next sandbox is built ---
+# With write += ~/work/*/build, a command in the project ~/work/a (which it may write) flips
+# build and a link to ~ (renameat2 RENAME_EXCHANGE) in a loop. sbxsh checks the glob hit, then
+# bwrap binds the path: if the link is there by then, ~ itself is bound writable at
+# ~/work/a/build in another command, which writes ~/.bashrc through it.
+user_policy '[default]
+network = none
+write += ~/work/*/build'
+mkdir -p "$HOME/work/a/.git" "$HOME/work/a/build"
+out=$(cd "$T/proj" && "$SBXSH" -c 'touch ~/work/a/build/ok && echo made' 2>&1)
+like "control: write += ~/work/*/build lets another project's command write ~/work/a/build" "$out" '^made$'
+check "…and the file lands there" test -f "$HOME/work/a/build/ok"
+if [ ! -x "$swap" ]; then
+	skip "a write grant flipped to a link to ~ during start-up" "no swap-names helper ($swap)"
+else
+	cp "$swap" "$HOME/work/a/swap"
+	ln -s "$HOME" "$HOME/work/a/lnk"
+	(cd "$HOME/work/a" && exec "$SBXSH" -c './swap build lnk 60' > "$T/swap.log" 2>&1) &
+	swapper=$!
+	sleep 1
+	won=0 saw=0 i=0
+	while [ $i -lt 150 ] && [ $won = 0 ]; do
+		i=$((i + 1))
+		out=$(cd "$T/proj" && "$SBXSH" -c '[ -d ~/work/a/build/work ] && echo saw &&
+			touch ~/work/a/build/PWNED && echo won' 2>/dev/null)
+		case $out in *saw*) saw=$((saw + 1)) ;; esac
+		[ -e "$HOME/PWNED" ] && won=$i
+	done
+	kill "$swapper" 2> /dev/null
+	wait "$swapper" 2> /dev/null
+	diag "$i runs; $saw saw ~ at ~/work/a/build; swapper: $(head -c 300 "$T/swap.log")"
+	check "the link to ~ never becomes a writable mount (no ~/PWNED after $i tries)" test "$won" = 0
+	unlike "…and the swapper ran (it exchanged the names without an error)" \
+		"$(cat "$T/swap.log")" 'renameat2'
+fi
+
+done_testing
