@@ -42,4 +42,42 @@ else
 		"$(cat "$T/swap.log")" 'renameat2'
 fi
 
+# --- terminal ioctls whose effect outlives the command (beyond TIOCSTI/TIOCSETD) ---
+# TIOCEXCL puts the caller's terminal in exclusive mode (every later open of it is EBUSY for
+# a user: sudo's, ssh's, pinentry's prompts); TCXONC TCOOFF stops its output (the caller's
+# shell hangs on its next write). Both stayed after sbxsh exited. The helper makes a pty of
+# its own; outside, the kernel takes both (the control).
+try=$SBXSH_STAGE/libexec/sbxsh/test/try-syscall
+if [ ! -x "$try" ] || [ "$(uname -m)" != x86_64 ]; then
+	skip "terminal ioctls that outlive the command" "no try-syscall helper or not x86_64"
+else
+	cp "$try" "$T/proj/try"
+	cases='x86_64 ioctl pty 0x540C 0
+x86_64 ioctl pty 0x10000540C 0
+i386 ioctl pty 0x540C 0
+x86_64 ioctl pty 0x540A 0
+i386 ioctl pty 0x540A 0'
+	script='while read -r abi call args; do printf "%s " "$(./try "$abi" "$call" $args 2>&1)"; done'
+	out=$(cd "$T/proj" && printf '%s\n' "$cases" | sh -c "$script")
+	ia32=yes
+	case $out in "ok ok ok ok ok ") ;; "ok ok "*) ia32=no ;; esac
+	like "control: TIOCEXCL and TCXONC work on a pty outside" "$out" "^ok ok [^ ]+ ok "
+	for level in off on; do
+		user_policy "[sbxsh]
+monitor = $level
+[default]
+network = none"
+		out=$(cd "$T/proj" && printf '%s\n' "$cases" | "$SBXSH" -c "$script" 2>&1)
+		if [ $ia32 = yes ]; then
+			is "monitor $level: TIOCEXCL (64, high bits, i386) and TCXONC (64, i386) are EPERM" \
+				"$out" "EPERM EPERM EPERM EPERM EPERM "
+		else
+			like "monitor $level: TIOCEXCL and TCXONC are EPERM (no IA32 here)" \
+				"$out" "^EPERM EPERM [^ ]+ EPERM "
+		fi
+	done
+	out=$(cd "$T/proj" && "$SBXSH" -c './try x86_64 ioctl pty 0x540D 0' 2>&1)
+	is "control: TIOCNXCL (leaving exclusive mode) still works inside" "$out" "ok"
+fi
+
 done_testing
