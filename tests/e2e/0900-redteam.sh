@@ -80,4 +80,27 @@ network = none"
 	is "control: TIOCNXCL (leaving exclusive mode) still works inside" "$out" "ok"
 fi
 
+# --- credentials in variables the first default missed ---
+# Passwords in URLs and connection strings, *_PASS, *_KEY, bare names, npm's auth variables
+# and lower-case spellings all reached the command.
+cd "$T/proj" || exit 1
+user_policy '[default]
+network = none'
+vars="DATABASE_URL REDIS_URL AZURE_STORAGE_KEY AZURE_STORAGE_CONNECTION_STRING SECRET_KEY_BASE
+DB_PASS SMTP_PASS GOOGLE_CREDENTIALS GITHUB_PAT SLACK_WEBHOOK_URL TOKEN SECRET PASSWORD API_KEY
+NPM_CONFIG__AUTH npm_config__authToken gh_token github_token"
+shows='for v; do eval "printf \"%s=%s \" \"\$v\" \"\${$v-"-"}\""; done'
+# shellcheck disable=SC2086
+got=$(env $(for v in $vars; do printf '%s=s3cret ' "$v"; done) "$SBXSH" -c "$shows" sh $vars 2>&1)
+for v in $vars; do
+	like "$v is removed by the default env_unset" "$got" "(^| )$v=- "
+done
+got=$(env DATABASE_URL=s3cret PATH="$PATH" "$SBXSH" -c 'echo "$PATH"' 2>&1)
+is "control: PATH (…_PAT… inside a name is not *_PAT) still reaches the command" "$got" "$PATH"
+user_policy '[default]
+network = none
+env_keep += DATABASE_URL'
+got=$(env DATABASE_URL=s3cret "$SBXSH" -c "$shows" sh DATABASE_URL 2>&1)
+is "control: env_keep += DATABASE_URL lets it through" "$got" "DATABASE_URL=s3cret "
+
 done_testing
