@@ -103,4 +103,17 @@ env_keep += DATABASE_URL'
 got=$(env DATABASE_URL=s3cret "$SBXSH" -c "$shows" sh DATABASE_URL 2>&1)
 is "control: env_keep += DATABASE_URL lets it through" "$got" "DATABASE_URL=s3cret "
 
+# --- the system's secrets under other names: Debian's daily backups of the password files
+# (/var/backups/shadow.bak, gshadow.bak, 0600 root) and pam_pwhistory's old hashes, which a
+# command run by root read like any file of its own.
+out=$("$SBXSH" policy 2>&1)
+like "the default deny_read has /var/backups/*shadow*" "$out" '^deny_read = /var/backups/\*shadow\*  # '
+like "…and /etc/security/opasswd" "$out" '^deny_read = /etc/security/opasswd  # '
+if is_root && [ -f /etc/security/opasswd ]; then
+	out=$("$SBXSH" -c 'grep -c " /etc/security/opasswd " /proc/self/mountinfo' 2>/dev/null)
+	is "as root, /etc/security/opasswd is masked" "$out" 1
+else
+	skip "as root, /etc/security/opasswd is masked" "not root, or no such file here"
+fi
+
 done_testing
