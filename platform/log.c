@@ -5,12 +5,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+void sbx_put_line(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(f, "\\xc2\\x%02x", p[1]);
+			p++;
+		} else
+			putc(*p, f);
+	}
+	putc('\n', f);
+}
+
 __attribute__((format(printf, 1, 0))) static void vmsg(const char *fmt, va_list ap)
 {
 	char buf[4096];
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	fprintf(stderr, "sbxsh: %s\n", buf);
+	int n = snprintf(buf, sizeof(buf), "sbxsh: ");
+	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	sbx_put_line(stderr, buf);
 }
 
 void sbx_warn(const char *fmt, ...)

@@ -133,23 +133,29 @@ static bool wanted(const struct log_args *a, const struct vlog_entry *e, const c
 	return !a->since[0] || (e->time && strncmp(e->time, a->since, strlen(a->since)) >= 0);
 }
 
+/* Every field but the time came from a command (paths, hosts, its command line): each line
+ * goes out with its control bytes spelled \xHH (sbx_put_line). */
 static void show(const struct vlog_entry *e)
 {
-	char target[PATH_MAX + 32];
+	char target[PATH_MAX + 32], line[PATH_MAX * 4];
+	int n;
 
 	if (e->host)
 		snprintf(target, sizeof(target), "%s:%ld", e->host, e->port);
 	else
 		snprintf(target, sizeof(target), "%s", e->path ? e->path : "?");
-	printf("%.19s  %-7s %s", e->time ? e->time : "?", e->kind ? e->kind : "?", target);
-	if (e->call)
-		printf("  (%s, pid %ld)", e->call, e->pid);
-	printf("\n    command %s: %.100s\n", e->command ? e->command : "?",
-	       e->cmdline ? e->cmdline : "");
-	if (e->grant)
-		printf("    %s\n", e->grant);
-	else if (e->reason)
-		printf("    %s\n", e->reason);
+	n = snprintf(line, sizeof(line), "%.19s  %-7s %s", e->time ? e->time : "?",
+		     e->kind ? e->kind : "?", target);
+	if (e->call && n >= 0 && (size_t)n < sizeof(line))
+		snprintf(line + n, sizeof(line) - (size_t)n, "  (%s, pid %ld)", e->call, e->pid);
+	sbx_put_line(stdout, line);
+	snprintf(line, sizeof(line), "    command %s: %.100s", e->command ? e->command : "?",
+		 e->cmdline ? e->cmdline : "");
+	sbx_put_line(stdout, line);
+	if (e->grant || e->reason) {
+		snprintf(line, sizeof(line), "    %s", e->grant ? e->grant : e->reason);
+		sbx_put_line(stdout, line);
+	}
 }
 
 static int scan(const struct log_args *a, FILE *f, const char *session)

@@ -7,6 +7,7 @@
  *   that cannot be written never changes the exit status.
  * - Only fail turns a success into REPORT_EXIT_VIOLATION; a failing status is the command's.
  */
+#include "platform/log.h"
 #include "shell/report.h"
 
 #include <errno.h>
@@ -90,15 +91,16 @@ static void log_one(const struct report_ctx *rc, const struct mon_viol *x, const
 static void print_one(FILE *err, const struct report_ctx *rc, const struct mon_viol *x,
 		      const char *grant)
 {
-	char tp[PATH_MAX];
+	char tp[PATH_MAX], line[PATH_MAX * 4];
 
 	judge_tilde(rc->jc->home, x->path, tp, sizeof(tp));
 	if (x->kind == VK_UNIX)
-		fprintf(err, "sbxsh:   unix socket refused (%s): %s%s\n", x->call,
-			grant[0] == '[' ? "to allow, " : "", grant);
+		snprintf(line, sizeof(line), "sbxsh:   unix socket refused (%s): %s%s", x->call,
+			 grant[0] == '[' ? "to allow, " : "", grant);
 	else
-		fprintf(err, "sbxsh:   %s %s (%s): %s%s\n", judge_kind_name(x->kind), tp, x->call,
-			grant[0] == '[' ? "to allow, " : "", grant);
+		snprintf(line, sizeof(line), "sbxsh:   %s %s (%s): %s%s", judge_kind_name(x->kind),
+			 tp, x->call, grant[0] == '[' ? "to allow, " : "", grant);
+	sbx_put_line(err, line); /* the path is the sandbox's: escapes spelled out */
 }
 
 /* The nearest .git at or above dir on the host, into out; false when none. */
@@ -198,13 +200,17 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 			print_one(err, rc, &x[i], grant);
 	}
 	for (size_t i = 0; show && i < net.n; i++)
-		fprintf(err, "%s\n", net.v[i]); /* the daemon logged these */
+		sbx_put_line(err, net.v[i]); /* the daemon logged these */
 	if (show && (st->dropped || (rc->refusals && rc->refusals->more)))
 		fprintf(err, "sbxsh:   (%lu more not listed)\n",
 			st->dropped + (rc->refusals ? rc->refusals->more : 0));
 	if (show && failed_status(wstatus) && report_hints(rc, m, &hints) == 0)
-		for (size_t i = 0; i < hints.n; i++)
-			fprintf(err, "sbxsh: hint: %s\n", hints.v[i]);
+		for (size_t i = 0; i < hints.n; i++) {
+			char line[PATH_MAX * 4];
+
+			snprintf(line, sizeof(line), "sbxsh: hint: %s", hints.v[i]);
+			sbx_put_line(err, line);
+		}
 	strv_release(&hints);
 	strv_release(&net);
 	strv_release(&seen);

@@ -51,8 +51,12 @@ struct run {
 
 static void print_lines(const struct strv *l, const char *prefix)
 {
-	for (size_t i = 0; i < l->n; i++)
-		fprintf(stderr, "sbxsh: %s%s\n", prefix, l->v[i]);
+	for (size_t i = 0; i < l->n; i++) {
+		char line[8192];
+
+		snprintf(line, sizeof(line), "sbxsh: %s%s", prefix, l->v[i]);
+		sbx_put_line(stderr, line); /* notices name paths the sandbox may have made */
+	}
 }
 
 static _Noreturn void refuse_diag(struct diag *d)

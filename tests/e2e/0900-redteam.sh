@@ -116,4 +116,26 @@ else
 	skip "as root, /etc/security/opasswd is masked" "not root, or no such file here"
 fi
 
+# --- escape sequences in names printed by sbxsh ---
+# A command names a file with ESC [2J (clear screen) and a UTF-8 C1 CSI: the violation line,
+# `sbxsh log` and a notice about a planted link printed them raw on the user's terminal.
+esc=$(printf '\033')
+user_policy '[default]
+network = none
+on_violation = warn'
+out=$(cd "$T/proj" && "$SBXSH" -c 'touch "$(printf "/usr/x\033[2Jy\302\233z")"' 2>&1)
+unlike "a violation line carries no raw ESC" "$out" "$esc"
+like "…it spells the bytes out" "$out" 'write /usr/x\\x1b\[2Jy\\xc2\\x9bz '
+out=$("$SBXSH" log 2>&1)
+unlike "sbxsh log carries no raw ESC" "$out" "$esc"
+like "…it spells them out too" "$out" '/usr/x\\x1b\[2Jy'
+mkdir -p "$HOME/work/b/.git" "$HOME/work/b/x"
+ln -s "$HOME" "$HOME/work/b/x/$(printf 'o\033[2Jut')"
+user_policy '[default]
+network = none
+write += ~/work/*/x/o*'
+out=$(cd "$T/proj" && "$SBXSH" -c true 2>&1)
+like "control: the planted link's notice is printed" "$out" 'leads through the symlink'
+unlike "…with no raw ESC" "$out" "$esc"
+
 done_testing
