@@ -60,7 +60,10 @@ struct sandbox_spec {
 	bool net_relay;		/* listen = PORT: the stage forks the listen relay */
 	uint16_t net_reach[32]; /* localhost:PORT grants: listeners for loopback reach */
 	size_t net_nreach;
-	int stage_fd;	       /* the stage's end of the control socket */
+	int stage_fd; /* the stage's end of the control socket */
+	/* One O_PATH descriptor per SBX_M_BIND of mounts, in order (--bind-fd: bwrap binds what
+	 * was checked, not what a link put at the path since); NULL: by path (--dry-run). */
+	const int *bind_fds;
 	struct strv env_unset; /* names, globs already expanded against the environment */
 	struct strv env_set;   /* NAME=value */
 	/* Bytes of the private /tmp and of /dev/shm; 0: no bound (hand-made specs). */

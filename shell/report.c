@@ -11,6 +11,7 @@
  * - The daemon's notes (a host that could not be reached upstream) are advice: printed after
  *   the violations, never counted as one, never changing the exit status.
  */
+#include "platform/log.h"
 #include "shell/report.h"
 
 #include <errno.h>

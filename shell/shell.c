@@ -494,6 +494,42 @@ static void make_data_fds(struct run *r)
 	free(text);
 }
 
+/* Each write grant's directory, opened now and checked to be the canonical path the plan
+ * judged (a link put there since, by another sandbox that can write its parent, leads
+ * elsewhere): bwrap binds that descriptor, not the path (--bind-fd). */
+static void pin_binds(struct run *r, int *pins)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->spec.mounts.n; i++) {
+		const struct sbx_mount *m = &r->spec.mounts.v[i];
+		char proc[32], got[4096];
+		ssize_t len = -1;
+
+		if (m->op != SBX_M_BIND)
+			continue;
+		if (r->nfds + 3 > sizeof(r->fds) / sizeof(*r->fds))
+			sbx_fatal("too many write grants (%zu); grant their parent instead", n);
+		int fd = open(m->src, O_PATH | O_CLOEXEC);
+		if (fd >= 0) {
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+			len = readlink(proc, got, sizeof(got) - 1);
+		}
+		if (fd < 0 || len < 0)
+			sbx_fatal("cannot open the write grant %s: %s", m->src, strerror(errno));
+		got[len] = 0;
+		if (strcmp(got, m->src) != 0)
+			sbx_fatal(
+			    "the write grant %s changed while the sandbox was being built (it now "
+			    "leads to %s): not mounted; remove the link, or grant the directory "
+			    "it leads to if that is meant",
+			    m->src, got);
+		pins[n++] = fd;
+		r->fds[r->nfds++] = fd;
+	}
+	r->spec.bind_fds = pins;
+}
+
 static void make_socket(struct run *r)
 {
 	int sv[2], one = 1;
@@ -640,6 +676,9 @@ static int run_sandboxed(struct run *r)
 		check_helpers(set);
 	make_socket(r);
 	make_data_fds(r);
+	int pins[sizeof(r->fds) / sizeof(*r->fds)];
+	if (!r->args.dry_run)
+		pin_binds(r, pins);
 	plan_net(r);
 	if (sandbox_argv(&r->spec, set->bwrap, r->fds + 1, r->args.fwd.v, &r->argv) < 0)
 		sbx_fatal("out of memory");

@@ -15,6 +15,10 @@
  *   hidden directory is remounted read-only after everything beneath it is mounted, so a
  *   write into it fails instead of vanishing with the sandbox.
  * - The stage and the marker are mounted last, so no grant or deny can hide or replace them.
+ * - A write grant is bound from the descriptor the caller opened and checked (--bind-fd),
+ *   when it gives one: a grant's path may lie where another sandbox writes, which can turn
+ *   it into a link to ~ between the check and bwrap's mount (bwrap then dies, "Race
+ *   detected", rather than bind what is at the path by then).
  */
 #include "platform/sandbox.h"
 
@@ -167,22 +171,29 @@ static int push_base(const struct sandbox_spec *s, struct strv *out)
 	return r;
 }
 
-static int push_mount(const struct sbx_mount *m, const int *data_fds, size_t *di, struct strv *out)
+static int push_mount(const struct sbx_mount *m, const int *data_fds, size_t *di,
+		      const int *bind_fds, size_t *bi, struct strv *out)
 {
+	int r;
+
 	switch (m->op) {
 	case SBX_M_RO_BIND:
 		return strv_pushl(out, "--ro-bind", m->src, m->dst, NULL);
 	case SBX_M_BIND:
-		return strv_pushl(out, "--bind", m->src, m->dst, NULL);
+		if (!bind_fds)
+			return strv_pushl(out, "--bind", m->src, m->dst, NULL);
+		r = strv_pushl(out, "--bind-fd", NULL);
+		if (r == 0)
+			r = strv_pushf(out, "%d", bind_fds[(*bi)++]);
+		return r ? r : strv_push(out, m->dst);
 	case SBX_M_HIDE_DIR:
 		return strv_pushl(out, "--tmpfs", m->dst, NULL);
 	case SBX_M_HIDE_FILE:
-	case SBX_M_DATA_FILE: {
-		int r = strv_push(out, "--ro-bind-data");
+	case SBX_M_DATA_FILE:
+		r = strv_push(out, "--ro-bind-data");
 		if (r == 0)
 			r = strv_pushf(out, "%d", data_fds[(*di)++]);
 		return r ? r : strv_push(out, m->dst);
-	}
 	case SBX_M_SYMLINK:
 		return strv_pushl(out, "--symlink", m->src, m->dst, NULL);
 	}
@@ -191,17 +202,18 @@ static int push_mount(const struct sbx_mount *m, const int *data_fds, size_t *di
 
 static int push_mounts(const struct sandbox_spec *s, const int *data_fds, struct strv *out)
 {
-	size_t di = s->marker ? 1 : 0, i = 0;
+	size_t di = s->marker ? 1 : 0, bi = 0, i = 0;
 	int r = 0;
 
 	if (s->mounts.n && strcmp(s->mounts.v[0].dst, "/") == 0)
-		r = push_mount(&s->mounts.v[i++], data_fds, &di, out);
+		r = push_mount(&s->mounts.v[i++], data_fds, &di, s->bind_fds, &bi, out);
 	if (r == 0)
 		r = push_base(s, out);
 	for (; r == 0 && i < s->mounts.n; i++)
-		r = push_mount(&s->mounts.v[i], data_fds, &di, out);
+		r = push_mount(&s->mounts.v[i], data_fds, &di, s->bind_fds, &bi, out);
+	/* the kernel knobs are never bound writable */
 	for (i = 0; r == 0 && i < s->kernel.n; i++)
-		r = push_mount(&s->kernel.v[i], data_fds, &di, out);
+		r = push_mount(&s->kernel.v[i], data_fds, &di, NULL, &bi, out);
 	if (r == 0)
 		r = strv_pushl(out, "--ro-bind", s->stage, s->stage, NULL);
 	if (r == 0 && s->marker)

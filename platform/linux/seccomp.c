@@ -111,6 +111,11 @@ static const struct rule rules[] = {
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCCONS)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCVHANGUP)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSLCKTRMIOS)),
+    /* ...and two more that outlive the command: exclusive mode (every later open of the
+     * caller's terminal is EBUSY: sudo, ssh and pinentry prompts) and TCOOFF (its output
+     * stopped: the caller's shell hangs on its next write) */
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCEXCL)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TCXONC)),
     R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xffffff00UL, 0x4B00)),
     R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xfffffff0UL, 0x5600)),
     R0("vhangup", EPERM),

@@ -79,6 +79,12 @@ static void test_pure(void)
 	       NS_USER " --unshare-net --new-session --ro-bind / / --dev /dev --proc /proc "
 		       "--perms 0700 --tmpfs /tmp --bind /w /w " STAGE TAIL TMPENV RUN,
 	       "read /, write /w, private tmp, network none");
+	s.bind_fds = (const int[]){12};
+	golden(&s,
+	       NS_USER " --unshare-net --new-session --ro-bind / / --dev /dev --proc /proc "
+		       "--perms 0700 --tmpfs /tmp --bind-fd 12 /w " STAGE TAIL TMPENV RUN,
+	       "a write grant by the descriptor the caller checked (--bind-fd)");
+	s.bind_fds = NULL;
 
 	s.unshare_net = false;
 	s.new_session = false;
