@@ -136,6 +136,8 @@ wait_screen "$M"'OH\$ ' $((n + 1))
 run_fg 300; keys C-z
 wait_screen 'Stopped +sleep 300'
 keys -l 'kill -9 %1'; keys Enter
+# (bash tells of the job at the prompt after it has reaped it: wait until the sleep is gone)
+i=0; while pgrep -f '^sleep 300$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 keys -l 'echo oh-done'; keys Enter
 wait_screen '^oh-done$'
 like "the OpenHands sequence: PROMPT_COMMAND, ^C, ^Z, kill -9 %1" "$(screen)" 'Killed +sleep 300'
