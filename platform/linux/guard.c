@@ -18,6 +18,7 @@
  */
 #include "platform/linux/guard.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -32,6 +33,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -345,12 +347,25 @@ struct final {
 	char real[PATH_MAX];
 };
 
+/* A directory of procfs or sysfs (where the front end's view is not the command's): -EROFS on
+ * a read-only mount (/proc/sys, /sys in the sandbox), as the kernel says there, else -EACCES,
+ * as for a file the command may not write; 0 for any other file system. */
+static int kernel_fs(int dfd)
+{
+	struct statfs sf;
+
+	if (fstatfs(dfd, &sf) < 0)
+		return -errno;
+	if (sf.f_type != PROC_SUPER_MAGIC && sf.f_type != SYSFS_MAGIC)
+		return 0;
+	return sf.f_flags & ST_RDONLY ? -EROFS : -EACCES;
+}
+
 static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struct final *f)
 {
 	char dir[PATH_MAX];
 	size_t l = strlen(path);
 	int r, b = base;
-	struct statfs sf;
 
 	f->pfd = -1;
 	f->slash = false;
@@ -413,9 +428,8 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 		f->pfd = -1;
 		return r;
 	}
-	if (fstatfs(f->pfd, &sf) == 0 &&
-	    (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
-		return -EACCES;
+	if ((r = kernel_fs(f->pfd)) < 0)
+		return r;
 	if (plain)
 		strcpy(f->real, dir);
 	else if ((r = fd_name(f->pfd, f->real, sizeof(f->real))) < 0)
@@ -550,6 +564,118 @@ static int fd_spelling(const struct ctx *x, const char *path)
 	if (e == s || *e || v < 0 || v > 1 << 20)
 		return -1;
 	return (int)v;
+}
+
+/* ---- the command's own per-process files ---- */
+
+/* What a process may write of its own under /proc, natively, without a link in the way: each
+ * file's write is judged by the kernel against the writer (the command, which writes to the
+ * descriptor), not the opener. Not here: loginuid (audit identity), uid_map, gid_map,
+ * setgroups, projid_map (user-namespace set-up), mem (a second way into memory), the magic
+ * links (root, cwd, exe, fd, map_files: they lead out of /proc). */
+static const char *const own_files[] = {
+    "oom_score_adj", "oom_adj",	     "comm",	    "clear_refs",
+    "coredump_filter", "timerslack_ns", "attr/current", "attr/exec",
+};
+
+/* The host tid of the sandbox thread nstid in the host thread group tgid (a thread of the
+ * caller's own process), or -ESRCH. */
+static int task_host_tid(pid_t tgid, long nstid)
+{
+	char p[64];
+	int r = -ESRCH;
+
+	snprintf(p, sizeof(p), "/proc/%d/task", (int)tgid);
+	int d = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0)
+		return -ESRCH;
+	DIR *dir = fdopendir(d);
+	if (!dir) {
+		close(d);
+		return -ESRCH;
+	}
+	for (struct dirent *e; r < 0 && (e = readdir(dir));) {
+		char *end;
+		long t = strtol(e->d_name, &end, 10);
+
+		if (end != e->d_name && !*end && status_field((pid_t)t, "NSpid:", 10) == nstid &&
+		    status_field((pid_t)t, "Tgid:", 10) == tgid)
+			r = (int)t;
+	}
+	closedir(dir);
+	return r;
+}
+
+/* path (absolute) spelled /proc/{self,thread-self,PID}/X or …/task/TID/X, PID the caller's own
+ * process in the sandbox: X is opened on the host's /proc/TGID/X (…/task/TID/X), the caller's
+ * own task found from the notification, never by following the sandbox's procfs — nothing of
+ * the string is resolved but its words. 1: not such a spelling; else 0 (ans->fd) or -errno:
+ * another file of the process is refused as a file it may not write (EACCES). */
+static int proc_own(struct ctx *x, const char *path, uint64_t fl, struct guard_answer *ans)
+{
+	char n[PATH_MAX], p[PATH_MAX];
+	pid_t tid = (pid_t)x->req->pid;
+	const char *s;
+	char *e;
+	long tgid, task = -1; /* the host tid of task/TID, or of thread-self */
+
+	if (strlen(path) >= sizeof(n) || strncmp(path, "/proc/", 6) != 0)
+		return 1;
+	/* the words, slashes collapsed; "." and ".." make it something else */
+	size_t k = 0;
+	for (const char *c = path; *c; c++)
+		if (!(c[0] == '/' && k && n[k - 1] == '/'))
+			n[k++] = *c;
+	n[k] = '\0';
+	if (strstr(n, "/./") || strstr(n, "/../") || ends_with(n, "/.") || ends_with(n, "/.."))
+		return 1;
+	s = n + 6;
+	if ((tgid = status_field(tid, "Tgid:", 10)) <= 0)
+		return -ESRCH;
+	if (strncmp(s, "self/", 5) == 0) {
+		s += 5;
+	} else if (strncmp(s, "thread-self/", 12) == 0) {
+		s += 12;
+		task = tid;
+	} else {
+		long v = strtol(s, &e, 10);
+
+		if (e == s || *e != '/' || v != status_field(tid, "NStgid:", 10))
+			return 1;
+		s = e + 1;
+	}
+	if (task < 0 && strncmp(s, "task/", 5) == 0) {
+		long v = strtol(s + 5, &e, 10);
+
+		if (e == s + 5 || *e != '/')
+			return -EACCES;
+		task = v == status_field(tid, "NSpid:", 10) ? tid : task_host_tid((pid_t)tgid, v);
+		if (task < 0)
+			return -ENOENT;
+		s = e + 1;
+	}
+	bool own = false;
+	for (size_t i = 0; i < sizeof(own_files) / sizeof(own_files[0]); i++)
+		own = own || strcmp(s, own_files[i]) == 0;
+	if (!own)
+		return -EACCES;
+	if ((fl & O_CREAT) && (fl & O_EXCL))
+		return -EEXIST;
+	int w = task >= 0 ? snprintf(p, sizeof(p), "/proc/%ld/task/%ld/%s", tgid, task, s)
+			  : snprintf(p, sizeof(p), "/proc/%ld/%s", tgid, s);
+	if (w < 0 || (size_t)w >= sizeof(p))
+		return -ENAMETOOLONG;
+	int fd = open(p, (int)(fl & ~(uint64_t)(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* the caller still waits: the tids read were its own, not a reused one's */
+	int r = valid(x);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	ans->fd = fd;
+	return 0;
 }
 
 struct fifo_job {
@@ -766,6 +892,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		return -ENOSYS; /* RESOLVE_* of the command's own: it falls back to openat */
 	if (c->path[0] == '/' && (n = fd_spelling(x, c->path)) >= 0)
 		return reopen_fd(x, n, fl, ans, ref);
+	if (c->path[0] == '/' && (r = proc_own(x, c->path, fl, ans)) != 1)
+		return r;
 	if (strcmp(c->path, "/dev/tty") == 0) {
 		int t = cmd_tty((pid_t)x->req->pid);
 
@@ -791,10 +919,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			close(b);
 		if (d < 0)
 			return d;
-		struct statfs sf;
-		if (fstatfs(d, &sf) == 0 &&
-		    (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
-			r = -EACCES;
+		if ((r = kernel_fs(d)) < 0)
+			;
 		else if ((r = valid(x)) == 0 &&
 			 (r = openat(d, ".", (int)(fl | O_CLOEXEC), (mode_t)c->mode)) < 0)
 			r = -errno;

@@ -202,8 +202,23 @@ network = none'
 run 'echo a > /dev/stdout; echo b > /dev/fd/1; echo c > /proc/self/fd/1; echo d > /dev/null; echo e >> /dev/stdout; echo f > /dev/stderr'
 is "/dev/stdout, /dev/fd/1, /proc/self/fd/1 and /dev/null work" "$(printf '%s' "$out" | tr '\n' ' ')" "a b c e"
 like "… /dev/stderr too" "$err" "^f$"
-run 'echo x > /proc/self/attr/current; echo x > /proc/1/fd/1; echo x > /sys/kernel/x'
+run 'echo x > /proc/self/loginuid; echo x > /proc/1/fd/1; echo x > /sys/kernel/x'
 is "… other writes under /proc and /sys are refused, the command goes on" "$rc" 1
+run 'echo guarded > /proc/self/comm && read n < /proc/self/comm && echo "$n"
+echo tself > /proc/thread-self/comm && read n < /proc/self/comm && echo "$n"
+echo pid > /proc/$$/comm && read n < /proc/self/comm && echo "$n"
+echo tid > /proc/self/task/$$/comm && read n < /proc/self/comm && echo "$n"
+v=$(cat /proc/self/oom_score_adj); echo "$v" >> /proc/self/oom_score_adj && echo adj'
+is "the command's own /proc/{self,thread-self,PID,self/task/TID}/comm take its writes, read back in the same process; oom_score_adj too" \
+	"$(printf '%s' "$out" | tr '\n' ' ')" "guarded tself pid tid adj"
+run 'echo x >/proc/self/mem; echo x >/proc/self/uid_map; echo x >/proc/self/setgroups; echo x >/proc/self/environ; echo x >/proc/self/attr/../comm; echo x >/proc/self/cwd/proc-cwd; exit 0'
+is "… mem, uid_map, setgroups, environ, a dotted spelling and the cwd link are refused" \
+	"$(printf '%s\n' "$err" | grep -c 'Permission denied\|Read-only\|No such file')" 6
+absent "… nothing was written through /proc/self/cwd" "$P/proc-cwd"
+run "echo evil > /proc/self/root$HOME/.bashrc; echo evil > /proc/thread-self/root$P/.bashrc; echo evil > /proc/self/cwd/.bashrc; echo ok > /proc/self/root$P/root-ok"
+absent "/proc/self/root/…/.bashrc (home) is not created" "$HOME/.bashrc"
+absent "… nor /proc/thread-self/root/… or /proc/self/cwd/… (project)" "$P/.bashrc"
+absent "… and the root link writes nothing at all (refused as procfs)" "$P/root-ok"
 
 # --- semantics: the same results and errno values as natively ---
 mkdir "$P/sem" "$H/native"
@@ -252,9 +267,15 @@ if command -v cc > /dev/null 2>&1 && cc -O2 -pthread -o "$H/race" "$E2E/guard_ra
 	run "$H/race $P/race 3"
 	absent "a path flipped between ok_file and .bashrc while threads create, rename and symlink it: .bashrc never appears ($out)" "$P/race/.bashrc"
 	if [ -e "$P/race/ok_file" ] || [ -L "$P/race/ok_file" ]; then ok "… control: the permitted name was written"; else not_ok "… control: the permitted name was written"; fi
+	mkdir "$P/race2"
+	run "$H/race $P/race2 2 /proc/self/comm /proc/self/root$P/race2/.bashrc"
+	absent "a path flipped between /proc/self/comm and /proc/self/root/…/.bashrc while threads open it for writing: .bashrc never appears ($out)" "$P/race2/.bashrc"
+	like "… control: /proc/self/comm was opened" "$out" 'opened [1-9]'
 else
 	skip "the race test" "no C compiler"
 	skip "the race test's control" "no C compiler"
+	skip "the /proc race test" "no C compiler"
+	skip "the /proc race test's control" "no C compiler"
 fi
 
 done_testing
