@@ -258,6 +258,16 @@ run 'echo x > .bashrc; echo y > off-ok'
 absent "monitor = off: the guard still refuses .bashrc" "$P/.bashrc"
 present "… control: the write beside it lands" "$P/off-ok"
 unlike "… and nothing is reported" "$err" "violation"
+run 'echo y > off-src; mv off-src .profile; ln -s x .zshrc; ln off-ok .gitconfig; mkdir .vscode; mknod .inputrc p; umask 077; echo z > off-mask; exit 0'
+absent "… (its own filter) rename onto .profile refused" "$P/.profile"
+absent "… symlink at .zshrc refused" "$P/.zshrc"
+absent "… link to .gitconfig refused" "$P/.gitconfig"
+absent "… mkdir .vscode refused" "$P/.vscode"
+absent "… mknod .inputrc refused" "$P/.inputrc"
+is "… a umask set in the command applies to what the guard creates" "$(stat -c %a "$P/off-mask" 2>&1)" 600
+run 'python3 -c "import socket; socket.socket(socket.AF_UNIX)" 2>&1 | tail -n 1; touch -d @0 off-ok; stat -c %Y off-ok'
+like "… AF_UNIX is still refused (by the filter: EPERM)" "$out" "PermissionError"
+like "… a call off does not notify (utimensat) works" "$out" "^0$"
 
 # --- the race ---
 pol '[default]
