@@ -35,6 +35,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "platform/path.h"
@@ -1024,6 +1025,146 @@ out:
 
 /* ---- the other calls ---- */
 
+/* The command's descriptor n as our O_PATH descriptor of the same file (*ofd), after the
+ * mandatory check of its name when it has one (an O_TMPFILE or a removed file has none: no
+ * name to protect). 0, -GUARD_REFUSED (ref filled) or -errno (-EBADF: no such descriptor). */
+static int cmd_fd_file(struct ctx *x, int n, int *ofd, struct guard_refusal *ref)
+{
+	char p[48], real[PATH_MAX];
+	int r;
+
+	*ofd = -1;
+	if (n == AT_FDCWD)
+		proc_path(p, sizeof(p), (pid_t)x->req->pid, "cwd");
+	else if (n < 0)
+		return -EBADF;
+	else
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)x->req->pid, n);
+	if ((r = open(p, O_PATH | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? -EBADF : -errno;
+	if (fd_name(r, real, sizeof(real)) == 0 && check(x, real, MAND_WRITE, ref)) {
+		close(r);
+		return -GUARD_REFUSED;
+	}
+	*ofd = r;
+	return 0;
+}
+
+/* Our /proc/thread-self/fd/FD: a path that reaches exactly that file. */
+static void self_fd(char *buf, size_t n, int fd)
+{
+	snprintf(buf, n, "/proc/thread-self/fd/%d", fd);
+}
+
+/* chmod, chown and the attribute calls on one file, ofd (O_PATH), by the path that reaches
+ * exactly it. */
+static int by_fd(const struct guard_call *c, int ofd)
+{
+	char p[48];
+	int r;
+
+	self_fd(p, sizeof(p), ofd);
+	switch (c->op) {
+	case GOP_CHMOD:
+		r = chmod(p, (mode_t)c->mode);
+		break;
+	case GOP_CHOWN:
+		r = fchownat(ofd, "", (uid_t)c->a, (gid_t)c->b, AT_EMPTY_PATH);
+		break;
+	case GOP_XATTR:
+		r = (c->flags & GUARD_X_REMOVE)
+			? removexattr(p, c->path2)
+			: setxattr(p, c->path2, c->value, c->size, (int)c->a);
+		break;
+	default:
+		r = (errno = ENOSYS, -1);
+	}
+	return r < 0 ? -errno : 0;
+}
+
+/* chmod, chown, the attribute calls on a descriptor (AT_EMPTY_PATH, fsetxattr): performed on
+ * the same file, after the check of its name — never continued (the kernel would read the
+ * path again, and it may name a file by then). */
+static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	int ofd, r;
+
+	if ((r = cmd_fd_file(x, c->dirfd, &ofd, ref)) < 0)
+		return r;
+	if ((r = valid(x)) == 0)
+		r = by_fd(c, ofd);
+	close(ofd);
+	return r;
+}
+
+/* A file named by a descriptor linked to a name (an O_TMPFILE put in place): the source is
+ * the command's descriptor n, the target checked like any other new name. */
+static int link_fd(struct ctx *x, const struct guard_call *c, int n, struct guard_refusal *ref)
+{
+	struct final g = {.pfd = -1};
+	struct stat st2;
+	char p[48];
+	int ofd, r;
+
+	if ((r = cmd_fd_file(x, n, &ofd, ref)) < 0)
+		return r == -EBADF && c->path[0] ? -ENOENT : r;
+	if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+		goto out;
+	if (st2.st_mode || dots(g.name)) {
+		r = -EEXIST;
+		goto out;
+	}
+	if (check(x, g.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
+		goto out;
+	self_fd(p, sizeof(p), ofd);
+	r = linkat(AT_FDCWD, p, g.pfd, g.name, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
+out:
+	final_drop(&g);
+	close(ofd);
+	return r;
+}
+
+/* setxattr, lsetxattr, removexattr, lremovexattr by path: the final name checked, then the
+ * attribute set on exactly that file. A symlink's own attributes (the l- calls on a link) are
+ * refused with EPERM, as the kernel says for user.* there. */
+static int do_xattr(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1};
+	struct stat st;
+	bool follow = !(c->flags & GUARD_X_NOFOLLOW);
+	int r, ofd = -1;
+
+	if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
+		goto out;
+	if (!st.st_mode) {
+		r = -ENOENT;
+		goto out;
+	}
+	if (check(x, f.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		r = -EPERM;
+		goto out;
+	}
+	if ((ofd = openat(f.pfd, f.name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if ((r = valid(x)) == 0)
+		r = by_fd(c, ofd);
+out:
+	if (ofd >= 0)
+		close(ofd);
+	final_drop(&f);
+	return r;
+}
+
 static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
 		   struct guard_refusal *ref)
 {
@@ -1032,7 +1173,17 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	int r;
 	bool follow;
 
+	if ((c->op == GOP_CHMOD || c->op == GOP_CHOWN) && (c->flags & AT_EMPTY_PATH) &&
+	    !c->path[0]) {
+		r = do_by_fd(x, c, ref);
+		if (c->op == GOP_CHMOD)
+			dirs_drop(x->gc);
+		return r;
+	}
 	switch (c->op) {
+	case GOP_XATTR:
+		r = (c->flags & GUARD_X_FD) ? do_by_fd(x, c, ref) : do_xattr(x, c, ref);
+		break;
 	case GOP_MKDIR:
 	case GOP_MKNOD:
 		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
@@ -1110,11 +1261,17 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 		}
 		break;
 	case GOP_LINK:
+		/* a descriptor linked into place (an O_TMPFILE): AT_EMPTY_PATH, or its
+		 * /proc/self/fd/N followed */
 		if (c->flags & AT_EMPTY_PATH && !c->path[0]) {
-			r = -ENOENT; /* linking a descriptor: CAP_DAC_READ_SEARCH natively */
+			r = link_fd(x, c, c->dirfd, ref);
 			break;
 		}
 		follow = c->flags & AT_SYMLINK_FOLLOW;
+		if (follow && c->path[0] == '/' && (r = fd_spelling(x, c->path)) >= 0) {
+			r = link_fd(x, c, r, ref);
+			break;
+		}
 		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0 ||
 		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
 			break;

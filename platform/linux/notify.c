@@ -96,6 +96,13 @@ static const struct notify_call calls[] = {
 	{ "vfork", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 	{ "clone", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 	{ "umask", NOP_NOTE, W, N, N, N, N, N, false, 0 }, /* the guard's umask cache */
+	{ "fchmodat2", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
+	{ "setxattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "lsetxattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "fsetxattr", NOP_WRITE, W, N, N, N, N, N, false, 0 },
+	{ "removexattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "lremovexattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
+	{ "fremovexattr", NOP_WRITE, W, N, N, N, N, N, false, 0 },
 };
 /* clang-format on */
 

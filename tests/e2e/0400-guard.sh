@@ -249,6 +249,26 @@ t.join()
 "'
 is "a FIFO's blocking open for writing does not stall another thread's create" "$(printf '%s' "$out" | tr '\n' ' ')" "created True hello"
 
+# --- the other calls that change a file: fchmodat2, xattrs, a descriptor's chmod/chown, a
+# descriptor (O_TMPFILE) linked into place (tests/e2e/guard_gaps.py) ---
+if [ "$(uname -m)" = x86_64 ]; then
+	mkdir -p "$P/gaps/x/y/z/w/v/.idea"
+	echo o > "$P/gaps/x/y/z/w/v/.idea/ws.xml"
+	echo o > "$P/gaps/ok.txt"
+	chmod 644 "$P/gaps/x/y/z/w/v/.idea/ws.xml"
+	cp "$E2E/guard_gaps.py" "$H/gaps.py" # the sandbox's /tmp is its own
+	run "cd gaps && python3 $H/gaps.py x/y/z/w/v/.idea/ws.xml ok.txt"
+	is "fchmodat2, setxattr, fsetxattr, a descriptor's chmod/chown and linking a descriptor: refused on protected names, performed on the others" \
+		"$(printf '%s' "$out" | tr '\n' ';')" \
+		"fchmodat2 protected: EROFS;fchmodat2 ok: ok;… mode: 0o640;setxattr protected: EROFS;setxattr ok: ok;… read back: val;removexattr ok: ok;… gone: ENODATA;fsetxattr protected (a read-only descriptor): EROFS;fchmod by AT_EMPTY_PATH protected: EROFS;fchown by AT_EMPTY_PATH protected: EROFS;fsetxattr ok: ok;… read back: fdval;fchown by AT_EMPTY_PATH ok: ok;lsetxattr on a symlink: EPERM;O_TMPFILE linked by /proc/self/fd as tmp-linked: ok;O_TMPFILE linked by /proc/self/fd as .bashrc: EROFS;O_TMPFILE linked by AT_EMPTY_PATH as .profile: EROFS;a protected file's descriptor linked as another name: EROFS"
+	is "… the protected file's mode is unchanged" "$(stat -c %a "$P/gaps/x/y/z/w/v/.idea/ws.xml")" 644
+	absent "… no .bashrc from an O_TMPFILE" "$P/gaps/.bashrc"
+	absent "… no .profile from an O_TMPFILE" "$P/gaps/.profile"
+	is "… the permitted O_TMPFILE is in place with its content" "$(cat "$P/gaps/tmp-linked" 2>&1)" tmp
+else
+	for i in 1 2 3 4 5; do skip "the guard's other calls" "x86_64 system call numbers"; done
+fi
+
 # --- monitor = off still guards ---
 pol '[sbxsh]
 monitor = off
