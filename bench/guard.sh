@@ -1,7 +1,8 @@
 #!/bin/sh
-# guard.sh [B [BASE]] — the "Guard" benchmark (docs/monitor.md "The guard", "Performance"):
-# this tree against the revision BASE (default 852948c: the guard with the writes-level filter
-# at monitor = off), in interleaved rounds (each round runs every configuration in turn):
+# guard.sh [B [BASE [PRE]]] — the "Guard" benchmark (docs/monitor.md "The guard",
+# "Performance"): this tree against the revision BASE (default 852948c: the guard with the
+# writes-level filter at monitor = off) and PRE (default f49c361: the last build before the
+# guard), in interleaved rounds (each round runs every configuration in turn):
 #   - `sbxsh -c true`, network = none, at monitor = off and on;
 #   - extracting a tarball of 20,000 small files (made here) into the project, at off, writes
 #     and on — onto a tmpfs mounted for it when run as root (a disk's spread hides the
@@ -14,6 +15,7 @@
 set -eu
 B=${1:-build}
 BASE=${2:-852948c}
+PRE=${3:-f49c361}
 RUNS=${GUARD_BENCH_ROUNDS:-10}
 . "$(dirname "$0")/lib.sh"
 W=$work
@@ -26,13 +28,17 @@ trap cleanup EXIT INT TERM
 bench_need hyperfine git tar taskset /usr/bin/python3
 PY=/usr/bin/python3
 
-echo "guard.sh: building this tree and $BASE" >&2
+echo "guard.sh: building this tree, $BASE and $PRE" >&2
 bench_install bench-build "$W/new"
-mkdir "$W/base-src"
-(cd "$top" && git archive "$BASE") | tar -x -C "$W/base-src"
-(cd "$W/base-src" && $MAKE --no-print-directory B="$W/base-build" PREFIX="$W/base" \
-	SYSCONFDIR="$W/base/etc" install > "$W/base.log" 2>&1) || { cat "$W/base.log"; exit 1; }
+for v in base pre; do
+	[ "$v" = base ] && rev=$BASE || rev=$PRE
+	mkdir "$W/$v-src"
+	(cd "$top" && git archive "$rev") | tar -x -C "$W/$v-src"
+	(cd "$W/$v-src" && $MAKE --no-print-directory B="$W/$v-build" PREFIX="$W/$v" \
+		SYSCONFDIR="$W/$v/etc" install > "$W/$v.log" 2>&1) || { cat "$W/$v.log"; exit 1; }
+done
 base_rev=$(cd "$top" && git rev-parse --short "$BASE")
+pre_rev=$(cd "$top" && git rev-parse --short "$PRE")
 new_rev=$(cd "$top" && git rev-parse --short HEAD)$(cd "$top" && git diff --quiet HEAD -- . || echo '+')
 
 mkdir -p "$W/fs"
@@ -74,7 +80,7 @@ for i in range(n):
         os.close(os.open("c/r", os.O_RDONLY))
 EOF
 cd "$P"
-for v in new base; do
+for v in new base pre; do
 	"$W/$v/bin/sbxsh" --config "$W/off.ini" -c true ||
 		{ echo "guard.sh: $v: sbxsh -c true failed" >&2; exit 1; }
 done
@@ -114,13 +120,16 @@ sys.exit(subprocess.call(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVN
 }
 
 echo "guard.sh: sbxsh -c true" >&2
-round true 20 20 "" "new-off|off|true" "base-off|off|true" "new-on|on|true" "base-on|on|true"
+round true 20 20 "" "new-off|off|true" "base-off|off|true" "pre-off|off|true" \
+	"new-on|on|true" "base-on|on|true" "pre-on|on|true"
 echo "guard.sh: the tarball" >&2
 round tar 1 1 "rm -rf $P/x" \
 	"new-off|off|mkdir x && tar -xf $W/t.tar -C x" "base-off|off|mkdir x && tar -xf $W/t.tar -C x" \
 	"new-writes|writes|mkdir x && tar -xf $W/t.tar -C x" \
 	"base-writes|writes|mkdir x && tar -xf $W/t.tar -C x" \
-	"new-on|on|mkdir x && tar -xf $W/t.tar -C x" "base-on|on|mkdir x && tar -xf $W/t.tar -C x"
+	"new-on|on|mkdir x && tar -xf $W/t.tar -C x" "base-on|on|mkdir x && tar -xf $W/t.tar -C x" \
+	"pre-off|off|mkdir x && tar -xf $W/t.tar -C x" "pre-writes|writes|mkdir x && tar -xf $W/t.tar -C x" \
+	"pre-on|on|mkdir x && tar -xf $W/t.tar -C x"
 echo "guard.sh: guarded creates" >&2
 for pin in 1 0; do
 	t=
@@ -144,7 +153,7 @@ done
 {
 echo "## Guard"
 echo
-echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/guard.sh\`, hyperfine in $RUNS interleaved rounds (each runs every configuration in turn); new = $new_rev, base = $base_rev; the project on $where; Python is \`$PY\`"
+echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/guard.sh\`, hyperfine in $RUNS interleaved rounds (each runs every configuration in turn); new = $new_rev, base = $base_rev (the guard, \`off\` on the writes filter), pre = $pre_rev (before the guard); the project on $where; Python is \`$PY\`"
 echo
 $PY - "$W" <<'EOF'
 import glob, json, statistics, sys
@@ -160,21 +169,25 @@ def load(pat):
 med = statistics.median
 t = load("true.*.json")
 n = len(t["new-off"])
-print(f"| `sbxsh -c true` ({n} runs each) | median | base median | new − base |")
-print("|---|---|---|---|")
+print(f"| `sbxsh -c true` ({n} runs each, medians) | new | base | pre | new − base | new − pre |")
+print("|---|---|---|---|---|---|")
 for m in ("off", "on"):
-    a, b = med(t[f"new-{m}"]) * 1e3, med(t[f"base-{m}"]) * 1e3
-    print(f"| monitor = {m} | {a:.2f} ms | {b:.2f} ms | **{a - b:+.2f} ms** |")
-print(f"| on − off (new) | {(med(t['new-on']) - med(t['new-off'])) * 1e3:+.2f} ms | "
-      f"{(med(t['base-on']) - med(t['base-off'])) * 1e3:+.2f} ms | |")
+    a, b, c = (med(t[f"{v}-{m}"]) * 1e3 for v in ("new", "base", "pre"))
+    print(f"| monitor = {m} | {a:.2f} ms | {b:.2f} ms | {c:.2f} ms | **{a - b:+.2f} ms** "
+          f"| **{a - c:+.2f} ms** |")
 print()
 t = load("tar.*.json")
 n = len(t["new-off"])
-print(f"| 20,000-file tarball into the project ({n} runs each) | new | base | new/base |")
-print("|---|---|---|---|")
+print(f"| 20,000-file tarball into the project ({n} runs each, medians) | new | base | pre "
+      "| new/base | new/pre |")
+print("|---|---|---|---|---|---|")
 for m in ("off", "writes", "on"):
     a, b = med(t[f"new-{m}"]), med(t[f"base-{m}"])
-    print(f"| monitor = {m} | {a * 1e3:.0f} ms | {b * 1e3:.0f} ms | **{a / b:.2f}×** |")
+    c = med(t[f"pre-{m}"]) if f"pre-{m}" in t else None
+    pc = f"{c * 1e3:.0f} ms" if c else "—"
+    pr = f"**{a / c:.2f}×**" if c else "—"
+    print(f"| monitor = {m} | {a * 1e3:.0f} ms | {b * 1e3:.0f} ms | {pc} | **{a / b:.2f}×** "
+          f"| {pr} |")
 print()
 print("| one guarded create at off (10,000 `os.open(O_CREAT\\|O_EXCL)` + close, less the same "
       "loop of read opens, per call) | new | base |")

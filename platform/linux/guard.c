@@ -210,9 +210,11 @@ void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool um)
 		gc->off = true;
 }
 
-/* The thread's pidfs inode (unique for the task's lifetime and never reused), or 0. */
+/* The thread's pidfs inode (unique for the task's lifetime and never reused), or 0. Whether
+ * pidfds are pidfs's (6.9+; before, one anonymous inode for all) is asked once. */
 static uint64_t task_ino(pid_t tid)
 {
+	static int pidfs = -1;
 	struct stat st;
 	struct statfs sf;
 	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
@@ -220,7 +222,9 @@ static uint64_t task_ino(pid_t tid)
 
 	if (fd < 0)
 		return 0;
-	if (fstatfs(fd, &sf) == 0 && sf.f_type == PIDFS_MAGIC && fstat(fd, &st) == 0)
+	if (pidfs < 0 && fstatfs(fd, &sf) == 0)
+		pidfs = sf.f_type == PIDFS_MAGIC;
+	if (pidfs == 1 && fstat(fd, &st) == 0)
 		ino = st.st_ino;
 	close(fd);
 	return ino;
