@@ -103,7 +103,7 @@ static long status_field(pid_t tid, const char *key, int base)
 	long v = -1;
 
 	proc_path(p, sizeof(p), tid, "status");
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	k = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
@@ -253,7 +253,11 @@ static int set_umask(struct ctx *x)
 			gc->u[slot].mask = (uint16_t)u;
 		}
 	}
-	umask((mode_t)u);
+	/* this thread's own (guard_thread_setup: unshare(CLONE_FS)), set only when it changes */
+	static __thread long cur = -1;
+	if (u != cur)
+		umask((mode_t)u);
+	cur = u;
 	x->umask_set = true;
 	return 0;
 }
@@ -335,7 +339,9 @@ static int cmd_dir(struct ctx *x, int dirfd)
 		snprintf(n, sizeof(n), "fd/%d", dirfd);
 		proc_path(p, sizeof(p), (pid_t)x->req->pid, n);
 	}
-	r = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* openat, not open: musl's open() follows O_CLOEXEC with an fcntl (for kernels before
+	 * 2.6.23), a system call per guarded call */
+	r = openat(AT_FDCWD, p, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r < 0)
 		return errno == ENOENT && dirfd != AT_FDCWD ? -EBADF : -errno;
 	return r;
