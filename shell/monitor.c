@@ -812,6 +812,14 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 			g->flags = how.flags;
 			g->mode = how.mode;
 			g->resolve = how.resolve;
+			/* never continued: its flags are in memory, which the command may turn into
+			 * O_CREAT after this read. What the guard does not perform (a read, O_PATH)
+			 * answers ENOSYS, and callers fall back to openat, whose flags the kernel
+			 * reads from the registers. */
+			if ((g->flags & O_PATH) || !(g->flags & NOTIFY_OPEN_WRITE_FLAGS)) {
+				*err = -ENOSYS;
+				return true;
+			}
 		} else {
 			g->flags = (uint32_t)a[at ? 2 : 1];
 			g->mode = (uint32_t)a[at ? 3 : 2];
@@ -954,7 +962,7 @@ static void guard_report(struct monitor *m, const struct guard_refusal *ref, con
  * not judged (no second read of the command's memory, no cwd lookup). */
 static bool judge_worthy(int error)
 {
-	return error != 0 && error != -EEXIST;
+	return error != 0 && error != -EEXIST && error != -ENOSYS; /* ENOSYS: the fallback is */
 }
 
 static int guard_one(struct monitor *m, const struct seccomp_notif *req,

@@ -269,6 +269,19 @@ else
 	for i in 1 2 3 4 5; do skip "the guard's other calls" "x86_64 system call numbers"; done
 fi
 
+# --- openat2's flags are in memory: a flip after the guard read them must not reach the kernel ---
+if [ "$(uname -m)" = x86_64 ]; then
+	cp "$E2E/guard_openat2.py" "$H/o2.py"
+	mkdir -p "$P/o2"
+	run "cd o2 && python3 $H/o2.py .bashrc 2"
+	absent "openat2 with its open_how flipped between O_RDONLY and O_CREAT: .bashrc never appears ($out)" "$P/o2/.bashrc"
+	run "cd o2 && python3 $H/o2.py ok-o2 1"
+	like "… control: a permitted name is created through openat2" "$out" 'opened [1-9]'
+	present "… and is there" "$P/o2/ok-o2"
+else
+	for i in 1 2 3; do skip "the openat2 flip" "x86_64 system call numbers"; done
+fi
+
 # --- monitor = off still guards ---
 pol '[sbxsh]
 monitor = off
