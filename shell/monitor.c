@@ -176,6 +176,9 @@ static uint8_t gop_for(const char *name)
 	    {"truncate", GOP_TRUNCATE}, {"truncate64", GOP_TRUNCATE}, {"chmod", GOP_CHMOD},
 	    {"fchmodat", GOP_CHMOD},	{"chown", GOP_CHOWN},	      {"chown32", GOP_CHOWN},
 	    {"lchown", GOP_CHOWN},	{"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
+	    {"fchmodat2", GOP_CHMOD},	{"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
+	    {"fsetxattr", GOP_XATTR},	{"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
+	    {"fremovexattr", GOP_XATTR},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -810,6 +813,14 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 			g->flags = how.flags;
 			g->mode = how.mode;
 			g->resolve = how.resolve;
+			/* never continued: its flags are in memory, which the command may turn into
+			 * O_CREAT after this read. What the guard does not perform (a read, O_PATH)
+			 * answers ENOSYS, and callers fall back to openat, whose flags the kernel
+			 * reads from the registers. */
+			if ((g->flags & O_PATH) || !(g->flags & NOTIFY_OPEN_WRITE_FLAGS)) {
+				*err = -ENOSYS;
+				return true;
+			}
 		} else {
 			g->flags = (uint32_t)a[at ? 2 : 1];
 			g->mode = (uint32_t)a[at ? 3 : 2];
@@ -828,7 +839,7 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 	case GOP_CHMOD:
 	case GOP_CHOWN: {
 		bool at = strncmp(n, "mkdirat", 7) == 0 || strcmp(n, "mknodat") == 0 ||
-			  strcmp(n, "fchmodat") == 0 || strcmp(n, "fchownat") == 0;
+			  strncmp(n, "fchmodat", 8) == 0 || strcmp(n, "fchownat") == 0;
 		int k = at ? 1 : 0;
 
 		if (at)
@@ -846,13 +857,41 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 			g->flags = AT_SYMLINK_NOFOLLOW;
 		if (strcmp(n, "fchownat") == 0)
 			g->flags = (uint32_t)a[4];
+		if (strcmp(n, "fchmodat2") == 0)
+			g->flags = (uint32_t)a[3];
 		if (op == GOP_CHOWN) {
 			g->a = (uint32_t)a[k + 1];
 			g->b = (uint32_t)a[k + 2];
 		}
-		if (strcmp(n, "fchownat") == 0 && (g->flags & AT_EMPTY_PATH) && r == 0 &&
-		    !buf[0][0])
-			return false; /* fchown of a descriptor: no name */
+		/* an empty path with AT_EMPTY_PATH is the descriptor's: performed by it (guard.c),
+		 * never continued — the kernel would read the path again */
+		break;
+	}
+	case GOP_XATTR: {
+		static __thread char value[65536];
+		bool fd = n[0] == 'f', rm = strstr(n, "remove") != NULL;
+		const int k = 1; /* name, value, size, flags follow the path or descriptor */
+
+		g->flags = (rm ? GUARD_X_REMOVE : 0) | (n[0] == 'l' ? GUARD_X_NOFOLLOW : 0) |
+			   (fd ? GUARD_X_FD : 0);
+		if (fd)
+			g->dirfd = INT(0);
+		else
+			r = read_str(pid, a[0], buf[0], PATH_MAX);
+		if (r == 0)
+			r = read_str(pid, a[k], buf[1], 256);
+		if (r == -ENAMETOOLONG)
+			r = -ERANGE; /* a name past XATTR_NAME_MAX, as the kernel says */
+		g->value = value;
+		if (r == 0 && !rm) {
+			g->size = (size_t)a[k + 2];
+			g->a = (uint32_t)a[k + 3];
+			if (g->size > sizeof(value))
+				r = -E2BIG;
+			else if (g->size &&
+				 read_mem(pid, a[k + 1], value, g->size) != (ssize_t)g->size)
+				r = -EFAULT;
+		}
 		break;
 	}
 	case GOP_UNLINK:
@@ -924,7 +963,7 @@ static void guard_report(struct monitor *m, const struct guard_refusal *ref, con
  * not judged (no second read of the command's memory, no cwd lookup). */
 static bool judge_worthy(int error)
 {
-	return error != 0 && error != -EEXIST;
+	return error != 0 && error != -EEXIST && error != -ENOSYS; /* ENOSYS: the fallback is */
 }
 
 static int guard_one(struct monitor *m, const struct seccomp_notif *req,

@@ -404,7 +404,9 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 		monitor_set_sink(rr->mon, live_log, rr);
 	monitor_set_level(rr->mon, lvl);
 	rr->rc.logged = true;
-	notify_env_format(env, sizeof(env), sv[1], lvl, spec->unix_all ? 0 : NOTIFY_UNIX);
+	/* off: the guard's calls alone (no exec, time or AF_UNIX round trips to report) */
+	notify_env_format(env, sizeof(env), sv[1], lvl,
+			  (spec->unix_all ? 0 : NOTIFY_UNIX) | (rr->quiet ? NOTIFY_GUARD : 0));
 	if (setenv(NOTIFY_ENV, env, 1) < 0) {
 		r = -errno;
 		goto out;

@@ -46,12 +46,14 @@ static int print_prog(scmp_filter_ctx ctx, const char *name)
 }
 
 /* main variant v: AF_UNIX refused (0) or granted (1); notify variant v: level v >> 1, the
- * native AF_UNIX to the monitor (v & 1) or granted. */
-static int gen(const char *name, bool notify, int v)
+ * native AF_UNIX to the monitor (v & 1) or granted; guard variant v (notify -1): as main's,
+ * with the guard's calls. */
+static int gen(const char *name, int notify, int v)
 {
 	void *ctx = NULL;
-	int r = notify ? filters_build(&ctx, !(v & 1), v >> 1, (v & 1) ? NOTIFY_UNIX : 0)
-		       : filters_build(&ctx, v != 0, MONITOR_OFF, 0);
+	int r = notify > 0 ? filters_build(&ctx, !(v & 1), v >> 1, (v & 1) ? NOTIFY_UNIX : 0)
+		: notify < 0 ? filters_build(&ctx, v != 0, MONITOR_WRITES, NOTIFY_GUARD)
+			     : filters_build(&ctx, v != 0, MONITOR_OFF, 0);
 
 	if (r == 0)
 		r = print_prog(ctx, name);
@@ -89,18 +91,22 @@ int main(void)
 	       "#include <linux/filter.h>\n#include \"platform/linux/filters.h\"\n\n");
 	for (int unix_all = 0; r == 0 && unix_all < 2; unix_all++) {
 		snprintf(name, sizeof(name), "main_%d", unix_all);
-		r = gen(name, false, unix_all);
+		r = gen(name, 0, unix_all);
+		snprintf(name, sizeof(name), "guard_%d", unix_all);
+		if (r == 0)
+			r = gen(name, -1, unix_all);
 	}
 	/* notify variants: level (writes, full, all) × NOTIFY_UNIX */
 	for (int v = MONITOR_WRITES * 2; r == 0 && v <= MONITOR_ALL * 2 + 1; v++) {
 		snprintf(name, sizeof(name), "notify_%d", v);
-		r = gen(name, true, v);
+		r = gen(name, 1, v);
 	}
 	if (r < 0)
 		return 1;
 	printf(
 	    "#define P(x) {(unsigned short)(sizeof(x) / sizeof(x[0])), (struct sock_filter *)x}\n");
 	printf("const struct sock_fprog filters_main[2] = {P(main_0), P(main_1)};\n");
+	printf("const struct sock_fprog filters_guard[2] = {P(guard_0), P(guard_1)};\n");
 	printf("const struct sock_fprog filters_notify[%d] = {\n", (MONITOR_ALL + 1) * 2);
 	for (int v = 0; v <= MONITOR_ALL * 2 + 1; v++)
 		printf(v < MONITOR_WRITES * 2 ? "\t{0, 0},\n" : "\tP(notify_%d),\n", v);

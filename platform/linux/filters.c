@@ -47,14 +47,19 @@ int notify_stage_install(const struct notify_stage *st)
 {
 	int r = -EINVAL, lfd = -1;
 	unsigned v = (unsigned)st->level * 2 + ((st->flags & NOTIFY_UNIX) ? 1 : 0);
+	const struct sock_fprog *prog = NULL;
 
+	if (st->flags & NOTIFY_GUARD)
+		prog = &filters_guard[(st->flags & NOTIFY_UNIX) ? 0 : 1];
+	else if (st->level > MONITOR_OFF && v < sizeof(filters_notify) / sizeof(filters_notify[0]))
+		prog = &filters_notify[v];
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		r = -errno;
-	else if (st->level > MONITOR_OFF && v < sizeof(filters_notify) / sizeof(filters_notify[0]))
-		r = lfd = load(&filters_notify[v], NOTIFY_LOAD_FLAGS);
+	else if (prog)
+		r = lfd = load(prog, NOTIFY_LOAD_FLAGS);
 	/* before 5.19: no WAIT_KILLABLE_RECV (a signal may then re-run a call the guard made) */
-	if (r == -EINVAL)
-		r = lfd = load(&filters_notify[v], SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (r == -EINVAL && prog)
+		r = lfd = load(prog, SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (r >= 0)
 		r = notify_fd_send(st->fd, lfd);
 	if (lfd >= 0)

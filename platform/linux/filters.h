@@ -13,6 +13,9 @@ extern const struct sock_fprog filters_main[2];
  * ABI's socket(AF_UNIX) notifies (the monitor refuses and reports it), the compat ABI's is
  * refused by the filter; without, AF_UNIX is granted (unix_sockets = all). */
 extern const struct sock_fprog filters_notify[8];
+/* monitor = off: the main rules and only the guard's calls (NOTIFY_GUARD at the writes level):
+ * [0] AF_UNIX refused by the filter, [1] granted (unix_sockets = all). */
+extern const struct sock_fprog filters_guard[2];
 
 /* The monitor's syscall numbers, resolved by libseccomp at build time so the front end does
  * not link it: [0] the native ABI, [1] the compat one the filters hold (x86 beside x86_64,

@@ -18,6 +18,7 @@
  */
 #include "platform/linux/guard.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -32,7 +33,9 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "platform/path.h"
@@ -100,7 +103,7 @@ static long status_field(pid_t tid, const char *key, int base)
 	long v = -1;
 
 	proc_path(p, sizeof(p), tid, "status");
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	k = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
@@ -207,9 +210,11 @@ void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool um)
 		gc->off = true;
 }
 
-/* The thread's pidfs inode (unique for the task's lifetime and never reused), or 0. */
+/* The thread's pidfs inode (unique for the task's lifetime and never reused), or 0. Whether
+ * pidfds are pidfs's (6.9+; before, one anonymous inode for all) is asked once. */
 static uint64_t task_ino(pid_t tid)
 {
+	static int pidfs = -1;
 	struct stat st;
 	struct statfs sf;
 	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
@@ -217,7 +222,9 @@ static uint64_t task_ino(pid_t tid)
 
 	if (fd < 0)
 		return 0;
-	if (fstatfs(fd, &sf) == 0 && sf.f_type == PIDFS_MAGIC && fstat(fd, &st) == 0)
+	if (pidfs < 0 && fstatfs(fd, &sf) == 0)
+		pidfs = sf.f_type == PIDFS_MAGIC;
+	if (pidfs == 1 && fstat(fd, &st) == 0)
 		ino = st.st_ino;
 	close(fd);
 	return ino;
@@ -246,7 +253,11 @@ static int set_umask(struct ctx *x)
 			gc->u[slot].mask = (uint16_t)u;
 		}
 	}
-	umask((mode_t)u);
+	/* this thread's own (guard_thread_setup: unshare(CLONE_FS)), set only when it changes */
+	static __thread long cur = -1;
+	if (u != cur)
+		umask((mode_t)u);
+	cur = u;
 	x->umask_set = true;
 	return 0;
 }
@@ -328,7 +339,9 @@ static int cmd_dir(struct ctx *x, int dirfd)
 		snprintf(n, sizeof(n), "fd/%d", dirfd);
 		proc_path(p, sizeof(p), (pid_t)x->req->pid, n);
 	}
-	r = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* openat, not open: musl's open() follows O_CLOEXEC with an fcntl (for kernels before
+	 * 2.6.23), a system call per guarded call */
+	r = openat(AT_FDCWD, p, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r < 0)
 		return errno == ENOENT && dirfd != AT_FDCWD ? -EBADF : -errno;
 	return r;
@@ -345,12 +358,25 @@ struct final {
 	char real[PATH_MAX];
 };
 
+/* A directory of procfs or sysfs (where the front end's view is not the command's): -EROFS on
+ * a read-only mount (/proc/sys, /sys in the sandbox), as the kernel says there, else -EACCES,
+ * as for a file the command may not write; 0 for any other file system. */
+static int kernel_fs(int dfd)
+{
+	struct statfs sf;
+
+	if (fstatfs(dfd, &sf) < 0)
+		return -errno;
+	if (sf.f_type != PROC_SUPER_MAGIC && sf.f_type != SYSFS_MAGIC)
+		return 0;
+	return sf.f_flags & ST_RDONLY ? -EROFS : -EACCES;
+}
+
 static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struct final *f)
 {
 	char dir[PATH_MAX];
 	size_t l = strlen(path);
 	int r, b = base;
-	struct statfs sf;
 
 	f->pfd = -1;
 	f->slash = false;
@@ -413,9 +439,8 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 		f->pfd = -1;
 		return r;
 	}
-	if (fstatfs(f->pfd, &sf) == 0 &&
-	    (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
-		return -EACCES;
+	if ((r = kernel_fs(f->pfd)) < 0)
+		return r;
 	if (plain)
 		strcpy(f->real, dir);
 	else if ((r = fd_name(f->pfd, f->real, sizeof(f->real))) < 0)
@@ -550,6 +575,118 @@ static int fd_spelling(const struct ctx *x, const char *path)
 	if (e == s || *e || v < 0 || v > 1 << 20)
 		return -1;
 	return (int)v;
+}
+
+/* ---- the command's own per-process files ---- */
+
+/* What a process may write of its own under /proc, natively, without a link in the way: each
+ * file's write is judged by the kernel against the writer (the command, which writes to the
+ * descriptor), not the opener. Not here: loginuid (audit identity), uid_map, gid_map,
+ * setgroups, projid_map (user-namespace set-up), mem (a second way into memory), the magic
+ * links (root, cwd, exe, fd, map_files: they lead out of /proc). */
+static const char *const own_files[] = {
+    "oom_score_adj", "oom_adj",	     "comm",	    "clear_refs",
+    "coredump_filter", "timerslack_ns", "attr/current", "attr/exec",
+};
+
+/* The host tid of the sandbox thread nstid in the host thread group tgid (a thread of the
+ * caller's own process), or -ESRCH. */
+static int task_host_tid(pid_t tgid, long nstid)
+{
+	char p[64];
+	int r = -ESRCH;
+
+	snprintf(p, sizeof(p), "/proc/%d/task", (int)tgid);
+	int d = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0)
+		return -ESRCH;
+	DIR *dir = fdopendir(d);
+	if (!dir) {
+		close(d);
+		return -ESRCH;
+	}
+	for (struct dirent *e; r < 0 && (e = readdir(dir));) {
+		char *end;
+		long t = strtol(e->d_name, &end, 10);
+
+		if (end != e->d_name && !*end && status_field((pid_t)t, "NSpid:", 10) == nstid &&
+		    status_field((pid_t)t, "Tgid:", 10) == tgid)
+			r = (int)t;
+	}
+	closedir(dir);
+	return r;
+}
+
+/* path (absolute) spelled /proc/{self,thread-self,PID}/X or …/task/TID/X, PID the caller's own
+ * process in the sandbox: X is opened on the host's /proc/TGID/X (…/task/TID/X), the caller's
+ * own task found from the notification, never by following the sandbox's procfs — nothing of
+ * the string is resolved but its words. 1: not such a spelling; else 0 (ans->fd) or -errno:
+ * another file of the process is refused as a file it may not write (EACCES). */
+static int proc_own(struct ctx *x, const char *path, uint64_t fl, struct guard_answer *ans)
+{
+	char n[PATH_MAX], p[PATH_MAX];
+	pid_t tid = (pid_t)x->req->pid;
+	const char *s;
+	char *e;
+	long tgid, task = -1; /* the host tid of task/TID, or of thread-self */
+
+	if (strlen(path) >= sizeof(n) || strncmp(path, "/proc/", 6) != 0)
+		return 1;
+	/* the words, slashes collapsed; "." and ".." make it something else */
+	size_t k = 0;
+	for (const char *c = path; *c; c++)
+		if (!(c[0] == '/' && k && n[k - 1] == '/'))
+			n[k++] = *c;
+	n[k] = '\0';
+	if (strstr(n, "/./") || strstr(n, "/../") || ends_with(n, "/.") || ends_with(n, "/.."))
+		return 1;
+	s = n + 6;
+	if ((tgid = status_field(tid, "Tgid:", 10)) <= 0)
+		return -ESRCH;
+	if (strncmp(s, "self/", 5) == 0) {
+		s += 5;
+	} else if (strncmp(s, "thread-self/", 12) == 0) {
+		s += 12;
+		task = tid;
+	} else {
+		long v = strtol(s, &e, 10);
+
+		if (e == s || *e != '/' || v != status_field(tid, "NStgid:", 10))
+			return 1;
+		s = e + 1;
+	}
+	if (task < 0 && strncmp(s, "task/", 5) == 0) {
+		long v = strtol(s + 5, &e, 10);
+
+		if (e == s + 5 || *e != '/')
+			return -EACCES;
+		task = v == status_field(tid, "NSpid:", 10) ? tid : task_host_tid((pid_t)tgid, v);
+		if (task < 0)
+			return -ENOENT;
+		s = e + 1;
+	}
+	bool own = false;
+	for (size_t i = 0; i < sizeof(own_files) / sizeof(own_files[0]); i++)
+		own = own || strcmp(s, own_files[i]) == 0;
+	if (!own)
+		return -EACCES;
+	if ((fl & O_CREAT) && (fl & O_EXCL))
+		return -EEXIST;
+	int w = task >= 0 ? snprintf(p, sizeof(p), "/proc/%ld/task/%ld/%s", tgid, task, s)
+			  : snprintf(p, sizeof(p), "/proc/%ld/%s", tgid, s);
+	if (w < 0 || (size_t)w >= sizeof(p))
+		return -ENAMETOOLONG;
+	int fd = open(p, (int)(fl & ~(uint64_t)(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* the caller still waits: the tids read were its own, not a reused one's */
+	int r = valid(x);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	ans->fd = fd;
+	return 0;
 }
 
 struct fifo_job {
@@ -766,6 +903,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		return -ENOSYS; /* RESOLVE_* of the command's own: it falls back to openat */
 	if (c->path[0] == '/' && (n = fd_spelling(x, c->path)) >= 0)
 		return reopen_fd(x, n, fl, ans, ref);
+	if (c->path[0] == '/' && (r = proc_own(x, c->path, fl, ans)) != 1)
+		return r;
 	if (strcmp(c->path, "/dev/tty") == 0) {
 		int t = cmd_tty((pid_t)x->req->pid);
 
@@ -791,10 +930,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			close(b);
 		if (d < 0)
 			return d;
-		struct statfs sf;
-		if (fstatfs(d, &sf) == 0 &&
-		    (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
-			r = -EACCES;
+		if ((r = kernel_fs(d)) < 0)
+			;
 		else if ((r = valid(x)) == 0 &&
 			 (r = openat(d, ".", (int)(fl | O_CLOEXEC), (mode_t)c->mode)) < 0)
 			r = -errno;
@@ -898,6 +1035,146 @@ out:
 
 /* ---- the other calls ---- */
 
+/* The command's descriptor n as our O_PATH descriptor of the same file (*ofd), after the
+ * mandatory check of its name when it has one (an O_TMPFILE or a removed file has none: no
+ * name to protect). 0, -GUARD_REFUSED (ref filled) or -errno (-EBADF: no such descriptor). */
+static int cmd_fd_file(struct ctx *x, int n, int *ofd, struct guard_refusal *ref)
+{
+	char p[48], real[PATH_MAX];
+	int r;
+
+	*ofd = -1;
+	if (n == AT_FDCWD)
+		proc_path(p, sizeof(p), (pid_t)x->req->pid, "cwd");
+	else if (n < 0)
+		return -EBADF;
+	else
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)x->req->pid, n);
+	if ((r = open(p, O_PATH | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? -EBADF : -errno;
+	if (fd_name(r, real, sizeof(real)) == 0 && check(x, real, MAND_WRITE, ref)) {
+		close(r);
+		return -GUARD_REFUSED;
+	}
+	*ofd = r;
+	return 0;
+}
+
+/* Our /proc/thread-self/fd/FD: a path that reaches exactly that file. */
+static void self_fd(char *buf, size_t n, int fd)
+{
+	snprintf(buf, n, "/proc/thread-self/fd/%d", fd);
+}
+
+/* chmod, chown and the attribute calls on one file, ofd (O_PATH), by the path that reaches
+ * exactly it. */
+static int by_fd(const struct guard_call *c, int ofd)
+{
+	char p[48];
+	int r;
+
+	self_fd(p, sizeof(p), ofd);
+	switch (c->op) {
+	case GOP_CHMOD:
+		r = chmod(p, (mode_t)c->mode);
+		break;
+	case GOP_CHOWN:
+		r = fchownat(ofd, "", (uid_t)c->a, (gid_t)c->b, AT_EMPTY_PATH);
+		break;
+	case GOP_XATTR:
+		r = (c->flags & GUARD_X_REMOVE)
+			? removexattr(p, c->path2)
+			: setxattr(p, c->path2, c->value, c->size, (int)c->a);
+		break;
+	default:
+		r = (errno = ENOSYS, -1);
+	}
+	return r < 0 ? -errno : 0;
+}
+
+/* chmod, chown, the attribute calls on a descriptor (AT_EMPTY_PATH, fsetxattr): performed on
+ * the same file, after the check of its name — never continued (the kernel would read the
+ * path again, and it may name a file by then). */
+static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	int ofd, r;
+
+	if ((r = cmd_fd_file(x, c->dirfd, &ofd, ref)) < 0)
+		return r;
+	if ((r = valid(x)) == 0)
+		r = by_fd(c, ofd);
+	close(ofd);
+	return r;
+}
+
+/* A file named by a descriptor linked to a name (an O_TMPFILE put in place): the source is
+ * the command's descriptor n, the target checked like any other new name. */
+static int link_fd(struct ctx *x, const struct guard_call *c, int n, struct guard_refusal *ref)
+{
+	struct final g = {.pfd = -1};
+	struct stat st2;
+	char p[48];
+	int ofd, r;
+
+	if ((r = cmd_fd_file(x, n, &ofd, ref)) < 0)
+		return r == -EBADF && c->path[0] ? -ENOENT : r;
+	if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+		goto out;
+	if (st2.st_mode || dots(g.name)) {
+		r = -EEXIST;
+		goto out;
+	}
+	if (check(x, g.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
+		goto out;
+	self_fd(p, sizeof(p), ofd);
+	r = linkat(AT_FDCWD, p, g.pfd, g.name, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
+out:
+	final_drop(&g);
+	close(ofd);
+	return r;
+}
+
+/* setxattr, lsetxattr, removexattr, lremovexattr by path: the final name checked, then the
+ * attribute set on exactly that file. A symlink's own attributes (the l- calls on a link) are
+ * refused with EPERM, as the kernel says for user.* there. */
+static int do_xattr(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1};
+	struct stat st;
+	bool follow = !(c->flags & GUARD_X_NOFOLLOW);
+	int r, ofd = -1;
+
+	if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
+		goto out;
+	if (!st.st_mode) {
+		r = -ENOENT;
+		goto out;
+	}
+	if (check(x, f.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		r = -EPERM;
+		goto out;
+	}
+	if ((ofd = openat(f.pfd, f.name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if ((r = valid(x)) == 0)
+		r = by_fd(c, ofd);
+out:
+	if (ofd >= 0)
+		close(ofd);
+	final_drop(&f);
+	return r;
+}
+
 static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
 		   struct guard_refusal *ref)
 {
@@ -906,7 +1183,17 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	int r;
 	bool follow;
 
+	if ((c->op == GOP_CHMOD || c->op == GOP_CHOWN) && (c->flags & AT_EMPTY_PATH) &&
+	    !c->path[0]) {
+		r = do_by_fd(x, c, ref);
+		if (c->op == GOP_CHMOD)
+			dirs_drop(x->gc);
+		return r;
+	}
 	switch (c->op) {
+	case GOP_XATTR:
+		r = (c->flags & GUARD_X_FD) ? do_by_fd(x, c, ref) : do_xattr(x, c, ref);
+		break;
 	case GOP_MKDIR:
 	case GOP_MKNOD:
 		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
@@ -984,11 +1271,17 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 		}
 		break;
 	case GOP_LINK:
+		/* a descriptor linked into place (an O_TMPFILE): AT_EMPTY_PATH, or its
+		 * /proc/self/fd/N followed */
 		if (c->flags & AT_EMPTY_PATH && !c->path[0]) {
-			r = -ENOENT; /* linking a descriptor: CAP_DAC_READ_SEARCH natively */
+			r = link_fd(x, c, c->dirfd, ref);
 			break;
 		}
 		follow = c->flags & AT_SYMLINK_FOLLOW;
+		if (follow && c->path[0] == '/' && (r = fd_spelling(x, c->path)) >= 0) {
+			r = link_fd(x, c, r, ref);
+			break;
+		}
 		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0 ||
 		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
 			break;

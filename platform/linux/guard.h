@@ -27,7 +27,14 @@ enum guard_op {
 	GOP_TRUNCATE, /* a = length */
 	GOP_CHMOD,    /* mode; flags: AT_SYMLINK_NOFOLLOW */
 	GOP_CHOWN,    /* a = uid, b = gid; flags: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH */
+	GOP_XATTR,    /* path2: the attribute's name; value, size; flags: GUARD_X_*, a = the
+		       * call's XATTR_CREATE/REPLACE */
 };
+
+/* GOP_XATTR's flags */
+#define GUARD_X_REMOVE	 0x1u /* removexattr */
+#define GUARD_X_NOFOLLOW 0x2u /* lsetxattr, lremovexattr */
+#define GUARD_X_FD	 0x4u /* fsetxattr, fremovexattr: dirfd is the descriptor */
 
 /* One call, as the command made it (the strings are the front end's copies). */
 struct guard_call {
@@ -35,6 +42,8 @@ struct guard_call {
 	int dirfd, dirfd2; /* AT_FDCWD or the command's descriptor */
 	const char *path, *path2;
 	uint64_t flags, mode, a, b, resolve;
+	const void *value; /* GOP_XATTR: the value (the front end's copy) */
+	size_t size;
 };
 
 /* What to answer: an error, a value, or our descriptor fd to install (then closed). */

@@ -23,6 +23,10 @@ enum monitor_level { MONITOR_OFF = 0, MONITOR_WRITES = 1, MONITOR_FULL = 2, MONI
 
 /* notify_rules_add flags */
 #define NOTIFY_UNIX 0x1u /* socket(AF_UNIX) notifies; the monitor refuses it with EPERM */
+/* Only the calls the guard performs (notify_guarded) and umask (its cache): monitor = off,
+ * which reports nothing. AF_UNIX stays the filter's own rule (refused with EPERM unless
+ * granted); the stage picks filters_guard[NOTIFY_UNIX set ? 0 : 1]. */
+#define NOTIFY_GUARD 0x2u
 
 /* What a call does to the path it names. */
 enum notify_op {
@@ -57,6 +61,9 @@ struct notify_call {
 /* The table of monitored calls; *n receives its length. Static, never freed. */
 const struct notify_call *notify_calls(unsigned *n);
 
+/* The guard performs c, or keeps a cache by it (umask): the NOTIFY_GUARD filter's calls. */
+bool notify_guarded(const struct notify_call *c);
+
 /* Open flags that mean the open may write. */
 #define NOTIFY_OPEN_WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)
 
@@ -87,7 +94,7 @@ int notify_sync_wake(int fd, bool on);
 struct notify_stage {
 	int fd; /* the socket to send the listener on, or -1: no monitor */
 	enum monitor_level level;
-	unsigned flags; /* NOTIFY_UNIX */
+	unsigned flags; /* NOTIFY_UNIX, NOTIFY_GUARD */
 };
 
 /* Formats the variable's value. Returns buf. */

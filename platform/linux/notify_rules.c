@@ -55,7 +55,7 @@ static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monit
 		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
 					SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffUL, AF_UNIX));
 	}
-	if (level < c->level)
+	if (level < c->level || ((flags & NOTIFY_GUARD) && !notify_guarded(c)))
 		return 0;
 	/* the sandbox's own rule refuses clone(CLONE_NEWUSER): the two must not overlap */
 	if (c->op == NOP_NOTE && strcmp(c->name, "clone") == 0)

@@ -202,8 +202,23 @@ network = none'
 run 'echo a > /dev/stdout; echo b > /dev/fd/1; echo c > /proc/self/fd/1; echo d > /dev/null; echo e >> /dev/stdout; echo f > /dev/stderr'
 is "/dev/stdout, /dev/fd/1, /proc/self/fd/1 and /dev/null work" "$(printf '%s' "$out" | tr '\n' ' ')" "a b c e"
 like "… /dev/stderr too" "$err" "^f$"
-run 'echo x > /proc/self/attr/current; echo x > /proc/1/fd/1; echo x > /sys/kernel/x'
+run 'echo x > /proc/self/loginuid; echo x > /proc/1/fd/1; echo x > /sys/kernel/x'
 is "… other writes under /proc and /sys are refused, the command goes on" "$rc" 1
+run 'echo guarded > /proc/self/comm && read n < /proc/self/comm && echo "$n"
+echo tself > /proc/thread-self/comm && read n < /proc/self/comm && echo "$n"
+echo pid > /proc/$$/comm && read n < /proc/self/comm && echo "$n"
+echo tid > /proc/self/task/$$/comm && read n < /proc/self/comm && echo "$n"
+v=$(cat /proc/self/oom_score_adj); echo "$v" >> /proc/self/oom_score_adj && echo adj'
+is "the command's own /proc/{self,thread-self,PID,self/task/TID}/comm take its writes, read back in the same process; oom_score_adj too" \
+	"$(printf '%s' "$out" | tr '\n' ' ')" "guarded tself pid tid adj"
+run 'echo x >/proc/self/mem; echo x >/proc/self/uid_map; echo x >/proc/self/setgroups; echo x >/proc/self/environ; echo x >/proc/self/attr/../comm; echo x >/proc/self/cwd/proc-cwd; exit 0'
+is "… mem, uid_map, setgroups, environ, a dotted spelling and the cwd link are refused" \
+	"$(printf '%s\n' "$err" | grep -c 'Permission denied\|Read-only\|No such file')" 6
+absent "… nothing was written through /proc/self/cwd" "$P/proc-cwd"
+run "echo evil > /proc/self/root$HOME/.bashrc; echo evil > /proc/thread-self/root$P/.bashrc; echo evil > /proc/self/cwd/.bashrc; echo ok > /proc/self/root$P/root-ok"
+absent "/proc/self/root/…/.bashrc (home) is not created" "$HOME/.bashrc"
+absent "… nor /proc/thread-self/root/… or /proc/self/cwd/… (project)" "$P/.bashrc"
+absent "… and the root link writes nothing at all (refused as procfs)" "$P/root-ok"
 
 # --- semantics: the same results and errno values as natively ---
 mkdir "$P/sem" "$H/native"
@@ -234,6 +249,39 @@ t.join()
 "'
 is "a FIFO's blocking open for writing does not stall another thread's create" "$(printf '%s' "$out" | tr '\n' ' ')" "created True hello"
 
+# --- the other calls that change a file: fchmodat2, xattrs, a descriptor's chmod/chown, a
+# descriptor (O_TMPFILE) linked into place (tests/e2e/guard_gaps.py) ---
+if [ "$(uname -m)" = x86_64 ]; then
+	mkdir -p "$P/gaps/x/y/z/w/v/.idea"
+	echo o > "$P/gaps/x/y/z/w/v/.idea/ws.xml"
+	echo o > "$P/gaps/ok.txt"
+	chmod 644 "$P/gaps/x/y/z/w/v/.idea/ws.xml"
+	cp "$E2E/guard_gaps.py" "$H/gaps.py" # the sandbox's /tmp is its own
+	run "cd gaps && python3 $H/gaps.py x/y/z/w/v/.idea/ws.xml ok.txt"
+	is "fchmodat2, setxattr, fsetxattr, a descriptor's chmod/chown and linking a descriptor: refused on protected names, performed on the others" \
+		"$(printf '%s' "$out" | tr '\n' ';')" \
+		"fchmodat2 protected: EROFS;fchmodat2 ok: ok;… mode: 0o640;setxattr protected: EROFS;setxattr ok: ok;… read back: val;removexattr ok: ok;… gone: ENODATA;fsetxattr protected (a read-only descriptor): EROFS;fchmod by AT_EMPTY_PATH protected: EROFS;fchown by AT_EMPTY_PATH protected: EROFS;fsetxattr ok: ok;… read back: fdval;fchown by AT_EMPTY_PATH ok: ok;lsetxattr on a symlink: EPERM;O_TMPFILE linked by /proc/self/fd as tmp-linked: ok;O_TMPFILE linked by /proc/self/fd as .bashrc: EROFS;O_TMPFILE linked by AT_EMPTY_PATH as .profile: EROFS;a protected file's descriptor linked as another name: EROFS"
+	is "… the protected file's mode is unchanged" "$(stat -c %a "$P/gaps/x/y/z/w/v/.idea/ws.xml")" 644
+	absent "… no .bashrc from an O_TMPFILE" "$P/gaps/.bashrc"
+	absent "… no .profile from an O_TMPFILE" "$P/gaps/.profile"
+	is "… the permitted O_TMPFILE is in place with its content" "$(cat "$P/gaps/tmp-linked" 2>&1)" tmp
+else
+	for i in 1 2 3 4 5; do skip "the guard's other calls" "x86_64 system call numbers"; done
+fi
+
+# --- openat2's flags are in memory: a flip after the guard read them must not reach the kernel ---
+if [ "$(uname -m)" = x86_64 ]; then
+	cp "$E2E/guard_openat2.py" "$H/o2.py"
+	mkdir -p "$P/o2"
+	run "cd o2 && python3 $H/o2.py .bashrc 2"
+	absent "openat2 with its open_how flipped between O_RDONLY and O_CREAT: .bashrc never appears ($out)" "$P/o2/.bashrc"
+	run "cd o2 && python3 $H/o2.py ok-o2 1"
+	like "… control: a permitted name is created through openat2" "$out" 'opened [1-9]'
+	present "… and is there" "$P/o2/ok-o2"
+else
+	for i in 1 2 3; do skip "the openat2 flip" "x86_64 system call numbers"; done
+fi
+
 # --- monitor = off still guards ---
 pol '[sbxsh]
 monitor = off
@@ -243,6 +291,16 @@ run 'echo x > .bashrc; echo y > off-ok'
 absent "monitor = off: the guard still refuses .bashrc" "$P/.bashrc"
 present "… control: the write beside it lands" "$P/off-ok"
 unlike "… and nothing is reported" "$err" "violation"
+run 'echo y > off-src; mv off-src .profile; ln -s x .zshrc; ln off-ok .gitconfig; mkdir .vscode; mknod .inputrc p; umask 077; echo z > off-mask; exit 0'
+absent "… (its own filter) rename onto .profile refused" "$P/.profile"
+absent "… symlink at .zshrc refused" "$P/.zshrc"
+absent "… link to .gitconfig refused" "$P/.gitconfig"
+absent "… mkdir .vscode refused" "$P/.vscode"
+absent "… mknod .inputrc refused" "$P/.inputrc"
+is "… a umask set in the command applies to what the guard creates" "$(stat -c %a "$P/off-mask" 2>&1)" 600
+run 'python3 -c "import socket; socket.socket(socket.AF_UNIX)" 2>&1 | tail -n 1; touch -d @0 off-ok; stat -c %Y off-ok'
+like "… AF_UNIX is still refused (by the filter: EPERM)" "$out" "PermissionError"
+like "… a call off does not notify (utimensat) works" "$out" "^0$"
 
 # --- the race ---
 pol '[default]
@@ -252,9 +310,15 @@ if command -v cc > /dev/null 2>&1 && cc -O2 -pthread -o "$H/race" "$E2E/guard_ra
 	run "$H/race $P/race 3"
 	absent "a path flipped between ok_file and .bashrc while threads create, rename and symlink it: .bashrc never appears ($out)" "$P/race/.bashrc"
 	if [ -e "$P/race/ok_file" ] || [ -L "$P/race/ok_file" ]; then ok "… control: the permitted name was written"; else not_ok "… control: the permitted name was written"; fi
+	mkdir "$P/race2"
+	run "$H/race $P/race2 2 /proc/self/comm /proc/self/root$P/race2/.bashrc"
+	absent "a path flipped between /proc/self/comm and /proc/self/root/…/.bashrc while threads open it for writing: .bashrc never appears ($out)" "$P/race2/.bashrc"
+	like "… control: /proc/self/comm was opened" "$out" 'opened [1-9]'
 else
 	skip "the race test" "no C compiler"
 	skip "the race test's control" "no C compiler"
+	skip "the /proc race test" "no C compiler"
+	skip "the /proc race test's control" "no C compiler"
 fi
 
 done_testing

@@ -5,6 +5,7 @@
  * program hands the monitor is one its table maps (the monitor refuses any other). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include <linux/audit.h>
@@ -21,14 +22,16 @@
 #include "tests/unit/tap.h"
 
 /* libseccomp's program for one variant, exported now; *n instructions. */
-static struct sock_filter *now(bool notify, int variant, size_t *n)
+/* notify -1: the guard's program (monitor = off), variant as main's. */
+static struct sock_filter *now(int notify, int variant, size_t *n)
 {
 	void *c = NULL;
 	FILE *f = tmpfile();
 	static struct sock_filter buf[8192];
-	int r = notify ? filters_build(&c, !(variant & 1), variant >> 1,
-				       (variant & 1) ? NOTIFY_UNIX : 0)
-		       : filters_build(&c, variant != 0, MONITOR_OFF, 0);
+	int r = notify > 0 ? filters_build(&c, !(variant & 1), variant >> 1,
+					   (variant & 1) ? NOTIFY_UNIX : 0)
+		: notify < 0 ? filters_build(&c, variant != 0, MONITOR_WRITES, NOTIFY_GUARD)
+			     : filters_build(&c, variant != 0, MONITOR_OFF, 0);
 
 	*n = 0;
 	if (r < 0 || !f)
@@ -45,7 +48,7 @@ out:
 	return buf;
 }
 
-static void same(const struct sock_fprog *built, bool notify, int variant, const char *what)
+static void same(const struct sock_fprog *built, int notify, int variant, const char *what)
 {
 	size_t n;
 	struct sock_filter *p = now(notify, variant, &n);
@@ -145,6 +148,8 @@ static size_t progs(struct prog *out)
 
 	out[n++] = (struct prog){&filters_main[0], "main", false, false};
 	out[n++] = (struct prog){&filters_main[1], "main, unix_sockets = all", true, false};
+	out[n++] = (struct prog){&filters_guard[0], "guard (off)", false, false};
+	out[n++] = (struct prog){&filters_guard[1], "guard (off), unix_sockets = all", true, false};
 	for (int v = MONITOR_WRITES * 2; v <= MONITOR_ALL * 2 + 1; v++) {
 		snprintf(names[v], sizeof(names[v]), "notify %s%s",
 			 notify_level_name((enum monitor_level)(v >> 1)),
@@ -323,6 +328,44 @@ static void test_notified_mapped(const struct prog *p)
 	       notified);
 }
 
+/* monitor = off: the guard's program notifies exactly the calls the guard needs (an open for
+ * writing, not one for reading; no exec, no time call) and lets the rest through. */
+static void test_guard_calls(void)
+{
+	unsigned n, bad = 0, cases = 0;
+	const struct notify_call *c = notify_calls(&n);
+	const uint32_t arch = filters_arches[0].arch;
+
+	for (unsigned i = 0; i < n; i++) {
+		int nr = filters_arches[0].nr[i];
+		uint64_t fl = c[i].op == NOP_OPEN ? O_WRONLY | O_CREAT : 0;
+		uint32_t want = notify_guarded(&c[i]) ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW;
+
+		if (nr < 0 || c[i].op == NOP_UNIX || c[i].openat2)
+			continue;
+		struct seccomp_data d = {.nr = nr, .arch = arch};
+		if (c[i].flags != NOTIFY_NOARG)
+			d.args[c[i].flags] = fl;
+		cases++;
+		if (bpf_run(&filters_guard[1], &d) != want) {
+			bad++;
+			printf("# %s: 0x%x\n", c[i].name, bpf_run(&filters_guard[1], &d));
+		}
+		if (c[i].op == NOP_OPEN) {
+			d.args[c[i].flags] = O_RDONLY;
+			cases++;
+			bad += bpf_run(&filters_guard[1], &d) != SECCOMP_RET_ALLOW;
+		}
+	}
+	is_int(bad, 0, "guard filter: the guard's calls notify, the rest (reads, exec, time) pass "
+		       "(%u cases)", cases);
+	unsigned g = 0;
+	for (unsigned i = 0; i < n; i++)
+		g += notify_guarded(&c[i]) && (strcmp(c[i].name, "execve") == 0 ||
+					       strcmp(c[i].name, "utimensat") == 0);
+	is_int(g, 0, "… exec and utimensat are not the guard's");
+}
+
 int main(void)
 {
 	char what[64];
@@ -336,6 +379,9 @@ int main(void)
 	}
 	ok(filters_notify[0].len == 0 && filters_notify[1].len == 0,
 	   "monitor off has no notify program");
+	same(&filters_guard[0], -1, 0, "guard filter (off), AF_UNIX refused");
+	same(&filters_guard[1], -1, 1, "guard filter (off), AF_UNIX allowed");
+	test_guard_calls();
 	same_numbers(0, seccomp_arch_native());
 	same_numbers(1, sandbox_seccomp_compat_arch() ? sandbox_seccomp_compat_arch()
 						      : seccomp_arch_native());
@@ -344,7 +390,7 @@ int main(void)
 		skip("this build is not x86_64", "the programs, run on x86 inputs");
 		return tap_done();
 	}
-	struct prog p[8];
+	struct prog p[10];
 	size_t n = progs(p);
 	for (size_t i = 0; i < n; i++) {
 		test_other_abis(&p[i]);
