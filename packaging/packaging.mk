@@ -45,7 +45,7 @@ DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
 DEB_OUT  = $(B)/sbxsh_$(VERSION)_$(DEB_ARCH).deb
 deb:
 	rm -rf $(B)/deb
-	$(MAKE) --no-print-directory B='$(B)/deb-build' PREFIX=/usr SYSCONFDIR=/etc \
+	$(MAKE) --no-print-directory B='$(B)/deb-build' PREFIX=/usr SYSCONFDIR=/etc INSTALL_TEST_HELPERS= \
 		LIBEXECDIR=/usr/libexec/sbxsh PAMDIR=/lib/$(shell $(CC) -print-multiarch)/security \
 		DESTDIR='$(abspath $(B))/deb/root' install > /dev/null
 	sh packaging/deb.sh '$(abspath $(B))/deb/root' '$(VERSION)' '$(DEB_ARCH)' '$(abspath $(DEB_OUT))'

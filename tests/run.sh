@@ -2,7 +2,7 @@
 # run.sh — runs every suite and ends with one line: "N passed, N failed, N skipped".
 # Suites: unit/<name> (C, TAP), lint/layers (include rules), policy/<case> (golden),
 # fuzz/<target> (corpus replay), man/lint (mandoc -T lint on docs/man), e2e/<script> (real
-# bwrap; as root, then again as an unprivileged user).
+# bwrap; as root, then again as an unprivileged user), deb/e2e (the package, as root).
 # TESTS="unit/* e2e/0010*" picks a subset (shell patterns on the suite names).
 set -u
 B=${B:-build}
@@ -98,6 +98,26 @@ else
 				sh "$stage/e2e/$base"
 		fi
 	done
+fi
+
+# --- the Debian package: built, installed here, a few e2e suites against /usr/bin/sbxsh, removed
+# (root with dpkg only; `make check-deb` runs every suite against it)
+deb_suite() {
+	$MAKE --no-print-directory B="$B" DEB_OUT="$out/sbxsh.deb" deb > "$out/deb.log" 2>&1 ||
+		{ cat "$out/deb.log"; echo "not ok - make deb"; return 1; }
+	echo "ok - make deb builds a package"
+	TESTS='e2e/0010* e2e/0100* e2e/0700*' sh packaging/check-deb.sh "$out/sbxsh.deb" > "$out/deb.out" 2>&1
+	rc=$?
+	sed 's/^\[deb [^]]*\] //' "$out/deb.out" | grep -v ' passed, .* failed'
+	return $rc
+}
+if [ "$(id -u)" = 0 ] && command -v dpkg-deb > /dev/null 2>&1 && selected deb/e2e; then
+	if dpkg -s sbxsh > /dev/null 2>&1; then
+		echo "[deb/e2e] ok 1 - the package suite # SKIP a sbxsh package is installed here already"
+		skip=$((skip + 1))
+	else
+		run_suite deb/e2e deb_suite
+	fi
 fi
 
 [ -n "$failed_suites" ] && echo "failed suites:$failed_suites"

@@ -50,7 +50,10 @@ rc_before=$(cksum < "$uhome/.bashrc")
 cleanup() {
 	[ -f "$D/sshd.pid" ] && kill "$(cat "$D/sshd.pid")" 2>/dev/null
 	[ -f "$D/sshd2.pid" ] && kill "$(cat "$D/sshd2.pid")" 2>/dev/null
-	id sbxsh-ssh-0720 > /dev/null 2>&1 && userdel -r sbxsh-ssh-0720 > /dev/null 2>&1
+	if id sbxsh-ssh-0720 > /dev/null 2>&1; then
+		pkill -KILL -u sbxsh-ssh-0720 2>/dev/null; sleep 0.2
+		userdel -r sbxsh-ssh-0720 > /dev/null 2>&1
+	fi
 	ssh -S "$D/cm" -O exit x > /dev/null 2>&1
 	rm -rf "$SYSCONF/conf.d/0720-ssh.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*
 	e2e_cleanup
@@ -135,6 +138,9 @@ check "closing the connection stops it and removes its directory" \
 # A user whose login shell is sbxsh (created for this test): no ForceCommand, sshd runs
 # `sbxsh -c CMD` itself; a command killed by a signal comes back as exit-signal.
 lu=sbxsh-ssh-0720
+if id "$lu" > /dev/null 2>&1; then # left by an interrupted run
+	pkill -KILL -u "$lu" 2>/dev/null; sleep 0.2; userdel -r "$lu" > /dev/null 2>&1
+fi
 if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 	luhome=$(getent passwd $lu | cut -d: -f6)
 	sed -e "s/^AllowUsers .*/AllowUsers $lu/" -e '/^ForceCommand/d' -e "s/^Port .*/Port $((port + 1))/" \
@@ -184,13 +190,17 @@ if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 			tkeys -l 'sleep 102'; tkeys Enter
 			i=0; while ! pgrep -u "$lu" -f '^sleep 102$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 			tkeys C-z; twait 'Stopped'
-			tkeys -l 'jobs; kill %1; echo jobs-$((1+1))'; tkeys Enter
+			tkeys -l 'jobs; kill %1; wait; echo jobs-$((1+1))'; tkeys Enter
 			twait '^jobs-2$'
 			like "$how: ^Z stops the job, which jobs lists" "$(tscreen)" 'Stopped +sleep 102'
 			tkeys -l 'exit'; tkeys Enter
 			twait '^END='
 			like "$how: exit ends the login with the shell's status" "$(tscreen)" '^END=0$'
 			tmux -S "$TS" kill-server 2>/dev/null
+			# su's PAM stack here has no pam_sbxsh: its session's daemon stays until its idle
+			# exit (sbxsh-sessiond(8)); stopped as the user would
+			[ $how = su ] && runuser -u "$lu" -- env -i PATH=/usr/bin:/bin HOME="$luhome" \
+				"$SBXSH" session stop > /dev/null 2>&1
 		done
 	else
 		skip "interactive logins over ssh -tt and su -" "tmux is not installed"
