@@ -260,51 +260,6 @@ static int check_links(struct plan *pl, const struct profile *p, const struct po
 	return r;
 }
 
-/* Names a missing grant directory may not be created as (policy.md, "Mandatory write
- * denies"): anywhere below base, and (home) below the home directory.
- * TODO(merge): use platform/mandatory.h */
-static const char *const no_create_any[] = {
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".bash_aliases",
-    ".profile",
-    ".zshrc",
-    ".zprofile",
-    ".zshenv",
-    ".zlogin",
-    ".inputrc",
-    ".gitconfig",
-    ".gitmodules",
-    ".lfsconfig",
-    ".ripgreprc",
-    ".vscode",
-    ".idea",
-    ".mcp.json",
-    ".claude/commands",
-    ".claude/agents",
-    ".claude/settings*.json",
-    ".codex",
-    ".gemini",
-    ".agents",
-    ".git",
-    ".config/fish",
-};
-static const char *const no_create_home[] = {
-    ".ssh",
-    ".gnupg",
-    ".config/sbxsh",
-    ".config/git",
-    ".config/systemd",
-    ".config/autostart",
-    ".config/environment.d",
-    ".local/bin",
-    ".local/share/systemd",
-    ".pam_environment",
-    ".local/state/sbxsh",
-};
-
 /* rel (components after a base, "a/b") starts with the components of name (globs allowed). */
 static bool starts_with_name(const char *rel, const char *name)
 {
@@ -322,14 +277,24 @@ static bool starts_with_name(const char *rel, const char *name)
 	return fnmatch(name, r, FNM_PATHNAME) == 0;
 }
 
+/* Names a missing grant directory may not be created as: the mandatory names
+ * (platform/mandatory.h) anywhere below base, a new `.git`, and (home) the paths fixed below
+ * the home directory. */
 static bool mandatory_rel(const char *rel, bool home)
 {
-	for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
-		for (size_t i = 0; i < sizeof(no_create_any) / sizeof(*no_create_any); i++)
-			if (starts_with_name(c, no_create_any[i]))
+	size_t n, nh;
+	const char *const *any = mandatory_names(false, &n), *const *fixed =
+								 mandatory_names(true, &nh);
+
+	for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL) {
+		if (starts_with_name(c, ".git"))
+			return true;
+		for (size_t i = 0; i < n; i++)
+			if (starts_with_name(c, any[i]))
 				return true;
-	for (size_t i = 0; home && i < sizeof(no_create_home) / sizeof(*no_create_home); i++)
-		if (starts_with_name(rel, no_create_home[i]))
+	}
+	for (size_t i = 0; home && i < nh; i++)
+		if (starts_with_name(rel, fixed[i]))
 			return true;
 	return false;
 }
@@ -433,7 +398,8 @@ static int add_write_path(struct plan *pl, const struct profile *p, const struct
 	if (stat(path, &st) < 0 && (made = create_missing(pl, p, c, v, path)) <= 0) {
 		if (made < 0)
 			return made;
-		/* A shipped preset's grant of a directory the agent has not made yet: nothing to say. */
+		/* A shipped preset's grant of a directory the agent has not made yet: nothing to
+		 * say. */
 		if (v->file && strcmp(v->file, "<embedded>") == 0)
 			return 0;
 		return strv_pushf(pl->notices,
