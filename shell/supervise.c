@@ -37,6 +37,7 @@
 #include "platform/fdpass.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
+#include "platform/stage_proto.h"
 #include "shell/relay.h"
 #include "shell/shell.h"
 
@@ -55,11 +56,6 @@ struct sup {
 	const struct supervise_extra *extra;
 	struct relay *relay;
 	struct run_result *res;
-};
-
-union stage_in {
-	struct sbx_stage_msg m;
-	struct sbx_stage_net net;
 };
 
 union stage_cmsg {
@@ -121,17 +117,16 @@ static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, int tty, co
 
 static void send_go(int sock, int32_t status)
 {
-	struct sbx_stage_msg go = {SBX_STAGE_MAGIC, SBX_STAGE_GO, status};
+	struct sbx_stage_msg go;
 
+	stage_msg_encode(&go, SBX_STAGE_GO, status);
 	while (send(sock, &go, sizeof(go), MSG_NOSIGNAL) < 0 && errno == EINTR)
 		;
 }
 
 /* The fronts: checked, handed to the hook, closed; go or no-go to the stage. */
-static void on_net(struct sup *s, const struct sbx_stage_net *m, ssize_t len, const int *fds,
-		   size_t nfds, bool lost)
+static void on_net(struct sup *s, const struct stage_msg *m, const int *fds, size_t nfds, bool lost)
 {
-	uint16_t roles[SBX_STAGE_NET_MAX], ports[SBX_STAGE_NET_MAX];
 	int r = -EPROTO;
 
 	if (lost) {
@@ -140,13 +135,8 @@ static void on_net(struct sup *s, const struct sbx_stage_net *m, ssize_t len, co
 		fprintf(stderr,
 			"sbxsh: the network fronts from the sandbox stage did not arrive "
 			"whole (out of descriptors? see ulimit -n); the command does not run\n");
-	} else if (s->net && !s->net_done && !s->res->started && len == (ssize_t)sizeof(*m) &&
-		   m->n == nfds && nfds <= SBX_STAGE_NET_MAX) {
-		for (size_t i = 0; i < nfds; i++) {
-			roles[i] = m->fd[i].role;
-			ports[i] = m->fd[i].port;
-		}
-		r = s->net->fronts(s->net->arg, fds, roles, ports, nfds);
+	} else if (s->net && !s->net_done && !s->res->started && m->n == nfds) {
+		r = s->net->fronts(s->net->arg, fds, m->role, m->port, nfds);
 	} else {
 		fprintf(stderr, "sbxsh: the sandbox stage sent network fronts out of turn; "
 				"the command does not run\n");
@@ -161,7 +151,7 @@ static void on_net(struct sup *s, const struct sbx_stage_net *m, ssize_t len, co
  * when none is queued. */
 static int on_message(struct sup *s)
 {
-	union stage_in in;
+	struct sbx_stage_net in; /* the largest message */
 	union stage_cmsg u;
 	int fds[SBX_STAGE_NET_MAX];
 	size_t nfds;
@@ -171,7 +161,7 @@ static int on_message(struct sup *s)
 			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf)};
 	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	struct sbx_stage_msg *m = &in.m;
+	struct stage_msg m;
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? -1 : 0;
@@ -179,13 +169,13 @@ static int on_message(struct sup *s)
 		return 0;
 	nfds = 0;
 	int bad = fdpass_take(&mh, fds, SBX_STAGE_NET_MAX, &nfds) < 0;
-	if (m->magic == SBX_STAGE_MAGIC && m->kind == SBX_STAGE_NET)
-		on_net(s, &in.net, n, fds, nfds, bad || (mh.msg_flags & MSG_TRUNC));
+	int kind = (mh.msg_flags & MSG_TRUNC) ? -EPROTO : stage_msg_decode(&in, (size_t)n, &m);
+	if (kind == SBX_STAGE_NET ||
+	    (kind < 0 && n >= 8 && in.magic == SBX_STAGE_MAGIC && in.kind == SBX_STAGE_NET))
+		on_net(s, &m, fds, nfds, bad || kind < 0); /* a NET that does not decode: no-go */
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);
-	if (n != (ssize_t)sizeof(*m) || m->magic != SBX_STAGE_MAGIC || (mh.msg_flags & MSG_TRUNC))
-		return 1;
-	if (m->kind == SBX_STAGE_STARTED && !s->res->started) {
+	if (kind == SBX_STAGE_STARTED && !s->res->started) {
 		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 		if (c && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_level == SOL_SOCKET) {
 			struct ucred cr;
@@ -194,13 +184,13 @@ static int on_message(struct sup *s)
 				s->pidfd = (int)syscall(SYS_pidfd_open, cr.pid, 0);
 		}
 		s->res->started = true;
-	} else if (m->kind == SBX_STAGE_EXITED && s->res->started && !s->res->reported) {
-		s->res->wstatus = m->status & 0xffff;
+	} else if (kind == SBX_STAGE_EXITED && s->res->started && !s->res->reported) {
+		s->res->wstatus = m.status;
 		s->res->reported = true;
 		/* The shell is gone and its status is ours. bwrap is not killed: killed, it
 		 * would never reap the stage, and the command's CPU time would be lost to our
 		 * caller; supervise_exit reaps it while the kernel tears the sandbox down. */
-	} else if (m->kind == SBX_STAGE_FAILED) {
+	} else if (kind == SBX_STAGE_FAILED) {
 		s->res->refused = true;
 	}
 	return 1;

@@ -35,6 +35,7 @@
 #include "platform/log.h"
 #include "platform/pty.h"
 #include "platform/sandbox.h"
+#include "platform/stage_proto.h"
 #include "session/stage_net.h"
 
 _Static_assert(SBX_STAGE_NET_MAX == SESS_STAGE_FDS_MAX, "one limit for the stage's fronts");
@@ -95,7 +96,7 @@ static int parse(int argc, char **argv, struct stage_args *a)
 
 static void send_msg(int fd, uint32_t kind, int32_t status)
 {
-	struct sbx_stage_msg m = {SBX_STAGE_MAGIC, kind, status};
+	struct sbx_stage_msg m;
 	struct ucred cred = {getpid(), getuid(), getgid()};
 	union {
 		char buf[CMSG_SPACE(sizeof(cred))];
@@ -104,6 +105,7 @@ static void send_msg(int fd, uint32_t kind, int32_t status)
 	struct iovec iov = {&m, sizeof(m)};
 	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 
+	stage_msg_encode(&m, kind, status);
 	if (kind == SBX_STAGE_STARTED) {
 		memset(&u, 0, sizeof(u));
 		mh.msg_control = u.buf;
@@ -128,27 +130,30 @@ static _Noreturn void fail(int fd, int err, const char *what)
 /* Sends the fronts with their roles, closes our copies, and waits for the front end's word. */
 static int net_handoff(int fd, const struct sess_fd *fds, size_t n)
 {
-	struct sbx_stage_net m = {
-	    .magic = SBX_STAGE_MAGIC, .kind = SBX_STAGE_NET, .n = (uint32_t)n};
+	struct sbx_stage_net m;
+	uint16_t role[SBX_STAGE_NET_MAX], port[SBX_STAGE_NET_MAX];
 	int raw[SBX_STAGE_NET_MAX];
 	struct sbx_stage_msg go;
+	struct stage_msg d;
 	ssize_t got;
 
-	for (size_t i = 0; i < n; i++) {
-		m.fd[i].role = (uint16_t)fds[i].role;
-		m.fd[i].port = fds[i].port;
+	for (size_t i = 0; i < n && i < SBX_STAGE_NET_MAX; i++) {
+		role[i] = (uint16_t)fds[i].role;
+		port[i] = fds[i].port;
 		raw[i] = fds[i].fd;
 	}
-	int r = fdpass_send(fd, &m, sizeof(m), raw, n);
+	int r = stage_net_encode(&m, role, port, n);
+	if (r == 0)
+		r = fdpass_send(fd, &m, sizeof(m), raw, n);
 	for (size_t i = 0; i < n; i++)
 		close(fds[i].fd);
 	if (r < 0)
 		return r;
 	while ((got = recv(fd, &go, sizeof(go), 0)) < 0 && errno == EINTR)
 		;
-	if (got != (ssize_t)sizeof(go) || go.magic != SBX_STAGE_MAGIC || go.kind != SBX_STAGE_GO)
+	if (got < 0 || stage_msg_decode(&go, (size_t)got, &d) != SBX_STAGE_GO)
 		return -EPIPE; /* the front end is gone */
-	return go.status == 0 ? 0 : -ECANCELED;
+	return d.status == 0 ? 0 : -ECANCELED;
 }
 
 /* network = proxy: the command's fronts in this namespace, handed out before it starts. */
