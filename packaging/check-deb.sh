@@ -22,6 +22,11 @@ ln -s /usr/share "$v/share"; ln -s "/lib/$multi/security" "$v/lib/security"
 cp -R tests/e2e tests/policy "$v/"
 chmod -R a+rX "$v"
 pass=0 fail=0 skip=0
+if man -w sbxsh > /dev/null 2>&1 && man -w 8 pam_sbxsh > /dev/null 2>&1; then
+	echo "[deb package] ok - man sbxsh and man pam_sbxsh after installing the package"; pass=$((pass + 1))
+else
+	echo "[deb package] not ok - man sbxsh and man pam_sbxsh after installing the package"; fail=$((fail + 1))
+fi
 count() {
 	p=$(grep -c '^ok ' "$1"); s=$(grep -c '^ok .*# SKIP' "$1"); f=$(grep -c '^not ok' "$1")
 	[ "$2" -ne 0 ] && [ "$f" -eq 0 ] && f=1

@@ -71,6 +71,19 @@ if ! $MAKE --no-print-directory B="$B/stage" PREFIX="$stage" SYSCONFDIR="$stage/
 	fail=$((fail + 1))
 else
 	cp -R tests/e2e tests/policy "$stage/"
+	# the man pages as make install put them: found by man(1)
+	man_suite() {
+		i=0
+		for pg in 1:sbxsh 5:sbxsh.ini 8:pam_sbxsh 8:sbxsh-sessiond; do
+			i=$((i + 1))
+			if man -M "$stage/share/man" -w "${pg%%:*}" "${pg#*:}" > /dev/null 2>&1; then
+				echo "ok $i - man ${pg%%:*} ${pg#*:} after make install"
+			else
+				echo "not ok $i - man ${pg%%:*} ${pg#*:} after make install"
+			fi
+		done
+	}
+	command -v man > /dev/null 2>&1 && selected install/man && run_suite install/man man_suite
 	chmod -R a+rX "$stage"
 	export SBXSH_STAGE="$stage"
 	for d in tests/policy/*/; do

@@ -98,6 +98,15 @@ is "scp -O (legacy protocol) uploads into ~ under [profile ssh]" "$(cat "$uhome/
 scp -s $(echo "$SSHO" | sed 's/-p /-P /') "$T/up2" "$u@127.0.0.1:upload-0720-2.txt" > "$T/scp2" 2>&1
 is "scp over sftp-server uploads too" "$(cat "$uhome/upload-0720-2.txt" 2>/dev/null)" sftp
 # shellcheck disable=SC2086
+printf 'put %s upload-0720-3.txt\nls upload-0720-3.txt\n' "$T/up2" |
+	sftp -b - $(echo "$SSHO" | sed 's/-p /-P /') "$u@127.0.0.1" > "$T/sftp" 2>&1
+is "sftp (a batch: put, ls) runs through the sandboxed sftp-server" \
+	"$(cat "$uhome/upload-0720-3.txt" 2>/dev/null)" sftp
+# shellcheck disable=SC2086
+printf 'put %s .bashrc\n' "$T/up1" |
+	sftp -b - $(echo "$SSHO" | sed 's/-p /-P /') "$u@127.0.0.1" > /dev/null 2>&1
+is "…but cannot put ~/.bashrc" "$(cksum < "$uhome/.bashrc")" "$rc_before"
+# shellcheck disable=SC2086
 scp -O $(echo "$SSHO" | sed 's/-p /-P /') "$T/up1" "$u@127.0.0.1:.bashrc" > /dev/null 2>&1
 is "but not over ~/.bashrc" "$(cksum < "$uhome/.bashrc")" "$rc_before"
 
