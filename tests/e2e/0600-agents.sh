@@ -8,14 +8,15 @@ REAL_HOME=${HOME:-}
 cd "$T/proj" || exit 1
 user_policy '[default]
 network = none'
-SHIMS=$SBXSH_STAGE/libexec/sbxsh/shims
+# (the real directory: an installed package's is /usr/libexec/sbxsh/shims behind the stage's link)
+SHIMS=$(cd "$SBXSH_STAGE/libexec/sbxsh/shims" 2>/dev/null && pwd -P) || SHIMS=$SBXSH_STAGE/libexec/sbxsh/shims
 u=$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
 hex=$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
 mkdir -p sub
 
 # --- the shims ---
 for s in bash sh zsh; do
-	is "the $s shim is sbxsh by another name" "$(readlink "$SHIMS/$s")" "$SBXSH_STAGE/bin/sbxsh"
+	is "the $s shim is sbxsh by another name" "$(readlink -f "$SHIMS/$s")" "$(readlink -f "$SBXSH_STAGE/bin/sbxsh")"
 done
 is "bash --version through the shim is the real bash's" \
 	"$("$SHIMS/bash" --version 2>&1 | head -1)" "$(/bin/bash --version | head -1)"
