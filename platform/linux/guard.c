@@ -777,7 +777,9 @@ static int fifo_open_for(struct ctx *x, int dfd, const char *name, int ofd, uint
 	}
 	pthread_attr_init(&at);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&at, 64 * 1024);
+	/* 64 KiB failed under a sanitizer build (pthread_create refused it: the writer got an
+	 * error and its reader waited for ever); 256 KiB is still small */
+	pthread_attr_setstacksize(&at, 256 * 1024);
 	r = pthread_create(&t, &at, fifo_open, j);
 	pthread_attr_destroy(&at);
 	if (r) {
