@@ -106,6 +106,14 @@ static void test_git(void)
 	ALLOW(H "/proj/.git/index.lock", MAND_WRITE, "index.lock");
 	ALLOW(H "/proj/.git/objects/ab/cdef", MAND_WRITE, "objects");
 	ALLOW(H "/proj/.git/HEAD", MAND_WRITE, "HEAD");
+	DENY(H "/proj/HEAD", MAND_WRITE, MAND_GIT_CONFIG,
+	     "a bare repository's HEAD (git log runs its core.pager)");
+	DENY(H "/proj/sub/HEAD", MAND_REMOVE, MAND_GIT_CONFIG, "… renamed onto one");
+	ALLOW(H "/proj/HEAD", MAND_MKDIR, "… a directory HEAD is none");
+	ALLOW(H "/proj/.git/modules/sub/HEAD", MAND_WRITE, "a module's HEAD");
+	ALLOW(H "/proj/.git/refs/remotes/origin/HEAD", MAND_WRITE, "a remote's HEAD");
+	ALLOW("/srv/repos/app.git/HEAD", MAND_WRITE, "a gitdir found at start's HEAD");
+	ALLOW(H "/proj/HEADER", MAND_WRITE, "a name that only starts like it");
 	ALLOW(H "/proj/.git/config.lock", MAND_WRITE,
 	      "config.lock (the rename onto config is refused)");
 	DENY(H "/proj/vendor/lib/.git/hooks/pre-commit", MAND_WRITE, MAND_NEVER,
@@ -137,6 +145,7 @@ static void test_git(void)
 	ALLOW(H "/proj/.git", MAND_MKDIR, "… and git init");
 	DENY(H "/proj/.git/hooks/x", MAND_WRITE, MAND_NEVER, "… not hooks");
 	DENY(H "/proj/.git", MAND_REMOVE, MAND_NEVER, "… nor renaming .git");
+	ALLOW(H "/proj/HEAD", MAND_WRITE, "… and git init --bare");
 	cx.git_config = false;
 }
 
