@@ -272,6 +272,23 @@ static int bare_head(const struct mand_ctx *x, const char *path, const struct co
 	return hit_(h, MAND_GIT_CONFIG, "HEAD (a bare repository)");
 }
 
+/* The fixed paths the environment names (mand_ctx.fixed): at or below one, or a directory
+ * holding one renamed or removed. The recovery shell's directory is left alone. */
+static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		      struct mand_hit *h)
+{
+	size_t vl = x->recovery ? strlen(x->recovery) : 0;
+
+	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
+		return 0;
+	for (size_t i = 0; i < x->nfixed; i++)
+		if (below(path, x->fixed[i]) >= 0 ||
+		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && below(x->fixed[i], path) >= 0))
+			return hit_(h, MAND_NEVER,
+				    "$XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_STATE_HOME/sbxsh");
+	return 0;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
@@ -285,6 +302,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		op = MAND_REMOVE;
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
+	if ((r = fixed_rule(x, path, op, h)) != 0)
+		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {
 		long b = below(path, x->grants[i]);

@@ -29,6 +29,8 @@ if ! "$SBXSH" -c true 2> "$H/err"; then
 	done_testing
 	exit
 fi
+absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
+present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
 run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
 
 # plant D HEADNAME: a bare layout in D (objects, refs, a config whose core.pager leaves a mark)
@@ -61,6 +63,22 @@ run "$(plant "$P/sub" HEAD.new) && mv HEAD.new HEAD; ln -s refs/heads/master HEA
 host_git "$P/sub"
 if [ ! -e "$H/pwned" ] && [ ! -e "$P/sub/HEAD" ] && [ ! -L "$P/sub/HEAD" ]; then ok "… nor in a subdirectory, by rename or symlink"; else
 	not_ok "… nor in a subdirectory, by rename or symlink"; diag "$(ls -la "$P/sub")"; fi
+
+# $XDG_CONFIG_HOME inside the project: sbxsh's policy and git's global config live there
+mkdir -p "$P/cfg/sbxsh"
+printf '[default]\nnetwork = none\n' > "$P/cfg/sbxsh/sbxsh.ini"
+chmod 600 "$P/cfg/sbxsh/sbxsh.ini"
+XDG_CONFIG_HOME="$P/cfg"
+run 'mkdir -p cfg/git && printf "[core]\n\tpager = touch x\n" > cfg/git/config
+		mv cfg/sbxsh cfg/old; mkdir -p cfg/sbxsh; echo "[default]" > cfg/sbxsh/sbxsh.ini.new && mv cfg/sbxsh/sbxsh.ini.new cfg/sbxsh/sbxsh.ini
+		mkdir -p x/sbxsh && echo "[default]" > x/sbxsh/sbxsh.ini && mv cfg cfg.x; mv x cfg
+		mkdir -p cfg/other && echo ok > cfg/other/x'
+is "\$XDG_CONFIG_HOME/git/config in a write grant is not made" "$(find "$P" -path '*/git/config')" ""
+is "… nor \$XDG_CONFIG_HOME/sbxsh/sbxsh.ini replaced (renamed parent, rename onto, a directory renamed into place)" \
+	"$(cat "$P/cfg/sbxsh/sbxsh.ini")" "$(printf '[default]\nnetwork = none')"
+present "… control: another directory there is written" "$P/cfg/other/x"
+like "… the refusal names the rule" "$err" 'XDG_CONFIG_HOME/\{sbxsh,git'
+XDG_CONFIG_HOME="$HOME/.config"
 
 # git_config = yes lifts it (git init --bare)
 printf '[default]\nnetwork = none\ngit_config = yes\n' > "$HOME/.config/sbxsh/sbxsh.ini"

@@ -197,6 +197,26 @@ static void test_home(void)
 	ALLOW("/home/other/.bashrc2", MAND_WRITE, "another home: no home rule");
 }
 
+static void test_fixed(void)
+{
+	static const char *const fx[] = {H "/work/cfg/sbxsh", H "/work/cfg/git"};
+	struct mand_ctx save = cx;
+
+	cx.fixed = fx;
+	cx.nfixed = 2;
+	DENY(H "/work/cfg/sbxsh/sbxsh.ini", MAND_WRITE, MAND_NEVER,
+	     "$XDG_CONFIG_HOME/sbxsh/sbxsh.ini");
+	DENY(H "/work/cfg/git/config", MAND_WRITE, MAND_NEVER, "$XDG_CONFIG_HOME/git/config");
+	DENY(H "/work/cfg/sbxsh", MAND_MKDIR, MAND_NEVER, "… mkdir");
+	DENY(H "/work/cfg", MAND_REMOVE, MAND_NEVER, "… a directory holding one renamed");
+	DENY(H "/work/cfg", MAND_DIR_TO, MAND_NEVER, "… a directory renamed onto one's parent");
+	ALLOW(H "/work/cfg/other/x", MAND_WRITE, "another directory beside them");
+	ALLOW(H "/work/cfg/sbxsh2", MAND_WRITE, "a name that only starts like one");
+	cx.recovery = H "/work/cfg/sbxsh";
+	ALLOW(H "/work/cfg/sbxsh/sbxsh.ini", MAND_WRITE, "the recovery shell's directory");
+	cx = save;
+}
+
 static void test_list(void)
 {
 	size_t n, m;
@@ -217,6 +237,7 @@ int main(void)
 	test_names();
 	test_git();
 	test_home();
+	test_fixed();
 	test_list();
 	return tap_done();
 }
