@@ -64,6 +64,14 @@ host_git "$P/sub"
 if [ ! -e "$H/pwned" ] && [ ! -e "$P/sub/HEAD" ] && [ ! -L "$P/sub/HEAD" ]; then ok "… nor in a subdirectory, by rename or symlink"; else
 	not_ok "… nor in a subdirectory, by rename or symlink"; diag "$(ls -la "$P/sub")"; fi
 
+# a bare repository that exists at start: its config and hooks, though no .git names them
+git init -q --bare "$P/b.git"
+cp "$P/b.git/config" "$H/b.config"
+run 'mv b.git/refs b.git/refs.x; printf "[core]\n\tpager = touch x\n" >> b.git/config; mv b.git/refs.x b.git/refs; echo x > b.git/hooks/pre-receive; echo x > c.new && mv c.new b.git/config; mkdir -p hk && echo x > hk/post-update && mv b.git/hooks b.git/hooks.x; mv hk b.git/hooks; echo ok > b.git/description'
+is "an existing bare repository's config is not written or replaced" "$(cmp "$P/b.git/config" "$H/b.config" && echo same)" same
+is "… nor a hook made in it (directly, or a directory renamed into place)" "$(ls "$P/b.git/hooks" | grep -v '\.sample$')" ""
+is "… control: its description is written" "$(cat "$P/b.git/description")" ok
+
 # $XDG_CONFIG_HOME inside the project: sbxsh's policy and git's global config live there
 mkdir -p "$P/cfg/sbxsh"
 printf '[default]\nnetwork = none\n' > "$P/cfg/sbxsh/sbxsh.ini"
