@@ -252,6 +252,43 @@ static int dir_into_gitdir(const struct comps *c, size_t from, struct mand_hit *
 	return 0;
 }
 
+/* A HEAD outside every git directory: git takes any directory holding a valid HEAD,
+ * objects/ and refs/ as a (bare) repository and runs its config (core.pager, core.fsmonitor)
+ * and hooks — a project whose .git lost its HEAD, or any subdirectory. */
+static int bare_head(const struct mand_ctx *x, const char *path, const struct comps *c,
+		     enum mand_op op, struct mand_hit *h)
+{
+	if (x->git_config || op == MAND_MKDIR || c->n == 0 || !eq(c, c->n - 1, "HEAD"))
+		return 0;
+	for (size_t i = 0; i + 1 < c->n; i++)
+		if (eq(c, i, ".git"))
+			return 0;
+	for (size_t i = 0; i < x->ngitdirs; i++) {
+		long b = below(path, x->gitdirs[i]);
+
+		if (b >= 0 && (size_t)b < c->n)
+			return 0;
+	}
+	return hit_(h, MAND_GIT_CONFIG, "HEAD (a bare repository)");
+}
+
+/* The fixed paths the environment names (mand_ctx.fixed): at or below one, or a directory
+ * holding one renamed or removed. The recovery shell's directory is left alone. */
+static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		      struct mand_hit *h)
+{
+	size_t vl = x->recovery ? strlen(x->recovery) : 0;
+
+	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
+		return 0;
+	for (size_t i = 0; i < x->nfixed; i++)
+		if (below(path, x->fixed[i]) >= 0 ||
+		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && below(x->fixed[i], path) >= 0))
+			return hit_(h, MAND_NEVER,
+				    "$XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_STATE_HOME/sbxsh");
+	return 0;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
@@ -265,6 +302,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		op = MAND_REMOVE;
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
+	if ((r = fixed_rule(x, path, op, h)) != 0)
+		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {
 		long b = below(path, x->grants[i]);
@@ -330,6 +369,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 	}
 	if (op == MAND_REMOVE && holds_gitdir(x, path))
 		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
+	if ((r = bare_head(x, path, &c, op, h)) != 0)
+		return r;
 	if (x->home && below(path, x->home) >= 0)
 		return home_rule(x, path, op, h);
 	return 0;

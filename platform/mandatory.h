@@ -38,6 +38,11 @@ struct mand_ctx {
 	/* the recovery shell's one writable directory (the user's sbxsh config directory), which
 	 * the home rules then leave alone; NULL otherwise */
 	const char *recovery;
+	/* sbxsh's and git's own files where the environment moves them off ~/.config and
+	 * ~/.local/state ($XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_STATE_HOME/sbxsh): protected as
+	 * the home rule's fixed paths are, wherever they lie */
+	const char *const *fixed;
+	size_t nfixed;
 };
 
 struct mand_hit {

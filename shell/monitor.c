@@ -106,8 +106,9 @@ struct monitor {
 	struct guard_cache gc;
 	struct strv gitdirs; /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
-	int umask_idx; /* the table's umask row: the guard's umask cache */
-	bool quiet;    /* monitor = off: the guard works, nothing is reported */
+	struct strv fixed; /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
+	int umask_idx;	   /* the table's umask row: the guard's umask cache */
+	bool quiet;	   /* monitor = off: the guard works, nothing is reported */
 };
 
 /* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
@@ -167,17 +168,17 @@ static uint8_t gop_for(const char *name)
 		const char *name;
 		uint8_t op;
 	} t[] = {
-	    {"open", GOP_OPEN},		{"openat", GOP_OPEN},	      {"openat2", GOP_OPENAT2},
-	    {"creat", GOP_OPEN},	{"mkdir", GOP_MKDIR},	      {"mkdirat", GOP_MKDIR},
-	    {"mknod", GOP_MKNOD},	{"mknodat", GOP_MKNOD},	      {"unlink", GOP_UNLINK},
-	    {"unlinkat", GOP_UNLINK},	{"rmdir", GOP_UNLINK},	      {"rename", GOP_RENAME},
-	    {"renameat", GOP_RENAME},	{"renameat2", GOP_RENAME},    {"link", GOP_LINK},
-	    {"linkat", GOP_LINK},	{"symlink", GOP_SYMLINK},     {"symlinkat", GOP_SYMLINK},
-	    {"truncate", GOP_TRUNCATE}, {"truncate64", GOP_TRUNCATE}, {"chmod", GOP_CHMOD},
-	    {"fchmodat", GOP_CHMOD},	{"chown", GOP_CHOWN},	      {"chown32", GOP_CHOWN},
-	    {"lchown", GOP_CHOWN},	{"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
-	    {"fchmodat2", GOP_CHMOD},	{"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
-	    {"fsetxattr", GOP_XATTR},	{"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
+	    {"open", GOP_OPEN},		 {"openat", GOP_OPEN},	       {"openat2", GOP_OPENAT2},
+	    {"creat", GOP_OPEN},	 {"mkdir", GOP_MKDIR},	       {"mkdirat", GOP_MKDIR},
+	    {"mknod", GOP_MKNOD},	 {"mknodat", GOP_MKNOD},       {"unlink", GOP_UNLINK},
+	    {"unlinkat", GOP_UNLINK},	 {"rmdir", GOP_UNLINK},	       {"rename", GOP_RENAME},
+	    {"renameat", GOP_RENAME},	 {"renameat2", GOP_RENAME},    {"link", GOP_LINK},
+	    {"linkat", GOP_LINK},	 {"symlink", GOP_SYMLINK},     {"symlinkat", GOP_SYMLINK},
+	    {"truncate", GOP_TRUNCATE},	 {"truncate64", GOP_TRUNCATE}, {"chmod", GOP_CHMOD},
+	    {"fchmodat", GOP_CHMOD},	 {"chown", GOP_CHOWN},	       {"chown32", GOP_CHOWN},
+	    {"lchown", GOP_CHOWN},	 {"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
+	    {"fchmodat2", GOP_CHMOD},	 {"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
+	    {"fsetxattr", GOP_XATTR},	 {"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
 	    {"fremovexattr", GOP_XATTR},
 	};
 
@@ -257,6 +258,29 @@ static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
 	m->mc.gitdirs = m->gitdir_v;
 }
 
+/* $XDG_CONFIG_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed paths, canonical
+ * where the directory exists (the guard checks real names). */
+static int find_fixed(struct monitor *m)
+{
+	static const char *const cfg[] = {"sbxsh",     "git",		"systemd",
+					  "autostart", "environment.d", "fish"};
+	const char *xc = getenv("XDG_CONFIG_HOME"), *xs = getenv("XDG_STATE_HOME");
+	int r = 0;
+
+	for (int k = 0; k < 2 && r == 0; k++) {
+		const char *v = k ? xs : xc;
+		char *rp = v && v[0] == '/' ? realpath(v, NULL) : NULL;
+		const char *d = rp ? rp : v;
+
+		for (size_t i = 0; d && d[0] == '/' && i < (k ? 1 : 6) && r == 0; i++)
+			r = strv_pushf(&m->fixed, "%s/%s", d, k ? "sbxsh" : cfg[i]);
+		free(rp);
+	}
+	m->mc.fixed = (const char *const *)m->fixed.v;
+	m->mc.nfixed = m->fixed.n;
+	return r;
+}
+
 int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 {
 	struct monitor *m = calloc(1, sizeof(*m));
@@ -303,6 +327,8 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
 	find_gitdirs(m, jc);
+	if (find_fixed(m) < 0)
+		goto out;
 	map_arch(m, 0);
 	map_arch(m, 1);
 	m->nscd = monitor_host_exists("/var/run/nscd/socket", NULL);
@@ -1312,6 +1338,7 @@ void monitor_free(struct monitor *m)
 	free(m->gop);
 	strv_release(&m->grant_store);
 	strv_release(&m->gitdirs);
+	strv_release(&m->fixed);
 	strv_release(&m->roots);
 	free(m);
 }

@@ -472,11 +472,55 @@ static bool dots(const char *n)
 }
 
 /* 1 when refused (filled), 0 allowed. */
+/* The sandbox path exists (not followed), in the command's view. */
+static bool exists_in_root(const struct ctx *x, const char *dir, size_t dl, const char *name)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	if (snprintf(p, sizeof(p), "%.*s/%s", (int)dl, dir, name) >= (int)sizeof(p))
+		return true; /* fail closed */
+	if ((fd = open2(x->root, p, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0,
+			RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)) < 0)
+		return fd != -ENOENT && fd != -ENOTDIR;
+	close(fd);
+	return true;
+}
+
+/* A bare repository found by what is there, not by a name (git takes a directory holding a
+ * HEAD, objects/ and refs/ as one): its config, commondir and hooks are a git directory's. A new
+ * HEAD is mandatory.c's (HEAD outside every git directory). */
+static bool in_bare(const struct ctx *x, const char *real, struct mand_hit *h)
+{
+	const char *b = strrchr(real, '/'), *a;
+	size_t dl;
+
+	if (x->mc->git_config || !b || b == real)
+		return false;
+	if (strcmp(b + 1, "config") == 0 || strcmp(b + 1, "config.worktree") == 0 ||
+	    strcmp(b + 1, "commondir") == 0 || strcmp(b + 1, "hooks") == 0) {
+		dl = (size_t)(b - real);
+	} else {
+		for (a = b - 1; a > real && *a != '/'; a--)
+			;
+		if ((size_t)(b - a) != 6 || strncmp(a, "/hooks", 6) != 0 || a == real)
+			return false;
+		dl = (size_t)(a - real);
+	}
+	/* HEAD alone: refs/ can be renamed away and back, a HEAD cannot (mandatory.c) */
+	if (!exists_in_root(x, real, dl, "HEAD"))
+		return false;
+	h->lift = MAND_GIT_CONFIG;
+	h->rule = "a bare repository's {config,hooks} (a HEAD beside them)";
+	return true;
+}
+
 static int check(const struct ctx *x, const char *real, enum mand_op op, struct guard_refusal *ref)
 {
 	struct mand_hit h;
 
-	if (mandatory_check(x->mc, real, op, &h) != 1)
+	if (mandatory_check(x->mc, real, op, &h) != 1 &&
+	    !(op != MAND_MKDIR && in_bare(x, real, &h)))
 		return 0;
 	ref->refused = true;
 	ref->hit = h;
@@ -585,7 +629,7 @@ static int fd_spelling(const struct ctx *x, const char *path)
  * setgroups, projid_map (user-namespace set-up), mem (a second way into memory), the magic
  * links (root, cwd, exe, fd, map_files: they lead out of /proc). */
 static const char *const own_files[] = {
-    "oom_score_adj", "oom_adj",	     "comm",	    "clear_refs",
+    "oom_score_adj",   "oom_adj",	"comm",		"clear_refs",
     "coredump_filter", "timerslack_ns", "attr/current", "attr/exec",
 };
 

@@ -106,6 +106,14 @@ static void test_git(void)
 	ALLOW(H "/proj/.git/index.lock", MAND_WRITE, "index.lock");
 	ALLOW(H "/proj/.git/objects/ab/cdef", MAND_WRITE, "objects");
 	ALLOW(H "/proj/.git/HEAD", MAND_WRITE, "HEAD");
+	DENY(H "/proj/HEAD", MAND_WRITE, MAND_GIT_CONFIG,
+	     "a bare repository's HEAD (git log runs its core.pager)");
+	DENY(H "/proj/sub/HEAD", MAND_REMOVE, MAND_GIT_CONFIG, "… renamed onto one");
+	ALLOW(H "/proj/HEAD", MAND_MKDIR, "… a directory HEAD is none");
+	ALLOW(H "/proj/.git/modules/sub/HEAD", MAND_WRITE, "a module's HEAD");
+	ALLOW(H "/proj/.git/refs/remotes/origin/HEAD", MAND_WRITE, "a remote's HEAD");
+	ALLOW("/srv/repos/app.git/HEAD", MAND_WRITE, "a gitdir found at start's HEAD");
+	ALLOW(H "/proj/HEADER", MAND_WRITE, "a name that only starts like it");
 	ALLOW(H "/proj/.git/config.lock", MAND_WRITE,
 	      "config.lock (the rename onto config is refused)");
 	DENY(H "/proj/vendor/lib/.git/hooks/pre-commit", MAND_WRITE, MAND_NEVER,
@@ -137,6 +145,7 @@ static void test_git(void)
 	ALLOW(H "/proj/.git", MAND_MKDIR, "… and git init");
 	DENY(H "/proj/.git/hooks/x", MAND_WRITE, MAND_NEVER, "… not hooks");
 	DENY(H "/proj/.git", MAND_REMOVE, MAND_NEVER, "… nor renaming .git");
+	ALLOW(H "/proj/HEAD", MAND_WRITE, "… and git init --bare");
 	cx.git_config = false;
 }
 
@@ -188,6 +197,26 @@ static void test_home(void)
 	ALLOW("/home/other/.bashrc2", MAND_WRITE, "another home: no home rule");
 }
 
+static void test_fixed(void)
+{
+	static const char *const fx[] = {H "/work/cfg/sbxsh", H "/work/cfg/git"};
+	struct mand_ctx save = cx;
+
+	cx.fixed = fx;
+	cx.nfixed = 2;
+	DENY(H "/work/cfg/sbxsh/sbxsh.ini", MAND_WRITE, MAND_NEVER,
+	     "$XDG_CONFIG_HOME/sbxsh/sbxsh.ini");
+	DENY(H "/work/cfg/git/config", MAND_WRITE, MAND_NEVER, "$XDG_CONFIG_HOME/git/config");
+	DENY(H "/work/cfg/sbxsh", MAND_MKDIR, MAND_NEVER, "… mkdir");
+	DENY(H "/work/cfg", MAND_REMOVE, MAND_NEVER, "… a directory holding one renamed");
+	DENY(H "/work/cfg", MAND_DIR_TO, MAND_NEVER, "… a directory renamed onto one's parent");
+	ALLOW(H "/work/cfg/other/x", MAND_WRITE, "another directory beside them");
+	ALLOW(H "/work/cfg/sbxsh2", MAND_WRITE, "a name that only starts like one");
+	cx.recovery = H "/work/cfg/sbxsh";
+	ALLOW(H "/work/cfg/sbxsh/sbxsh.ini", MAND_WRITE, "the recovery shell's directory");
+	cx = save;
+}
+
 static void test_list(void)
 {
 	size_t n, m;
@@ -208,6 +237,7 @@ int main(void)
 	test_names();
 	test_git();
 	test_home();
+	test_fixed();
 	test_list();
 	return tap_done();
 }
