@@ -415,8 +415,10 @@ int cmd_run(int argc, char **argv)
 	if (!agent)
 		sbx_die(SBX_EXIT_NOTFOUND, "run: %s: not found on PATH", argv[i]);
 	int rc = check_policy(preset);
-	if (rc)
+	if (rc) {
+		free(agent);
 		return rc;
+	}
 	if (set_env(preset) < 0)
 		sbx_fatal("run: cannot set the agent's environment: %s", strerror(errno));
 	execv(agent, argv + i);
