@@ -19,6 +19,7 @@
 #include "platform/linux/filters.h"
 #include "platform/linux/notify.h"
 #include "platform/sandbox.h"
+#include "tests/unit/bpf_run.h"
 #include "tests/unit/tap.h"
 
 /* libseccomp's program for one variant, exported now; *n instructions. */
@@ -28,8 +29,8 @@ static struct sock_filter *now(int notify, int variant, size_t *n)
 	void *c = NULL;
 	FILE *f = tmpfile();
 	static struct sock_filter buf[8192];
-	int r = notify > 0 ? filters_build(&c, !(variant & 1), variant >> 1,
-					   (variant & 1) ? NOTIFY_UNIX : 0)
+	int r = notify > 0   ? filters_build(&c, !(variant & 1), variant >> 1,
+					     (variant & 1) ? NOTIFY_UNIX : 0)
 		: notify < 0 ? filters_build(&c, variant != 0, MONITOR_WRITES, NOTIFY_GUARD)
 			     : filters_build(&c, variant != 0, MONITOR_OFF, 0);
 
@@ -86,43 +87,7 @@ static void same_numbers(int a, uint32_t arch)
 
 static uint32_t bpf_run(const struct sock_fprog *p, const struct seccomp_data *d)
 {
-	uint32_t a = 0;
-	const unsigned char *mem = (const unsigned char *)d;
-
-	for (size_t pc = 0; pc < p->len; pc++) {
-		const struct sock_filter *i = &p->filter[pc];
-
-		switch (i->code) {
-		case BPF_LD | BPF_W | BPF_ABS:
-			if (i->k + 4 > sizeof(*d))
-				return 0xdeadbeef;
-			memcpy(&a, mem + i->k, 4);
-			break;
-		case BPF_RET | BPF_K:
-			return i->k;
-		case BPF_JMP | BPF_JA:
-			pc += i->k;
-			break;
-		case BPF_JMP | BPF_JEQ | BPF_K:
-			pc += a == i->k ? i->jt : i->jf;
-			break;
-		case BPF_JMP | BPF_JGT | BPF_K:
-			pc += a > i->k ? i->jt : i->jf;
-			break;
-		case BPF_JMP | BPF_JGE | BPF_K:
-			pc += a >= i->k ? i->jt : i->jf;
-			break;
-		case BPF_JMP | BPF_JSET | BPF_K:
-			pc += (a & i->k) ? i->jt : i->jf;
-			break;
-		case BPF_ALU | BPF_AND | BPF_K:
-			a &= i->k;
-			break;
-		default:
-			return 0xdeadbeef; /* an instruction this reader does not know */
-		}
-	}
-	return 0xdeadbeef;
+	return bpf_run_n(p->filter, p->len, d);
 }
 
 static uint32_t run(const struct sock_fprog *p, uint32_t arch, int nr, uint64_t a0, uint64_t a1,
@@ -357,12 +322,14 @@ static void test_guard_calls(void)
 			bad += bpf_run(&filters_guard[1], &d) != SECCOMP_RET_ALLOW;
 		}
 	}
-	is_int(bad, 0, "guard filter: the guard's calls notify, the rest (reads, exec, time) pass "
-		       "(%u cases)", cases);
+	is_int(bad, 0,
+	       "guard filter: the guard's calls notify, the rest (reads, exec, time) pass "
+	       "(%u cases)",
+	       cases);
 	unsigned g = 0;
 	for (unsigned i = 0; i < n; i++)
-		g += notify_guarded(&c[i]) && (strcmp(c[i].name, "execve") == 0 ||
-					       strcmp(c[i].name, "utimensat") == 0);
+		g += notify_guarded(&c[i]) &&
+		     (strcmp(c[i].name, "execve") == 0 || strcmp(c[i].name, "utimensat") == 0);
 	is_int(g, 0, "… exec and utimensat are not the guard's");
 }
 

@@ -32,6 +32,7 @@
 #include "platform/sandbox.h"
 #include "shell/monitor.h"
 #include "shell/policy.h"
+#include "tests/unit/bpf_run.h"
 #include "tests/unit/tap.h"
 
 static char S[64];
@@ -592,48 +593,7 @@ static void test_stop_live(struct judge_ctx *jc)
 
 static uint32_t bpf_run(const struct sock_filter *f, size_t n, const struct seccomp_data *d)
 {
-	uint32_t a = 0;
-	const unsigned char *mem = (const unsigned char *)d;
-
-	for (size_t pc = 0; pc < n; pc++) {
-		const struct sock_filter *i = &f[pc];
-
-		switch (i->code) {
-		case BPF_LD | BPF_W | BPF_ABS:
-			memcpy(&a, mem + i->k, 4);
-			break;
-		case BPF_RET | BPF_K:
-			return i->k;
-		case BPF_JMP | BPF_JA:
-			pc += i->k;
-			break;
-		case BPF_JMP | BPF_JEQ | BPF_K:
-			pc += a == i->k ? i->jt : i->jf;
-			break;
-		case BPF_JMP | BPF_JGT | BPF_K:
-			pc += a > i->k ? i->jt : i->jf;
-			break;
-		case BPF_JMP | BPF_JGE | BPF_K:
-			pc += a >= i->k ? i->jt : i->jf;
-			break;
-		case BPF_JMP | BPF_JSET | BPF_K:
-			pc += (a & i->k) ? i->jt : i->jf;
-			break;
-		case BPF_ALU | BPF_AND | BPF_K:
-			a &= i->k;
-			break;
-		case BPF_LD | BPF_IMM:
-			a = i->k;
-			break;
-		case BPF_MISC | BPF_TAX:
-		case BPF_LDX | BPF_IMM:
-		case BPF_ST:
-		case BPF_LD | BPF_MEM:
-		default:
-			return 0xdeadbeef; /* an instruction this reader does not know */
-		}
-	}
-	return 0xdeadbeef;
+	return bpf_run_n(f, n, d);
 }
 
 static size_t libseccomp_prog(enum monitor_level lvl, struct sock_filter *out, size_t cap)
