@@ -194,7 +194,7 @@ static void print_notes(FILE *err, const struct report_ctx *rc)
 		else
 			snprintf(hp, sizeof(hp), "%s:%u", e->host, e->port);
 		sbx_term_printf(err, "sbxsh: note: %s could not be reached: %s\n", hp,
-			e->reason[0] ? e->reason : "the connection failed");
+				e->reason[0] ? e->reason : "the connection failed");
 	}
 }
 

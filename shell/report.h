@@ -21,7 +21,7 @@ struct report_ctx {
 	const char *log;     /* the violation log, or NULL */
 	bool syslog;
 	const char *session, *command, *cmdline, *cwd;
-	bool logged; /* the violations were logged as they happened (report_log_one) */
+	bool logged;	  /* the violations were logged as they happened (report_log_one) */
 	bool live;	  /* … and shown as they happened (report_run_live): not listed again */
 	bool keep_status; /* a session's: on_violation = fail does not change its status */
 	const struct sess_refusals *refusals; /* the session daemon's network refusals of

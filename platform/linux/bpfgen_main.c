@@ -51,7 +51,7 @@ static int print_prog(scmp_filter_ctx ctx, const char *name)
 static int gen(const char *name, int notify, int v)
 {
 	void *ctx = NULL;
-	int r = notify > 0 ? filters_build(&ctx, !(v & 1), v >> 1, (v & 1) ? NOTIFY_UNIX : 0)
+	int r = notify > 0   ? filters_build(&ctx, !(v & 1), v >> 1, (v & 1) ? NOTIFY_UNIX : 0)
 		: notify < 0 ? filters_build(&ctx, v != 0, MONITOR_WRITES, NOTIFY_GUARD)
 			     : filters_build(&ctx, v != 0, MONITOR_OFF, 0);
 
