@@ -37,6 +37,14 @@ keys() { TM send-keys -t s "$@"; }
 run_fg() {
 	keys -l "sleep $1"; keys Enter
 	i=0; while ! pgrep -f "^sleep $1\$" > /dev/null; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done
+	# …and until it sleeps (past its start-up's calls: a job stopped inside a notified call
+	# was seen to keep its "Stopped" after kill -9 as sbxsh-test; see the closing note)
+	fgp=$(pgrep -f "^sleep $1\$" | head -1)
+	i=0
+	while [ -r "/proc/$fgp/syscall" ]; do
+		case $(cut -d' ' -f1 "/proc/$fgp/syscall" 2>/dev/null) in 35 | 230) break ;; esac
+		i=$((i + 1)); [ $i -ge 100 ] && break; sleep 0.1
+	done
 }
 # start CMD…: a new tmux server whose one pane runs CMD, then records its status and the
 # terminal's modes in $H/status and $H/stty.
