@@ -3,13 +3,7 @@
 # allows them; on_violation fail/warn/log; ignore patterns; the JSON log; sbxsh log.
 . "$(dirname "$0")/lib.sh"
 
-# The sandbox's /tmp is the command's private TMPDIR, so a HOME under /tmp is invisible in it
-# whatever the policy says: this suite keeps its HOME and project under /var/tmp.
-H=$(mktemp -d /var/tmp/sbxsh-mon.XXXXXX)
-chmod 755 "$H"
-trap 'chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
-export HOME="$H/home" XDG_CONFIG_HOME="$H/home/.config"
-unset XDG_STATE_HOME
+var_home mon # HOME and the project under /var/tmp
 LOG=$HOME/.local/state/sbxsh/violations.jsonl
 P=$H/proj
 mkdir -p "$HOME/.config/sbxsh" "$HOME/.aws" "$HOME/hidden" "$P/.git/hooks" "$H/outside"

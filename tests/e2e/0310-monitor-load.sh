@@ -4,11 +4,7 @@
 # descriptors and resident memory sampled while the load runs).
 . "$(dirname "$0")/lib.sh"
 
-H=$(mktemp -d /var/tmp/sbxsh-mon.XXXXXX)
-chmod 755 "$H"
-trap 'chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
-export HOME="$H/home" XDG_CONFIG_HOME="$H/home/.config"
-unset XDG_STATE_HOME
+var_home mon # HOME and the project under /var/tmp
 P=$H/proj
 mkdir -p "$HOME/.config/sbxsh" "$HOME/.aws" "$P/.git"
 chmod 700 "$HOME"

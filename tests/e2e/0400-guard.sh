@@ -4,12 +4,7 @@
 # writes land where they are allowed; what the guard performs behaves as the kernel would.
 . "$(dirname "$0")/lib.sh"
 
-# The sandbox's /tmp is private: HOME and the project live under /var/tmp (see 0300).
-H=$(mktemp -d /var/tmp/sbxsh-guard.XXXXXX)
-chmod 755 "$H"
-trap 'chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
-export HOME="$H/home" XDG_CONFIG_HOME="$H/home/.config"
-unset XDG_STATE_HOME
+var_home guard # HOME and the project under /var/tmp
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@x GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@x
 export GIT_CONFIG_NOSYSTEM=1
 P=$H/proj

@@ -54,6 +54,16 @@ mkdir -p "$HOME/.config/sbxsh" "$T/proj/.git"
 chmod 700 "$HOME"
 
 # user_policy TEXT: writes ~/.config/sbxsh/sbxsh.ini (mode 0600).
+# var_home NAME: the suite's HOME under /var/tmp in $H (the sandbox's /tmp is the command's
+# private TMPDIR, so a HOME under /tmp would be invisible in it whatever the policy says);
+# removed at exit.
+var_home() {
+	H=$(mktemp -d "/var/tmp/sbxsh-$1.XXXXXX") || exit 1
+	chmod 755 "$H"
+	trap 'chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
+	export HOME="$H/home" XDG_CONFIG_HOME="$H/home/.config"
+	unset XDG_STATE_HOME
+}
 user_policy() { printf '%s\n' "$1" > "$HOME/.config/sbxsh/sbxsh.ini"; chmod 600 "$HOME/.config/sbxsh/sbxsh.ini"; }
 
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
