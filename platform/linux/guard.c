@@ -1221,13 +1221,236 @@ out:
 	return r;
 }
 
-static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
-		   struct guard_refusal *ref)
+/* mkdir, mknod: a new name */
+static int name_make(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct stat st;
+	int r;
+
+	if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
+		goto out;
+	if (st.st_mode || dots(f.name)) {
+		r = -EEXIST;
+		goto out;
+	}
+	if (c->op == GOP_MKNOD && f.slash) {
+		r = -ENOENT;
+		goto out;
+	}
+	if (check(x, f.real, c->op == GOP_MKDIR ? MAND_MKDIR : MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
+		goto out;
+	if (c->op == GOP_MKDIR)
+		r = mkdirat(f.pfd, f.name, (mode_t)c->mode);
+	else
+		r = mknodat(f.pfd, f.name, (mode_t)c->mode, (dev_t)c->a);
+	r = r < 0 ? -errno : 0;
+out:
+	final_drop(&f);
+	final_drop(&g);
+	return r;
+}
+
+/* unlink, rmdir */
+static int name_unlink(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct stat st;
+	int r;
+
+	if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
+		goto out;
+	if (!dots(f.name) && !st.st_mode) {
+		r = -ENOENT;
+		goto out;
+	}
+	if (!dots(f.name) && check(x, f.real, MAND_REMOVE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
+		goto out;
+	{
+		char nm[NAME_MAX + 3];
+		snprintf(nm, sizeof(nm), "%s%s", f.name, f.slash ? "/" : "");
+		r = unlinkat(f.pfd, nm, (int)(c->flags & AT_REMOVEDIR)) < 0 ? -errno : 0;
+	}
+out:
+	final_drop(&f);
+	final_drop(&g);
+	return r;
+}
+
+/* the rename family (RENAME_EXCHANGE moves both names) */
+static int name_rename(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct stat st, st2;
+	int r;
+
+	if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0 ||
+	    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+		goto out;
+	if (!dots(f.name) && !st.st_mode) {
+		r = -ENOENT;
+		goto out;
+	}
+	/* RENAME_EXCHANGE moves the target's object to the source's name too */
+	if ((!dots(f.name) &&
+	     check(x, f.real,
+		   (c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode) ? MAND_DIR_TO : MAND_REMOVE,
+		   ref)) ||
+	    (!dots(g.name) && check(x, g.real,
+				    S_ISDIR(st.st_mode) ? MAND_DIR_TO
+				    : st2.st_mode	? MAND_REMOVE
+							: MAND_WRITE,
+				    ref))) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
+		goto out;
+	{
+		char a[NAME_MAX + 3], b[NAME_MAX + 3];
+		snprintf(a, sizeof(a), "%s%s", f.name, f.slash ? "/" : "");
+		snprintf(b, sizeof(b), "%s%s", g.name, g.slash ? "/" : "");
+		r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0 ? -errno : 0;
+	}
+out:
+	final_drop(&f);
+	final_drop(&g);
+	return r;
+}
+
+/* a hard link (or a descriptor linked into place) */
+static int name_link(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
 {
 	struct final f = {.pfd = -1}, g = {.pfd = -1};
 	struct stat st, st2;
 	int r;
 	bool follow;
+
+	/* a descriptor linked into place (an O_TMPFILE): AT_EMPTY_PATH, or its
+	 * /proc/self/fd/N followed */
+	if (c->flags & AT_EMPTY_PATH && !c->path[0]) {
+		r = link_fd(x, c, c->dirfd, ref);
+		goto out;
+	}
+	follow = c->flags & AT_SYMLINK_FOLLOW;
+	if (follow && c->path[0] == '/' && (r = fd_spelling(x, c->path)) >= 0) {
+		r = link_fd(x, c, r, ref);
+		goto out;
+	}
+	if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0 ||
+	    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+		goto out;
+	if (!st.st_mode) {
+		r = -ENOENT;
+		goto out;
+	}
+	if (st2.st_mode || dots(g.name)) {
+		r = -EEXIST;
+		goto out;
+	}
+	/* a link to a protected file would be a second, unprotected name for it */
+	if (check(x, f.real, MAND_WRITE, ref) || check(x, g.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
+		goto out;
+	r = linkat(f.pfd, f.name, g.pfd, g.name, 0) < 0 ? -errno : 0;
+out:
+	final_drop(&f);
+	final_drop(&g);
+	return r;
+}
+
+/* a symbolic link */
+static int name_symlink(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct stat st2;
+	int r;
+
+	if (!c->path[0]) {
+		r = -ENOENT;
+		goto out;
+	}
+	if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
+		goto out;
+	if (st2.st_mode || dots(g.name)) {
+		r = -EEXIST;
+		goto out;
+	}
+	if (check(x, g.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
+		goto out;
+	r = symlinkat(c->path, g.pfd, g.name) < 0 ? -errno : 0;
+out:
+	final_drop(&f);
+	final_drop(&g);
+	return r;
+}
+
+/* truncate, chmod, chown of a name */
+static int name_meta(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct stat st;
+	int r;
+	bool follow;
+
+	follow = !(c->flags & AT_SYMLINK_NOFOLLOW);
+	if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
+		goto out;
+	if (!st.st_mode) {
+		r = -ENOENT;
+		goto out;
+	}
+	if (check(x, f.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
+		goto out;
+	if (c->op == GOP_CHOWN) {
+		r = fchownat(f.pfd, f.name, (uid_t)c->a, (gid_t)c->b, AT_SYMLINK_NOFOLLOW);
+	} else if (c->op == GOP_CHMOD) {
+		r = S_ISLNK(st.st_mode) ? (errno = EOPNOTSUPP, -1)
+					: fchmodat(f.pfd, f.name, (mode_t)c->mode, 0);
+	} else if (S_ISDIR(st.st_mode)) {
+		r = (errno = EISDIR, -1);
+	} else if (!S_ISREG(st.st_mode)) {
+		r = (errno = EINVAL, -1);
+	} else {
+		int fd = openat(f.pfd, f.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+		r = fd < 0 ? -1 : ftruncate(fd, (off_t)c->a);
+		if (fd >= 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+		}
+	}
+	r = r < 0 ? -errno : 0;
+out:
+	final_drop(&f);
+	final_drop(&g);
+	return r;
+}
+
+static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
+		   struct guard_refusal *ref)
+{
+	int r;
 
 	if ((c->op == GOP_CHMOD || c->op == GOP_CHOWN) && (c->flags & AT_EMPTY_PATH) &&
 	    !c->path[0]) {
@@ -1242,174 +1465,28 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 		break;
 	case GOP_MKDIR:
 	case GOP_MKNOD:
-		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
-			break;
-		if (st.st_mode || dots(f.name)) {
-			r = -EEXIST;
-			break;
-		}
-		if (c->op == GOP_MKNOD && f.slash) {
-			r = -ENOENT;
-			break;
-		}
-		if (check(x, f.real, c->op == GOP_MKDIR ? MAND_MKDIR : MAND_WRITE, ref)) {
-			r = -GUARD_REFUSED;
-			break;
-		}
-		if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
-			break;
-		if (c->op == GOP_MKDIR)
-			r = mkdirat(f.pfd, f.name, (mode_t)c->mode);
-		else
-			r = mknodat(f.pfd, f.name, (mode_t)c->mode, (dev_t)c->a);
-		r = r < 0 ? -errno : 0;
+		r = name_make(x, c, ref);
 		break;
 	case GOP_UNLINK:
-		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0)
-			break;
-		if (!dots(f.name) && !st.st_mode) {
-			r = -ENOENT;
-			break;
-		}
-		if (!dots(f.name) && check(x, f.real, MAND_REMOVE, ref)) {
-			r = -GUARD_REFUSED;
-			break;
-		}
-		if ((r = valid(x)) < 0)
-			break;
-		{
-			char nm[NAME_MAX + 3];
-			snprintf(nm, sizeof(nm), "%s%s", f.name, f.slash ? "/" : "");
-			r = unlinkat(f.pfd, nm, (int)(c->flags & AT_REMOVEDIR)) < 0 ? -errno : 0;
-		}
+		r = name_unlink(x, c, ref);
 		break;
 	case GOP_RENAME:
-		if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0 ||
-		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
-			break;
-		if (!dots(f.name) && !st.st_mode) {
-			r = -ENOENT;
-			break;
-		}
-		/* RENAME_EXCHANGE moves the target's object to the source's name too */
-		if ((!dots(f.name) &&
-		     check(x, f.real,
-			   (c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode) ? MAND_DIR_TO
-										: MAND_REMOVE,
-			   ref)) ||
-		    (!dots(g.name) && check(x, g.real,
-					    S_ISDIR(st.st_mode) ? MAND_DIR_TO
-					    : st2.st_mode	? MAND_REMOVE
-								: MAND_WRITE,
-					    ref))) {
-			r = -GUARD_REFUSED;
-			break;
-		}
-		if ((r = valid(x)) < 0)
-			break;
-		{
-			char a[NAME_MAX + 3], b[NAME_MAX + 3];
-			snprintf(a, sizeof(a), "%s%s", f.name, f.slash ? "/" : "");
-			snprintf(b, sizeof(b), "%s%s", g.name, g.slash ? "/" : "");
-			r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0
-				? -errno
-				: 0;
-		}
+		r = name_rename(x, c, ref);
 		break;
 	case GOP_LINK:
-		/* a descriptor linked into place (an O_TMPFILE): AT_EMPTY_PATH, or its
-		 * /proc/self/fd/N followed */
-		if (c->flags & AT_EMPTY_PATH && !c->path[0]) {
-			r = link_fd(x, c, c->dirfd, ref);
-			break;
-		}
-		follow = c->flags & AT_SYMLINK_FOLLOW;
-		if (follow && c->path[0] == '/' && (r = fd_spelling(x, c->path)) >= 0) {
-			r = link_fd(x, c, r, ref);
-			break;
-		}
-		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0 ||
-		    (r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
-			break;
-		if (!st.st_mode) {
-			r = -ENOENT;
-			break;
-		}
-		if (st2.st_mode || dots(g.name)) {
-			r = -EEXIST;
-			break;
-		}
-		/* a link to a protected file would be a second, unprotected name for it */
-		if (check(x, f.real, MAND_WRITE, ref) || check(x, g.real, MAND_WRITE, ref)) {
-			r = -GUARD_REFUSED;
-			break;
-		}
-		if ((r = valid(x)) < 0)
-			break;
-		r = linkat(f.pfd, f.name, g.pfd, g.name, 0) < 0 ? -errno : 0;
+		r = name_link(x, c, ref);
 		break;
 	case GOP_SYMLINK:
-		if (!c->path[0]) {
-			r = -ENOENT;
-			break;
-		}
-		if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
-			break;
-		if (st2.st_mode || dots(g.name)) {
-			r = -EEXIST;
-			break;
-		}
-		if (check(x, g.real, MAND_WRITE, ref)) {
-			r = -GUARD_REFUSED;
-			break;
-		}
-		if ((r = valid(x)) < 0)
-			break;
-		r = symlinkat(c->path, g.pfd, g.name) < 0 ? -errno : 0;
+		r = name_symlink(x, c, ref);
 		break;
 	case GOP_TRUNCATE:
 	case GOP_CHMOD:
 	case GOP_CHOWN:
-		follow = !(c->flags & AT_SYMLINK_NOFOLLOW);
-		if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
-			break;
-		if (!st.st_mode) {
-			r = -ENOENT;
-			break;
-		}
-		if (check(x, f.real, MAND_WRITE, ref)) {
-			r = -GUARD_REFUSED;
-			break;
-		}
-		if ((r = valid(x)) < 0)
-			break;
-		if (c->op == GOP_CHOWN) {
-			r = fchownat(f.pfd, f.name, (uid_t)c->a, (gid_t)c->b, AT_SYMLINK_NOFOLLOW);
-		} else if (c->op == GOP_CHMOD) {
-			r = S_ISLNK(st.st_mode) ? (errno = EOPNOTSUPP, -1)
-						: fchmodat(f.pfd, f.name, (mode_t)c->mode, 0);
-		} else if (S_ISDIR(st.st_mode)) {
-			r = (errno = EISDIR, -1);
-		} else if (!S_ISREG(st.st_mode)) {
-			r = (errno = EINVAL, -1);
-		} else {
-			int fd =
-			    openat(f.pfd, f.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-
-			r = fd < 0 ? -1 : ftruncate(fd, (off_t)c->a);
-			if (fd >= 0) {
-				int e = errno;
-				close(fd);
-				errno = e;
-			}
-		}
-		r = r < 0 ? -errno : 0;
+		r = name_meta(x, c, ref);
 		break;
 	default:
 		r = -ENOSYS;
 	}
-	final_drop(&f);
-	final_drop(&g);
 	/* a name changed (or a directory's search permission): resolve afresh from now on */
 	if (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD)
 		dirs_drop(x->gc);
