@@ -58,6 +58,8 @@ done
 
 # --- the architecture's include rules (docs/architecture.md) ---
 n=lint/layers; selected "$n" && run_suite "$n" sh tests/lint/layers.sh
+# bash's and zsh's completion, driven for real against the subcommands --help names
+n=lint/completion; selected "$n" && SBXSH=$B/sbxsh run_suite "$n" sh tests/lint/completion.sh
 
 # --- the man pages: mandoc -T lint, one line a page ---
 selected man/lint && run_suite man/lint $MAKE --no-print-directory man-lint

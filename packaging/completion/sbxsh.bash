@@ -8,7 +8,7 @@ _sbxsh()
 		case $cur in
 		-*) COMPREPLY=($(compgen -W '--dry-run --config --help --version --login --norc
 			--noprofile --rcfile --posix -c -l -i -s -e -o -O' -- "$cur")) ;;
-		*) COMPREPLY=($(compgen -W 'session policy log doctor' -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W 'session policy run log doctor' -- "$cur")) ;;
 		esac
 		return
 	fi
@@ -27,6 +27,27 @@ _sbxsh()
 		esac ;;
 	doctor)
 		COMPREPLY=($(compgen -W '--sshd --user --config --help' -- "$cur")) ;;
+	run)
+		# sbxsh run [--preset NAME] [--] AGENT [ARG…]: the agent is a command, then its own words
+		local i=2 seen=
+		while [ "$i" -lt "$COMP_CWORD" ]; do
+			case ${COMP_WORDS[i]} in
+			--preset) i=$((i + 1)) ;;
+			--) ;;
+			*) seen=1; break ;;
+			esac
+			i=$((i + 1))
+		done
+		if [ -n "$seen" ]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+		elif [ "$prev" = --preset ]; then
+			COMPREPLY=($(compgen -W 'claude-code codex gemini aider openhands goose' -- "$cur"))
+		else
+			case $cur in
+			-*) COMPREPLY=($(compgen -W '--preset --help --' -- "$cur")) ;;
+			*) COMPREPLY=($(compgen -c -- "$cur")) ;;
+			esac
+		fi ;;
 	*)
 		case $prev in
 		--config|--rcfile) COMPREPLY=($(compgen -f -- "$cur")) ;;
