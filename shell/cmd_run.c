@@ -4,8 +4,8 @@
  * The agent itself runs unsandboxed (it keeps its API keys and its network); every command it
  * runs through a shell goes through the shims (SBX_LIBEXECDIR/shims/{bash,sh,zsh}, symlinks
  * to sbxsh) and is sandboxed. What sbxsh run sets for the agent:
- * - SHELL, CLAUDE_CODE_SHELL: the bash shim; PATH: the shim directory first (Codex and
- *   Gemini CLI run "bash" from PATH);
+ * - SHELL, CLAUDE_CODE_SHELL: the bash shim; PATH: the shim directory first (Gemini CLI runs
+ *   "bash" from PATH; Codex runs the login shell, which must then be sbxsh: check_codex_shell);
  * - SBXSH_PRESET: the preset its commands run under ([profile NAME], after [default]);
  * - CLAUDE_CODE_TMPDIR, SBXSH_AGENT_TMP and (but for Claude Code) TMPDIR: a fresh 0700 host
  *   directory, writable in every sandbox at the same path: the agent's cwd file (Claude Code), its
