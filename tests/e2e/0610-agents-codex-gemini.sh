@@ -33,12 +33,16 @@ npm_agent() {
 		return 1
 	fi
 }
-# start_mock SCRIPT COMMAND…: the mock on a free port ($port), its pid in $mock.
+# start_mock SCRIPT COMMAND…: the mock on a free port ($port), its pid in $mock (and in $mocks:
+# every one is stopped at exit, whatever stopped the script).
+mocks=
+trap 'kill $mocks 2> /dev/null; e2e_cleanup' EXIT
 start_mock() {
 	rm -f "$T/port" "$T/calls"
 	s=$1; shift
 	python3 "$E2E/$s" "$T/port" "$T/calls" "$@" > "$T/mock.log" 2>&1 &
 	mock=$!
+	mocks="$mocks $mock"
 	n=0; while [ ! -s "$T/port" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
 	port=$(cat "$T/port" 2>/dev/null)
 }
@@ -78,7 +82,7 @@ else
 	rm -rf /var/tmp/sbxsh-run.* 2> /dev/null
 	# without sbxsh run: only PATH has the shims first; recognised by GEMINI_CLI=1
 	steps mock_gemini.py
-	PATH="$SHIMS:$PATH" gemini "$GEMINI"
+	(PATH="$SHIMS:$PATH"; gemini "$GEMINI") # (a subshell: PATH as it was after)
 	kill "$mock" 2> /dev/null
 	check_calls "Gemini CLI (PATH at the shims)" 'Exit Code: 7'
 fi
