@@ -5,6 +5,10 @@
  *   lines, continuation lines of a dropped key). A lost setting costs less than a token.
  * - A key is secret when, lowercased, it contains _auth, auth_, password, passwd, token,
  *   secret or credential (npm's //host/:_authToken, _auth, _password; pip's password).
+ * - gradle.properties and settings.xml: a key or element naming key, pass, pwd, auth (and
+ *   login, for XML: sonar.login is a token) is secret too; anything escaped is in doubt.
+ * - Lines end at \n, \r\n or a lone \r (Python's configparser and Java's Properties split
+ *   there): a file with CR line ends is many lines, not one long kept one.
  * - Reading never follows a link at the last component and takes no hard link, no file of
  *   another owner, nothing but a regular file (the sandbox may have written the directory).
  */
@@ -29,10 +33,9 @@ enum settings_kind settings_kind_of(const char *home, const char *path)
 		const char *rel;
 		enum settings_kind k;
 	} files[] = {
-	    {"/.npmrc", SETTINGS_NPMRC},
-	    {"/.config/pip/pip.conf", SETTINGS_PIP},
-	    {"/.pip/pip.conf", SETTINGS_PIP},
-	    {"/.docker/config.json", SETTINGS_DOCKER},
+	    {"/.npmrc", SETTINGS_NPMRC},	   {"/.config/pip/pip.conf", SETTINGS_PIP},
+	    {"/.pip/pip.conf", SETTINGS_PIP},	   {"/.docker/config.json", SETTINGS_DOCKER},
+	    {"/.m2/settings.xml", SETTINGS_MAVEN}, {"/.gradle/gradle.properties", SETTINGS_GRADLE},
 	};
 	size_t h = home ? strlen(home) : 0;
 
@@ -56,6 +59,23 @@ static bool secret_key(const char *k, size_t n)
 	for (size_t i = 0; i < sizeof(secret_words) / sizeof(secret_words[0]); i++)
 		if (strstr(low, secret_words[i]))
 			return true;
+	return false;
+}
+
+/* Gradle's and Maven's secrets also go by these (signing.key, nexusPass, ossrhPwd, …). */
+static bool secret_key_wide(const char *k, size_t n, bool xml)
+{
+	static const char *const more[] = {"key", "pass", "pwd", "auth", "login"};
+	size_t m = sizeof(more) / sizeof(more[0]) - !xml;
+
+	if (secret_key(k, n))
+		return true;
+	for (size_t i = 0; i < m; i++) {
+		size_t l = strlen(more[i]);
+		for (size_t j = 0; j + l <= n; j++)
+			if (strncasecmp(k + j, more[i], l) == 0)
+				return true;
+	}
 	return false;
 }
 
@@ -111,14 +131,57 @@ static void put_value(struct out *o, const char *s, size_t n)
 	put(o, "\n", 1);
 }
 
-/* One line (without its newline). *keep says whether the last key line was kept, for
- * pip's indented continuation lines. */
-static void one_line(struct out *o, enum settings_kind k, const char *l, size_t n, bool *keep)
+struct lines {
+	bool keep; /* the last key line was kept (pip's indented continuation lines) */
+	bool cont; /* the last line ended in a backslash (a properties continuation) */
+};
+
+/* true when l (n bytes) ends in an odd number of backslashes */
+static bool continued(const char *l, size_t n)
 {
+	size_t k = 0;
+
+	while (k < n && l[n - 1 - k] == '\\')
+		k++;
+	return k % 2 == 1;
+}
+
+/* One line of gradle.properties: kept only when it is plainly key=value (or key:value) with
+ * no backslash anywhere and a key that names no secret; a continuation goes with its line. */
+static void gradle_line(struct out *o, const char *l, size_t n, struct lines *st)
+{
+	size_t b = 0, e;
+	bool cont = st->cont;
+
+	st->cont = continued(l, n);
+	if (cont)
+		return;
+	while (b < n && strchr(" \t\f", l[b]))
+		b++;
+	if (b == n) {
+		put(o, "\n", 1);
+		return;
+	}
+	if (l[b] == '#' || l[b] == '!' || memchr(l, '\\', n))
+		return;
+	for (e = b; e < n && !strchr("=: \t\f", l[e]); e++)
+		;
+	if (e == b || e == n || secret_key_wide(l + b, e - b, false))
+		return;
+	put(o, l + b, e + 1 - b); /* the key as it is: userinfo is only looked for in the value */
+	put_value(o, l + e + 1, n - e - 1);
+}
+
+/* One line (without its line end). */
+static void one_line(struct out *o, enum settings_kind k, const char *l, size_t n, struct lines *st)
+{
+	bool *keep = &st->keep;
 	size_t b = 0;
 
-	if (n && l[n - 1] == '\r')
-		n--;
+	if (k == SETTINGS_GRADLE) {
+		gradle_line(o, l, n, st);
+		return;
+	}
 	while (b < n && (l[b] == ' ' || l[b] == '\t'))
 		b++;
 	if (b == n) {
@@ -150,7 +213,8 @@ static void one_line(struct out *o, enum settings_kind k, const char *l, size_t 
 	if (ke == b || secret_key(l + b, ke - b))
 		return;
 	*keep = true;
-	put_value(o, l + b, n - b);
+	put(o, l + b, e + 1 - b); /* the key as it is: userinfo is only looked for in the value */
+	put_value(o, l + e + 1, n - e - 1);
 }
 
 /* ---- JSON (docker's config.json): a strict parser that re-emits what it keeps ---- */
@@ -359,18 +423,218 @@ static int sanitize_json(const char *in, size_t n, struct out *o)
 	return 0;
 }
 
+/* ---- XML (maven's settings.xml): a strict subset, re-emitted without what is secret ---- */
+
+#define XML_DEPTH 64
+
+struct xml {
+	const char *s;
+	size_t n, i;
+	struct out *o;
+};
+
+static bool xml_at(const struct xml *x, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return x->n - x->i >= l && memcmp(x->s + x->i, lit, l) == 0;
+}
+
+/* Past the next end (after from), or -EINVAL when there is none. */
+static int xml_past(struct xml *x, size_t from, const char *end)
+{
+	const char *e = memmem(x->s + from, x->n - from, end, strlen(end));
+
+	if (!e)
+		return -EINVAL;
+	x->i = (size_t)(e - x->s) + strlen(end);
+	return 0;
+}
+
+static void xml_ws(struct xml *x)
+{
+	while (x->i < x->n && strchr(" \t\r\n", x->s[x->i]))
+		x->i++;
+}
+
+/* A name at x->i (ASCII letters, digits, _ : . -; not starting with a digit, . or -). */
+static int xml_name(struct xml *x, size_t *a, size_t *len)
+{
+	*a = x->i;
+	while (x->i < x->n && (isalnum((unsigned char)x->s[x->i]) || strchr("_:.-", x->s[x->i])))
+		x->i++;
+	*len = x->i - *a;
+	if (!*len || isdigit((unsigned char)x->s[*a]) || strchr(".-", x->s[*a]))
+		return -EINVAL;
+	return 0;
+}
+
+/* Text or an attribute's value: userinfo removed; emptied when it holds an entity (&#64; is
+ * an @ to maven, and the userinfo before it would stay). */
+static void xml_text(struct xml *x, size_t a, size_t len)
+{
+	if (!memchr(x->s + a, '&', len))
+		put_stripped(x->o, x->s + a, len);
+}
+
+static bool xml_secret(const char *name, size_t len)
+{
+	const char *c = memrchr(name, ':', len);
+
+	if (c) {
+		len -= (size_t)(c + 1 - name);
+		name = c + 1;
+	}
+	return secret_key_wide(name, len, true);
+}
+
+/* A start tag at x->i (past its <): emitted unless drop; *empty when it ends with />. */
+static int xml_start(struct xml *x, bool drop, bool *empty)
+{
+	size_t a, len, va, vl;
+	int r;
+
+	if ((r = xml_name(x, &a, &len)) < 0)
+		return r;
+	if (!drop) {
+		put(x->o, "<", 1);
+		put(x->o, x->s + a, len);
+	}
+	for (;;) {
+		size_t before = x->i;
+		xml_ws(x);
+		if (xml_at(x, "/>") || xml_at(x, ">")) {
+			*empty = x->s[x->i] == '/';
+			x->i += *empty ? 2 : 1;
+			if (!drop)
+				put(x->o, *empty ? "/>" : ">", *empty ? 2 : 1);
+			return 0;
+		}
+		if (x->i == before || (r = xml_name(x, &a, &len)) < 0)
+			return -EINVAL; /* attributes are separated by blanks */
+		xml_ws(x);
+		if (x->i >= x->n || x->s[x->i++] != '=')
+			return -EINVAL;
+		xml_ws(x);
+		char q = x->i < x->n ? x->s[x->i] : 0;
+		if (q != '"' && q != '\'')
+			return -EINVAL;
+		va = ++x->i;
+		while (x->i < x->n && x->s[x->i] != q && x->s[x->i] != '<')
+			x->i++;
+		if (x->i >= x->n || x->s[x->i] != q)
+			return -EINVAL;
+		vl = x->i++ - va;
+		if (drop || xml_secret(x->s + a, len))
+			continue;
+		put(x->o, " ", 1);
+		put(x->o, x->s + a, len);
+		put(x->o, "=", 1);
+		put(x->o, &q, 1);
+		xml_text(x, va, vl);
+		put(x->o, &q, 1);
+	}
+}
+
+static int sanitize_xml(const char *in, size_t n, struct out *o)
+{
+	struct xml x = {in, n, 0, o};
+	struct {
+		size_t a, len;
+	} st[XML_DEPTH];
+	size_t d = 0, skip = 0; /* skip: the depth of the element being dropped, 0: none */
+	bool root = false, empty;
+	int r;
+
+	while (x.i < n) {
+		size_t a = x.i, len;
+		if (in[x.i] != '<') {
+			while (x.i < n && in[x.i] != '<')
+				x.i++;
+			for (size_t j = a; !d && j < x.i; j++)
+				if (!strchr(" \t\r\n", in[j]))
+					return -EINVAL; /* text outside the root element */
+			if (!skip)
+				xml_text(&x, a, x.i - a);
+			continue;
+		}
+		if (xml_at(&x, "<!--")) {
+			r = xml_past(&x, x.i + 4, "-->");
+		} else if (xml_at(&x, "<![CDATA[")) {
+			r = xml_past(&x, x.i + 9, "]]>");
+		} else if (xml_at(&x, "<!")) {
+			r = -EINVAL; /* a DOCTYPE: entities of its own */
+		} else if (xml_at(&x, "<?")) {
+			if ((r = xml_past(&x, x.i + 2, "?>")) == 0 && a == 0 &&
+			    strncmp(in, "<?xml ", 6) == 0)
+				put(o, in, x.i); /* the declaration (its encoding) */
+		} else if (xml_at(&x, "</")) {
+			x.i += 2;
+			if ((r = xml_name(&x, &a, &len)) < 0)
+				return r;
+			xml_ws(&x);
+			if (!d || len != st[d - 1].len ||
+			    memcmp(in + a, in + st[d - 1].a, len) != 0 || x.i >= n ||
+			    in[x.i++] != '>')
+				return -EINVAL;
+			if (!skip) {
+				put(o, "</", 2);
+				put(o, in + a, len);
+				put(o, ">", 1);
+			}
+			if (skip == d)
+				skip = 0;
+			d--;
+		} else {
+			size_t na;
+			x.i++;
+			if (d == 0 && root)
+				return -EINVAL; /* one root element */
+			na = x.i;
+			if ((r = xml_name(&x, &a, &len)) < 0)
+				return r;
+			x.i = na;
+			bool drop = xml_secret(in + a, len) ||
+				    (d && st[d - 1].len == 6 &&
+				     memcmp(in + st[d - 1].a, "server", 6) == 0 && len == 13 &&
+				     memcmp(in + a, "configuration", 13) == 0);
+			if (d == 0 && drop)
+				return -EINVAL; /* a secret root: nothing would be left */
+			if ((r = xml_start(&x, skip || drop, &empty)) < 0)
+				return r;
+			root = true;
+			if (empty)
+				continue;
+			if (d >= XML_DEPTH)
+				return -EINVAL;
+			if (!skip && drop)
+				skip = d + 1;
+			st[d].a = a;
+			st[d++].len = len;
+		}
+		if (r < 0)
+			return r;
+	}
+	if (d || !root)
+		return -EINVAL;
+	if (!o->n || o->p[o->n - 1] != '\n')
+		put(o, "\n", 1);
+	return 0;
+}
+
 int settings_sanitize(enum settings_kind k, const char *in, size_t n, char **out)
 {
 	struct out o = {0};
-	bool keep = false;
+	struct lines st = {0};
 	int r;
 
 	*out = NULL;
 	if (memchr(in, '\0', n))
 		return -EINVAL;
 	put(&o, "", 0);
-	if (k == SETTINGS_DOCKER) {
-		if ((r = sanitize_json(in, n, &o)) < 0 || (r = o.err) < 0) {
+	if (k == SETTINGS_DOCKER || k == SETTINGS_MAVEN) {
+		r = k == SETTINGS_DOCKER ? sanitize_json(in, n, &o) : sanitize_xml(in, n, &o);
+		if (r < 0 || (r = o.err) < 0) {
 			free(o.p);
 			return r;
 		}
@@ -378,10 +642,14 @@ int settings_sanitize(enum settings_kind k, const char *in, size_t n, char **out
 		return 0;
 	}
 	for (size_t i = 0; i < n;) {
-		const char *nl = memchr(in + i, '\n', n - i);
-		size_t len = nl ? (size_t)(nl - (in + i)) : n - i;
-		one_line(&o, k, in + i, len, &keep);
-		i += len + 1;
+		size_t len = 0;
+		while (i + len < n && in[i + len] != '\r' && in[i + len] != '\n')
+			len++;
+		one_line(&o, k, in + i, len, &st);
+		i += len;
+		if (i < n && in[i] == '\r' && i + 1 < n && in[i + 1] == '\n')
+			i++;
+		i++;
 	}
 	if (o.err) {
 		free(o.p);

@@ -4,8 +4,8 @@
  * The agent itself runs unsandboxed (it keeps its API keys and its network); every command it
  * runs through a shell goes through the shims (SBX_LIBEXECDIR/shims/{bash,sh,zsh}, symlinks
  * to sbxsh) and is sandboxed. What sbxsh run sets for the agent:
- * - SHELL, CLAUDE_CODE_SHELL: the bash shim; PATH: the shim directory first (Codex and
- *   Gemini CLI run "bash" from PATH);
+ * - SHELL, CLAUDE_CODE_SHELL: the bash shim; PATH: the shim directory first (Gemini CLI runs
+ *   "bash" from PATH; Codex runs the login shell, which must then be sbxsh: check_codex_shell);
  * - SBXSH_PRESET: the preset its commands run under ([profile NAME], after [default]);
  * - CLAUDE_CODE_TMPDIR, SBXSH_AGENT_TMP and (but for Claude Code) TMPDIR: a fresh 0700 host
  *   directory, writable in every sandbox at the same path: the agent's cwd file (Claude Code), its
@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static const struct {
 	const char *name, *preset, *env, *value;
 } agents[] = {
     {"claude", "claude-code", "CLAUDECODE", "1"},
+    {"codex", "codex", "CODEX_THREAD_ID", NULL}, /* set for each command (0.171) */
     {"codex", "codex", "CODEX_SANDBOX_NETWORK_DISABLED", NULL},
     {"gemini", "gemini", "GEMINI_CLI", "1"},
     {"aider", "aider", NULL, NULL},
@@ -308,6 +310,33 @@ static int check_policy(const char *preset)
 	return rc < 0 ? SBX_EXIT_REFUSED : 0;
 }
 
+/* Codex runs its commands with the login shell of the password database (getpwuid's
+ * pw_shell, by its path) and ignores SHELL and PATH (Codex 0.171, tests/e2e/0610): unless that
+ * shell is sbxsh (a shim, or sbxsh itself: Codex then takes "bash" from PATH, the shim), its
+ * commands would run unsandboxed. Refused then (fail closed). Returns 0 or SBX_EXIT_REFUSED. */
+static int check_codex_shell(const char *agent)
+{
+	const char *base = strrchr(agent, '/');
+	struct passwd *pw = getpwuid(getuid());
+	char *login = pw && pw->pw_shell && pw->pw_shell[0] ? realpath(pw->pw_shell, NULL) : NULL;
+	char *ours = realpath(SHIM_DIR "/bash", NULL);
+	bool ok = login && ours && strcmp(login, ours) == 0;
+
+	base = base ? base + 1 : agent;
+	if (strcmp(base, "codex") != 0)
+		ok = true;
+	if (!ok)
+		fprintf(stderr,
+			"sbxsh: run: Codex runs its commands with your login shell (%s, from the "
+			"password database) and ignores SHELL and PATH: they would not be "
+			"sandboxed. Make sbxsh the login shell of the user that runs Codex "
+			"(chsh -s %s/bash, or a user of its own); sbxsh(1) \"AI agents\"\n",
+			pw && pw->pw_shell ? pw->pw_shell : "none", SHIM_DIR);
+	free(login);
+	free(ours);
+	return ok ? 0 : SBX_EXIT_REFUSED;
+}
+
 /* PATH with the shim directory first (once). Returns 0 or -ENOMEM. */
 static int set_path(void)
 {
@@ -414,7 +443,9 @@ int cmd_run(int argc, char **argv)
 	char *agent = find_agent(argv[i]);
 	if (!agent)
 		sbx_die(SBX_EXIT_NOTFOUND, "run: %s: not found on PATH", argv[i]);
-	int rc = check_policy(preset);
+	int rc = check_codex_shell(agent);
+	if (rc == 0)
+		rc = check_policy(preset);
 	if (rc) {
 		free(agent);
 		return rc;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# 0230-settings — settings files that also hold secrets (~/.npmrc, pip's pip.conf) are seen
+# 0230-settings — settings files that also hold secrets (~/.npmrc, pip's pip.conf, docker's
+# config.json, maven's settings.xml, ~/.gradle/gradle.properties) are seen
 # in the sandbox as read-only copies with the secrets removed: the tool keeps its settings,
 # reading them is no violation, the token is not there. What only looks like one (a link or
 # a hard link to a secret) stays hidden; pure secrets (~/.netrc) stay hidden and reported.
@@ -72,6 +73,54 @@ rm -f "$HOME/.npmrc" && ln "$HOME/.ssh/id_rsa" "$HOME/.npmrc"
 out=$(sb -c 'cat ~/.npmrc; echo end' 2> /dev/null)
 is "~/.npmrc a hard link to a key: hidden (reads empty)" "$out" "end"
 rm -f "$HOME/.npmrc"
+
+# maven's settings.xml: the servers' passwords, keys and passphrases removed, the rest kept.
+mkdir -p "$HOME/.m2" "$T/proj/m2repo"
+cat > "$HOME/.m2/settings.xml" << EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<settings>
+  <localRepository>$T/proj/m2repo</localRepository>
+  <offline>true</offline>
+  <servers>
+    <server><id>acme</id><username>bob</username><password>SECRET8</password>
+      <passphrase>SECRET9</passphrase><privateKey>$HOME/.ssh/id_rsa</privateKey>
+      <configuration><httpHeaders><property><name>Private-Token</name><value>SECRET10</value></property></httpHeaders></configuration>
+    </server>
+  </servers>
+  <mirrors><mirror><id>m</id><url>https://bob:SECRET11@repo.acme.test/m2</url><mirrorOf>*</mirrorOf></mirror></mirrors>
+</settings>
+EOF
+out=$(sb -c 'cat ~/.m2/settings.xml' 2> "$T/err"); rc=$?
+is "reading ~/.m2/settings.xml is no violation" "$rc" 0
+unlike "…no violation line" "$(cat "$T/err")" "violation"
+unlike "…no password, passphrase, token or URL password in it" "$out" "SECRET|id_rsa"
+like "…the server's id and username kept" "$out" "<id>acme</id><username>bob</username>"
+like "…the mirror kept, without its user:password@" "$out" "<url>https://repo.acme.test/m2</url>"
+sb -c 'echo "<settings/>" > ~/.m2/settings.xml' 2> /dev/null
+like "…read-only: the host's file is unchanged" "$(cat "$HOME/.m2/settings.xml")" SECRET8
+if command -v mvn > /dev/null 2>&1; then
+	printf '<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>t</artifactId><version>1</version><packaging>pom</packaging></project>\n' > "$T/proj/pom.xml"
+	out=$(sb -c 'mvn -B -X -Duser.home="$HOME" validate' 2>&1)
+	like "mvn reads the sanitised settings: its local repository is the user's" "$out" "Using local repository at $T/proj/m2repo"
+	like "…and the build runs" "$out" "BUILD SUCCESS"
+	rm -f "$T/proj/pom.xml"
+else
+	skip "mvn reads the sanitised settings" "maven is not installed"
+	skip "…and the build runs" "maven is not installed"
+fi
+printf '<!DOCTYPE s [<!ENTITY e "x">]><settings><password>SECRET12</password></settings>\n' > "$HOME/.m2/settings.xml"
+out=$(sb -c 'cat ~/.m2/settings.xml; echo end' 2> /dev/null)
+is "a settings.xml with a DOCTYPE stays hidden (reads empty)" "$out" "end"
+
+# gradle.properties: lines whose key names a password, token, secret or key removed.
+mkdir -p "$HOME/.gradle"
+printf 'org.gradle.jvmargs=-Xmx1g\nsigning.password=SECRET13\nsigning.keyId=SECRET14\nmavenCentralToken=SECRET15\norg.gradle.caching=true\nsign\\u0069ng.p\\u0061ssword=SECRET16\n' \
+	> "$HOME/.gradle/gradle.properties"
+out=$(sb -c 'cat ~/.gradle/gradle.properties' 2> "$T/err"); rc=$?
+is "reading ~/.gradle/gradle.properties is no violation" "$rc" 0
+is "…its settings kept, the secrets (an escaped key too) gone" "$out" "org.gradle.jvmargs=-Xmx1g
+org.gradle.caching=true"
+rm -rf "$HOME/.m2" "$HOME/.gradle"
 
 # Pure secrets stay hidden and reported.
 printf 'machine example.test login bob password SECRET5\n' > "$HOME/.netrc"

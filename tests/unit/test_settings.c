@@ -98,6 +98,123 @@ static void pip(void)
 	is_str(san(SETTINGS_PIP, "  orphan\n"), "", "a continuation with no key above dropped");
 }
 
+static void line_ends(void)
+{
+	is_str(san(SETTINGS_PIP, "[global]\rtimeout = 60\rpassword = SECRET\r"),
+	       "[global]\ntimeout = 60\n",
+	       "a lone CR ends a line (a CR-only pip.conf: the password "
+	       "line is its own, and dropped)");
+	is_str(san(SETTINGS_NPMRC, "a=1\r//r/:_authToken=SECRET\r\nb=2"), "a=1\nb=2\n",
+	       "…in an npmrc too; CRLF is one line end");
+}
+
+static void gradle(void)
+{
+	is_int(settings_kind_of("/home/u", "/home/u/.gradle/gradle.properties"), SETTINGS_GRADLE,
+	       "~/.gradle/gradle.properties");
+	is_str(
+	    san(SETTINGS_GRADLE, "org.gradle.jvmargs=-Xmx2g\n"
+				 "org.gradle.parallel = true\n"
+				 "signing.password=SECRET\n"
+				 "signing.keyId=SECRET\n"
+				 "signing.key=SECRET\n"
+				 "mavenCentralToken: SECRET\n"
+				 "ossrhPass SECRET\n"
+				 "nexusPwd=SECRET\n"
+				 "githubAuthHeader=SECRET\n"
+				 "! SECRET\n"
+				 "# SECRET\n"
+				 "\n"
+				 "systemProp.https.proxyHost=proxy.test\n"
+				 "repoUrl=https://bob:SECRET@repo.test/maven\n"),
+	    "org.gradle.jvmargs=-Xmx2g\n"
+	    "org.gradle.parallel = true\n"
+	    "\n"
+	    "systemProp.https.proxyHost=proxy.test\n"
+	    "repoUrl=https://repo.test/maven\n",
+	    "gradle.properties: password, key, token, pass, pwd, auth keys and comments dropped, "
+	    "the rest kept, URL userinfo removed");
+	is_str(san(SETTINGS_GRADLE, "sign\\u0069ng.p\\u0061ssword=SECRET\n"
+				    "a=1 \\\n"
+				    "  SECRET-continued \\\n"
+				    "  SECRET-more\n"
+				    "b=\\\\\n"
+				    "c=2\n"),
+	       "c=2\n",
+	       "a line with a backslash dropped (an escaped key), with its continuation lines; an "
+	       "even run of backslashes continues nothing");
+	is_str(san(SETTINGS_GRADLE, "lonely\n"), "", "a key with no separator dropped");
+	is_str(san(SETTINGS_GRADLE, "a=1\rsigning.password=SECRET\r"), "a=1\n",
+	       "a lone CR ends a properties line");
+}
+
+static void maven(void)
+{
+	is_int(settings_kind_of("/home/u", "/home/u/.m2/settings.xml"), SETTINGS_MAVEN,
+	       "~/.m2/settings.xml");
+	is_str(
+	    san(SETTINGS_MAVEN,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<settings xmlns=\"http://maven.apache.org/SETTINGS/1.0.0\">\n"
+		"  <!-- <password>SECRET</password> -->\n"
+		"  <localRepository>/home/u/m2repo</localRepository>\n"
+		"  <servers>\n"
+		"    <server>\n"
+		"      <id>acme</id>\n"
+		"      <username>bob</username>\n"
+		"      <password>SECRET</password>\n"
+		"      <privateKey>/home/u/.ssh/id_rsa</privateKey>\n"
+		"      <passphrase>SECRET</passphrase>\n"
+		"      <configuration><httpHeaders><property><name>Private-Token</name>"
+		"<value>SECRET</value></property></httpHeaders></configuration>\n"
+		"    </server>\n"
+		"  </servers>\n"
+		"  <mirrors><mirror><id>m</id><url>https://bob:SECRET@repo.test/m2</url>"
+		"<mirrorOf>*</mirrorOf></mirror></mirrors>\n"
+		"  <profiles><profile><properties><gpg.passphrase>SECRET</gpg.passphrase>"
+		"<sonar.login>SECRET</sonar.login><env>ci</env></properties></profile></profiles>\n"
+		"</settings>\n"),
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<settings xmlns=\"http://maven.apache.org/SETTINGS/1.0.0\">\n"
+	    "  \n"
+	    "  <localRepository>/home/u/m2repo</localRepository>\n"
+	    "  <servers>\n"
+	    "    <server>\n"
+	    "      <id>acme</id>\n"
+	    "      <username>bob</username>\n"
+	    "      \n"
+	    "      \n"
+	    "      \n"
+	    "      \n"
+	    "    </server>\n"
+	    "  </servers>\n"
+	    "  <mirrors><mirror><id>m</id><url>https://repo.test/m2</url>"
+	    "<mirrorOf>*</mirrorOf></mirror></mirrors>\n"
+	    "  <profiles><profile><properties><env>ci</env></properties></profile></profiles>\n"
+	    "</settings>\n",
+	    "settings.xml: password, privateKey, passphrase, a server's configuration, "
+	    "comments and secret properties dropped, userinfo removed, the rest kept");
+	is_str(san(SETTINGS_MAVEN,
+		   "<s><url>https://u:SECRET&#64;h/</url><a x='https://u:SECRET&#64;h' "
+		   "token=\"SECRET\"/><![CDATA[SECRET]]><p/></s>"),
+	       "<s><url></url><a x=''/><p/></s>\n",
+	       "a text or value with an entity emptied, a secret attribute and CDATA dropped");
+	ok(san(SETTINGS_MAVEN, "<!DOCTYPE s [<!ENTITY e \"x\">]><s>&e;</s>") == NULL,
+	   "a DOCTYPE refused");
+	ok(san(SETTINGS_MAVEN, "<s><password>SECRET</s>") == NULL, "a mismatched end tag refused");
+	ok(san(SETTINGS_MAVEN, "<s><password>SECRET") == NULL, "an unclosed element refused");
+	ok(san(SETTINGS_MAVEN, "<s/><password>SECRET</password>") == NULL, "a second root refused");
+	ok(san(SETTINGS_MAVEN, "<s a=b/>") == NULL, "an unquoted attribute refused");
+	ok(san(SETTINGS_MAVEN, "<s><!-- SECRET </s>") == NULL, "an unclosed comment refused");
+	ok(san(SETTINGS_MAVEN, "") == NULL, "no root refused");
+	char deep[400] = "";
+	for (int i = 0; i < 70; i++)
+		strcat(deep, "<a>");
+	ok(san(SETTINGS_MAVEN, deep) == NULL, "nesting past the bound refused");
+	is_str(san(SETTINGS_MAVEN, "<s><x:Password>SECRET</x:Password><id>1</id></s>"),
+	       "<s><id>1</id></s>\n", "a prefixed secret element dropped");
+}
+
 static void docker(void)
 {
 	is_str(
@@ -186,6 +303,9 @@ int main(void)
 	npmrc();
 	pip();
 	docker();
+	line_ends();
+	gradle();
+	maven();
 	reading();
 	return tap_done();
 }
