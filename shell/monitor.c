@@ -258,13 +258,39 @@ static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
 	m->mc.gitdirs = m->gitdir_v;
 }
 
-/* $XDG_CONFIG_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed paths, canonical
- * where the directory exists (the guard checks real names). */
-static int find_fixed(struct monitor *m)
+/* A path as the guard checks it: canonical where it exists, else its directory's canonical
+ * form and its name, else as spelled (absolute). NULL when none. Caller frees. */
+static char *real_name(const char *p)
 {
-	static const char *const cfg[] = {"sbxsh",     "git",		"systemd",
-					  "autostart", "environment.d", "fish"};
+	char *c = p && p[0] != '~' ? realpath(p, NULL) : NULL, *d, *s;
+
+	if (c || !p || !(d = strdup(p)))
+		return c;
+	s = strrchr(d, '/');
+	if (s && s != d) {
+		*s = '\0';
+		c = realpath(d, NULL);
+		*s = '/';
+	}
+	if (c && asprintf(&s, "%s%s", c, strrchr(d, '/')) < 0)
+		s = NULL;
+	else if (!c)
+		s = d[0] == '/' ? strdup(d) : NULL;
+	free(c);
+	free(d);
+	return s;
+}
+
+/* $XDG_CONFIG_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed paths, canonical
+ * where the directory exists (the guard checks real names); then sbxsh's policy as this
+ * command was started with (mand_ctx.policy): its user file (--config, SBXSH_CONFIG) and the
+ * system directory. */
+static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
+{
+	size_t ncfg, nfixed;
+	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *xc = getenv("XDG_CONFIG_HOME"), *xs = getenv("XDG_STATE_HOME");
+	const char *pol[2] = {jc->prof ? jc->prof->grant_file : NULL, jc->sysconfdir};
 	int r = 0;
 
 	for (int k = 0; k < 2 && r == 0; k++) {
@@ -272,12 +298,21 @@ static int find_fixed(struct monitor *m)
 		char *rp = v && v[0] == '/' ? realpath(v, NULL) : NULL;
 		const char *d = rp ? rp : v;
 
-		for (size_t i = 0; d && d[0] == '/' && i < (k ? 1 : 6) && r == 0; i++)
+		for (size_t i = 0; d && d[0] == '/' && i < (k ? 1 : ncfg) && r == 0; i++)
 			r = strv_pushf(&m->fixed, "%s/%s", d, k ? "sbxsh" : cfg[i]);
 		free(rp);
 	}
+	nfixed = m->fixed.n;
+	for (size_t i = 0; i < 2 && r == 0; i++) {
+		char *c = real_name(pol[i]);
+
+		if (c)
+			r = strv_push_owned(&m->fixed, c);
+	}
 	m->mc.fixed = (const char *const *)m->fixed.v;
-	m->mc.nfixed = m->fixed.n;
+	m->mc.nfixed = nfixed;
+	m->mc.policy = (const char *const *)m->fixed.v + nfixed;
+	m->mc.npolicy = m->fixed.n - nfixed;
 	return r;
 }
 
@@ -327,8 +362,10 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
 	find_gitdirs(m, jc);
-	if (find_fixed(m) < 0)
+	if (find_fixed(m, jc) < 0)
 		goto out;
+	m->jc.mand = &m->mc; /* the judge names what the guard refuses, by the same rules */
+	m->jc.moved = NULL;
 	map_arch(m, 0);
 	map_arch(m, 1);
 	m->nscd = monitor_host_exists("/var/run/nscd/socket", NULL);
@@ -1007,9 +1044,11 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 		memset(&ans, 0, sizeof(ans));
 		ans.fd = -1;
 		ans.error = err;
-		ref.refused = false;
+		ref.refused = ref.moved = false;
 	} else if (guard_perform(m->fd, &m->mc, &m->gc, req, g, &ans, &ref) < 0) {
 		return 0; /* the caller went away */
+	} else if (ref.moved && !ans.error && !m->quiet) {
+		judge_moved(&m->jc, ref.path, ref.to, ref.exchange); /* the mounts went with it */
 	}
 	nm.n = 0;
 	/* read while the call still waits: what is read is that process's */
@@ -1328,6 +1367,7 @@ void monitor_free(struct monitor *m)
 	if (m->boot >= 0)
 		close(m->boot);
 	guard_cache_release(&m->gc);
+	judge_release(&m->jc);
 	for (size_t i = 0; m->viol && i < m->nviol; i++)
 		free(m->viol[i].path);
 	free(m->viol);
