@@ -26,15 +26,18 @@ static const char *const names[] = {
     ".gitconfig", ".gitmodules", ".lfsconfig", ".hgrc", ".hgsub",
     /* what git's hook managers run at the host's next commit */
     ".pre-commit-config.yaml", ".husky",
-    /* run by the user's shell at the next cd: direnv (its load_dotenv reads .env, as do
-     * oh-my-zsh's dotenv and autoenv) */
-    ".envrc", ".env", ".direnvrc",
+    /* run by the user's shell at the next cd: direnv (.env: file_names) */
+    ".envrc", ".direnvrc",
     /* editors' and agents' project settings (tasks, interpreters, MCP servers, hooks), a dev
      * container's initializeCommand (run on the host) */
     ".ripgreprc", ".vscode", ".idea", ".zed", ".exrc", ".nvimrc", ".nvim.lua",
     ".dir-locals.el", ".dir-locals-2.el", ".devcontainer", ".devcontainer.json", ".mcp.json",
     ".cursor", ".codex", ".gemini", ".agents",
 };
+
+/* As names, but only as the last component and never against mkdir: .env is read as a file
+ * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
+static const char *const file_names[] = {".env"};
 
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
@@ -63,8 +66,7 @@ static const char *const probe_names[] = {
     ".pre-commit-config.yaml",
     ".husky",
     ".envrc",
-    ".env",
-    ".direnvrc",
+    ".direnvrc", /* not .env: a virtualenv by that name must stay writable */
     ".ripgreprc",
     ".vscode",
     ".idea",
@@ -427,9 +429,16 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 	if (base < 0 && x->home)
 		base = below(path, x->home);
 	for (size_t i = base < 0 ? c.n : (size_t)base; i < c.n; i++) {
+		if (c.p[i][0] != '.')
+			continue; /* every name starts with a dot */
 		for (size_t k = 0; k < N(names); k++)
 			if (eq(&c, i, names[k]))
 				return hit_(h, MAND_NEVER, names[k]);
+		/* a file's name only: a directory by that name (a virtualenv called .env) holds
+		 * nothing a host tool reads */
+		for (size_t k = 0; k < N(file_names); k++)
+			if (i + 1 == c.n && op != MAND_MKDIR && eq(&c, i, file_names[k]))
+				return hit_(h, MAND_NEVER, file_names[k]);
 		if (!eq(&c, i, ".claude"))
 			continue;
 		if (i + 1 == c.n) {

@@ -59,6 +59,9 @@ for n in .bashrc .envrc .env .direnvrc .hgrc .hgsub .zlogout .cshrc .tcshrc .log
 done
 like "… the refusal names the rule and that no grant lifts it" "$err" \
 	"write .*\.zed.* .*mandatory deny \(\.zed\).*no grant lifts it"
+rm -rf "$P/venv" && mkdir -p "$P/venv"
+run 'cd venv && mkdir .env && mkdir -p .env/lib && echo x > .env/lib/site.py && echo x > .env/pyvenv.cfg && echo made'
+is "control: a virtualenv called .env is made and written (.env is protected as a file only)" "$out:$(cat "$P/venv/.env/pyvenv.cfg" 2>&1)" "made:x"
 
 # --- Mercurial: .hg at any depth, the way .git is treated; the host's next hg runs nothing ---
 M=$H/marker

@@ -220,7 +220,6 @@ static void test_fixed(void)
 static void test_gaps(void)
 {
 	static const char *n[] = {".envrc",
-				  ".env",
 				  ".direnvrc",
 				  ".hgrc",
 				  ".hgsub",
@@ -250,6 +249,11 @@ static void test_gaps(void)
 		snprintf(p, sizeof(p), H "/proj/a/b/c/d/e/%s/x", n[i]);
 		DENY(p, MAND_WRITE, MAND_NEVER, "at depth 5, and below it");
 	}
+	DENY(H "/proj/.env", MAND_WRITE, MAND_NEVER, ".env, loaded at the next cd");
+	DENY(H "/proj/a/b/c/d/e/.env", MAND_WRITE, MAND_NEVER, "… at depth 5");
+	DENY(H "/proj/.env", MAND_REMOVE, MAND_NEVER, "… replaced by a rename");
+	ALLOW(H "/proj/.env", MAND_MKDIR, "a virtualenv called .env");
+	ALLOW(H "/proj/.env/lib/python3/site.py", MAND_WRITE, "… and what pip puts in it");
 	ALLOW(H "/proj/.env.example", MAND_WRITE, "a name that only starts like one");
 	ALLOW(H "/proj/envrc", MAND_WRITE, "without the dot");
 	/* Mercurial, the way .git is treated */
