@@ -290,7 +290,10 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 	size_t ncfg, nfixed;
 	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *xc = getenv("XDG_CONFIG_HOME"), *xs = getenv("XDG_STATE_HOME");
-	const char *pol[2] = {jc->prof ? jc->prof->grant_file : NULL, jc->sysconfdir};
+	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when
+	 * --config won (the next command without --config loads it), the system directory */
+	const char *pol[3] = {jc->prof ? jc->prof->grant_file : NULL, getenv("SBXSH_CONFIG"),
+			      jc->sysconfdir};
 	int r = 0;
 
 	for (int k = 0; k < 2 && r == 0; k++) {
@@ -303,11 +306,13 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 		free(rp);
 	}
 	nfixed = m->fixed.n;
-	for (size_t i = 0; i < 2 && r == 0; i++) {
-		char *c = real_name(pol[i]);
+	for (size_t i = 0; i < 3 && r == 0; i++) {
+		char *c = pol[i] && pol[i][0] ? real_name(pol[i]) : NULL;
 
-		if (c)
+		if (c && strv_find(&m->fixed, c) < 0)
 			r = strv_push_owned(&m->fixed, c);
+		else
+			free(c);
 	}
 	m->mc.fixed = (const char *const *)m->fixed.v;
 	m->mc.nfixed = nfixed;

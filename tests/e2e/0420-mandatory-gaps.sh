@@ -146,6 +146,9 @@ is "--config FILE (relative) is not written, replaced or removed" "$(cat "$P/cfg
 present "… control: another file beside it is written" "$P/cfg/other"
 out=$(cd "$P" && SBXSH_CONFIG="$P/cfg/p.ini" "$SBXSH" -c 'echo "#evil" >> cfg/p.ini; ln -s p.ini cfg/l; echo x >> cfg/l' 2> "$H/err")
 is "SBXSH_CONFIG's file is not written (directly or through a symlink)" "$(cat "$P/cfg/p.ini")" "$want"
+cp "$P/cfg/p.ini" "$P/cfg/q.ini"
+out=$(cd "$P" && SBXSH_CONFIG="$P/cfg/q.ini" "$SBXSH" --config "$P/cfg/p.ini" -c 'echo "#evil" >> cfg/q.ini' 2> "$H/err")
+is "… SBXSH_CONFIG's file too when --config wins (the next command without --config loads it)" "$(cat "$P/cfg/q.ini")" "$want"
 out=$(cd "$P" && SBXSH_CONFIG="$P/cfg/none.ini" "$SBXSH" -c 'echo "[default]" > cfg/none.ini' 2> "$H/err"); rc=$?
 is "a missing SBXSH_CONFIG file runs no command (nothing can plant it)" "$rc:$(test -e "$P/cfg/none.ini" && echo planted)" "125:"
 like "… and says so" "$(cat "$H/err")" "none\.ini: cannot open"
