@@ -367,7 +367,7 @@ int judge_moved(struct judge_ctx *c, const char *from, const char *to, bool exch
 			ns[i] = NULL;
 		}
 	}
-	r = 0;
+	r = 1;
 out:
 	for (size_t i = 0; nd && ns && i < n; i++) {
 		free(nd[i]);

@@ -104,8 +104,8 @@ const char *judge_kind_name(enum viol_kind k);
 /* A directory the guard renamed, from → to (real sandbox paths; exchange: RENAME_EXCHANGE,
  * each took the other's name): the mounts below it moved with it, so the judge looks them up
  * at their new names from now on (a write in a new directory under the old name is no
- * violation; what the mount hides or makes read-only is still found where it went). 0 or
- * -ENOMEM (then the layout stays as it was). */
+ * violation; what the mount hides or makes read-only is still found where it went). 1 when
+ * mounts moved, 0 when none lay below, -ENOMEM (then the layout stays as it was). */
 int judge_moved(struct judge_ctx *c, const char *from, const char *to, bool exchange);
 /* Frees what judge_moved kept. */
 void judge_release(struct judge_ctx *c);

@@ -1052,8 +1052,9 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 		ref.refused = ref.moved = false;
 	} else if (guard_perform(m->fd, &m->mc, &m->gc, req, g, &ans, &ref) < 0) {
 		return 0; /* the caller went away */
-	} else if (ref.moved && !ans.error && !m->quiet) {
-		judge_moved(&m->jc, ref.path, ref.to, ref.exchange); /* the mounts went with it */
+	} else if (ref.moved && !ans.error && !m->quiet &&
+		   judge_moved(&m->jc, ref.path, ref.to, ref.exchange) > 0 && m->vc.slot) {
+		vc_clear(&m->vc); /* the mounts went with it: what was judged may judge otherwise */
 	}
 	nm.n = 0;
 	/* read while the call still waits: what is read is that process's */
