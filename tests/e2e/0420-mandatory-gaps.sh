@@ -123,10 +123,12 @@ pol '[default]
 network = none
 write += ~/.config'
 mkdir -p "$HOME/work"
-run 'mkdir -p ~/.config/hg ~/.config/direnv ~/.config/nvim; echo x > ~/.config/hg/hgrc; echo x > ~/.config/direnv/direnvrc; echo x > ~/.config/nvim/init.lua; echo x > ~/.config/tool.ini' "$HOME/work"
+mkdir -p "$HOME/.config/nvim" && echo orig > "$HOME/.config/nvim/init.lua"
+run 'mkdir -p ~/.config/hg ~/.config/direnv; echo x > ~/.config/hg/hgrc; echo x > ~/.config/direnv/direnvrc; echo x >> ~/.config/nvim/init.lua; mv ~/.config/nvim ~/.config/nvim.x; mkdir -p ~/.config/x/nvim && echo x > ~/.config/x/nvim/init.lua && mv ~/.config/x ~/.config/y; echo x > ~/.config/tool.ini' "$HOME/work"
 absent "~/.config/hg/hgrc is not made (~/.config granted)" "$HOME/.config/hg"
 absent "… nor ~/.config/direnv/direnvrc" "$HOME/.config/direnv/direnvrc"
-absent "… nor ~/.config/nvim/init.lua" "$HOME/.config/nvim"
+is "… an existing ~/.config/nvim/init.lua is not written, nor its directory renamed away" "$(cat "$HOME/.config/nvim/init.lua"):$(test -e "$HOME/.config/nvim.x" && echo moved)" "orig:"
+present "… control: another file there is (and a directory named nvim elsewhere)" "$HOME/.config/y/nvim/init.lua"
 present "… control: another file there is" "$HOME/.config/tool.ini"
 
 # --- the policy file of this command: --config FILE, SBXSH_CONFIG ---
