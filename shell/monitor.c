@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -281,6 +282,27 @@ static char *real_name(const char *p)
 	return s;
 }
 
+/* Pushes the path fmt makes, normalized, unless sv holds it. 0 or -ENOMEM. */
+static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int push_new(struct strv *sv, const char *fmt, ...)
+{
+	char *p = NULL;
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return -ENOMEM;
+	path_normalize(p);
+	if (strv_find(sv, p) >= 0) {
+		free(p);
+		return 0;
+	}
+	return strv_push_owned(sv, p);
+}
+
 /* $XDG_CONFIG_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed paths, canonical
  * where the directory exists (the guard checks real names); then sbxsh's policy as this
  * command was started with (mand_ctx.policy): its user file (--config, SBXSH_CONFIG) and the
@@ -296,23 +318,28 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 			      jc->sysconfdir};
 	int r = 0;
 
-	for (int k = 0; k < 2 && r == 0; k++) {
-		const char *v = k ? xs : xc;
-		char *rp = v && v[0] == '/' ? realpath(v, NULL) : NULL;
+	/* each canonical and as spelled: a symlink on the way, inside a write grant, is then a
+	 * directory holding one (never removed or replaced by another link) */
+	for (int k = 0; k < 4 && r == 0; k++) {
+		const char *v = k & 1 ? xs : xc;
+		char *rp = k < 2 && v && v[0] == '/' ? realpath(v, NULL) : NULL;
 		const char *d = rp ? rp : v;
 
-		for (size_t i = 0; d && d[0] == '/' && i < (k ? 1 : ncfg) && r == 0; i++)
-			r = strv_pushf(&m->fixed, "%s/%s", d, k ? "sbxsh" : cfg[i]);
+		for (size_t i = 0; d && d[0] == '/' && i < (k & 1 ? 1 : ncfg) && r == 0; i++)
+			r = push_new(&m->fixed, "%s/%s", d, k & 1 ? "sbxsh" : cfg[i]);
 		free(rp);
 	}
 	nfixed = m->fixed.n;
 	for (size_t i = 0; i < 3 && r == 0; i++) {
-		char *c = pol[i] && pol[i][0] ? real_name(pol[i]) : NULL;
+		char *c = pol[i] && pol[i][0] ? real_name(pol[i]) : NULL, *cwd = NULL;
 
-		if (c && strv_find(&m->fixed, c) < 0)
-			r = strv_push_owned(&m->fixed, c);
-		else
-			free(c);
+		if (c)
+			r = push_new(&m->fixed, "%s", c);
+		free(c);
+		if (r == 0 && pol[i] && pol[i][0] && pol[i][0] != '~' &&
+		    (pol[i][0] == '/' || (cwd = getcwd(NULL, 0))))
+			r = push_new(&m->fixed, "%s%s%s", cwd ? cwd : "", cwd ? "/" : "", pol[i]);
+		free(cwd);
 	}
 	m->mc.fixed = (const char *const *)m->fixed.v;
 	m->mc.nfixed = nfixed;

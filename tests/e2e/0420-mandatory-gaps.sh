@@ -148,6 +148,9 @@ is "--config FILE (relative) is not written, replaced or removed" "$(cat "$P/cfg
 present "… control: another file beside it is written" "$P/cfg/other"
 out=$(cd "$P" && SBXSH_CONFIG="$P/cfg/p.ini" "$SBXSH" -c 'echo "#evil" >> cfg/p.ini; ln -s p.ini cfg/l; echo x >> cfg/l' 2> "$H/err")
 is "SBXSH_CONFIG's file is not written (directly or through a symlink)" "$(cat "$P/cfg/p.ini")" "$want"
+ln -s cfg "$P/cl"
+out=$(cd "$P" && "$SBXSH" --config cl/p.ini -c 'rm cl; mv cl cl.x; mkdir -p ev && echo "[default]" > ev/p.ini && ln -sfn ev cl' 2> "$H/err")
+is "--config spelled through a symlinked directory: the link is not replaced" "$(readlink "$P/cl")" cfg
 cp "$P/cfg/p.ini" "$P/cfg/q.ini"
 out=$(cd "$P" && SBXSH_CONFIG="$P/cfg/q.ini" "$SBXSH" --config "$P/cfg/p.ini" -c 'echo "#evil" >> cfg/q.ini' 2> "$H/err")
 is "… SBXSH_CONFIG's file too when --config wins (the next command without --config loads it)" "$(cat "$P/cfg/q.ini")" "$want"
