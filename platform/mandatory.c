@@ -19,20 +19,53 @@
 /* Anywhere in a write grant (a directory name protects everything below it). */
 static const char *const names[] = {
     /* shells' start-up files */
-    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
-    ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".login",
-    ".kshrc", ".mkshrc", ".inputrc",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".bash_aliases",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".zlogout",
+    ".cshrc",
+    ".tcshrc",
+    ".login",
+    ".kshrc",
+    ".mkshrc",
+    ".inputrc",
     /* version control: configs that run commands, a submodule list */
-    ".gitconfig", ".gitmodules", ".lfsconfig", ".hgrc", ".hgsub",
+    ".gitconfig",
+    ".gitmodules",
+    ".lfsconfig",
+    ".hgrc",
+    ".hgsub",
     /* what git's hook managers run at the host's next commit */
-    ".pre-commit-config.yaml", ".husky",
+    ".pre-commit-config.yaml",
+    ".husky",
     /* run by the user's shell at the next cd: direnv (.env: file_names) */
-    ".envrc", ".direnvrc",
+    ".envrc",
+    ".direnvrc",
     /* editors' and agents' project settings (tasks, interpreters, MCP servers, hooks), a dev
      * container's initializeCommand (run on the host) */
-    ".ripgreprc", ".vscode", ".idea", ".zed", ".exrc", ".nvimrc", ".nvim.lua",
-    ".dir-locals.el", ".dir-locals-2.el", ".devcontainer", ".devcontainer.json", ".mcp.json",
-    ".cursor", ".codex", ".gemini", ".agents",
+    ".ripgreprc",
+    ".vscode",
+    ".idea",
+    ".zed",
+    ".exrc",
+    ".nvimrc",
+    ".nvim.lua",
+    ".dir-locals.el",
+    ".dir-locals-2.el",
+    ".devcontainer",
+    ".devcontainer.json",
+    ".mcp.json",
+    ".cursor",
+    ".codex",
+    ".gemini",
+    ".agents",
 };
 
 /* As names, but only as the last component and never against mkdir: .env is read as a file
@@ -140,8 +173,8 @@ const char *const *mandatory_names(bool home, size_t *n)
 }
 
 /* The home rule's fixed paths below ~/.config, by name: where $XDG_CONFIG_HOME moves them. */
-static const char *const xdg_config[] = {"sbxsh", "git",   "systemd", "autostart", "environment.d",
-					 "fish",  "hg",    "direnv",  "nvim"};
+static const char *const xdg_config[] = {"sbxsh", "git", "systemd", "autostart", "environment.d",
+					 "fish",  "hg",	 "direnv",  "nvim"};
 
 const char *const *mandatory_xdg_config(size_t *n)
 {

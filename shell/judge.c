@@ -352,7 +352,8 @@ int judge_moved(struct judge_ctx *c, const char *from, const char *to, bool exch
 			goto out;
 		/* a mount of the moved tree over itself (a deny, a protected name's read-only
 		 * copy): its source moved on the host too */
-		if (hosts && sr && sr[0] == '/' && under(sr, ha) && !(ns[i] = moved_name(sr, ha, hb)))
+		if (hosts && sr && sr[0] == '/' && under(sr, ha) &&
+		    !(ns[i] = moved_name(sr, ha, hb)))
 			goto out;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -1320,7 +1320,8 @@ static int name_rename(struct ctx *x, const struct guard_call *c, struct guard_r
 		snprintf(b, sizeof(b), "%s%s", g.name, g.slash ? "/" : "");
 		r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0 ? -errno : 0;
 	}
-	if (r == 0 && (S_ISDIR(st.st_mode) || ((c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode)))) {
+	if (r == 0 &&
+	    (S_ISDIR(st.st_mode) || ((c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode)))) {
 		ref->moved = true;
 		ref->exchange = (c->flags & RENAME_EXCHANGE) != 0;
 		snprintf(ref->path, sizeof(ref->path), "%s", f.real);

@@ -330,7 +330,8 @@ static void test_list(void)
 		for (size_t j = 0; j < m; j++)
 			found += strcmp(h[j], p) == 0;
 	}
-	ok(nx >= 9 && found == (int)nx, "each $XDG_CONFIG_HOME name is a home fixed path (%zu)", nx);
+	ok(nx >= 9 && found == (int)nx, "each $XDG_CONFIG_HOME name is a home fixed path (%zu)",
+	   nx);
 }
 
 int main(void)
