@@ -18,24 +18,114 @@
 
 /* Anywhere in a write grant (a directory name protects everything below it). */
 static const char *const names[] = {
-    ".bashrc",	   ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
-    ".zshrc",	   ".zprofile",	    ".zshenv",	   ".zlogin",	   ".inputrc",	    ".gitconfig",
-    ".gitmodules", ".lfsconfig",    ".ripgreprc",  ".vscode",	   ".idea",	    ".mcp.json",
-    ".codex",	   ".gemini",	    ".agents",
+    /* shells' start-up files */
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".bash_aliases",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".zlogout",
+    ".cshrc",
+    ".tcshrc",
+    ".login",
+    ".kshrc",
+    ".mkshrc",
+    ".inputrc",
+    /* version control: configs that run commands, a submodule list */
+    ".gitconfig",
+    ".gitmodules",
+    ".lfsconfig",
+    ".hgrc",
+    ".hgsub",
+    /* what git's hook managers run at the host's next commit */
+    ".pre-commit-config.yaml",
+    ".husky",
+    /* run by the user's shell at the next cd: direnv (.env: file_names) */
+    ".envrc",
+    ".direnvrc",
+    /* editors' and agents' project settings (tasks, interpreters, MCP servers, hooks), a dev
+     * container's initializeCommand (run on the host) */
+    ".ripgreprc",
+    ".vscode",
+    ".idea",
+    ".zed",
+    ".exrc",
+    ".nvimrc",
+    ".nvim.lua",
+    ".dir-locals.el",
+    ".dir-locals-2.el",
+    ".devcontainer",
+    ".devcontainer.json",
+    ".mcp.json",
+    ".cursor",
+    ".codex",
+    ".gemini",
+    ".agents",
 };
 
-/* For the mounts' probes: the names above, the two-level ones and the git ones. */
+/* As names, but only as the last component and never against mkdir: .env is read as a file
+ * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
+static const char *const file_names[] = {".env"};
+
+/* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
-    ".bashrc",		".bash_profile",  ".bash_login",
-    ".bash_logout",	".bash_aliases",  ".profile",
-    ".zshrc",		".zprofile",	  ".zshenv",
-    ".zlogin",		".inputrc",	  ".gitconfig",
-    ".gitmodules",	".lfsconfig",	  ".ripgreprc",
-    ".vscode",		".idea",	  ".mcp.json",
-    ".codex",		".gemini",	  ".agents",
-    ".claude/commands", ".claude/agents", ".claude/settings*.json",
-    ".git/hooks",	".git/config",	  ".git/config.worktree",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".bash_aliases",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".zlogout",
+    ".cshrc",
+    ".tcshrc",
+    ".login",
+    ".kshrc",
+    ".mkshrc",
+    ".inputrc",
+    ".gitconfig",
+    ".gitmodules",
+    ".lfsconfig",
+    ".hgrc",
+    ".hgsub",
+    ".pre-commit-config.yaml",
+    ".husky",
+    ".envrc",
+    ".direnvrc", /* not .env: a virtualenv by that name must stay writable */
+    ".ripgreprc",
+    ".vscode",
+    ".idea",
+    ".zed",
+    ".exrc",
+    ".nvimrc",
+    ".nvim.lua",
+    ".dir-locals.el",
+    ".dir-locals-2.el",
+    ".devcontainer",
+    ".devcontainer.json",
+    ".mcp.json",
+    ".cursor",
+    ".codex",
+    ".gemini",
+    ".agents",
+    ".claude/commands",
+    ".claude/agents",
+    ".claude/settings*.json",
+    ".git/hooks",
+    ".git/config",
+    ".git/config.worktree",
     ".git/commondir",
+    ".hg/hgrc",
+    ".hg/hgrc-not-shared",
+    ".hg/sharedpath",
 };
 
 /* Below the home directory, read-only even when granted (and, for the mounts, probed). */
@@ -48,6 +138,9 @@ static const char *const home_fixed[] = {
     ".config/autostart",
     ".config/environment.d",
     ".config/fish",
+    ".config/hg",
+    ".config/direnv",
+    ".config/nvim",
     ".local/bin",
     ".local/share/systemd",
     ".pam_environment",
@@ -62,6 +155,9 @@ static const char *const home_rules[] = {
     "~/.config/autostart",
     "~/.config/environment.d",
     "~/.config/fish",
+    "~/.config/hg",
+    "~/.config/direnv",
+    "~/.config/nvim",
     "~/.local/bin",
     "~/.local/share/systemd",
     "~/.pam_environment",
@@ -74,6 +170,16 @@ const char *const *mandatory_names(bool home, size_t *n)
 {
 	*n = home ? N(home_fixed) : N(probe_names);
 	return home ? home_fixed : probe_names;
+}
+
+/* The home rule's fixed paths below ~/.config, by name: where $XDG_CONFIG_HOME moves them. */
+static const char *const xdg_config[] = {"sbxsh", "git", "systemd", "autostart", "environment.d",
+					 "fish",  "hg",	 "direnv",  "nvim"};
+
+const char *const *mandatory_xdg_config(size_t *n)
+{
+	*n = N(xdg_config);
+	return xdg_config;
 }
 
 struct comps {
@@ -272,6 +378,48 @@ static int bare_head(const struct mand_ctx *x, const char *path, const struct co
 	return hit_(h, MAND_GIT_CONFIG, "HEAD (a bare repository)");
 }
 
+/* Mercurial: a .hg component anywhere, the way .git is treated. Its hgrc (hooks, extensions)
+ * and hgrc-not-shared run on the host's next hg; sharedpath points it at another repository's
+ * (an hg share). The rest (store, dirstate, bookmarks) is what hg writes in normal work, and
+ * `hg init` makes a .hg holding none of them. The directory itself is never removed, renamed
+ * or made a file or a symlink (a link to a directory holding an hgrc of its own). */
+static int hg_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (!eq(c, i, ".hg"))
+			continue;
+		if (i + 1 == c->n) {
+			if (op == MAND_MKDIR)
+				return 0;
+			return hit_(h, MAND_NEVER,
+				    op == MAND_REMOVE ? ".hg (a Mercurial repository)"
+						      : ".hg (a file or a link named .hg)");
+		}
+		if (eq(c, i + 1, "hgrc") || eq(c, i + 1, "hgrc-not-shared") ||
+		    eq(c, i + 1, "sharedpath"))
+			return hit_(h, MAND_NEVER, ".hg/{hgrc,hgrc-not-shared,sharedpath}");
+	}
+	return 0;
+}
+
+/* sbxsh's policy as this command was started with (mand_ctx.policy): at or below one, a
+ * directory holding one renamed or removed. The recovery shell's directory is left alone. */
+static int policy_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		       struct mand_hit *h)
+{
+	size_t vl = x->recovery ? strlen(x->recovery) : 0;
+
+	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
+		return 0;
+	for (size_t i = 0; i < x->npolicy; i++)
+		if (below(path, x->policy[i]) >= 0 ||
+		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && below(x->policy[i], path) >= 0))
+			return hit_(h, MAND_NEVER,
+				    "sbxsh's policy: the file --config or SBXSH_CONFIG named, the "
+				    "system directory");
+	return 0;
+}
+
 /* The fixed paths the environment names (mand_ctx.fixed): at or below one, or a directory
  * holding one renamed or removed. The recovery shell's directory is left alone. */
 static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
@@ -314,9 +462,16 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 	if (base < 0 && x->home)
 		base = below(path, x->home);
 	for (size_t i = base < 0 ? c.n : (size_t)base; i < c.n; i++) {
+		if (c.p[i][0] != '.')
+			continue; /* every name starts with a dot */
 		for (size_t k = 0; k < N(names); k++)
 			if (eq(&c, i, names[k]))
 				return hit_(h, MAND_NEVER, names[k]);
+		/* a file's name only: a directory by that name (a virtualenv called .env) holds
+		 * nothing a host tool reads */
+		for (size_t k = 0; k < N(file_names); k++)
+			if (i + 1 == c.n && op != MAND_MKDIR && eq(&c, i, file_names[k]))
+				return hit_(h, MAND_NEVER, file_names[k]);
 		if (!eq(&c, i, ".claude"))
 			continue;
 		if (i + 1 == c.n) {
@@ -369,9 +524,9 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 	}
 	if (op == MAND_REMOVE && holds_gitdir(x, path))
 		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
-	if ((r = bare_head(x, path, &c, op, h)) != 0)
+	if ((r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0)
 		return r;
-	if (x->home && below(path, x->home) >= 0)
-		return home_rule(x, path, op, h);
-	return 0;
+	if (x->home && below(path, x->home) >= 0 && (r = home_rule(x, path, op, h)) != 0)
+		return r;
+	return policy_rule(x, path, op, h);
 }

@@ -43,6 +43,11 @@ struct mand_ctx {
 	 * the home rule's fixed paths are, wherever they lie */
 	const char *const *fixed;
 	size_t nfixed;
+	/* sbxsh's policy as this command was started with: the user file --config or
+	 * SBXSH_CONFIG named and the system policy directory, canonical; never written, made,
+	 * or moved by renaming a directory that holds them */
+	const char *const *policy;
+	size_t npolicy;
 };
 
 struct mand_hit {
@@ -60,5 +65,9 @@ int mandatory_check(const struct mand_ctx *c, const char *path, enum mand_op op,
  * the count. home: the paths protected below the home directory instead (".ssh",
  * ".config/sbxsh" …). */
 const char *const *mandatory_names(bool home, size_t *n);
+
+/* The names of the home rule's fixed paths below ~/.config ("sbxsh", "git", "hg" …), which
+ * $XDG_CONFIG_HOME moves (mand_ctx.fixed holds them there); *n gets the count. */
+const char *const *mandatory_xdg_config(size_t *n);
 
 #endif

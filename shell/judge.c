@@ -195,43 +195,74 @@ static bool join(char *out, size_t n, const char *a, const char *rest)
 
 static enum vis vis_profile(const struct judge_ctx *c, const char *p);
 
+/* Where the directories the command renamed took the mounts (judge_moved): per mount of the
+ * spec, its destination and source now, NULL where unchanged. */
+struct judge_layout {
+	size_t n;
+	char **dst, **src;
+};
+
+static const char *mount_dst(const struct judge_ctx *c, size_t i)
+{
+	const struct judge_layout *l = c->moved;
+
+	return l && i < l->n && l->dst[i] ? l->dst[i] : c->spec->mounts.v[i].dst;
+}
+
+static const char *mount_src(const struct judge_ctx *c, size_t i)
+{
+	const struct judge_layout *l = c->moved;
+
+	return l && i < l->n && l->src[i] ? l->src[i] : c->spec->mounts.v[i].src;
+}
+
 /* How the sandbox shows sandbox path p; the host path behind it goes into host. */
 static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, size_t n, int hops)
 {
 	const struct sandbox_spec *s = c->spec;
 	const struct sbx_mount *m = NULL;
+	const char *dst = NULL, *src = NULL;
 
 	if (strlen(p) >= n)
 		return VIS_NONE;
 	strcpy(host, p);
 	if (!s)
 		return vis_profile(c, p);
-	for (size_t i = 0; i < s->mounts.n; i++)
-		if (s->mounts.v[i].dst && under(p, s->mounts.v[i].dst))
+	for (size_t i = 0; i < s->mounts.n; i++) {
+		const char *d = mount_dst(c, i);
+
+		if (d && under(p, d)) {
 			m = &s->mounts.v[i];
+			dst = d;
+			src = mount_src(c, i);
+		}
+	}
 	/* The private /tmp is a tmpfs over whatever holds /tmp; only a mount inside it shows
 	 * through (a grant under /tmp, bound after it). */
-	if (s->tmp_private && under(p, "/tmp") && (!m || !under(m->dst, "/tmp")))
+	if (s->tmp_private && under(p, "/tmp") && (!m || !under(dst, "/tmp")))
 		return VIS_PRIVATE;
 	/* tmp = shared: the host's /tmp, bound writable by bwrap.c (not a spec mount). */
 	if (c->prof && c->prof->tmp == TMP_SHARED && !s->tmp_private && under(p, "/tmp") &&
-	    (!m || !under(m->dst, "/tmp")))
+	    (!m || !under(dst, "/tmp")))
 		return VIS_RW;
 	if (!m) {
-		for (size_t i = 0; i < s->mounts.n; i++)
-			if (s->mounts.v[i].dst && under(s->mounts.v[i].dst, p))
+		for (size_t i = 0; i < s->mounts.n; i++) {
+			const char *d = mount_dst(c, i);
+
+			if (d && under(d, p))
 				return VIS_SKELETON;
+		}
 		return VIS_NONE;
 	}
-	const char *rest = p + (strcmp(m->dst, "/") == 0 ? 0 : strlen(m->dst));
+	const char *rest = p + (strcmp(dst, "/") == 0 ? 0 : strlen(dst));
 
 	switch (m->op) {
 	case SBX_M_RO_BIND:
 	case SBX_M_BIND:
-		if (!m->src || !join(host, n, m->src, rest))
+		if (!src || !join(host, n, src, rest))
 			return VIS_NONE;
 		if (m->op == SBX_M_BIND)
-			return (s->tmp_private && s->tmp_host && strcmp(m->src, s->tmp_host) == 0)
+			return (s->tmp_private && s->tmp_host && strcmp(src, s->tmp_host) == 0)
 				   ? VIS_PRIVATE
 				   : VIS_RW;
 		return VIS_RO;
@@ -243,15 +274,15 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 	case SBX_M_SYMLINK: {
 		char t[PATH_MAX];
 
-		if (!*rest || !m->src || hops > 8)
+		if (!*rest || !src || hops > 8)
 			return VIS_RO; /* the link itself */
 		int k;
 
-		if (m->src[0] == '/')
-			k = snprintf(t, sizeof(t), "%s%s", m->src, rest);
+		if (src[0] == '/')
+			k = snprintf(t, sizeof(t), "%s%s", src, rest);
 		else
-			k = snprintf(t, sizeof(t), "%.*s/%s%s",
-				     (int)(strrchr(m->dst, '/') - m->dst), m->dst, m->src, rest);
+			k = snprintf(t, sizeof(t), "%.*s/%s%s", (int)(strrchr(dst, '/') - dst), dst,
+				     src, rest);
 		if (k < 0 || (size_t)k >= sizeof(t))
 			return VIS_NONE;
 		path_normalize(t);
@@ -259,6 +290,109 @@ static enum vis vis_of(const struct judge_ctx *c, const char *p, char *host, siz
 	}
 	}
 	return VIS_NONE;
+}
+
+/* p with its prefix from (a directory, component-wise) replaced by to; NULL without memory. */
+static char *moved_name(const char *p, const char *from, const char *to)
+{
+	char *r = NULL;
+
+	if (asprintf(&r, "%s%s", to, p + (strcmp(from, "/") == 0 ? 0 : strlen(from))) < 0)
+		return NULL;
+	return r;
+}
+
+int judge_moved(struct judge_ctx *c, const char *from, const char *to, bool exchange)
+{
+	const struct sandbox_spec *s = c->spec;
+	char hf[PATH_MAX], ht[PATH_MAX];
+	size_t n = s ? s->mounts.n : 0;
+	char **nd = NULL, **ns = NULL;
+	bool any = false, hosts;
+	int r = -ENOMEM;
+
+	for (size_t i = 0; i < n && !any; i++) {
+		const char *d = mount_dst(c, i);
+
+		any = d && ((under(d, from) && strcmp(d, from) != 0) ||
+			    (exchange && under(d, to) && strcmp(d, to) != 0));
+	}
+	if (!any)
+		return 0; /* nothing mounted below: the common case, nothing kept */
+	/* the host names of both, through the mounts that hold them (not the ones that move) */
+	hosts = vis_of(c, from, hf, sizeof(hf), 0) == VIS_RW &&
+		vis_of(c, to, ht, sizeof(ht), 0) == VIS_RW;
+	if (!c->moved) {
+		struct judge_layout *l = calloc(1, sizeof(*l));
+
+		if (!l || !(l->dst = calloc(n, sizeof(char *))) ||
+		    !(l->src = calloc(n, sizeof(char *)))) {
+			if (l)
+				free(l->dst);
+			free(l);
+			return -ENOMEM;
+		}
+		l->n = n;
+		c->moved = l;
+	}
+	/* computed from the layout before the move, then applied (an exchange swaps both) */
+	if (!(nd = calloc(n, sizeof(char *))) || !(ns = calloc(n, sizeof(char *))))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const char *d = mount_dst(c, i), *sr = mount_src(c, i);
+		const char *a = NULL, *b = NULL, *ha = hf, *hb = ht;
+
+		if (d && under(d, from) && strcmp(d, from) != 0)
+			a = from, b = to;
+		else if (exchange && d && under(d, to) && strcmp(d, to) != 0)
+			a = to, b = from, ha = ht, hb = hf;
+		if (!a)
+			continue;
+		if (!(nd[i] = moved_name(d, a, b)))
+			goto out;
+		/* a mount of the moved tree over itself (a deny, a protected name's read-only
+		 * copy): its source moved on the host too */
+		if (hosts && sr && sr[0] == '/' && under(sr, ha) &&
+		    !(ns[i] = moved_name(sr, ha, hb)))
+			goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (nd[i]) {
+			free(c->moved->dst[i]);
+			c->moved->dst[i] = nd[i];
+			nd[i] = NULL;
+		}
+		if (ns[i]) {
+			free(c->moved->src[i]);
+			c->moved->src[i] = ns[i];
+			ns[i] = NULL;
+		}
+	}
+	r = 1;
+out:
+	for (size_t i = 0; nd && ns && i < n; i++) {
+		free(nd[i]);
+		free(ns[i]);
+	}
+	free(nd);
+	free(ns);
+	return r;
+}
+
+void judge_release(struct judge_ctx *c)
+{
+	struct judge_layout *l = c->moved;
+
+	for (size_t i = 0; l && i < l->n; i++) {
+		free(l->dst[i]);
+		free(l->src[i]);
+	}
+	if (l) {
+		free(l->dst);
+		free(l->src);
+		free(l);
+	}
+	c->moved = NULL;
 }
 
 struct best {
@@ -311,10 +445,17 @@ static const char *mandatory_of(const struct judge_ctx *c, const char *path, boo
 	struct mand_ctx m = {.home = c->home, .grants = g, .git_config = c->prof->git_config};
 	struct mand_hit h;
 
+	if (c->mand) {
+		if (mandatory_check(c->mand, path, MAND_WRITE, &h) != 1 ||
+		    h.lift == MAND_HOME_GRANT)
+			return NULL;
+		*git_config = h.lift == MAND_GIT_CONFIG;
+		return h.rule;
+	}
 	if (c->spec) {
 		for (size_t i = 0; i < c->spec->mounts.n && m.ngrants < 64; i++)
 			if (c->spec->mounts.v[i].op == SBX_M_BIND)
-				g[m.ngrants++] = c->spec->mounts.v[i].dst;
+				g[m.ngrants++] = mount_dst(c, i);
 	} else {
 		for (size_t i = 0; i < c->prof->write.n && m.ngrants < 64; i++)
 			if (c->prof->write.v[i].value && !path_has_glob(c->prof->write.v[i].value))
@@ -345,18 +486,49 @@ static enum viol_why deny_origin(const struct judge_ctx *c, const struct pol_val
 	return VW_DENY_READ;
 }
 
-static void why_read(const struct judge_ctx *c, struct verdict *v)
+static void why_read(const struct judge_ctx *c, struct verdict *v, const char *rp)
 {
 	struct best b = {0};
 
-	best_in(&c->prof->read, v->path, 0, &b);
-	best_in(&c->prof->write, v->path, 0, &b);
-	best_in(&c->prof->deny_read, v->path, 1, &b);
+	best_in(&c->prof->read, rp, 0, &b);
+	best_in(&c->prof->write, rp, 0, &b);
+	best_in(&c->prof->deny_read, rp, 1, &b);
 	v->rule = b.v;
 	v->why = (b.v && b.which == 1) ? deny_origin(c, b.v) : VW_NO_GRANT;
 }
 
-static void why_write(const struct judge_ctx *c, struct verdict *v)
+/* The name sandbox path p had when the command started, for the policy's rules: under a
+ * mount that a renamed directory took along (judge_moved), the name where that mount was;
+ * else host, its host path. */
+static const char *rule_name(const struct judge_ctx *c, const char *p, const char *host, char *buf,
+			     size_t n)
+{
+	const char *d = NULL;
+	size_t at = 0;
+
+	for (size_t i = 0; c->moved && i < c->spec->mounts.n; i++)
+		if (mount_dst(c, i) && under(p, mount_dst(c, i)))
+			d = mount_dst(c, i), at = i;
+	if (!d || !c->moved->dst[at])
+		return host;
+	int k = snprintf(buf, n, "%s%s", c->spec->mounts.v[at].dst, p + strlen(d));
+
+	return k > 0 && (size_t)k < n ? buf : host;
+}
+
+/* p lies in a writable bind (a write grant as mounted), under whatever is bound over it. */
+static bool in_bind(const struct judge_ctx *c, const char *p)
+{
+	for (size_t i = 0; c->spec && i < c->spec->mounts.n; i++)
+		if (c->spec->mounts.v[i].op == SBX_M_BIND && mount_dst(c, i) &&
+		    under(p, mount_dst(c, i)))
+			return true;
+	return false;
+}
+
+/* vis: how the sandbox shows the path; bound: it lies in a writable bind (in_bind). */
+static void why_write(const struct judge_ctx *c, struct verdict *v, enum vis vis, bool bound,
+		      const char *rp)
 {
 	struct best b = {0}, r = {0};
 
@@ -367,20 +539,31 @@ static void why_write(const struct judge_ctx *c, struct verdict *v)
 		v->why = gc ? VW_GIT_CONFIG : VW_MANDATORY;
 		return;
 	}
-	best_in(&c->prof->deny_read, v->path, 1, &r);
-	best_in(&c->prof->read, v->path, 0, &r);
+	best_in(&c->prof->deny_read, rp, 1, &r);
+	best_in(&c->prof->read, rp, 0, &r);
 	if (r.v && r.which == 1 && deny_origin(c, r.v) != VW_DENY_READ) {
 		v->rule = r.v;
 		v->why = deny_origin(c, r.v);
 		return;
 	}
-	best_in(&c->prof->write, v->path, 0, &b);
-	best_in(&c->prof->deny_write, v->path, 1, &b);
+	best_in(&c->prof->write, rp, 0, &b);
+	best_in(&c->prof->deny_write, rp, 1, &b);
 	v->rule = b.v;
-	if (b.v && b.which == 1)
+	if (b.v && b.which == 1) {
 		v->why = VW_DENY_WRITE;
-	else
+	} else if (b.v && vis == VIS_RO && bound) {
+		/* the grant was mounted, and a read-only bind inside it holds the path: a deeper
+		 * read grant (a deeper write grant lifts it), or one of sbxsh's own read-only
+		 * copies, which no grant lifts */
+		struct best d = {0};
+
+		best_in(&c->prof->read, rp, 0, &d);
+		v->why = d.v && d.depth > b.depth ? VW_NO_GRANT : VW_MANDATORY;
+		if (v->why == VW_MANDATORY)
+			v->mandatory = "a read-only copy sbxsh binds inside the write grant";
+	} else {
 		v->why = b.v ? VW_UNMOUNTED : VW_NO_GRANT;
+	}
 }
 
 static bool noise(const char *p)
@@ -419,7 +602,7 @@ static bool cache_noise(const char *p)
 int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_path, unsigned flags,
 	       struct verdict *v)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], rp[PATH_MAX];
 	enum vis vis;
 
 	memset(v, 0, offsetof(struct verdict, path));
@@ -445,7 +628,7 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 				   */
 		if (ignored(&c->prof->ignore_write, v->path))
 			return 0;
-		why_write(c, v);
+		why_write(c, v, vis, in_bind(c, p), rule_name(c, p, v->path, rp, sizeof(rp)));
 		return 1;
 	}
 	if (vis == VIS_RO)
@@ -454,7 +637,7 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 		return 0; /* missing on the host too: the command's own miss */
 	if (ignored(&c->prof->ignore_read, v->path))
 		return 0;
-	why_read(c, v);
+	why_read(c, v, rule_name(c, p, v->path, rp, sizeof(rp)));
 	return 1;
 }
 
@@ -510,7 +693,7 @@ bool judge_is_grant_root(const struct judge_ctx *c, const char *sbx_path)
 	for (size_t i = 0; i < c->spec->mounts.n; i++) {
 		const struct sbx_mount *m = &c->spec->mounts.v[i];
 
-		if (m->op == SBX_M_BIND && m->dst && strcmp(m->dst, p) == 0 &&
+		if (m->op == SBX_M_BIND && mount_dst(c, i) && strcmp(mount_dst(c, i), p) == 0 &&
 		    !(c->spec->tmp_host && m->src && strcmp(m->src, c->spec->tmp_host) == 0))
 			return true;
 	}

@@ -13,6 +13,8 @@
 struct profile;
 struct sandbox_spec;
 struct pol_value;
+struct mand_ctx;
+struct judge_layout;
 
 enum viol_kind { VK_READ, VK_WRITE, VK_EXEC, VK_UNIX, VK_NETWORK };
 
@@ -48,6 +50,11 @@ struct judge_ctx {
 	const char *sysconfdir; /* system policy directory ("/etc/sbxsh"), or NULL */
 	bool (*exists)(const char *host_path, void *arg);
 	void *arg;
+	/* the guard's mandatory denies (platform/mandatory.h), or NULL: the judge's own from the
+	 * profile (no gitdirs, $XDG paths or policy files) */
+	const struct mand_ctx *mand;
+	/* the mounts where directories the command renamed took them (judge_moved), or NULL */
+	struct judge_layout *moved;
 };
 
 struct verdict {
@@ -93,5 +100,14 @@ bool judge_glob_match(const char *pat, const char *path);
 bool judge_glob_covers(const char *pat, const char *path);
 
 const char *judge_kind_name(enum viol_kind k);
+
+/* A directory the guard renamed, from → to (real sandbox paths; exchange: RENAME_EXCHANGE,
+ * each took the other's name): the mounts below it moved with it, so the judge looks them up
+ * at their new names from now on (a write in a new directory under the old name is no
+ * violation; what the mount hides or makes read-only is still found where it went). 1 when
+ * mounts moved, 0 when none lay below, -ENOMEM (then the layout stays as it was). */
+int judge_moved(struct judge_ctx *c, const char *from, const char *to, bool exchange);
+/* Frees what judge_moved kept. */
+void judge_release(struct judge_ctx *c);
 
 #endif

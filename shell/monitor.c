@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -258,26 +259,92 @@ static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
 	m->mc.gitdirs = m->gitdir_v;
 }
 
-/* $XDG_CONFIG_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed paths, canonical
- * where the directory exists (the guard checks real names). */
-static int find_fixed(struct monitor *m)
+/* A path as the guard checks it: canonical where it exists, else its directory's canonical
+ * form and its name, else as spelled (absolute). NULL when none. Caller frees. */
+static char *real_name(const char *p)
 {
-	static const char *const cfg[] = {"sbxsh",     "git",		"systemd",
-					  "autostart", "environment.d", "fish"};
+	char *c = p && p[0] != '~' ? realpath(p, NULL) : NULL, *d, *s;
+
+	if (c || !p || !(d = strdup(p)))
+		return c;
+	s = strrchr(d, '/');
+	if (s && s != d) {
+		*s = '\0';
+		c = realpath(d, NULL);
+		*s = '/';
+	}
+	if (c && asprintf(&s, "%s%s", c, strrchr(d, '/')) < 0)
+		s = NULL;
+	else if (!c)
+		s = d[0] == '/' ? strdup(d) : NULL;
+	free(c);
+	free(d);
+	return s;
+}
+
+/* Pushes the path fmt makes, normalized, unless sv holds it. 0 or -ENOMEM. */
+static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int push_new(struct strv *sv, const char *fmt, ...)
+{
+	char *p = NULL;
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return -ENOMEM;
+	path_normalize(p);
+	if (strv_find(sv, p) >= 0) {
+		free(p);
+		return 0;
+	}
+	return strv_push_owned(sv, p);
+}
+
+/* $XDG_CONFIG_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed paths, canonical
+ * where the directory exists (the guard checks real names); then sbxsh's policy as this
+ * command was started with (mand_ctx.policy): its user file (--config, SBXSH_CONFIG) and the
+ * system directory. */
+static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
+{
+	size_t ncfg, nfixed;
+	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *xc = getenv("XDG_CONFIG_HOME"), *xs = getenv("XDG_STATE_HOME");
+	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when
+	 * --config won (the next command without --config loads it), the system directory */
+	const char *pol[3] = {jc->prof ? jc->prof->grant_file : NULL, getenv("SBXSH_CONFIG"),
+			      jc->sysconfdir};
 	int r = 0;
 
-	for (int k = 0; k < 2 && r == 0; k++) {
-		const char *v = k ? xs : xc;
-		char *rp = v && v[0] == '/' ? realpath(v, NULL) : NULL;
+	/* each canonical and as spelled: a symlink on the way, inside a write grant, is then a
+	 * directory holding one (never removed or replaced by another link) */
+	for (int k = 0; k < 4 && r == 0; k++) {
+		const char *v = k & 1 ? xs : xc;
+		char *rp = k < 2 && v && v[0] == '/' ? realpath(v, NULL) : NULL;
 		const char *d = rp ? rp : v;
 
-		for (size_t i = 0; d && d[0] == '/' && i < (k ? 1 : 6) && r == 0; i++)
-			r = strv_pushf(&m->fixed, "%s/%s", d, k ? "sbxsh" : cfg[i]);
+		for (size_t i = 0; d && d[0] == '/' && i < (k & 1 ? 1 : ncfg) && r == 0; i++)
+			r = push_new(&m->fixed, "%s/%s", d, k & 1 ? "sbxsh" : cfg[i]);
 		free(rp);
 	}
+	nfixed = m->fixed.n;
+	for (size_t i = 0; i < 3 && r == 0; i++) {
+		char *c = pol[i] && pol[i][0] ? real_name(pol[i]) : NULL, *cwd = NULL;
+
+		if (c)
+			r = push_new(&m->fixed, "%s", c);
+		free(c);
+		if (r == 0 && pol[i] && pol[i][0] && pol[i][0] != '~' &&
+		    (pol[i][0] == '/' || (cwd = getcwd(NULL, 0))))
+			r = push_new(&m->fixed, "%s%s%s", cwd ? cwd : "", cwd ? "/" : "", pol[i]);
+		free(cwd);
+	}
 	m->mc.fixed = (const char *const *)m->fixed.v;
-	m->mc.nfixed = m->fixed.n;
+	m->mc.nfixed = nfixed;
+	m->mc.policy = (const char *const *)m->fixed.v + nfixed;
+	m->mc.npolicy = m->fixed.n - nfixed;
 	return r;
 }
 
@@ -327,8 +394,10 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
 	find_gitdirs(m, jc);
-	if (find_fixed(m) < 0)
+	if (find_fixed(m, jc) < 0)
 		goto out;
+	m->jc.mand = &m->mc; /* the judge names what the guard refuses, by the same rules */
+	m->jc.moved = NULL;
 	map_arch(m, 0);
 	map_arch(m, 1);
 	m->nscd = monitor_host_exists("/var/run/nscd/socket", NULL);
@@ -1007,9 +1076,12 @@ static int guard_one(struct monitor *m, const struct seccomp_notif *req,
 		memset(&ans, 0, sizeof(ans));
 		ans.fd = -1;
 		ans.error = err;
-		ref.refused = false;
+		ref.refused = ref.moved = false;
 	} else if (guard_perform(m->fd, &m->mc, &m->gc, req, g, &ans, &ref) < 0) {
 		return 0; /* the caller went away */
+	} else if (ref.moved && !ans.error && !m->quiet &&
+		   judge_moved(&m->jc, ref.path, ref.to, ref.exchange) > 0 && m->vc.slot) {
+		vc_clear(&m->vc); /* the mounts went with it: what was judged may judge otherwise */
 	}
 	nm.n = 0;
 	/* read while the call still waits: what is read is that process's */
@@ -1328,6 +1400,7 @@ void monitor_free(struct monitor *m)
 	if (m->boot >= 0)
 		close(m->boot);
 	guard_cache_release(&m->gc);
+	judge_release(&m->jc);
 	for (size_t i = 0; m->viol && i < m->nviol; i++)
 		free(m->viol[i].path);
 	free(m->viol);

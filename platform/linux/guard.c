@@ -1320,6 +1320,13 @@ static int name_rename(struct ctx *x, const struct guard_call *c, struct guard_r
 		snprintf(b, sizeof(b), "%s%s", g.name, g.slash ? "/" : "");
 		r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0 ? -errno : 0;
 	}
+	if (r == 0 &&
+	    (S_ISDIR(st.st_mode) || ((c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode)))) {
+		ref->moved = true;
+		ref->exchange = (c->flags & RENAME_EXCHANGE) != 0;
+		snprintf(ref->path, sizeof(ref->path), "%s", f.real);
+		snprintf(ref->to, sizeof(ref->to), "%s", g.real);
+	}
 out:
 	final_drop(&f);
 	final_drop(&g);
@@ -1505,7 +1512,7 @@ int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *g
 
 	memset(ans, 0, sizeof(*ans));
 	ans->fd = -1;
-	ref->refused = false;
+	ref->refused = ref->moved = false;
 	proc_path(p, sizeof(p), (pid_t)req->pid, "root");
 	if (x.root < 0)
 		x.root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);

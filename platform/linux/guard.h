@@ -60,6 +60,10 @@ struct guard_refusal {
 	bool refused;
 	struct mand_hit hit;
 	char path[PATH_MAX]; /* the final sandbox path refused */
+	/* a directory renamed (performed): path is its real old name, to its new one, for the
+	 * judge (the mounts below it moved with it); exchange: RENAME_EXCHANGE */
+	bool moved, exchange;
+	char to[PATH_MAX];
 };
 
 /* What the guard keeps between calls (start zeroed, root -1): the sandbox's root, and each

@@ -196,6 +196,58 @@ static void test_writes(void)
 	   "its children and the TMPDIR are not");
 }
 
+/* A command renames a directory holding mounts (judge_moved): they are found at their new
+ * names, and the new directory under the old name is the grant's. */
+static void test_moved(void)
+{
+	struct verdict v;
+	char s[1024];
+	struct sandbox_spec sp = spec;
+	struct judge_ctx c = jc;
+
+	sp.mounts.v = NULL;
+	sp.mounts.n = sp.mounts.cap = 0;
+	mnt(&sp, SBX_M_RO_BIND, "/", "/");
+	mnt(&sp, SBX_M_BIND, H "/proj", H "/proj");
+	mnt(&sp, SBX_M_RO_BIND, H "/proj/vendor/ro", H "/proj/vendor/ro");
+	mnt(&sp, SBX_M_HIDE_DIR, NULL, H "/proj/vendor/sec");
+	add(&prof.deny_write, H "/proj/vendor/ro", USERF);
+	add(&prof.deny_read, H "/proj/vendor/sec", USERF);
+	c.spec = &sp;
+	is_int(judge_path(&c, VK_WRITE, H "/proj/vendor/ro/f", 0, &v), 1, "before: read-only");
+	is_int(judge_moved(&c, H "/proj/src", H "/proj/src2", false), 0,
+	       "a directory holding no mount renamed");
+	ok(c.moved == NULL, "… keeps nothing");
+	is_int(judge_moved(&c, H "/proj/vendor", H "/proj/v2", false), 1,
+	       "the directory holding two mounts renamed");
+	is_int(judge_path(&c, VK_WRITE, H "/proj/vendor/ro/f", 0, &v), 0,
+	       "… a write in a new directory under the old name is no violation");
+	is_int(judge_path(&c, VK_READ, H "/proj/vendor/sec/x", 0, &v), 0, "… nor a read there");
+	is_int(judge_path(&c, VK_WRITE, H "/proj/v2/ro/f", 0, &v), 1,
+	       "… the read-only mount is found where it went");
+	is_int(v.why, VW_DENY_WRITE, "… explained by its rule");
+	judge_suggest(&c, &v, s, sizeof(s));
+	ok(strstr(s, "deny_write ~/proj/vendor/ro") != NULL, "… named: %s", s);
+	is_str(v.path, H "/proj/v2/ro/f", "… at its host path now");
+	is_int(judge_path(&c, VK_READ, H "/proj/v2/sec/x", 0, &v), 1, "… the hidden one too");
+	is_int(v.why, VW_DENY_READ, "… explained by its rule");
+	is_int(judge_moved(&c, H "/proj/v2", H "/proj/v3", true), 1,
+	       "RENAME_EXCHANGE with another directory");
+	is_int(judge_path(&c, VK_WRITE, H "/proj/v3/ro/f", 0, &v), 1, "… the mount went to v3");
+	is_int(judge_path(&c, VK_WRITE, H "/proj/v2/ro/f", 0, &v), 0, "… and left v2");
+	judge_release(&c);
+	ok(c.moved == NULL, "released");
+	/* a read-only copy inside a mounted grant is never a grant that matched nothing */
+	mnt(&sp, SBX_M_RO_BIND, H "/proj/cfg/p.ini", H "/proj/cfg/p.ini");
+	is_int(judge_path(&c, VK_WRITE, H "/proj/cfg/p.ini", 0, &v), 1, "a read-only copy");
+	judge_suggest(&c, &v, s, sizeof(s));
+	ok(v.why == VW_MANDATORY && strstr(s, "no grant lifts it") && !strstr(s, "matched nothing"),
+	   "… the mandatory rule, no grant lifts it: %s", s);
+	prof.deny_write.n--;
+	prof.deny_read.n--;
+	free(sp.mounts.v);
+}
+
 static void test_hermetic(void)
 {
 	struct sandbox_spec sp = {0};
@@ -328,6 +380,7 @@ int main(void)
 	test_glob();
 	test_reads();
 	test_writes();
+	test_moved();
 	test_hermetic();
 	test_other();
 	return tap_done();

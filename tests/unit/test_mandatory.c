@@ -217,6 +217,84 @@ static void test_fixed(void)
 	cx = save;
 }
 
+static void test_gaps(void)
+{
+	static const char *n[] = {".envrc",
+				  ".direnvrc",
+				  ".hgrc",
+				  ".hgsub",
+				  ".zlogout",
+				  ".cshrc",
+				  ".tcshrc",
+				  ".login",
+				  ".kshrc",
+				  ".mkshrc",
+				  ".pre-commit-config.yaml",
+				  ".husky",
+				  ".devcontainer",
+				  ".devcontainer.json",
+				  ".zed",
+				  ".exrc",
+				  ".nvimrc",
+				  ".nvim.lua",
+				  ".dir-locals.el",
+				  ".dir-locals-2.el",
+				  ".cursor"};
+	char p[256];
+
+	for (size_t i = 0; i < sizeof(n) / sizeof(*n); i++) {
+		snprintf(p, sizeof(p), H "/proj/%s", n[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "run by a host tool");
+		ok(hit.rule && strcmp(hit.rule, n[i]) == 0, "… named %s", hit.rule);
+		snprintf(p, sizeof(p), H "/proj/a/b/c/d/e/%s/x", n[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "at depth 5, and below it");
+	}
+	DENY(H "/proj/.env", MAND_WRITE, MAND_NEVER, ".env, loaded at the next cd");
+	DENY(H "/proj/a/b/c/d/e/.env", MAND_WRITE, MAND_NEVER, "… at depth 5");
+	DENY(H "/proj/.env", MAND_REMOVE, MAND_NEVER, "… replaced by a rename");
+	ALLOW(H "/proj/.env", MAND_MKDIR, "a virtualenv called .env");
+	ALLOW(H "/proj/.env/lib/python3/site.py", MAND_WRITE, "… and what pip puts in it");
+	ALLOW(H "/proj/.env.example", MAND_WRITE, "a name that only starts like one");
+	ALLOW(H "/proj/envrc", MAND_WRITE, "without the dot");
+	/* Mercurial, the way .git is treated */
+	DENY(H "/proj/.hg/hgrc", MAND_WRITE, MAND_NEVER, "an hgrc runs hooks");
+	DENY("/srv/elsewhere/a/b/.hg/hgrc", MAND_WRITE, MAND_NEVER, "anywhere, granted or not");
+	DENY(H "/proj/.hg/hgrc-not-shared", MAND_WRITE, MAND_NEVER, "share-safe's own config");
+	DENY(H "/proj/.hg/sharedpath", MAND_WRITE, MAND_NEVER, "a redirect to another hgrc");
+	DENY(H "/proj/.hg", MAND_REMOVE, MAND_NEVER, "the repository renamed away");
+	DENY(H "/proj/.hg", MAND_WRITE, MAND_NEVER, "a file or link named .hg");
+	DENY(H "/proj/sub/.hg", MAND_DIR_TO, MAND_NEVER, "a directory moved in as .hg");
+	ALLOW(H "/proj/.hg", MAND_MKDIR, "hg init");
+	ALLOW(H "/proj/.hg/store/data/f.i", MAND_WRITE, "what hg commit writes");
+	ALLOW(H "/proj/.hg/dirstate", MAND_WRITE, "… its dirstate");
+	ALLOW(H "/proj/.hg/wlock", MAND_WRITE, "… its locks");
+	ALLOW(H "/proj/x.hg/hgrc", MAND_WRITE, "a name that only ends like one");
+	/* the home rule's fixed paths of the same tools, even granted */
+	DENY(H "/.config/hg/hgrc", MAND_WRITE, MAND_NEVER, "~/.config/hg");
+	DENY(H "/.config/direnv/direnvrc", MAND_WRITE, MAND_NEVER, "~/.config/direnv");
+	DENY(H "/.config/nvim/init.lua", MAND_WRITE, MAND_NEVER, "~/.config/nvim");
+}
+
+static void test_policy(void)
+{
+	static const char *pol[] = {H "/proj/cfg/p.ini", "/etc/sbxsh"};
+	struct mand_ctx save = cx;
+
+	cx.policy = pol;
+	cx.npolicy = 2;
+	DENY(H "/proj/cfg/p.ini", MAND_WRITE, MAND_NEVER, "the --config file");
+	ok(hit.rule && strstr(hit.rule, "--config"), "… named as the policy (%s)", hit.rule);
+	DENY(H "/proj/cfg/p.ini", MAND_REMOVE, MAND_NEVER, "… removed or renamed away");
+	DENY(H "/proj/cfg", MAND_REMOVE, MAND_NEVER, "its directory renamed (a renamed parent)");
+	DENY(H "/proj", MAND_DIR_TO, MAND_NEVER, "… or replaced by a directory moved in");
+	DENY("/etc/sbxsh/conf.d/x.ini", MAND_WRITE, MAND_NEVER, "the system directory");
+	ALLOW(H "/proj/cfg/other.ini", MAND_WRITE, "a file beside it");
+	ALLOW(H "/proj/cfg/p.ini.bak", MAND_WRITE, "a name that only starts like it");
+	cx.recovery = H "/proj/cfg";
+	ALLOW(H "/proj/cfg/p.ini", MAND_WRITE, "the recovery shell's directory");
+	cx = save;
+}
+
 static void test_list(void)
 {
 	size_t n, m;
@@ -230,6 +308,30 @@ static void test_list(void)
 	}
 	ok(n >= 25 && g == 1 && s == 1, "the probe list holds the names (%zu)", n);
 	ok(m >= 11 && strcmp(h[0], ".ssh") == 0, "the home list (%zu)", m);
+	/* every name refused anywhere is probed (the read-only copy of an existing one) */
+	for (size_t i = 0, k = 0; i < n; i++, k = 0) {
+		char p[256];
+
+		if (strchr(v[i], '*'))
+			continue;
+		snprintf(p, sizeof(p), H "/proj/%s", v[i]);
+		k = (size_t)C(p, MAND_WRITE);
+		if (k != 1)
+			ok(0, "probe name %s is refused", v[i]);
+	}
+	size_t nx;
+	const char *const *x = mandatory_xdg_config(&nx);
+	int found = 0;
+
+	for (size_t i = 0; i < nx; i++) {
+		char p[256];
+
+		snprintf(p, sizeof(p), ".config/%s", x[i]);
+		for (size_t j = 0; j < m; j++)
+			found += strcmp(h[j], p) == 0;
+	}
+	ok(nx >= 9 && found == (int)nx, "each $XDG_CONFIG_HOME name is a home fixed path (%zu)",
+	   nx);
 }
 
 int main(void)
@@ -238,6 +340,8 @@ int main(void)
 	test_git();
 	test_home();
 	test_fixed();
+	test_gaps();
+	test_policy();
 	test_list();
 	return tap_done();
 }
