@@ -251,7 +251,7 @@ static void loop(struct sup *s)
 			continue;
 		if (s->relay)
 			relay_ready(s->relay, p + 3);
-		/* the monitor first: a sandboxed call waits on its answer */
+		/* the monitor first: the stage's first monitored call waits on its listener */
 		if (p[2].revents)
 			s->extra->ready(s->extra->arg, p[2].revents);
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
