@@ -422,7 +422,10 @@ static void plan(struct run *r, const struct settings *set)
 	    .tty = false,
 	    .make_dirs = !r->args.dry_run,
 	};
-	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
+	struct sandbox_req req;
+
+	profile_sandbox_req(r->prof, &req);
+	int e = sandbox_plan(&req, &c, &r->spec, &notices, &errors);
 
 	print_lines(&notices, "note: ");
 	r->spec.pty = r->relay;
