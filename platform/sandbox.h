@@ -1,6 +1,6 @@
 /* sandbox — the OS sandbox backend behind one small interface (Linux: bwrap + sbxsh-stage).
  *
- * The shell calls, in order: sandbox_plan (profile → a spec, reading the file system once),
+ * The shell calls, in order: sandbox_plan (its request → a spec, reading the file system once),
  * sandbox_argv (spec → the bwrap argv, pure), then runs the argv and sandbox_spec_release.
  * Nothing here prints; notices and errors are handed back as lines for the caller to show.
  */
@@ -11,8 +11,23 @@
 #include <stdint.h>
 
 #include "platform/strv.h"
+#include "platform/values.h"
 
-struct profile;
+/* What a sandbox is asked to be: the resolved profile, as the shell hands it down
+ * (shell/sandbox_req.c fills it; the lists are views, not owned). */
+struct sandbox_req {
+	const char *cwd;  /* canonical */
+	const char *root; /* project root, canonical, or NULL */
+	const char *name; /* the most specific section, e.g. "[dir ~/src/app]"; NULL: [default] */
+	struct pol_list read, deny_read, write, deny_write, env_unset, env_keep, env_set;
+	bool hermetic, git_config;
+	bool unix_all;	  /* unix_sockets = all */
+	bool tmp_private; /* a private /tmp (tmp = private) */
+	bool net_open;	  /* network = open: the host's network namespace */
+	struct pol_size tmp_size, shm_size;
+	/* where a new grant would go, for the error that names it */
+	const char *grant_section, *grant_file;
+};
 
 enum sbx_mount_op {
 	SBX_M_RO_BIND,	 /* src visible read-only at dst */
@@ -135,7 +150,7 @@ struct sbx_stage_net {
  * mandatory denies found, the cwd checked. Returns 0 and fills *out (release it with
  * sandbox_spec_release), or -EPERM/-ENOENT/... with one line per cause in errors.
  * Lines for the user (widened grants, empty globs) are appended to notices either way. */
-int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sandbox_spec *out,
+int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struct sandbox_spec *out,
 		 struct strv *notices, struct strv *errors);
 void sandbox_spec_release(struct sandbox_spec *s);
 

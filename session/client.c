@@ -26,11 +26,9 @@
 #include <unistd.h>
 
 #include "paths.h"
-#include "proxy/domain.h"
 #include "session/errf.h"
 #include "session/ident.h"
 #include "session/wire.h"
-#include "shell/policy.h"
 
 #define SESSIOND SBX_LIBEXECDIR "/sbxsh-sessiond"
 
@@ -61,80 +59,6 @@ static int conn_max_env(unsigned *out, char **err)
 						   "to %d (or unset it for %d)",
 				 v, SESS_CONN_MAX_MAX, SESS_CONN_MAX);
 	*out = (unsigned)n;
-	return 0;
-}
-
-static int reach_port(const char *v, uint16_t *port)
-{
-	struct domain_pattern d;
-	char *e = NULL;
-
-	if (domain_pattern_parse(v, &d, &e) < 0) {
-		free(e);
-		return 0;
-	}
-	if (d.port == 0 || d.wildcard)
-		return 0;
-	if ((d.kind == DOM_NAME && strcmp(d.host, "localhost") == 0) ||
-	    (d.kind == DOM_IPV4 && strcmp(d.host, "127.0.0.1") == 0) ||
-	    (d.kind == DOM_IPV6 && strcmp(d.host, "::1") == 0)) {
-		*port = (uint16_t)d.port;
-		return 1;
-	}
-	return 0;
-}
-
-static int add_port(uint16_t *v, size_t *n, uint16_t port)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (v[i] == port)
-			return 0;
-	if (*n >= SESS_PORTS_MAX)
-		return -E2BIG;
-	v[(*n)++] = port;
-	return 0;
-}
-
-static int listen_port(const struct pol_value *v, uint16_t *port, char **err)
-{
-	char *end;
-	unsigned long n = strtoul(v->value, &end, 10);
-
-	if (end == v->value || *end || n == 0 || n > 65535)
-		return sess_errf(err, -EINVAL, "%s:%u: listen = %s is not a port (1-65535)",
-				 v->file, v->line, v->value);
-	*port = (uint16_t)n;
-	return 0;
-}
-
-int sess_command_from_profile(struct sess_command *cmd, const struct profile *p, char **err)
-{
-	const struct pol_list *a = &p->allow_domains, *d = &p->deny_domains;
-	uint16_t port;
-
-	if (a->n > SESS_LIST_MAX || d->n > SESS_LIST_MAX)
-		return sess_errf(err, -E2BIG, "more than %d allow_domains or deny_domains entries",
-				 SESS_LIST_MAX);
-	cmd->nallow = cmd->ndeny = cmd->nreach = cmd->nlisten = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		cmd->allow[cmd->nallow++] = a->v[i].value;
-		if (reach_port(a->v[i].value, &port) &&
-		    add_port(cmd->reach, &cmd->nreach, port) < 0)
-			return sess_errf(err, -E2BIG, "%s:%u: more than %d localhost ports",
-					 a->v[i].file, a->v[i].line, SESS_PORTS_MAX);
-	}
-	for (size_t i = 0; i < d->n; i++)
-		cmd->deny[cmd->ndeny++] = d->v[i].value;
-	for (size_t i = 0; i < p->listen.n; i++) {
-		int rc = listen_port(&p->listen.v[i], &port, err);
-		if (rc < 0)
-			return rc;
-		if (add_port(cmd->listen, &cmd->nlisten, port) < 0)
-			return sess_errf(err, -E2BIG, "%s:%u: more than %d listen ports",
-					 p->listen.v[i].file, p->listen.v[i].line, SESS_PORTS_MAX);
-	}
-	cmd->profile = p->grant_section;
-	cmd->profile_file = p->grant_file;
 	return 0;
 }
 
@@ -349,7 +273,7 @@ static char *default_log(void)
 	return strdup("/dev/null");
 }
 
-static int conn_new(const struct settings *s, struct sess_conn **out, char **err)
+static int conn_new(const struct sess_daemon_opts *s, struct sess_conn **out, char **err)
 {
 	struct sess_conn *c = calloc(1, sizeof(*c));
 	int rc;
@@ -375,7 +299,7 @@ out:
 	return rc;
 }
 
-int sess_connect(const struct settings *s, struct sess_conn **out, char **err)
+int sess_connect(const struct sess_daemon_opts *s, struct sess_conn **out, char **err)
 {
 	struct sess_conn *c = NULL;
 	int rc;

@@ -7,13 +7,12 @@
  */
 #ifndef SBX_SESS_CLIENT_H
 #define SBX_SESS_CLIENT_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "session/proto.h"
 
-struct settings;
-struct profile;
 struct sess_conn;
 
 /* What the daemon is told about a command. Texts and arrays are the caller's. */
@@ -42,16 +41,18 @@ struct sess_status {
 	uint64_t v[SC_N]; /* indexed by enum sess_counter */
 };
 
-/* Fills cmd from a resolved profile: allow/deny (pointing into p), reach ports (the
- * localhost:PORT / 127.0.0.1:PORT / [::1]:PORT entries of allow), listen ports, profile
- * section and file. cmdline, cwd and id are left for the caller. Returns 0, or -EINVAL /
- * -E2BIG with *err (caller frees) naming the value. */
-int sess_command_from_profile(struct sess_command *cmd, const struct profile *p, char **err);
+/* How a daemon this front end starts runs (the policy's [sbxsh] settings, from the caller). */
+struct sess_daemon_opts {
+	unsigned idle_exit; /* seconds without a command before it exits */
+	bool syslog;	    /* refusals also to syslog */
+	const char *log;    /* the violation log (absolute), or NULL: the default */
+};
 
 /* Connects to this session's daemon, starting it (SBX_LIBEXECDIR/sbxsh-sessiond) when none
- * answers; s gives idle_exit and log (NULL: the defaults). Returns 0 and *out (free with
- * sess_close), or a negative errno with *err (caller frees) saying what failed and the fix. */
-int sess_connect(const struct settings *s, struct sess_conn **out, char **err);
+ * answers; s gives idle_exit, syslog and log (NULL: the defaults). Returns 0 and *out (free
+ * with sess_close), or a negative errno with *err (caller frees) saying what failed and the
+ * fix. */
+int sess_connect(const struct sess_daemon_opts *s, struct sess_conn **out, char **err);
 
 /* Connects to a running daemon only. -ENOENT when none runs (no *err then). */
 int sess_connect_existing(struct sess_conn **out, char **err);

@@ -6,11 +6,11 @@
  * other socket's write side once the pipe drained); a pipe holds at most its capacity, so a
  * slow reader stops the other side's reads (backpressure); any error closes the connection.
  *
- * Wake-ups: both sockets sit in an epoll set of the connection's own, edge-triggered and
- * registered once; libuv polls that set. Every wake-up moves what it can both ways until
- * each way waits on a socket (EAGAIN, so its next edge will come) or on its end of stream.
- * Level-triggered libuv polls of the sockets had to be re-armed as pipes filled and drained:
- * uv_poll_start is an epoll_ctl DEL + ADD, a fifth of the relay's CPU. The set is private,
+ * Wake-ups: both sockets sit in an epoll set (platform/evset.h) of the connection's own,
+ * edge-triggered and registered once; libuv polls that set. Every wake-up moves what it can both
+ * ways until each way waits on a socket (EAGAIN, so its next edge will come) or on its end of
+ * stream. Level-triggered libuv polls of the sockets had to be re-armed as pipes filled and
+ * drained: uv_poll_start is an epoll_ctl DEL + ADD, a fifth of the relay's CPU. The set is private,
  * so libuv, which no longer watches the sockets once their reads stopped, never clashes.
  *
  * A leg whose peer is a loopback address (always the client's: the sandbox's 127.0.0.1
@@ -26,10 +26,10 @@
 #include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "platform/evset.h"
 #include "session/conn.h"
 
 #define PIPE_WANT (1024 * 1024)
@@ -143,8 +143,6 @@ static void on_poll(uv_poll_t *h, int status, int events)
 	struct spl *s = h->data;
 	struct pconn *p = s->p;
 	struct sessd *d = p->cmd->d;
-	struct epoll_event ev[2];
-	int n;
 
 	(void)events;
 	if (status < 0) {
@@ -152,13 +150,10 @@ static void on_poll(uv_poll_t *h, int status, int events)
 		return;
 	}
 	/* consumes the edges (the set stays readable to libuv until it is read) */
-	while ((n = epoll_wait(s->ep, ev, 2, 0)) < 0 && errno == EINTR)
-		;
-	for (int i = 0; i < n; i++)
-		if (ev[i].events & EPOLLERR) {
-			conn_close(p);
-			return;
-		}
+	if (evset_take(s->ep) == 1) {
+		conn_close(p);
+		return;
+	}
 	if (move(&s->way[0], s->fd[0], s->fd[1], &d->bytes_up) < 0 ||
 	    move(&s->way[1], s->fd[1], s->fd[0], &d->bytes_down) < 0 ||
 	    (s->way[0].shut && s->way[1].shut))
@@ -183,15 +178,8 @@ static int open_way(struct way *w)
 /* The epoll set; a socket already readable or writable when added is reported at once. */
 static int open_set(struct spl *s)
 {
-	if ((s->ep = epoll_create1(EPOLL_CLOEXEC)) < 0)
-		return -errno;
-	for (int i = 0; i < 2; i++) {
-		struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-					 .data.u32 = (uint32_t)i};
-		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->fd[i], &ev) < 0)
-			return -errno;
-	}
-	return 0;
+	s->ep = evset_open(s->fd, 2);
+	return s->ep < 0 ? s->ep : 0;
 }
 
 static bool peer_is_loopback(int fd)

@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "platform/sandbox.h"
+#include "platform/stage_fronts.h"
 #include "session/errf.h"
 #include "session/listen_relay.h"
 
@@ -115,4 +117,26 @@ out:
 		close(fds[i].fd);
 	*nfds = 0;
 	return rc;
+}
+
+/* ---- what the stage asks for (platform/stage_fronts.h) ---- */
+
+_Static_assert(SBX_STAGE_NET_MAX == SESS_STAGE_FDS_MAX, "one limit for the stage's fronts");
+_Static_assert(STAGE_REACH_MAX == SESS_PORTS_MAX, "one limit for the reach ports");
+
+int stage_fronts_make(const uint16_t *reach, size_t nreach, bool relay, struct stage_front *out,
+		      size_t *n, char **err)
+{
+	struct sess_fd fds[SESS_STAGE_FDS_MAX];
+	size_t k = 0;
+	int r = sess_stage_listen(reach, nreach, relay ? 1 : 0, fds, &k, err);
+
+	*n = 0;
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < k; i++)
+		out[i] = (struct stage_front){
+		    .fd = fds[i].fd, .role = (uint16_t)fds[i].role, .port = fds[i].port};
+	*n = k;
+	return 0;
 }

@@ -27,6 +27,7 @@
 #include "session/client.h"
 #include "shell/agent.h"
 #include "shell/commands.h"
+#include "shell/net.h"
 #include "shell/policy.h"
 
 #define SHIM_DIR SBX_LIBEXECDIR "/shims"
@@ -294,7 +295,9 @@ static int check_policy(const char *preset)
 		fprintf(stderr, "sbxsh: %s\n", d.errors.v[i]);
 	if (rc == 0 && pr->network == NET_PROXY) {
 		struct sess_conn *c = NULL;
-		if (sess_connect(policy_settings(p), &c, &err) < 0)
+		struct sess_daemon_opts so = net_daemon_opts(policy_settings(p));
+
+		if (sess_connect(&so, &c, &err) < 0)
 			sbx_warn("run: the session daemon did not start (%s); each command tries "
 				 "again",
 				 err ? err : "?");

@@ -17,6 +17,7 @@
 #include "session/listen_relay.h"
 #include "session/socks_client.h"
 #include "shell/commands.h"
+#include "shell/net.h"
 #include "shell/policy.h"
 
 static void usage(FILE *f)
@@ -104,7 +105,12 @@ static int start(void)
 	for (size_t i = 0; i < d.errors.n; i++)
 		fprintf(stderr, "%s\n", d.errors.v[i]);
 	diag_release(&d);
-	if (rc == 0 && (rc = sess_connect(policy_settings(p), &c, &err)) == 0)
+	if (rc == 0) {
+		struct sess_daemon_opts so = net_daemon_opts(policy_settings(p));
+
+		rc = sess_connect(&so, &c, &err);
+	}
+	if (rc == 0)
 		rc = sess_status(c, &st, &err);
 	if (rc == 0)
 		printf("session %s: daemon pid %" PRIu64 ", socket %s/ctl.sock\n", sess_conn_id(c),

@@ -4,13 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/landlock.h>
 
 #include "paths.h"
+#include "platform/host.h"
 #include "platform/sandbox.h"
 #include "shell/commands.h"
 #include "shell/doctor_sshd.h"
@@ -105,11 +103,11 @@ static void check_bwrap(struct doc *d, const char *bwrap)
 
 static void check_kernel(struct doc *d)
 {
-	line(d, prctl(PR_GET_SECCOMP) >= 0, "seccomp",
-	     prctl(PR_GET_SECCOMP) >= 0 ? "filters available"
-					: "the kernel lacks seccomp filters; "
-					  "enable CONFIG_SECCOMP_FILTER");
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	line(d, host_has_seccomp(), "seccomp",
+	     host_has_seccomp() ? "filters available"
+				: "the kernel lacks seccomp filters; "
+				  "enable CONFIG_SECCOMP_FILTER");
+	long abi = host_landlock_abi();
 	char msg[128];
 	snprintf(msg, sizeof(msg),
 		 abi > 0 ? "ABI %ld (not used yet)" : "not available (not needed yet)", abi);

@@ -1,5 +1,6 @@
-/* monitor — the front end's seccomp notification loop: see each monitored call, answer it,
- * judge it (shell/judge.h), keep the violations of one command (docs/monitor.md).
+/* monitor — the violation monitor of one command (docs/monitor.md): the event source
+ * (platform/monitor_src.h) sees and answers each monitored call; this judges what it names
+ * (shell/judge.h) and keeps the violations.
  */
 #ifndef SBX_MONITOR_H
 #define SBX_MONITOR_H
@@ -33,7 +34,7 @@ struct monitor;
  * with jc (copied; what it points to must outlive the monitor). Returns 0 and *out, or -errno. */
 int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc);
 
-/* The level the stage's filter notifies at (enum monitor_level, platform/linux/notify.h):
+/* The level the stage's filter notifies at (enum monitor_level, platform/monitor_src.h):
  * from MONITOR_FULL on, every call that can change a cwd notifies and cwds are cached. */
 void monitor_set_level(struct monitor *m, unsigned level);
 
@@ -41,44 +42,36 @@ void monitor_set_level(struct monitor *m, unsigned level);
  * judged or kept. */
 void monitor_set_quiet(struct monitor *m);
 
-/* Answers on a thread of its own, blocked in the listener's RECV (signals blocked there but
- * SIGURG, whose no-op handler this installs: monitor_stop's wake-up), until no process holds the
- * filter or monitor_stop. For a monitor made over a listener (the tests), and by monitor_ready
- * itself once a command made MON_THREAD_AFTER calls. Returns 0 or -errno (then nothing runs;
- * the sandboxed calls fail with ENOSYS once the listener is closed: fail closed). */
+/* One serving mode: a thread of the source's own answers every notification, from the moment
+ * the listener arrives (msrc_start in platform/monitor_src.h).
+ * For a monitor made over a listener (the tests): starts that thread. Returns 0 or -errno
+ * (then nothing serves; the sandboxed calls fail with ENOSYS once the listener is closed). */
 int monitor_start(struct monitor *m);
 
-/* For a caller's own poll loop (the front end's supervise loop): the listener will arrive on
- * sock (taken; notify_fd_send from the stage; a stage that dies first closes its end, and
- * nothing is seen). Poll monitor_poll_fd for POLLIN and call monitor_ready when it fires;
- * monitor_drain answers what is still queued (or stops the thread). A short command starts no
- * thread; after MON_THREAD_AFTER notifications monitor_ready starts one (monitor_start) and
- * monitor_poll_fd says -1 from then on. */
+/* For the front end's supervise loop, which only waits for the listener: it will arrive on
+ * sock (taken; from the stage; a stage that dies first closes its end, and nothing is seen).
+ * Poll monitor_poll_fd and call monitor_ready when it is ready: that takes the listener and
+ * starts the thread (failing, the listener is closed: fail closed). */
 void monitor_set_boot(struct monitor *m, int sock);
-/* The descriptor to wait on: the boot socket until the listener came, then the listener;
- * -1 once the stage closed the boot socket unsent, the listener hung up, or a thread serves
- * it. */
+/* The boot socket until the listener came; -1 from then on (or once the stage closed it). */
 int monitor_poll_fd(const struct monitor *m);
-/* monitor_poll_fd was ready (revents as poll gave them): takes the listener, or answers
- * one notification. Never blocks. */
+/* monitor_poll_fd was ready (revents as poll gave them). Never blocks. */
 void monitor_ready(struct monitor *m, short revents);
-/* Answers every notification already queued, then returns; a thread is stopped (monitor_stop). */
-void monitor_drain(struct monitor *m);
 
 /* Stops the thread: answers what is pending, then returns once the thread has ended.
- * Safe to call when not started. */
+ * Safe to call when not started, and with m NULL. */
 void monitor_stop(struct monitor *m);
 
-/* Calls fn(v, arg) on the thread that answers (monitor_ready's caller, or monitor_start's
- * thread) for each violation as it is kept (set it before either): the log gets it while
- * the command still runs, so a long interactive session or a front end killed later loses
- * nothing. fn must not block for long. */
+/* Calls fn(v, arg) on the thread that answers for each violation as it is kept (set it
+ * before monitor_start or monitor_ready): the log gets it while the command still runs, so a
+ * long interactive session or a front end killed later loses nothing. fn must not block for
+ * long. */
 void monitor_set_sink(struct monitor *m, void (*fn)(const struct mon_viol *v, void *arg),
 		      void *arg);
 
 /* Results (valid until monitor_free; read them after monitor_stop). */
 const struct mon_viol *monitor_violations(const struct monitor *m, size_t *n);
-const struct mon_stats *monitor_stats(const struct monitor *m);
+struct mon_stats monitor_stats(const struct monitor *m);
 /* Write-grant roots the command tried to remove or rename (EBUSY/EROFS): hint material. */
 const struct strv *monitor_root_removals(const struct monitor *m);
 /* true when the command ran a program named git. */

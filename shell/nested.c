@@ -7,46 +7,13 @@
  * unmounting it is refused by seccomp and by the missing capabilities.
  */
 #include <fcntl.h>
-#include <linux/stat.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "platform/host.h"
 #include "platform/sandbox.h"
 #include "shell/shell.h"
-
-static int mnt_id(int dirfd, const char *path, int flags, unsigned long long *id, dev_t *dev)
-{
-	struct statx sx;
-
-	/* The system call itself: the front end is also built with a C library (musl) that has
-	 * no statx wrapper. */
-	if (syscall(SYS_statx, dirfd, path, flags, STATX_MNT_ID, &sx) < 0)
-		return -1;
-	*id = sx.stx_mask & STATX_MNT_ID ? sx.stx_mnt_id : 0;
-	*dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
-	return 0;
-}
-
-static bool is_mount_point(int fd, const char *path)
-{
-	char dir[4096];
-	unsigned long long a, b;
-	dev_t da, db;
-	const char *slash = strrchr(path, '/');
-
-	if (!slash || (size_t)(slash - path) >= sizeof(dir))
-		return false;
-	memcpy(dir, path, (size_t)(slash - path));
-	dir[slash - path] = '\0';
-	if (mnt_id(fd, "", AT_EMPTY_PATH, &a, &da) < 0 ||
-	    mnt_id(AT_FDCWD, dir[0] ? dir : "/", 0, &b, &db) < 0)
-		return false;
-	return a && b ? a != b : da != db;
-}
 
 bool nested_detect(const char *marker, char **inner_shell)
 {
@@ -61,7 +28,7 @@ bool nested_detect(const char *marker, char **inner_shell)
 	if (n > 0) {
 		buf[n] = '\0';
 		nested = strncmp(buf, SBX_MARKER_MAGIC, strlen(SBX_MARKER_MAGIC)) == 0 &&
-			 is_mount_point(fd, marker);
+			 host_is_mount_point(fd, marker);
 	}
 	close(fd);
 	const char *sh = nested ? strstr(buf, "\ninner_shell=") : NULL;

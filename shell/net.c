@@ -18,6 +18,7 @@
 #include "paths.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
+#include "proxy/domain.h"
 #include "session/client.h"
 #include "session/errf.h"
 #include "session/proxy_env.h"
@@ -51,6 +52,84 @@ static int plan_env(struct sandbox_spec *spec, char **err)
 	return r;
 }
 
+static int reach_port(const char *v, uint16_t *port)
+{
+	struct domain_pattern d;
+	char *e = NULL;
+
+	if (domain_pattern_parse(v, &d, &e) < 0) {
+		free(e);
+		return 0;
+	}
+	if (d.port == 0 || d.wildcard)
+		return 0;
+	if ((d.kind == DOM_NAME && strcmp(d.host, "localhost") == 0) ||
+	    (d.kind == DOM_IPV4 && strcmp(d.host, "127.0.0.1") == 0) ||
+	    (d.kind == DOM_IPV6 && strcmp(d.host, "::1") == 0)) {
+		*port = (uint16_t)d.port;
+		return 1;
+	}
+	return 0;
+}
+
+static int add_port(uint16_t *v, size_t *n, uint16_t port)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == port)
+			return 0;
+	if (*n >= SESS_PORTS_MAX)
+		return -E2BIG;
+	v[(*n)++] = port;
+	return 0;
+}
+
+static int listen_port(const struct pol_value *v, uint16_t *port, char **err)
+{
+	char *end;
+	unsigned long n = strtoul(v->value, &end, 10);
+
+	if (end == v->value || *end || n == 0 || n > 65535)
+		return sess_errf(err, -EINVAL, "%s:%u: listen = %s is not a port (1-65535)",
+				 v->file, v->line, v->value);
+	*port = (uint16_t)n;
+	return 0;
+}
+
+/* Fills cmd from a resolved profile: allow/deny (pointing into p), reach ports (the
+ * localhost:PORT / 127.0.0.1:PORT / [::1]:PORT entries of allow), listen ports, profile
+ * section and file. cmdline, cwd and id are left for the caller. Returns 0, or -EINVAL /
+ * -E2BIG with *err (caller frees) naming the value. */
+static int command_from_profile(struct sess_command *cmd, const struct profile *p, char **err)
+{
+	const struct pol_list *a = &p->allow_domains, *d = &p->deny_domains;
+	uint16_t port;
+
+	if (a->n > SESS_LIST_MAX || d->n > SESS_LIST_MAX)
+		return sess_errf(err, -E2BIG, "more than %d allow_domains or deny_domains entries",
+				 SESS_LIST_MAX);
+	cmd->nallow = cmd->ndeny = cmd->nreach = cmd->nlisten = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		cmd->allow[cmd->nallow++] = a->v[i].value;
+		if (reach_port(a->v[i].value, &port) &&
+		    add_port(cmd->reach, &cmd->nreach, port) < 0)
+			return sess_errf(err, -E2BIG, "%s:%u: more than %d localhost ports",
+					 a->v[i].file, a->v[i].line, SESS_PORTS_MAX);
+	}
+	for (size_t i = 0; i < d->n; i++)
+		cmd->deny[cmd->ndeny++] = d->v[i].value;
+	for (size_t i = 0; i < p->listen.n; i++) {
+		int rc = listen_port(&p->listen.v[i], &port, err);
+		if (rc < 0)
+			return rc;
+		if (add_port(cmd->listen, &cmd->nlisten, port) < 0)
+			return sess_errf(err, -E2BIG, "%s:%u: more than %d listen ports",
+					 p->listen.v[i].file, p->listen.v[i].line, SESS_PORTS_MAX);
+	}
+	cmd->profile = p->grant_section;
+	cmd->profile_file = p->grant_file;
+	return 0;
+}
+
 int net_plan(struct net_run **out, const struct profile *p, struct sandbox_spec *spec, char **err)
 {
 	struct net_run *n;
@@ -61,7 +140,7 @@ int net_plan(struct net_run **out, const struct profile *p, struct sandbox_spec 
 		return 0;
 	if (!(n = calloc(1, sizeof(*n))))
 		return sess_errf(err, -ENOMEM, "out of memory");
-	r = sess_command_from_profile(&n->cmd, p, err);
+	r = command_from_profile(&n->cmd, p, err);
 	if (r == 0)
 		r = plan_env(spec, err);
 	if (r < 0) {
@@ -85,7 +164,9 @@ int net_connect(struct net_run *n, const struct settings *set, const char *cmdli
 		return sess_errf(err, -ENOMEM, "out of memory");
 	n->cmd.cmdline = n->cmdline;
 	n->cmd.id = id;
-	return sess_connect(set, &n->conn, err);
+	struct sess_daemon_opts o = net_daemon_opts(set);
+
+	return sess_connect(&o, &n->conn, err);
 }
 
 /* The stage made what was asked: the two fronts, one listener per reach port and family,
@@ -156,4 +237,10 @@ void net_finish(struct net_run *n, struct sess_refusals *refusals)
 	sess_close(n->conn);
 	free(n->cmdline);
 	free(n);
+}
+
+struct sess_daemon_opts net_daemon_opts(const struct settings *s)
+{
+	return (struct sess_daemon_opts){
+	    .idle_exit = s->idle_exit, .syslog = s->syslog, .log = s->log};
 }

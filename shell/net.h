@@ -5,6 +5,7 @@
 #ifndef SBX_SHELL_NET_H
 #define SBX_SHELL_NET_H
 
+#include "session/client.h"
 #include "shell/shell.h"
 
 struct profile;
@@ -22,6 +23,9 @@ int net_plan(struct net_run **out, const struct profile *p, struct sandbox_spec 
  * (NULL: the client makes one). Returns 0 or a negative errno with *err. */
 int net_connect(struct net_run *n, const struct settings *set, const char *cmdline, const char *id,
 		char **err);
+
+/* The policy's settings for a session daemon this front end starts. */
+struct sess_daemon_opts net_daemon_opts(const struct settings *s);
 
 /* The hook supervise_run calls with the stage's fronts (n as the arg). */
 void net_hook(struct net_run *n, struct supervise_net *out);

@@ -11,19 +11,7 @@
 #include <sys/types.h>
 
 #include "platform/strv.h"
-
-/* One value with the place it came from. */
-struct pol_value {
-	char
-	    *value; /* owned; expanded: paths absolute (glob characters kept), domains lowercased */
-	const char *file; /* interned, owned by the struct policy; "<embedded>" for the default */
-	unsigned line;
-};
-
-struct pol_list {
-	struct pol_value *v;
-	size_t n, cap;
-};
+#include "platform/values.h" /* struct pol_value, pol_list, pol_size */
 
 enum net_mode { NET_NONE, NET_PROXY, NET_OPEN };
 enum tmp_mode { TMP_PRIVATE, TMP_SHARED };
@@ -35,12 +23,6 @@ enum mon_mode { MON_OFF, MON_WRITES, MON_ON, MON_FULL };
 struct pol_origin {
 	const char *file;
 	unsigned line;
-};
-
-/* A tmpfs size: bytes, or a percentage of the physical memory (pct 1-100, bytes 0). */
-struct pol_size {
-	unsigned long long bytes;
-	unsigned pct;
 };
 
 /* [sbxsh] */
@@ -131,6 +113,11 @@ const struct settings *policy_settings(const struct policy *p);
 /* Resolves the profile for cwd (need not be canonical). Returns 0 and *out (caller frees
  * with profile_free), or a negative errno with d->errors filled. */
 int profile_resolve(const struct policy *p, const char *cwd, struct profile **out, struct diag *d);
+
+/* The platform's request for the sandbox of p (platform/sandbox.h): views into p, valid while
+ * p lives. */
+struct sandbox_req;
+void profile_sandbox_req(const struct profile *p, struct sandbox_req *out);
 
 /* Prints the profile and the [sbxsh] settings, each value with its origin (sbxsh policy). */
 void profile_print(FILE *f, const struct policy *p, const struct profile *pr);

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "paths.h"
-#include "platform/linux/notify.h"
+#include "platform/monitor_src.h"
 #include "platform/sandbox.h"
 #include "session/client.h"
 #include "platform/term.h"
@@ -202,7 +202,7 @@ int report_finish(const struct report_ctx *rc, const struct monitor *m, int wsta
 {
 	size_t n;
 	const struct mon_viol *x = monitor_violations(m, &n);
-	const struct mon_stats *st = monitor_stats(m);
+	const struct mon_stats stv = monitor_stats(m), *st = &stv;
 	bool show = rc->mode != VIOL_LOG;
 	char grant[PATH_MAX * 2];
 	struct strv hints = {0}, net = {0}, seen = {0};
@@ -340,7 +340,7 @@ const char *report_run_command(const struct report_run *rr)
 	return rr ? rr->command : NULL;
 }
 
-/* The policy's words to the filter's levels: `on` is the full level of notify.h (read opens,
+/* The policy's words to the filter's levels: `on` is the full level (read opens,
  * access, chdir), `full` adds readlink and the stat family (MONITOR_ALL). */
 static enum monitor_level monitor_level_of(enum mon_mode m)
 {
@@ -374,7 +374,6 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 {
 	struct report_run *rr = NULL;
 	int sv[2] = {-1, -1}, r = 0;
-	char env[64];
 
 	*out = NULL;
 	*stage_fd = -1;
@@ -405,13 +404,11 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 	monitor_set_level(rr->mon, lvl);
 	rr->rc.logged = true;
 	/* off: the guard's calls alone (no exec, time or AF_UNIX round trips to report) */
-	notify_env_format(env, sizeof(env), sv[1], lvl,
-			  (spec->unix_all ? 0 : NOTIFY_UNIX) | (rr->quiet ? NOTIFY_GUARD : 0));
-	if (setenv(NOTIFY_ENV, env, 1) < 0) {
-		r = -errno;
+	if ((r = msrc_stage_setenv(sv[1], lvl,
+				   (spec->unix_all ? 0 : MSRC_STAGE_UNIX) |
+				       (rr->quiet ? MSRC_STAGE_GUARD : 0))) < 0)
 		goto out;
-	}
-	monitor_set_boot(rr->mon, sv[0]); /* served by the supervise loop (report_run_monitor) */
+	monitor_set_boot(rr->mon, sv[0]); /* awaited by the supervise loop (report_run_monitor) */
 	sv[0] = -1;			  /* the monitor's now */
 	*stage_fd = sv[1];
 	*out = rr;
@@ -421,7 +418,7 @@ out:
 		close(sv[0]);
 	if (sv[1] >= 0)
 		close(sv[1]);
-	unsetenv(NOTIFY_ENV);
+	msrc_stage_unsetenv();
 	report_run_free(rr);
 	return r;
 }
@@ -440,7 +437,7 @@ int report_run_end(struct report_run *rr, int wstatus)
 {
 	if (!rr)
 		return wstatus;
-	monitor_drain(rr->mon);
+	monitor_stop(rr->mon); /* answers what is queued first */
 	if (rr->quiet)
 		return wstatus;
 	return report_finish(&rr->rc, rr->mon, wstatus, stderr);

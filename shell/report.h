@@ -67,8 +67,8 @@ void report_run_live(struct report_run *rr, bool keep_status,
 		     void (*say)(void *arg, const char *text), void *arg);
 /* After the command: stops the monitor, reports, returns the wait status to exit with. */
 int report_run_end(struct report_run *rr, int wstatus);
-/* The run's monitor (NULL when off), for the supervise loop to serve (monitor_poll_fd,
- * monitor_ready) until bwrap ends; report_run_end answers what is left. */
+/* The run's monitor (NULL when off), for the supervise loop to wait for its listener
+ * (monitor_poll_fd, monitor_ready); report_run_end stops its thread. */
 struct monitor *report_run_monitor(const struct report_run *rr);
 void report_run_free(struct report_run *rr);
 

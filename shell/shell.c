@@ -29,7 +29,7 @@
 #include "shell/agent.h"
 #include "shell/commands.h"
 #include "shell/net.h"
-#include "platform/linux/notify.h"
+#include "platform/monitor_src.h"
 #include "shell/policy.h"
 #include "shell/relay.h"
 #include "shell/report.h"
@@ -422,7 +422,10 @@ static void plan(struct run *r, const struct settings *set)
 	    .tty = false,
 	    .make_dirs = !r->args.dry_run,
 	};
-	int e = sandbox_plan(r->prof, &c, &r->spec, &notices, &errors);
+	struct sandbox_req req;
+
+	profile_sandbox_req(r->prof, &req);
+	int e = sandbox_plan(&req, &c, &r->spec, &notices, &errors);
 
 	print_lines(&notices, "note: ");
 	r->spec.pty = r->relay;
@@ -608,13 +611,13 @@ static void connect_net(struct run *r, const struct settings *set)
 		sbx_fatal("network = proxy: %s", err ? err : "out of memory");
 }
 
-/* The monitor's thread and the stage's NOTIFY_ENV (docs/monitor.md); fail closed. */
+/* The monitor and the stage's part of it (docs/monitor.md); fail closed. */
 static void start_monitor(struct run *r, const struct settings *set)
 {
 	const char *what = r->args.cmd ? r->args.cmd : r->args.script ? r->args.script : "";
 	int fd = -1;
 
-	unsetenv(NOTIFY_ENV); /* only ever ours */
+	msrc_stage_unsetenv(); /* only ever ours */
 	int e = report_run_begin(&r->mon, set, r->prof, &r->spec, what, &fd);
 	if (e < 0)
 		sbx_fatal("cannot start the violation monitor: %s; [sbxsh] monitor = off runs "
@@ -651,7 +654,7 @@ static void live_reports(struct run *r)
 		report_run_live(r->mon, inter, say_stderr, NULL);
 }
 
-/* The violation monitor, served by the supervise loop (no thread of its own). */
+/* The violation monitor: the supervise loop waits for its listener, then its thread serves. */
 static int mon_fd(void *m)
 {
 	return monitor_poll_fd(m);

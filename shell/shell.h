@@ -60,8 +60,9 @@ struct supervise_net {
 	void *arg;
 };
 
-/* Another descriptor the loop waits on: the violation monitor's, answered on this thread.
- * fd() is asked before each wait (-1: none now); ready() gets poll's revents. */
+/* Another descriptor the loop waits on: the violation monitor's boot socket, until its
+ * listener arrives (then the monitor's own thread serves it). fd() is asked before each wait
+ * (-1: none now); ready() gets poll's revents. */
 struct supervise_extra {
 	int (*fd)(void *arg);
 	void (*ready)(void *arg, short revents);

@@ -26,9 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +34,7 @@
 
 #include "platform/fdpass.h"
 #include "platform/log.h"
+#include "platform/proc.h"
 #include "platform/sandbox.h"
 #include "platform/stage_proto.h"
 #include "shell/relay.h"
@@ -181,7 +180,7 @@ static int on_message(struct sup *s)
 			struct ucred cr;
 			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
 			if (cr.pid > 0)
-				s->pidfd = (int)syscall(SYS_pidfd_open, cr.pid, 0);
+				s->pidfd = proc_handle_open(cr.pid);
 		}
 		s->res->started = true;
 	} else if (kind == SBX_STAGE_EXITED && s->res->started && !s->res->reported) {
@@ -198,32 +197,32 @@ static int on_message(struct sup *s)
 
 /* A signal for the command: to the stage once it runs, else to bwrap (which then dies of it
  * and takes the half-built sandbox along). */
-static void forward(struct sup *s, const struct signalfd_siginfo *si)
+static void forward(struct sup *s, const struct proc_sig *si)
 {
-	if (s->relay && si->ssi_signo == SIGWINCH) {
+	if (s->relay && si->signo == SIGWINCH) {
 		relay_winch(s->relay);
 		return;
 	}
-	if (s->relay && si->ssi_signo == SIGCONT) {
+	if (s->relay && si->signo == SIGCONT) {
 		relay_cont(s->relay);
 		return;
 	}
 	/* The terminal sent it to our process group, which holds the sandbox too. */
-	if (si->ssi_code == SI_KERNEL && !s->new_session)
+	if (si->code == SI_KERNEL && !s->new_session)
 		return;
 	if (s->pidfd >= 0)
-		syscall(SYS_pidfd_send_signal, s->pidfd, (int)si->ssi_signo, NULL, 0);
+		proc_handle_signal(s->pidfd, si->signo);
 	else if (!s->res->started)
-		kill(s->bwrap, (int)si->ssi_signo);
+		kill(s->bwrap, si->signo);
 }
 
 /* Returns true once bwrap has been reaped. */
 static bool on_signal(struct sup *s)
 {
-	struct signalfd_siginfo si;
+	struct proc_sig si;
 
-	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-		if (si.ssi_signo != SIGCHLD) {
+	while (proc_sigfd_read(s->sigfd, &si) == 1) {
+		if (si.signo != SIGCHLD) {
 			forward(s, &si);
 			continue;
 		}
@@ -251,7 +250,7 @@ static void loop(struct sup *s)
 			continue;
 		if (s->relay)
 			relay_ready(s->relay, p + 3);
-		/* the monitor first: a sandboxed call waits on its answer */
+		/* the monitor first: the stage's first monitored call waits on its listener */
 		if (p[2].revents)
 			s->extra->ready(s->extra->arg, p[2].revents);
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
@@ -288,9 +287,9 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 	sigaction(SIGCHLD, &dfl, &chld);
 	sigset_handled(&set, relay != NULL);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	s.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	s.sigfd = proc_sigfd_open(&set);
 	if (s.sigfd < 0) {
-		r = -errno;
+		r = s.sigfd;
 		goto out;
 	}
 	s.bwrap = spawn(argv, keep_fds, nkeep, relay ? relay->slave : -1, &old, &chld);

@@ -2,7 +2,7 @@
  * a file (docs/monitor.md "The guard"), after checking the final names against the mandatory
  * write denies (platform/mandatory.h). The kernel-facing half: resolving inside the sandbox's
  * own view, performing with no more privilege than the command, handing back the result.
- * shell/monitor.c decides which notifications come here and reports the refusals.
+ * platform/linux/monitor_src.c decides which notifications come here and emits the refusals.
  */
 #ifndef SBX_GUARD_H
 #define SBX_GUARD_H

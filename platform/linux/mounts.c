@@ -33,7 +33,6 @@
 #include "platform/mandatory.h"
 #include "platform/path.h"
 #include "platform/settings.h"
-#include "shell/policy.h"
 
 /* Same-path precedence: a later kind wins. */
 enum kind { K_READ, K_WRITE, K_RO, K_HIDE };
@@ -209,7 +208,7 @@ static int expand(const char *value, bool canon, struct strv *out)
 	return r;
 }
 
-static int add_reads(struct plan *pl, const struct profile *p)
+static int add_reads(struct plan *pl, const struct sandbox_req *p)
 {
 	int r = 0;
 
@@ -233,7 +232,7 @@ static int add_reads(struct plan *pl, const struct profile *p)
 }
 
 /* A write grant spelled inside the project must stay inside it once links are resolved. */
-static int check_links(struct plan *pl, const struct profile *p, const struct pol_value *v,
+static int check_links(struct plan *pl, const struct sandbox_req *p, const struct pol_value *v,
 		       const char *spelled, const char *canon)
 {
 	char *lit = strdup(spelled), *link = NULL, *target = NULL;
@@ -319,7 +318,7 @@ static bool looks_like_file(const char *path)
 
 /* The base a missing grant directory may be created under: the home directory or the project
  * (path strictly below it, no mandatory name on the way), else NULL. */
-static const char *creatable_under(const struct profile *p, const struct sandbox_ctx *c,
+static const char *creatable_under(const struct sandbox_req *p, const struct sandbox_ctx *c,
 				   const char *path)
 {
 	const char *home = c->home && strcmp(c->home, "/") ? c->home : NULL;
@@ -366,7 +365,7 @@ static int make_dirs_below(const char *base, const char *path)
 
 /* A missing directory grant under the home directory or the project: created (0700) before
  * the sandbox starts, with one notice. 1 when it now exists, 0 when not made, -ENOMEM. */
-static int create_missing(struct plan *pl, const struct profile *p, const struct sandbox_ctx *c,
+static int create_missing(struct plan *pl, const struct sandbox_req *p, const struct sandbox_ctx *c,
 			  const struct pol_value *v, const char *path)
 {
 	const char *base = c->make_dirs ? creatable_under(p, c, path) : NULL;
@@ -389,7 +388,7 @@ static int create_missing(struct plan *pl, const struct profile *p, const struct
 		   : 1;
 }
 
-static int add_write_path(struct plan *pl, const struct profile *p, const struct sandbox_ctx *c,
+static int add_write_path(struct plan *pl, const struct sandbox_req *p, const struct sandbox_ctx *c,
 			  const struct pol_value *v, const char *path)
 {
 	struct stat st;
@@ -482,7 +481,7 @@ static int glob_hit_leaves(struct plan *pl, const struct pol_value *v, const cha
 	return r < 0 ? r : 1;
 }
 
-static int add_writes(struct plan *pl, const struct profile *p, const struct sandbox_ctx *ctx)
+static int add_writes(struct plan *pl, const struct sandbox_req *p, const struct sandbox_ctx *ctx)
 {
 	int r = 0;
 
@@ -515,7 +514,7 @@ static int add_writes(struct plan *pl, const struct profile *p, const struct san
 			if (r == 0)
 				r = check_links(pl, p, v, hits.v[j], c);
 			/* /tmp itself is the private one: a grant of it does nothing; say so. */
-			if (r == 0 && p->tmp == TMP_PRIVATE && strcmp(c, "/tmp") == 0)
+			if (r == 0 && p->tmp_private && strcmp(c, "/tmp") == 0)
 				r = strv_pushf(
 				    pl->notices,
 				    "write grant /tmp (%s:%u) does nothing with tmp = private "
@@ -714,7 +713,7 @@ static int probe_dir(struct plan *pl, const char *dir, bool git_config, struct s
 	return r;
 }
 
-static int add_mandatory(struct plan *pl, const struct profile *p, const struct sandbox_ctx *c)
+static int add_mandatory(struct plan *pl, const struct sandbox_req *p, const struct sandbox_ctx *c)
 {
 	int r = 0;
 	size_t nw = pl->writes.n;
@@ -929,7 +928,7 @@ static int sanitise_settings(struct sandbox_spec *s, const char *home)
 	return 0;
 }
 
-static int add_symlinks(struct sandbox_spec *s, const struct profile *p)
+static int add_symlinks(struct sandbox_spec *s, const struct sandbox_req *p)
 {
 	int r = 0;
 
@@ -976,7 +975,7 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 	return r;
 }
 
-static int check_cwd(struct plan *pl, const struct profile *p, const struct entry *done,
+static int check_cwd(struct plan *pl, const struct sandbox_req *p, const struct entry *done,
 		     const enum state *st, size_t nd)
 {
 	enum state s = state_at(done, st, nd, p->cwd);
@@ -1029,8 +1028,8 @@ static bool env_matches(const struct pol_list *l, const char *name)
 	return false;
 }
 
-static int plan_env(struct sandbox_spec *s, const struct profile *p, const struct sandbox_ctx *c,
-		    struct strv *errors)
+static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
+		    const struct sandbox_ctx *c, struct strv *errors)
 {
 	int r = 0;
 
@@ -1059,7 +1058,7 @@ static int plan_env(struct sandbox_spec *s, const struct profile *p, const struc
 	return r;
 }
 
-static bool holds_git(const struct plan *pl, const struct profile *p)
+static bool holds_git(const struct plan *pl, const struct sandbox_req *p)
 {
 	char buf[4096];
 
@@ -1086,7 +1085,8 @@ static unsigned long long size_bytes(const struct pol_size *z)
 	return mem ? mem / PCT_MAX * z->pct : (unsigned long long)z->pct << 20;
 }
 
-static int fill_spec(struct sandbox_spec *s, const struct profile *p, const struct sandbox_ctx *c)
+static int fill_spec(struct sandbox_spec *s, const struct sandbox_req *p,
+		     const struct sandbox_ctx *c)
 {
 	s->stage_fd = -1;
 	s->cwd = strdup(p->cwd);
@@ -1096,15 +1096,15 @@ static int fill_spec(struct sandbox_spec *s, const struct profile *p, const stru
 	    !(s->marker = strdup(c->marker)))
 		return -ENOMEM;
 	s->inner_shell = strdup(c->inner_shell);
-	const char *name = p->sections.n ? p->sections.v[p->sections.n - 1] : "[default]";
+	const char *name = p->name ? p->name : "[default]";
 	const char *close = strchr(name, ']');
 	s->profile_name = strndup(name, close ? (size_t)(close - name) + 1 : strlen(name));
-	s->tmp_private = p->tmp == TMP_PRIVATE;
+	s->tmp_private = p->tmp_private;
 	s->tmp_size = size_bytes(&p->tmp_size);
 	s->shm_size = size_bytes(&p->shm_size);
 	s->unshare_user = true;
 	s->root = c->root;
-	s->unshare_net = p->network != NET_OPEN;
+	s->unshare_net = !p->net_open;
 	s->new_session = !c->tty;
 	s->unix_all = p->unix_all;
 	return s->cwd && s->stage && s->inner_shell && s->profile_name ? 0 : -ENOMEM;
@@ -1118,7 +1118,7 @@ static void plan_release(struct plan *pl)
 	strv_release(&pl->writes);
 }
 
-int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sandbox_spec *out,
+int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struct sandbox_spec *out,
 		 struct strv *notices, struct strv *errors)
 {
 	struct plan pl = {.notices = notices, .errors = errors};
@@ -1146,7 +1146,7 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = add_log(&pl, c->log);
 	/* The private /tmp hides the host's: grants beneath it are mounted on top. */
 	if (r == 0)
-		r = add(&pl, "/tmp", p->tmp == TMP_PRIVATE ? K_HIDE : K_WRITE);
+		r = add(&pl, "/tmp", p->tmp_private ? K_HIDE : K_WRITE);
 	if (r == 0)
 		r = (st = calloc(pl.n + 1, sizeof(*st))) && (done = calloc(pl.n + 1, sizeof(*done)))
 			? 0

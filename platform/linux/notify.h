@@ -2,7 +2,8 @@
  *
  * The stage adds the rules (notify_rules_add) to its own filter before it loads it, sends the
  * listener to the front end (notify_fd_send) and closes its copy before exec. The front end
- * receives it (notify_fd_recv), prepares it (notify_listener_setup) and runs shell/monitor.c.
+ * receives it (notify_fd_recv), prepares it (notify_listener_setup) and serves it
+ * (platform/linux/monitor_src.c).
  * The call table here is the one both sides read: which calls notify, and where their path,
  * directory descriptor and open flags sit in the arguments.
  */
@@ -14,12 +15,7 @@
 
 #include <seccomp.h>
 
-/* How much the monitor sees ([sbxsh] monitor: off, writes, on, full). WRITES: every
- * write-intent call (opens told apart by their flags in BPF), execs and AF_UNIX sockets; FULL
- * (the policy's `on`) adds read opens, access and chdir. ALL (the policy's `full`) adds
- * readlink and the stat family: gcc alone makes ~1,100 readlinks per compile and git status
- * one lstat per file, each a round trip, and neither reads a file's content. */
-enum monitor_level { MONITOR_OFF = 0, MONITOR_WRITES = 1, MONITOR_FULL = 2, MONITOR_ALL = 3 };
+#include "platform/monitor_src.h" /* enum monitor_level */
 
 /* notify_rules_add flags */
 #define NOTIFY_UNIX 0x1u /* socket(AF_UNIX) notifies; the monitor refuses it with EPERM */
@@ -51,7 +47,7 @@ struct notify_call {
 				* NOP_READ: an AT_* flags argument, AT_EMPTY_PATH calls (fstat)
 				* not notified; or NOTIFY_NOARG */
 	bool openat2;	       /* flags are in struct open_how at the flags argument */
-	uint8_t cwd_event;     /* NOTIFY_CWD_*: shell/monitor.c's cwd cache */
+	uint8_t cwd_event;     /* NOTIFY_CWD_*: monitor_src.c's cwd cache */
 };
 
 /* What a call may do to what /proc/TID/cwd reads (notify_call.cwd_event). */

@@ -35,11 +35,10 @@
 #include "platform/log.h"
 #include "platform/pty.h"
 #include "platform/sandbox.h"
+#include "platform/stage_fronts.h"
 #include "platform/stage_proto.h"
-#include "session/stage_net.h"
 
-_Static_assert(SBX_STAGE_NET_MAX == SESS_STAGE_FDS_MAX, "one limit for the stage's fronts");
-_Static_assert(sizeof(((struct sandbox_spec *)0)->net_reach) / sizeof(uint16_t) == SESS_PORTS_MAX,
+_Static_assert(sizeof(((struct sandbox_spec *)0)->net_reach) / sizeof(uint16_t) == STAGE_REACH_MAX,
 	       "one limit for the reach ports");
 
 extern char **environ;
@@ -50,7 +49,7 @@ struct stage_args {
 	int fd;
 	bool unix_all, ctty;
 	bool net, relay;
-	uint16_t reach[SESS_PORTS_MAX];
+	uint16_t reach[STAGE_REACH_MAX];
 	size_t nreach;
 	char **shell; /* SHELL ARGV0 ARGS… */
 };
@@ -81,7 +80,7 @@ static int parse(int argc, char **argv, struct stage_args *a)
 		} else if (strncmp(argv[i], "--reach=", 8) == 0) {
 			char *end;
 			long v = strtol(argv[i] + 8, &end, 10);
-			if (*end || v < 1 || v > 65535 || a->nreach >= SESS_PORTS_MAX)
+			if (*end || v < 1 || v > 65535 || a->nreach >= STAGE_REACH_MAX)
 				return -EINVAL;
 			a->reach[a->nreach++] = (uint16_t)v;
 		} else if (strcmp(argv[i], "--") == 0 && i + 2 < argc) {
@@ -128,7 +127,7 @@ static _Noreturn void fail(int fd, int err, const char *what)
 }
 
 /* Sends the fronts with their roles, closes our copies, and waits for the front end's word. */
-static int net_handoff(int fd, const struct sess_fd *fds, size_t n)
+static int net_handoff(int fd, const struct stage_front *fds, size_t n)
 {
 	struct sbx_stage_net m;
 	uint16_t role[SBX_STAGE_NET_MAX], port[SBX_STAGE_NET_MAX];
@@ -138,7 +137,7 @@ static int net_handoff(int fd, const struct sess_fd *fds, size_t n)
 	ssize_t got;
 
 	for (size_t i = 0; i < n && i < SBX_STAGE_NET_MAX; i++) {
-		role[i] = (uint16_t)fds[i].role;
+		role[i] = fds[i].role;
 		port[i] = fds[i].port;
 		raw[i] = fds[i].fd;
 	}
@@ -159,10 +158,10 @@ static int net_handoff(int fd, const struct sess_fd *fds, size_t n)
 /* network = proxy: the command's fronts in this namespace, handed out before it starts. */
 static void net_setup(const struct stage_args *a)
 {
-	struct sess_fd fds[SESS_STAGE_FDS_MAX];
+	struct stage_front fds[SBX_STAGE_NET_MAX];
 	size_t n = 0;
 	char *err = NULL;
-	int r = sess_stage_listen(a->reach, a->nreach, a->relay ? 1 : 0, fds, &n, &err);
+	int r = stage_fronts_make(a->reach, a->nreach, a->relay, fds, &n, &err);
 
 	if (r < 0) {
 		/* Below 1024 needs a capability the stage no longer has, by design. */

@@ -248,7 +248,10 @@ static char *plan(const struct profile *p, bool root, struct strv *notes, struct
 	int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
 	char *argv[] = {"sh", NULL};
 
-	*rc = sandbox_plan(p, &c, &s, notes, errs);
+	struct sandbox_req req;
+
+	profile_sandbox_req(p, &req);
+	*rc = sandbox_plan(&req, &c, &s, notes, errs);
 	if (*rc < 0)
 		return NULL;
 	s.stage_fd = 9;
@@ -370,7 +373,10 @@ static char *plan_all(const struct profile *p, bool root)
 
 	for (int i = 0; i < 64; i++)
 		fds[i] = 20 + i;
-	if (sandbox_plan(p, &c, &s, &notes, &errs) == 0) {
+	struct sandbox_req req;
+
+	profile_sandbox_req(p, &req);
+	if (sandbox_plan(&req, &c, &s, &notes, &errs) == 0) {
 		s.stage_fd = 9;
 		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
 		j = joined(&out);

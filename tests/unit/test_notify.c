@@ -448,7 +448,7 @@ static void test_main(struct judge_ctx *jc)
 	snprintf(buf, sizeof(buf), "%s/long", P[SECRET]);
 	ok(find(m, VK_READ, buf) != NULL,
 	   "a path of ~450 bytes across a page boundary is read whole");
-	ok(monitor_stats(m)->unknown >= 1, "an unreadable path is counted unknown, not waited on");
+	ok(monitor_stats(m).unknown >= 1, "an unreadable path is counted unknown, not waited on");
 	const struct mon_viol *v = find(m, VK_READ, P[KEY]);
 	ok(v && v->why == VW_DENY_READ && strncmp(v->call, "open", 4) == 0 && v->pid > 0,
 	   "the record names why, the call and the pid");
@@ -494,7 +494,7 @@ static void test_stress(struct judge_ctx *jc)
 		waitpid(pids[i], &st, 0);
 		good &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
 		monitor_stop(ms[i]);
-		total += monitor_stats(ms[i])->notifications;
+		total += monitor_stats(ms[i]).notifications;
 		good &= count(ms[i], VK_READ, P[KEY]) == 1;
 		monitor_free(ms[i]);
 	}
@@ -518,8 +518,8 @@ static void test_writes(struct judge_ctx *jc)
 		return;
 	}
 	is_int(rc, 0, "the writes-level child ran");
-	ok(monitor_stats(m)->notifications < 20, "read opens are not notified at writes (%lu)",
-	   monitor_stats(m)->notifications);
+	ok(monitor_stats(m).notifications < 20, "read opens are not notified at writes (%lu)",
+	   monitor_stats(m).notifications);
 	snprintf(buf, sizeof(buf), "%s/w", P[OUT]);
 	ok(find(m, VK_WRITE, buf) != NULL, "an O_WRONLY|O_CREAT open is");
 	snprintf(buf, sizeof(buf), "%s/a2", P[OUT]);
@@ -554,8 +554,8 @@ static void test_many(struct judge_ctx *jc)
 		return;
 	}
 	is_int(rc, 0, "the child of 6,000 misses ran");
-	ok(monitor_stats(m)->notifications > 6000, "… each one notified (%lu)",
-	   monitor_stats(m)->notifications);
+	ok(monitor_stats(m).notifications > 6000, "… each one notified (%lu)",
+	   monitor_stats(m).notifications);
 	is_int(count(m, VK_READ, P[KEY]), 1, "a hidden read is still reported once");
 	snprintf(buf, sizeof(buf), "%s/rel", P[SECRET]);
 	ok(find(m, VK_READ, buf) != NULL,

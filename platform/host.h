@@ -1,0 +1,19 @@
+/* host — what the kernel offers, as `sbxsh doctor` and the nested-sandbox check ask it. The
+ * Linux backend is platform/linux/host.c.
+ */
+#ifndef SBX_HOST_H
+#define SBX_HOST_H
+#include <stdbool.h>
+
+/* The file open at fd, named path (absolute), is a mount point of its own: its mount differs
+ * from its directory's (the mount ids, or the devices on a kernel without them). false when
+ * either cannot be asked. */
+bool host_is_mount_point(int fd, const char *path);
+
+/* The kernel has seccomp filters. */
+bool host_has_seccomp(void);
+
+/* The landlock ABI version the kernel offers, or <= 0: none (-errno). */
+long host_landlock_abi(void);
+
+#endif

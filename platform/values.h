@@ -1,0 +1,28 @@
+/* values — a configured value with the place it came from, the form in which the policy
+ * hands its lists to the layers below (platform/sandbox.h's request); shell/policy.h makes
+ * them. No functions: plain data.
+ */
+#ifndef SBX_VALUES_H
+#define SBX_VALUES_H
+#include <stddef.h>
+
+/* One value with the place it came from. */
+struct pol_value {
+	char
+	    *value; /* owned; expanded: paths absolute (glob characters kept), domains lowercased */
+	const char *file; /* interned, owned by the struct policy; "<embedded>" for the default */
+	unsigned line;
+};
+
+struct pol_list {
+	struct pol_value *v;
+	size_t n, cap;
+};
+
+/* A tmpfs size: bytes, or a percentage of the physical memory (pct 1-100, bytes 0). */
+struct pol_size {
+	unsigned long long bytes;
+	unsigned pct;
+};
+
+#endif
