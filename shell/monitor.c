@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "platform/monitor_src.h"
+#include "platform/path.h"
 #include "platform/sandbox.h"
 #include "shell/policy.h"
 
