@@ -1019,11 +1019,43 @@ static bool star_match(const char *pat, const char *s)
 	return *pat == '\0';
 }
 
-static bool env_matches(const struct pol_list *l, const char *name)
+/* One env_unset/env_keep pattern, looked at once (not once per pattern and variable): whether
+ * it needs fnmatch (a '?', '[' or '\\'), and its first and last characters when literal, which
+ * reject most names before any matching. */
+struct env_pat {
+	const char *v;
+	bool fn;
+	char first, last; /* 0: a '*' there */
+};
+
+static struct env_pat *env_pats(const struct pol_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
+	struct env_pat *e = calloc(l->n + 1, sizeof(*e));
+
+	for (size_t i = 0; e && i < l->n; i++) {
 		const char *v = l->v[i].value;
-		if (strpbrk(v, "?[\\") ? fnmatch(v, name, 0) == 0 : star_match(v, name))
+		size_t n = strlen(v);
+		e[i].v = v;
+		for (const char *c = v; *c && !e[i].fn; c++)
+			e[i].fn = *c == '?' || *c == '[' || *c == '\\';
+		e[i].first = n && v[0] != '*' ? v[0] : 0;
+		e[i].last = n && v[n - 1] != '*' ? v[n - 1] : 0;
+	}
+	return e;
+}
+
+static bool env_matches(const struct env_pat *e, size_t n, const char *name, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].fn) {
+			if (fnmatch(e[i].v, name, 0) == 0)
+				return true;
+			continue;
+		}
+		if ((e[i].first && e[i].first != name[0]) ||
+		    (e[i].last && (!len || e[i].last != name[len - 1])))
+			continue;
+		if (star_match(e[i].v, name))
 			return true;
 	}
 	return false;
@@ -1032,19 +1064,24 @@ static bool env_matches(const struct pol_list *l, const char *name)
 static int plan_env(struct sandbox_spec *s, const struct profile *p, const struct sandbox_ctx *c,
 		    struct strv *errors)
 {
-	int r = 0;
+	struct env_pat *unset = env_pats(&p->env_unset), *keep = env_pats(&p->env_keep);
+	int r = unset && keep ? 0 : -ENOMEM;
 
 	/* env_unset, except what env_keep names; each name once, in the environment's order. */
 	for (char *const *e = c->environ; r == 0 && e && *e; e++) {
 		const char *eq = strchr(*e, '=');
 		char *name = eq ? strndup(*e, (size_t)(eq - *e)) : NULL;
+		size_t len = eq ? (size_t)(eq - *e) : 0;
 		if (eq && !name)
 			r = -ENOMEM;
-		else if (name && env_matches(&p->env_unset, name) &&
-			 !env_matches(&p->env_keep, name) && strv_find(&s->env_unset, name) < 0)
+		else if (name && env_matches(unset, p->env_unset.n, name, len) &&
+			 !env_matches(keep, p->env_keep.n, name, len) &&
+			 strv_find(&s->env_unset, name) < 0)
 			r = strv_push(&s->env_unset, name);
 		free(name);
 	}
+	free(unset);
+	free(keep);
 	for (size_t i = 0; r == 0 && i < p->env_set.n; i++) {
 		const struct pol_value *v = &p->env_set.v[i];
 		const char *eq = strchr(v->value, '=');
