@@ -72,6 +72,13 @@ static const char *const kernel_masked[] = {
     "/sys/devices/virtual/powercap",
 };
 
+/* What bwrap's --proc itself binds read-only when it may write there (bubblewrap.c
+ * cover_proc_dirs, since 2016): as root (uid 0 mapped to 0, every capability in the new
+ * namespace while bwrap mounts) it may, for these three — not for /proc/sys, whose permission
+ * check is the sysctl's own. Ours would be a second read-only mount on top (each bind costs
+ * bwrap a read of the whole mount table); e2e 0150 checks them read-only. */
+static const char *const bwrap_covers[] = {"/proc/bus", "/proc/irq", "/proc/sysrq-trigger"};
+
 #define PCT_MAX 100
 
 const char *const sandbox_hermetic_roots[] = {
@@ -961,9 +968,19 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 	 * can read outside anyway. Each mount costs start-up time. */
 	if (!root)
 		return r;
-	for (size_t i = 0; r == 0 && i < sizeof(kernel_ro) / sizeof(*kernel_ro); i++)
-		if (lstat(kernel_ro[i], &sb) == 0)
+	/* A grant under /proc (bound from the host's) comes after bwrap's --proc: then ours
+	 * close everything again. */
+	bool proc_granted = false;
+	for (size_t i = 0; i < nd && !proc_granted; i++)
+		proc_granted = canon_under(done[i].path, "/proc");
+	for (size_t i = 0; r == 0 && i < sizeof(kernel_ro) / sizeof(*kernel_ro); i++) {
+		bool covered = false;
+		for (size_t j = 0; !proc_granted && j < sizeof(bwrap_covers) / sizeof(*bwrap_covers);
+		     j++)
+			covered |= strcmp(kernel_ro[i], bwrap_covers[j]) == 0;
+		if (!covered && lstat(kernel_ro[i], &sb) == 0)
 			r = sbx_mounts_add(&s->kernel, SBX_M_RO_BIND, kernel_ro[i], kernel_ro[i]);
+	}
 	for (size_t i = 0; r == 0 && i < sizeof(kernel_masked) / sizeof(*kernel_masked); i++) {
 		const char *k = kernel_masked[i];
 		if (strncmp(k, "/sys/", 5) == 0 && sys != S_RO && sys != S_RW)
