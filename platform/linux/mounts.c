@@ -993,6 +993,24 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 	return r;
 }
 
+/* Whether the mounts already show the stage read-only as it is on the host: a real path (no
+ * link on the way), outside what bwrap mounts afresh (/dev, /proc, the private /tmp), whose
+ * deepest mount is a read-only one of a directory above it. Then bwrap needs no bind of it
+ * (each costs bwrap a read of the whole mount table). */
+static bool stage_shown(const char *stage, const struct entry *done, const enum state *st,
+			size_t nd)
+{
+	char *real = stage ? realpath(stage, NULL) : NULL;
+	bool shown = real && strcmp(real, stage) == 0 && !canon_under(real, "/dev") &&
+		     !canon_under(real, "/proc") && !canon_under(real, "/tmp") &&
+		     state_at(done, st, nd, real) == S_RO;
+
+	for (size_t i = 0; shown && i < nd; i++)
+		shown = strcmp(done[i].path, real) != 0; /* not itself an entry (a deny, a grant) */
+	free(real);
+	return shown;
+}
+
 static int check_cwd(struct plan *pl, const struct profile *p, const struct entry *done,
 		     const enum state *st, size_t nd)
 {
@@ -1215,6 +1233,8 @@ int sandbox_plan(const struct profile *p, const struct sandbox_ctx *c, struct sa
 		r = check_cwd(&pl, p, done, st, (size_t)nd);
 	if (r == 0)
 		r = add_kernel(out, done, st, (size_t)nd, c->root);
+	if (r == 0)
+		out->stage_shown = stage_shown(out->stage, done, st, (size_t)nd);
 	if (r == 0)
 		r = plan_env(out, p, c, errors);
 	if (r == 0)
