@@ -975,8 +975,8 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 		proc_granted = canon_under(done[i].path, "/proc");
 	for (size_t i = 0; r == 0 && i < sizeof(kernel_ro) / sizeof(*kernel_ro); i++) {
 		bool covered = false;
-		for (size_t j = 0; !proc_granted && j < sizeof(bwrap_covers) / sizeof(*bwrap_covers);
-		     j++)
+		for (size_t j = 0;
+		     !proc_granted && j < sizeof(bwrap_covers) / sizeof(*bwrap_covers); j++)
 			covered |= strcmp(kernel_ro[i], bwrap_covers[j]) == 0;
 		if (!covered && lstat(kernel_ro[i], &sb) == 0)
 			r = sbx_mounts_add(&s->kernel, SBX_M_RO_BIND, kernel_ro[i], kernel_ro[i]);

@@ -551,7 +551,8 @@ static void test_stage_shown(void)
 	snprintf(link, sizeof(link), "%s/proj/link/../../data/out.bin", T);
 	prof_base(&p);
 	ok(stage_shown_with(&p, stage), "a stage under read = / is not bound again");
-	ok(!stage_shown_with(&p, "/lx/sbxsh-stage"), "…a stage that is not there is (bwrap says so)");
+	ok(!stage_shown_with(&p, "/lx/sbxsh-stage"),
+	   "…a stage that is not there is (bwrap says so)");
 	ok(!stage_shown_with(&p, link), "…nor one spelled through a link");
 	lval(&p.write, T, "/data");
 	ok(!stage_shown_with(&p, stage), "…under a write grant it is bound read-only");

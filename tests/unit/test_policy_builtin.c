@@ -24,8 +24,8 @@ static const char *diff(const struct section *a, const struct section *b)
 		return "number of operations";
 	for (size_t j = 0; j < a->nops; j++) {
 		const struct pol_op *x = &a->ops[j], *y = &b->ops[j];
-		if (x->key != y->key || x->op != y->op || x->line != y->line || x->user != y->user ||
-		    x->tokens.n != y->tokens.n)
+		if (x->key != y->key || x->op != y->op || x->line != y->line ||
+		    x->user != y->user || x->tokens.n != y->tokens.n)
 			return "an operation";
 		for (size_t k = 0; k < x->tokens.n; k++)
 			if (strcmp(x->tokens.v[k], y->tokens.v[k]) != 0)
