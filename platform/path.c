@@ -70,10 +70,16 @@ bool path_has_glob(const char *s)
 /* Appends s with every glob character and backslash escaped. */
 static void sb_puts_lit(struct sbuf *b, const char *s)
 {
-	for (; *s; s++) {
-		if (is_glob_char(*s) || *s == '\\')
-			sb_putn(b, "\\", 1);
-		sb_putn(b, s, 1);
+	while (*s) {
+		const char *e = s; /* a run of plain characters goes in one copy */
+		while (*e && !is_glob_char(*e) && *e != '\\')
+			e++;
+		sb_putn(b, s, (size_t)(e - s));
+		if (!*e)
+			break;
+		sb_putn(b, "\\", 1);
+		sb_putn(b, e, 1);
+		s = e + 1;
 	}
 }
 
@@ -278,7 +284,11 @@ static int expand_vars(const char *in, struct sbuf *b, char **err)
 			if (r < 0)
 				return r;
 		} else {
-			sb_putn(b, p++, 1);
+			const char *e = p + 1; /* a run of plain characters goes in one copy */
+			while (*e && *e != '\\' && *e != '$')
+				e++;
+			sb_putn(b, p, (size_t)(e - p));
+			p = e;
 		}
 	}
 	return b->err;

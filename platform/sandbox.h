@@ -57,6 +57,7 @@ struct sandbox_spec {
 				     mounted after mounts so no grant re-opens them */
 	char *cwd;		  /* canonical, visible in the sandbox */
 	char *stage;		  /* absolute path of sbxsh-stage (bound read-only) */
+	bool stage_shown;	  /* the mounts show stage read-only as on the host: no bind */
 	char *marker;		  /* the host's marker file, or NULL when it is not installed */
 	char *inner_shell;	  /* absolute */
 	char *profile_name;	  /* informative, e.g. "[dir ~/src/app]" */

@@ -99,6 +99,7 @@ struct section {
 	/* [dir]: pattern expanded and canonicalized, split in components */
 	struct strv comps;
 	unsigned literal; /* components without glob characters */
+	bool builtin;	  /* the embedded default's: name, head, use and ops are static data */
 };
 
 struct policy {
@@ -115,6 +116,14 @@ struct policy {
 	struct strv extra_write;
 	char *extra_origin; /* the origin of extra_write (a user origin: not interned) */
 };
+
+/* The embedded default (etc/sbxsh.ini), parsed and checked at build time by policygen into
+ * static sections (gen/default_sections.c), whose file is policy_embedded_file. */
+extern const char policy_embedded_file[];
+extern const struct section policy_default_secs[];
+extern const size_t policy_default_nsecs;
+/* policy_load.c: appends the embedded default's sections to p (no parse). 0 or -ENOMEM. */
+int policy_load_builtin(struct policy *p);
 
 /* policy_parse.c: parses buf (len bytes, may hold NULs) named file into p's sections.
  * Returns 0, or -EINVAL with d->errors, -ENOMEM. */

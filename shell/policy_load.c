@@ -209,6 +209,25 @@ static char *pw_home_dir(const struct policy_opts *o, const char *home)
 	return b;
 }
 
+/* The embedded default: its sections, as policygen made them at build time. */
+int policy_load_builtin(struct policy *p)
+{
+	if (!policy_intern(p, policy_embedded_file))
+		return -ENOMEM;
+	p->nsys = p->files.n;
+	if (p->cap - p->nsecs < policy_default_nsecs) {
+		size_t cap = p->nsecs + policy_default_nsecs + 16;
+		struct section *ns = realloc(p->secs, cap * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		p->secs = ns;
+		p->cap = cap;
+	}
+	memcpy(p->secs + p->nsecs, policy_default_secs, policy_default_nsecs * sizeof(*p->secs));
+	p->nsecs += policy_default_nsecs;
+	return 0;
+}
+
 static int policy_new(struct policy **out, const struct policy_opts *o, struct diag *d)
 {
 	struct policy *p = calloc(1, sizeof(*p));
@@ -228,8 +247,8 @@ static int policy_new(struct policy **out, const struct policy_opts *o, struct d
 	if (o->nextra_write &&
 	    !(p->extra_origin = strdup(o->extra_origin ? o->extra_origin : "sbxsh")))
 		return -ENOMEM;
-	return policy_parse_buffer(p, policy_default_ini, strlen(policy_default_ini), "<embedded>",
-				   false, d);
+	(void)d; /* the embedded default was checked when sbxsh was built (policygen) */
+	return policy_load_builtin(p);
 }
 
 /* true when the system layers say user_config = no ([sbxsh] or [limits]). */

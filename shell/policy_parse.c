@@ -755,6 +755,8 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
+const char policy_embedded_file[] = "<embedded>";
+
 int policy_parse_buffer(struct policy *p, const char *buf, size_t len, const char *file, bool user,
 			struct diag *d)
 {

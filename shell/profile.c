@@ -340,13 +340,15 @@ void policy_sections_free(struct policy *p)
 {
 	for (size_t i = 0; i < p->nsecs; i++) {
 		struct section *s = &p->secs[i];
+		strv_release(&s->comps);
+		if (s->builtin)
+			continue; /* static data (policy_default_secs) */
 		for (size_t j = 0; j < s->nops; j++)
 			strv_release(&s->ops[j].tokens);
 		free(s->ops);
 		free(s->name);
 		free(s->head);
 		free(s->use);
-		strv_release(&s->comps);
 	}
 	free(p->secs);
 	p->secs = NULL;
@@ -367,6 +369,8 @@ struct rstate {
 
 static bool is_user_file(const struct policy *p, const char *file)
 {
+	if (file == policy_embedded_file)
+		return false;
 	for (size_t i = 0; i < p->nsys && i < p->files.n; i++)
 		if (p->files.v[i] == file)
 			return false;

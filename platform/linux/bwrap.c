@@ -14,7 +14,8 @@
  * - Mount order is the spec's (shallow first, a deny after the grant it narrows); every
  *   hidden directory is remounted read-only after everything beneath it is mounted, so a
  *   write into it fails instead of vanishing with the sandbox.
- * - The stage and the marker are mounted last, so no grant or deny can hide or replace them.
+ * - The stage and the marker are mounted last, so no grant or deny can hide or replace them
+ *   (the stage only when the mounts do not already show it read-only as on the host).
  * - A write grant is bound from the descriptor the caller opened and checked (--bind-fd),
  *   when it gives one: a grant's path may lie where another sandbox writes, which can turn
  *   it into a link to ~ between the check and bwrap's mount (bwrap then dies, "Race
@@ -214,7 +215,7 @@ static int push_mounts(const struct sandbox_spec *s, const int *data_fds, struct
 	/* the kernel knobs are never bound writable */
 	for (i = 0; r == 0 && i < s->kernel.n; i++)
 		r = push_mount(&s->kernel.v[i], data_fds, &di, NULL, &bi, out);
-	if (r == 0)
+	if (r == 0 && !s->stage_shown)
 		r = strv_pushl(out, "--ro-bind", s->stage, s->stage, NULL);
 	if (r == 0 && s->marker)
 		r = strv_push(out, "--ro-bind-data");

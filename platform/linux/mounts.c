@@ -71,6 +71,13 @@ static const char *const kernel_masked[] = {
     "/sys/devices/virtual/powercap",
 };
 
+/* What bwrap's --proc itself binds read-only when it may write there (bubblewrap.c
+ * cover_proc_dirs, since 2016): as root (uid 0 mapped to 0, every capability in the new
+ * namespace while bwrap mounts) it may, for these three — not for /proc/sys, whose permission
+ * check is the sysctl's own. Ours would be a second read-only mount on top (each bind costs
+ * bwrap a read of the whole mount table); e2e 0150 checks them read-only. */
+static const char *const bwrap_covers[] = {"/proc/bus", "/proc/irq", "/proc/sysrq-trigger"};
+
 #define PCT_MAX 100
 
 const char *const sandbox_hermetic_roots[] = {
@@ -960,9 +967,19 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 	 * can read outside anyway. Each mount costs start-up time. */
 	if (!root)
 		return r;
-	for (size_t i = 0; r == 0 && i < sizeof(kernel_ro) / sizeof(*kernel_ro); i++)
-		if (lstat(kernel_ro[i], &sb) == 0)
+	/* A grant under /proc (bound from the host's) comes after bwrap's --proc: then ours
+	 * close everything again. */
+	bool proc_granted = false;
+	for (size_t i = 0; i < nd && !proc_granted; i++)
+		proc_granted = canon_under(done[i].path, "/proc");
+	for (size_t i = 0; r == 0 && i < sizeof(kernel_ro) / sizeof(*kernel_ro); i++) {
+		bool covered = false;
+		for (size_t j = 0;
+		     !proc_granted && j < sizeof(bwrap_covers) / sizeof(*bwrap_covers); j++)
+			covered |= strcmp(kernel_ro[i], bwrap_covers[j]) == 0;
+		if (!covered && lstat(kernel_ro[i], &sb) == 0)
 			r = sbx_mounts_add(&s->kernel, SBX_M_RO_BIND, kernel_ro[i], kernel_ro[i]);
+	}
 	for (size_t i = 0; r == 0 && i < sizeof(kernel_masked) / sizeof(*kernel_masked); i++) {
 		const char *k = kernel_masked[i];
 		if (strncmp(k, "/sys/", 5) == 0 && sys != S_RO && sys != S_RW)
@@ -973,6 +990,24 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 					   NULL, k);
 	}
 	return r;
+}
+
+/* Whether the mounts already show the stage read-only as it is on the host: a real path (no
+ * link on the way), outside what bwrap mounts afresh (/dev, /proc, the private /tmp), whose
+ * deepest mount is a read-only one of a directory above it. Then bwrap needs no bind of it
+ * (each costs bwrap a read of the whole mount table). */
+static bool stage_shown(const char *stage, const struct entry *done, const enum state *st,
+			size_t nd)
+{
+	char *real = stage ? realpath(stage, NULL) : NULL;
+	bool shown = real && strcmp(real, stage) == 0 && !canon_under(real, "/dev") &&
+		     !canon_under(real, "/proc") && !canon_under(real, "/tmp") &&
+		     state_at(done, st, nd, real) == S_RO;
+
+	for (size_t i = 0; shown && i < nd; i++)
+		shown = strcmp(done[i].path, real) != 0; /* not itself an entry (a deny, a grant) */
+	free(real);
+	return shown;
 }
 
 static int check_cwd(struct plan *pl, const struct sandbox_req *p, const struct entry *done,
@@ -1018,11 +1053,43 @@ static bool star_match(const char *pat, const char *s)
 	return *pat == '\0';
 }
 
-static bool env_matches(const struct pol_list *l, const char *name)
+/* One env_unset/env_keep pattern, looked at once (not once per pattern and variable): whether
+ * it needs fnmatch (a '?', '[' or '\\'), and its first and last characters when literal, which
+ * reject most names before any matching. */
+struct env_pat {
+	const char *v;
+	bool fn;
+	char first, last; /* 0: a '*' there */
+};
+
+static struct env_pat *env_pats(const struct pol_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
+	struct env_pat *e = calloc(l->n + 1, sizeof(*e));
+
+	for (size_t i = 0; e && i < l->n; i++) {
 		const char *v = l->v[i].value;
-		if (strpbrk(v, "?[\\") ? fnmatch(v, name, 0) == 0 : star_match(v, name))
+		size_t n = strlen(v);
+		e[i].v = v;
+		for (const char *c = v; *c && !e[i].fn; c++)
+			e[i].fn = *c == '?' || *c == '[' || *c == '\\';
+		e[i].first = n && v[0] != '*' ? v[0] : 0;
+		e[i].last = n && v[n - 1] != '*' ? v[n - 1] : 0;
+	}
+	return e;
+}
+
+static bool env_matches(const struct env_pat *e, size_t n, const char *name, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].fn) {
+			if (fnmatch(e[i].v, name, 0) == 0)
+				return true;
+			continue;
+		}
+		if ((e[i].first && e[i].first != name[0]) ||
+		    (e[i].last && (!len || e[i].last != name[len - 1])))
+			continue;
+		if (star_match(e[i].v, name))
 			return true;
 	}
 	return false;
@@ -1031,19 +1098,24 @@ static bool env_matches(const struct pol_list *l, const char *name)
 static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
 		    const struct sandbox_ctx *c, struct strv *errors)
 {
-	int r = 0;
+	struct env_pat *unset = env_pats(&p->env_unset), *keep = env_pats(&p->env_keep);
+	int r = unset && keep ? 0 : -ENOMEM;
 
 	/* env_unset, except what env_keep names; each name once, in the environment's order. */
 	for (char *const *e = c->environ; r == 0 && e && *e; e++) {
 		const char *eq = strchr(*e, '=');
 		char *name = eq ? strndup(*e, (size_t)(eq - *e)) : NULL;
+		size_t len = eq ? (size_t)(eq - *e) : 0;
 		if (eq && !name)
 			r = -ENOMEM;
-		else if (name && env_matches(&p->env_unset, name) &&
-			 !env_matches(&p->env_keep, name) && strv_find(&s->env_unset, name) < 0)
+		else if (name && env_matches(unset, p->env_unset.n, name, len) &&
+			 !env_matches(keep, p->env_keep.n, name, len) &&
+			 strv_find(&s->env_unset, name) < 0)
 			r = strv_push(&s->env_unset, name);
 		free(name);
 	}
+	free(unset);
+	free(keep);
 	for (size_t i = 0; r == 0 && i < p->env_set.n; i++) {
 		const struct pol_value *v = &p->env_set.v[i];
 		const char *eq = strchr(v->value, '=');
@@ -1161,6 +1233,8 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 		r = check_cwd(&pl, p, done, st, (size_t)nd);
 	if (r == 0)
 		r = add_kernel(out, done, st, (size_t)nd, c->root);
+	if (r == 0)
+		out->stage_shown = stage_shown(out->stage, done, st, (size_t)nd);
 	if (r == 0)
 		r = plan_env(out, p, c, errors);
 	if (r == 0)

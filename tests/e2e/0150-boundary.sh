@@ -45,6 +45,19 @@ if [ -e /proc/sysrq-trigger ]; then
 else
 	skip "/proc/sysrq-trigger cannot be opened for writing" "no /proc/sysrq-trigger on this kernel"
 fi
+# /proc/irq and /proc/bus: bwrap's own --proc binds them read-only (sbxsh adds no second
+# mount); a 0644 file of root's there is the knob root could write.
+for d in /proc/irq /proc/bus; do
+	f=$(find "$d" -type f -perm -u+w 2>/dev/null | head -n 1)
+	if ! is_root; then
+		skip "$d is read-only" "root only (a user fails the permission check)"
+	elif [ -z "$f" ]; then
+		skip "$d is read-only" "no writable file under $d here"
+	else
+		like "$d is read-only ($f cannot be opened for writing)" "$(opens "$f")" \
+			'Read-only file system'
+	fi
+done
 if [ -e /sys/kernel/mm/transparent_hugepage/enabled ]; then
 	unlike "/sys is read-only (a sysfs attribute cannot be opened for writing)" \
 		"$(opens /sys/kernel/mm/transparent_hugepage/enabled)" '^opened$'

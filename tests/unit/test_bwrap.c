@@ -519,11 +519,62 @@ static void test_plan(void)
 	test_session_dir();
 }
 
+/* The stage is bound only when the mounts do not show it read-only as on the host. */
+static bool stage_shown_with(struct profile *p, const char *stage)
+{
+	char home[512];
+	snprintf(home, sizeof(home), "%s/home", T);
+	struct sandbox_ctx c = {.home = home, .stage = stage, .inner_shell = "/bin/bash"};
+	struct sandbox_spec s;
+	struct strv notes = {0}, errs = {0};
+	int rc = sandbox_plan(p, &c, &s, &notes, &errs);
+	bool shown = rc == 0 && s.stage_shown;
+
+	if (shown) { /* and then bwrap gets no bind of it */
+		struct strv out = {0};
+		int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+		char *argv[] = {"sh", NULL}, *j;
+		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		j = joined(&out); /* the fixture root spelled $T */
+		shown = !strstr(j, "--ro-bind $T/data/out.bin $T/data/out.bin") &&
+			strstr(j, "-- $T/data/out.bin --fd=");
+		free(j);
+		strv_release(&out);
+	}
+	if (rc == 0)
+		sandbox_spec_release(&s);
+	strv_release(&notes);
+	strv_release(&errs);
+	return shown;
+}
+
+static void test_stage_shown(void)
+{
+	struct profile p;
+	char stage[512], link[512];
+
+	snprintf(stage, sizeof(stage), "%s/data/out.bin", T);
+	snprintf(link, sizeof(link), "%s/proj/link/../../data/out.bin", T);
+	prof_base(&p);
+	ok(stage_shown_with(&p, stage), "a stage under read = / is not bound again");
+	ok(!stage_shown_with(&p, "/lx/sbxsh-stage"),
+	   "…a stage that is not there is (bwrap says so)");
+	ok(!stage_shown_with(&p, link), "…nor one spelled through a link");
+	lval(&p.write, T, "/data");
+	ok(!stage_shown_with(&p, stage), "…under a write grant it is bound read-only");
+	prof_release(&p);
+	prof_base(&p);
+	lval(&p.deny_read, T, "/data");
+	ok(!stage_shown_with(&p, stage), "…under a deny_read it is bound (shown again)");
+	prof_release(&p);
+}
+
 int main(void)
 {
 	fixture();
 	test_pure();
 	test_plan();
+	test_stage_shown();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
 	if (strncmp(T, "/var/tmp/test_bwrap.", 20) == 0 && system(cmd) != 0)
