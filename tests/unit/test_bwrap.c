@@ -527,7 +527,11 @@ static bool stage_shown_with(struct profile *p, const char *stage)
 	struct sandbox_ctx c = {.home = home, .stage = stage, .inner_shell = "/bin/bash"};
 	struct sandbox_spec s;
 	struct strv notes = {0}, errs = {0};
-	int rc = sandbox_plan(p, &c, &s, &notes, &errs);
+	struct sandbox_req req;
+	int rc;
+
+	profile_sandbox_req(p, &req);
+	rc = sandbox_plan(&req, &c, &s, &notes, &errs);
 	bool shown = rc == 0 && s.stage_shown;
 
 	if (shown) { /* and then bwrap gets no bind of it */
