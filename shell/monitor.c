@@ -107,8 +107,8 @@ struct monitor {
 	struct strv gitdirs; /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
 	struct strv fixed; /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
-	int umask_idx;	   /* the table's umask row: the guard's umask cache */
 	bool quiet;	   /* monitor = off: the guard works, nothing is reported */
+	bool reads;	   /* the level judges reads (on, full): chdir notifies below it too */
 };
 
 /* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
@@ -179,7 +179,8 @@ static uint8_t gop_for(const char *name)
 	    {"lchown", GOP_CHOWN},	 {"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
 	    {"fchmodat2", GOP_CHMOD},	 {"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
 	    {"fsetxattr", GOP_XATTR},	 {"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
-	    {"fremovexattr", GOP_XATTR},
+	    {"fremovexattr", GOP_XATTR}, {"umask", GOP_FACT},	       {"chdir", GOP_FACT},
+	    {"fchdir", GOP_FACT},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -292,7 +293,6 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	m->fd = listener;
 	m->boot = -1;
 	guard_cache_init(&m->gc);
-	m->umask_idx = -1;
 	m->jc = *jc;
 	m->calls = notify_calls(&m->ncalls);
 	m->jflags = calloc(m->ncalls, sizeof(*m->jflags));
@@ -303,8 +303,6 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	for (unsigned i = 0; i < m->ncalls; i++) {
 		m->jflags[i] = jflags_for(m->calls[i].name);
 		m->gop[i] = gop_for(m->calls[i].name);
-		if (strcmp(m->calls[i].name, "umask") == 0)
-			m->umask_idx = (int)i;
 	}
 	m->mc.home = jc->home;
 	m->mc.grants = m->grants;
@@ -1047,7 +1045,8 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 	int r;
 
 	cwd_note(m, req->pid, idx >= 0 && idx != MON_SOCKETCALL ? &m->calls[idx] : NULL);
-	guard_cache_seen(&m->gc, req->pid, idx >= 0 && idx == m->umask_idx);
+	guard_cache_seen(&m->gc, req->pid,
+			 idx >= 0 && idx != MON_SOCKETCALL && m->gop[idx] == GOP_FACT);
 	if (idx == MON_SOCKETCALL)
 		return handle_socketcall(m, req);
 	if (idx < 0) /* not a call of the table: never let through unseen */
@@ -1078,7 +1077,8 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 			return r < 0 ? r : 0;
 		}
 	}
-	r = m->quiet ? (nm.n = 0) : name_call(m, req, c, m->jflags[idx], &nm);
+	r = m->quiet || (c->op == NOP_READ && !m->reads) ? (nm.n = 0)
+							: name_call(m, req, c, m->jflags[idx], &nm);
 	if (r < 0) {
 		m->st.unknown += r != -ENOENT;
 		nm.n = 0;
@@ -1221,6 +1221,7 @@ int monitor_start(struct monitor *m)
 void monitor_set_level(struct monitor *m, unsigned level)
 {
 	m->cwd_ok = level >= MONITOR_FULL; /* chdir and the other cwd_event calls notify */
+	m->reads = level >= MONITOR_FULL;
 }
 
 void monitor_set_quiet(struct monitor *m)
