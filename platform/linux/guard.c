@@ -1555,7 +1555,7 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	if ((c->op == GOP_CHMOD || c->op == GOP_CHOWN) && (c->flags & AT_EMPTY_PATH) &&
 	    !c->path[0]) {
 		r = do_by_fd(x, c, ref);
-		if (c->op == GOP_CHMOD)
+		if (c->op == GOP_CHMOD && r == 0)
 			dirs_drop(x->gc);
 		return r;
 	}
@@ -1587,8 +1587,9 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	default:
 		r = -ENOSYS;
 	}
-	/* a name changed (or a directory's search permission): resolve afresh from now on */
-	if (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD)
+	/* a name changed (or a directory's search permission): resolve afresh from now on. A call
+	 * that failed changed nothing (git unlinks each name before it creates it) */
+	if (r == 0 && (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD))
 		dirs_drop(x->gc);
 	(void)ans;
 	return r;

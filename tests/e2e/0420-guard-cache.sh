@@ -125,6 +125,21 @@ elif t == "race":  # creates in one thread while another changes the cwd, many t
     st["stop"] = True
     th.join()
     print(st["bad"], st["checked"])
+elif t == "unlinked":  # a directory's spelling kept, then its symlink replaced or it removed
+    os.mkdir("a"); os.mkdir("b"); os.symlink("a", "L")
+    create("L/x1")  # L's spelling kept
+    try:
+        os.unlink("L/none")  # fails: nothing changed, the spelling stays kept
+    except OSError:
+        pass
+    create("L/x2")
+    os.unlink("L"); os.symlink("b", "L")
+    create("L/x3")
+    os.mkdir("e")
+    create("e/y1")
+    os.unlink("e/y1"); os.rmdir("e"); os.mkdir("e")
+    create("e/y2")
+    print(where("x1") + where("x2") + where("x3"), os.listdir("e"))
 elif t == "renamed":  # another process renames a parent between two creates
     os.makedirs("d/sub")
     os.chdir("d/sub")
@@ -158,6 +173,10 @@ for lvl in off writes on; do
 	is "$lvl: chdir and umask in one thread, then a create in another: the new cwd and mode" \
 		"$rc:$out" "0:b600 -"
 	rm -rf "$P/a" "$P/b" "$P"/w[0-9]
+	run "$PY cache.py unlinked"
+	is "$lvl: a symlinked parent replaced, a directory removed and made again: the next create sees it" \
+		"$rc:$out" "0:aab ['y2']"
+	rm -rf "$P/a" "$P/b" "$P/e" "$P/L"
 	run "$PY cache.py race"
 	is "$lvl: 300 times chdir in one thread while another creates: each create after a chdir returned lands in the new cwd" \
 		"$rc:$out" "0:0 600"
