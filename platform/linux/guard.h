@@ -74,7 +74,7 @@ struct guard_refusal {
  *   its file-system context (kcmp KCMP_FS) neither use nor fill them. */
 #define GUARD_THREADS 16
 #define GUARD_DIRS    8
-#define GUARD_PENDING 8
+#define GUARD_PENDING 32
 struct guard_cache {
 	int root;
 	/* directories resolved lately, by (the base directory's device and inode, or 0 for the
