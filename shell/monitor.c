@@ -108,7 +108,7 @@ struct monitor {
 	const char *gitdir_v[16];
 	struct strv fixed; /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
 	bool quiet;	   /* monitor = off: the guard works, nothing is reported */
-	bool reads;	   /* the level judges reads (on, full): chdir notifies below it too */
+	bool no_reads;	   /* off, writes: reads are not judged (chdir notifies for the guard) */
 };
 
 /* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
@@ -1077,8 +1077,9 @@ static int handle(struct monitor *m, const struct seccomp_notif *req)
 			return r < 0 ? r : 0;
 		}
 	}
-	r = m->quiet || (c->op == NOP_READ && !m->reads) ? (nm.n = 0)
-							: name_call(m, req, c, m->jflags[idx], &nm);
+	r = m->quiet || (c->op == NOP_READ && m->no_reads)
+		? (nm.n = 0)
+		: name_call(m, req, c, m->jflags[idx], &nm);
 	if (r < 0) {
 		m->st.unknown += r != -ENOENT;
 		nm.n = 0;
@@ -1221,7 +1222,7 @@ int monitor_start(struct monitor *m)
 void monitor_set_level(struct monitor *m, unsigned level)
 {
 	m->cwd_ok = level >= MONITOR_FULL; /* chdir and the other cwd_event calls notify */
-	m->reads = level >= MONITOR_FULL;
+	m->no_reads = level < MONITOR_FULL;
 }
 
 void monitor_set_quiet(struct monitor *m)

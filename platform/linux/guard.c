@@ -62,7 +62,7 @@ struct ctx {
 	const struct seccomp_notif *req;
 	int root; /* /proc/TID/root */
 	bool umask_set;
-	bool thr_asked;		 /* thr looked up */
+	bool thr_asked;		  /* thr looked up */
 	struct guard_thread *thr; /* the caller's facts, or NULL: not to be used */
 };
 
@@ -226,9 +226,10 @@ void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool fact)
 			close(t->cwd);
 		t->cwd = t->umask = -1;
 	}
+	/* full: a pending thread that ended made its last call */
 	for (unsigned i = 0; gc->npending == GUARD_PENDING && i < gc->npending; i++)
 		if (kill((pid_t)gc->pending[i], 0) < 0 && errno == ESRCH)
-			gc->pending[i--] = gc->pending[--gc->npending]; /* it ended: its call is over */
+			gc->pending[i--] = gc->pending[--gc->npending];
 	if (gc->npending < GUARD_PENDING) {
 		gc->pending[gc->npending++] = tid;
 		gc->epoch++;
@@ -245,7 +246,8 @@ static bool apart_from_pending(struct guard_cache *gc, uint32_t tid)
 	for (unsigned i = 0; i < gc->npending; i++) {
 		long r = syscall(SYS_kcmp, (pid_t)gc->pending[i], (pid_t)tid, KCMP_FS, 0, 0);
 
-		if (r < 0 && errno == ESRCH && kill((pid_t)gc->pending[i], 0) < 0 && errno == ESRCH) {
+		if (r < 0 && errno == ESRCH && kill((pid_t)gc->pending[i], 0) < 0 &&
+		    errno == ESRCH) {
 			gc->pending[i--] = gc->pending[--gc->npending];
 			continue;
 		}
@@ -1076,7 +1078,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		if (!f.slash && !dots(f.name) && !check(x, f.real, MAND_WRITE, ref)) {
 			if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
 				goto out;
-			r = openat(f.pfd, f.name, (int)(fl | O_NOFOLLOW | O_CLOEXEC), (mode_t)c->mode);
+			r = openat(f.pfd, f.name, (int)(fl | O_NOFOLLOW | O_CLOEXEC),
+				   (mode_t)c->mode);
 			if (r < 0) {
 				r = -errno;
 				goto out;

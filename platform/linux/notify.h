@@ -24,8 +24,8 @@ enum monitor_level { MONITOR_OFF = 0, MONITOR_WRITES = 1, MONITOR_FULL = 2, MONI
 /* notify_rules_add flags */
 #define NOTIFY_UNIX 0x1u /* socket(AF_UNIX) notifies; the monitor refuses it with EPERM */
 /* Only the calls the guard performs (notify_guarded) and chdir, fchdir, umask (its cache):
- * monitor = off, which reports nothing. AF_UNIX stays the filter's own rule (refused with EPERM unless
- * granted); the stage picks filters_guard[NOTIFY_UNIX set ? 0 : 1]. */
+ * monitor = off, which reports nothing. AF_UNIX stays the filter's own rule (refused with
+ * EPERM unless granted); the stage picks filters_guard[NOTIFY_UNIX set ? 0 : 1]. */
 #define NOTIFY_GUARD 0x2u
 
 /* What a call does to the path it names. */
