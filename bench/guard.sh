@@ -1,22 +1,28 @@
 #!/bin/sh
 # guard.sh [B [BASE [PRE]]] — the "Guard" benchmark (docs/monitor.md "The guard",
-# "Performance"): this tree against the revision BASE (default 852948c: the guard with the
-# writes-level filter at monitor = off) and PRE (default f49c361: the last build before the
-# guard), in interleaved rounds (each round runs every configuration in turn):
+# "Performance"): this tree against the revision BASE (default be87052: the guard before its
+# per-thread cache) and PRE (default f49c361: the last build before the guard), in interleaved
+# rounds (each round runs every configuration in turn):
 #   - `sbxsh -c true`, network = none, at monitor = off and on;
 #   - extracting a tarball of 20,000 small files (made here) into the project, at off, writes
 #     and on — onto a tmpfs mounted for it when run as root (a disk's spread hides the
 #     difference), else onto /var/tmp;
+#   - a C build: `make -j2` of 41 generated C files and their link, at monitor = writes;
+#   - `git clone` of a local repository of 5,000 files (made here) into the project, at on and
+#     off (git_config = yes: a clone writes its .git/config);
 #   - one guarded create: a Python loop of 10,000 os.open(O_CREAT|O_EXCL) + close at off, less
 #     the same loop opening one file for reading (not notified), per call; with sbxsh pinned to
 #     one CPU (taskset -c 0) and not.
-# Needs hyperfine, python3, tar, taskset, git. Writes the "Guard" section of bench/RESULTS.md
+# GUARD_BENCH_ONLY="true tar make clone creates" picks parts (all by default).
+# Needs hyperfine, python3, tar, taskset, git, gcc, make. Writes the "Guard" section of bench/RESULTS.md
 # in place (and prints it; progress on stderr). Tests never assert timings.
 set -eu
 B=${1:-build}
-BASE=${2:-852948c}
+BASE=${2:-be87052}
 PRE=${3:-f49c361}
 RUNS=${GUARD_BENCH_ROUNDS:-10}
+ONLY=${GUARD_BENCH_ONLY:-true tar make clone creates}
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 . "$(dirname "$0")/lib.sh"
 W=$work
 cleanup() {
@@ -25,7 +31,7 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT INT TERM
-bench_need hyperfine git tar taskset /usr/bin/python3
+bench_need hyperfine git tar taskset /usr/bin/python3 gcc make
 PY=/usr/bin/python3
 
 echo "guard.sh: building this tree, $BASE and $PRE" >&2
@@ -53,7 +59,7 @@ P=$W/fs/proj
 mkdir -p "$HOME/.config/sbxsh" "$P/.git"
 chmod 700 "$HOME"
 for m in off writes on; do
-	printf '[sbxsh]\nmonitor = %s\non_violation = warn\n[default]\nnetwork = none\n' "$m" > "$W/$m.ini"
+	printf '[sbxsh]\nmonitor = %s\non_violation = warn\n[default]\nnetwork = none\ngit_config = yes\n' "$m" > "$W/$m.ini"
 	chmod 600 "$W/$m.ini"
 done
 
@@ -68,6 +74,35 @@ for d in range(100):
             o.write(f"{d} {f}\n")
 ' && tar -cf "$W/t.tar" .)
 rm -rf "$W/src"
+echo "guard.sh: making the C sources and the repository of 5,000 files" >&2
+mkdir "$P/cb"
+$PY - "$P/cb" << 'EOF'
+import sys
+d = sys.argv[1]
+objs = []
+for i in range(40):
+    with open(f"{d}/u{i}.c", "w") as o:
+        o.write("#include <string.h>\n")
+        for k in range(30):
+            o.write(f"int f{i}_{k}(const char *s) {{ int n = 0; for (size_t j = 0; j < strlen(s); j++)"
+                    f" n += s[j] * {k + 1}; return n ^ {i}; }}\n")
+    objs.append(f"o/u{i}.o")
+with open(f"{d}/main.c", "w") as o:
+    o.write("int main(void) { return 0; }\n")
+with open(f"{d}/Makefile", "w") as o:  # the objects in o/: hyperfine's --prepare expands no glob
+    o.write("OBJS = o/main.o " + " ".join(objs) + "\no/prog: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n"
+            "o/%.o: %.c\n\t@mkdir -p o\n\t$(CC) -O1 -c -o $@ $<\n")
+EOF
+mkdir "$W/repo"
+(cd "$W/repo" && git init -q && $PY -c '
+import os
+for d in range(50):
+    os.mkdir(f"d{d}")
+    for f in range(100):
+        with open(f"d{d}/f{f}.txt", "w") as o:
+            o.write(f"{d} {f}\n" * 4)
+' && git add . && git -c user.name=b -c user.email=b@x commit -qm files) ||
+	{ echo "guard.sh: could not make the repository" >&2; exit 1; }
 cat > "$P/creates.py" << 'EOF'
 import os, sys
 n, create = int(sys.argv[1]), sys.argv[2] == "1"
@@ -119,9 +154,12 @@ sys.exit(subprocess.call(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVN
 	done
 }
 
+if want true; then
 echo "guard.sh: sbxsh -c true" >&2
 round true 20 20 "" "new-off|off|true" "base-off|off|true" "pre-off|off|true" \
 	"new-on|on|true" "base-on|on|true" "pre-on|on|true"
+fi
+if want tar; then
 echo "guard.sh: the tarball" >&2
 round tar 1 1 "rm -rf $P/x" \
 	"new-off|off|mkdir x && tar -xf $W/t.tar -C x" "base-off|off|mkdir x && tar -xf $W/t.tar -C x" \
@@ -130,6 +168,26 @@ round tar 1 1 "rm -rf $P/x" \
 	"new-on|on|mkdir x && tar -xf $W/t.tar -C x" "base-on|on|mkdir x && tar -xf $W/t.tar -C x" \
 	"pre-off|off|mkdir x && tar -xf $W/t.tar -C x" "pre-writes|writes|mkdir x && tar -xf $W/t.tar -C x" \
 	"pre-on|on|mkdir x && tar -xf $W/t.tar -C x"
+fi
+if want make; then
+echo "guard.sh: make -j2" >&2
+"$W/new/bin/sbxsh" --config "$W/writes.ini" -c 'make -s -j2 -C cb' > /dev/null 2>&1 &&
+	[ -x "$P/cb/o/prog" ] || { echo "guard.sh: make -j2 in the sandbox failed" >&2; exit 1; }
+round make 1 1 "rm -rf $P/cb/o" \
+	"new-writes|writes|make -s -j2 -C cb" "base-writes|writes|make -s -j2 -C cb" \
+	"pre-writes|writes|make -s -j2 -C cb"
+fi
+if want clone; then
+echo "guard.sh: git clone" >&2
+"$W/new/bin/sbxsh" --config "$W/on.ini" -c "git clone -q $W/repo cl" > /dev/null 2>&1 &&
+	[ -f "$P/cl/d49/f99.txt" ] || { echo "guard.sh: git clone in the sandbox failed" >&2; exit 1; }
+rm -rf "$P/cl"
+round clone 1 1 "rm -rf $P/cl" \
+	"new-on|on|git clone -q $W/repo cl" "base-on|on|git clone -q $W/repo cl" \
+	"pre-on|on|git clone -q $W/repo cl" "new-off|off|git clone -q $W/repo cl" \
+	"base-off|off|git clone -q $W/repo cl" "pre-off|off|git clone -q $W/repo cl"
+fi
+if want creates; then
 echo "guard.sh: guarded creates" >&2
 for pin in 1 0; do
 	t=
@@ -149,11 +207,12 @@ for pin in 1 0; do
 			> /dev/null 2>&1 || { echo "guard.sh: creates failed under hyperfine" >&2; exit 1; }
 	done
 done
+fi
 
 {
 echo "## Guard"
 echo
-echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/guard.sh\`, hyperfine in $RUNS interleaved rounds (each runs every configuration in turn); new = $new_rev, base = $base_rev (the guard, \`off\` on the writes filter), pre = $pre_rev (before the guard); the project on $where; Python is \`$PY\`"
+echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); \`bench/guard.sh\`, hyperfine in $RUNS interleaved rounds (each runs every configuration in turn); new = $new_rev, base = $base_rev, pre = $pre_rev (before the guard); the project on $where; Python is \`$PY\`"
 echo
 $PY - "$W" <<'EOF'
 import glob, json, statistics, sys
@@ -168,34 +227,37 @@ def load(pat):
 
 med = statistics.median
 t = load("true.*.json")
-n = len(t["new-off"])
-print(f"| `sbxsh -c true` ({n} runs each, medians) | new | base | pre | new − base | new − pre |")
-print("|---|---|---|---|---|---|")
-for m in ("off", "on"):
-    a, b, c = (med(t[f"{v}-{m}"]) * 1e3 for v in ("new", "base", "pre"))
-    print(f"| monitor = {m} | {a:.2f} ms | {b:.2f} ms | {c:.2f} ms | **{a - b:+.2f} ms** "
-          f"| **{a - c:+.2f} ms** |")
-print()
-t = load("tar.*.json")
-n = len(t["new-off"])
-print(f"| 20,000-file tarball into the project ({n} runs each, medians) | new | base | pre "
-      "| new/base | new/pre |")
-print("|---|---|---|---|---|---|")
-for m in ("off", "writes", "on"):
-    a, b = med(t[f"new-{m}"]), med(t[f"base-{m}"])
-    c = med(t[f"pre-{m}"]) if f"pre-{m}" in t else None
-    pc = f"{c * 1e3:.0f} ms" if c else "—"
-    pr = f"**{a / c:.2f}×**" if c else "—"
-    print(f"| monitor = {m} | {a * 1e3:.0f} ms | {b * 1e3:.0f} ms | {pc} | **{a / b:.2f}×** "
-          f"| {pr} |")
-print()
-print("| one guarded create at off (10,000 `os.open(O_CREAT\\|O_EXCL)` + close, less the same "
-      "loop of read opens, per call) | new | base |")
-print("|---|---|---|")
-for pin, what in (("1", "sbxsh pinned to one CPU"), ("0", "not pinned")):
-    t = load(f"cr.{pin}.*.json")
-    per = lambda v: (med(t[f"{v}-1"]) - med(t[f"{v}-0"])) / 10000 * 1e6
-    print(f"| {what} | {per('new'):.1f} µs | {per('base'):.1f} µs |")
+if t:
+    n = len(t["new-off"])
+    print(f"| `sbxsh -c true` ({n} runs each, medians) | new | base | pre | new − base | new − pre |")
+    print("|---|---|---|---|---|---|")
+    for m in ("off", "on"):
+        a, b, c = (med(t[f"{v}-{m}"]) * 1e3 for v in ("new", "base", "pre"))
+        print(f"| monitor = {m} | {a:.2f} ms | {b:.2f} ms | {c:.2f} ms | **{a - b:+.2f} ms** "
+              f"| **{a - c:+.2f} ms** |")
+    print()
+for name, what, levels in (("tar", "20,000-file tarball into the project", ("off", "writes", "on")),
+                           ("make", "`make -j2`, 41 C files and a link", ("writes",)),
+                           ("clone", "`git clone` of 5,000 files into the project", ("off", "on"))):
+    t = load(f"{name}.*.json")
+    if not t:
+        continue
+    n = len(t[f"new-{levels[0]}"])
+    print(f"| {what} ({n} runs each, medians) | new | base | pre | new/base | new/pre |")
+    print("|---|---|---|---|---|---|")
+    for m in levels:
+        a, b, c = (med(t[f"{v}-{m}"]) for v in ("new", "base", "pre"))
+        print(f"| monitor = {m} | {a * 1e3:.0f} ms | {b * 1e3:.0f} ms | {c * 1e3:.0f} ms "
+              f"| **{a / b:.2f}×** | **{a / c:.2f}×** |")
+    print()
+if load("cr.1.*.json"):
+    print("| one guarded create at off (10,000 `os.open(O_CREAT\\|O_EXCL)` + close, less the same "
+          "loop of read opens, per call) | new | base |")
+    print("|---|---|---|")
+    for pin, what in (("1", "sbxsh pinned to one CPU"), ("0", "not pinned")):
+        t = load(f"cr.{pin}.*.json")
+        per = lambda v: (med(t[f"{v}-1"]) - med(t[f"{v}-0"])) / 10000 * 1e6
+        print(f"| {what} | {per('new'):.1f} µs | {per('base'):.1f} µs |")
 EOF
 } > "$W/section.md"
 cat "$W/section.md"

@@ -22,8 +22,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/kcmp.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -60,6 +62,8 @@ struct ctx {
 	const struct seccomp_notif *req;
 	int root; /* /proc/TID/root */
 	bool umask_set;
+	bool thr_asked;		  /* thr looked up */
+	struct guard_thread *thr; /* the caller's facts, or NULL: not to be used */
 };
 
 int guard_thread_setup(void)
@@ -127,9 +131,16 @@ static long status_field(pid_t tid, const char *key, int base)
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
 #endif
-#ifndef PIDFS_MAGIC
-#define PIDFS_MAGIC 0x50494446
-#endif
+
+static void thread_clear(struct guard_thread *t)
+{
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	if (t->cwd >= 0)
+		close(t->cwd);
+	memset(t, 0, sizeof(*t));
+	t->pidfd = t->cwd = t->umask = -1;
+}
 
 void guard_cache_init(struct guard_cache *gc)
 {
@@ -137,6 +148,8 @@ void guard_cache_init(struct guard_cache *gc)
 	gc->root = -1;
 	for (unsigned i = 0; i < GUARD_DIRS; i++)
 		gc->d[i].fd = -1;
+	for (unsigned i = 0; i < GUARD_THREADS; i++)
+		gc->t[i].pidfd = gc->t[i].cwd = gc->t[i].umask = -1;
 }
 
 static void dirs_drop(struct guard_cache *gc)
@@ -157,6 +170,8 @@ void guard_cache_release(struct guard_cache *gc)
 		close(gc->root);
 	gc->root = -1;
 	dirs_drop(gc);
+	for (unsigned i = 0; i < GUARD_THREADS; i++)
+		thread_clear(&gc->t[i]);
 }
 
 /* A cached directory: its descriptor (borrowed) and real path, or -1. */
@@ -196,62 +211,108 @@ static bool dirs_keep(struct guard_cache *gc, uint64_t dev, uint64_t ino, const 
 	return true;
 }
 
-void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool um)
+void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool fact)
 {
 	for (unsigned i = 0; i < gc->npending; i++)
-		if (gc->pending[i] == tid || (kill((pid_t)gc->pending[i], 0) < 0 && errno == ESRCH))
+		if (gc->pending[i] == tid)
 			gc->pending[i--] = gc->pending[--gc->npending];
-	if (!um)
+	if (!fact)
 		return;
-	memset(gc->u, 0, sizeof(gc->u));
-	if (gc->npending < 4)
+	/* the facts may change for any thread sharing tid's context: all forgotten */
+	for (unsigned i = 0; i < GUARD_THREADS; i++) {
+		struct guard_thread *t = &gc->t[i];
+
+		if (t->cwd >= 0)
+			close(t->cwd);
+		t->cwd = t->umask = -1;
+	}
+	/* full: a pending thread that ended made its last call */
+	for (unsigned i = 0; gc->npending == GUARD_PENDING && i < gc->npending; i++)
+		if (kill((pid_t)gc->pending[i], 0) < 0 && errno == ESRCH)
+			gc->pending[i--] = gc->pending[--gc->npending];
+	if (gc->npending < GUARD_PENDING) {
 		gc->pending[gc->npending++] = tid;
-	else
+		gc->epoch++;
+	} else {
 		gc->off = true;
+	}
 }
 
-/* The thread's pidfs inode (unique for the task's lifetime and never reused), or 0. Whether
- * pidfds are pidfs's (6.9+; before, one anonymous inode for all) is asked once. */
-static uint64_t task_ino(pid_t tid)
+/* Whether tid shares no file-system context with a thread in a chdir, fchdir or umask call
+ * (a context is shared by clone(CLONE_FS) alone and never comes to be shared later: once seen
+ * apart, the pair stays apart). A pending thread that is gone made its last call. */
+static bool apart_from_pending(struct guard_cache *gc, uint32_t tid)
 {
-	static int pidfs = -1;
-	struct stat st;
-	struct statfs sf;
-	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-	uint64_t ino = 0;
+	for (unsigned i = 0; i < gc->npending; i++) {
+		long r = syscall(SYS_kcmp, (pid_t)gc->pending[i], (pid_t)tid, KCMP_FS, 0, 0);
 
-	if (fd < 0)
-		return 0;
-	if (pidfs < 0 && fstatfs(fd, &sf) == 0)
-		pidfs = sf.f_type == PIDFS_MAGIC;
-	if (pidfs == 1 && fstat(fd, &st) == 0)
-		ino = st.st_ino;
-	close(fd);
-	return ino;
+		if (r < 0 && errno == ESRCH && kill((pid_t)gc->pending[i], 0) < 0 &&
+		    errno == ESRCH) {
+			gc->pending[i--] = gc->pending[--gc->npending];
+			continue;
+		}
+		if (r != 1 && r != 2)
+			return false; /* shared, or not known */
+	}
+	return true;
+}
+
+/* The caller's cached facts (an entry, maybe empty), or NULL when they are not to be used. The
+ * entry is the thread behind its pidfd: alive (poll) means it still holds the tid, so a call
+ * with that tid is its own (the call is made only after ID_VALID said the caller waits). */
+static struct guard_thread *thread_of(struct ctx *x)
+{
+	struct guard_cache *gc = x->gc;
+	uint32_t tid = x->req->pid;
+	struct guard_thread *t = &gc->t[tid % GUARD_THREADS];
+
+	if (x->thr_asked)
+		return x->thr;
+	x->thr_asked = true;
+	x->thr = NULL;
+	if (gc->off)
+		return NULL;
+	if (t->pidfd >= 0 && t->tid == tid) {
+		struct pollfd p = {.fd = t->pidfd, .events = POLLIN};
+
+		if (poll(&p, 1, 0) != 0)
+			thread_clear(t); /* it ended: a new thread may hold the tid */
+	}
+	if (t->pidfd < 0 || t->tid != tid) {
+		int fd = (int)syscall(SYS_pidfd_open, (pid_t)tid, PIDFD_THREAD);
+
+		thread_clear(t);
+		if (fd < 0)
+			return NULL; /* before 6.9, or gone */
+		/* O_CLOEXEC is a pidfd's own */
+		t->tid = tid;
+		t->pidfd = fd;
+		t->epoch = gc->epoch - 1;
+	}
+	if (gc->npending && t->epoch != gc->epoch) {
+		if (!apart_from_pending(gc, tid))
+			return NULL;
+		t->epoch = gc->epoch;
+	}
+	x->thr = t;
+	return t;
 }
 
 /* The command's umask on this thread, before anything is created. */
 static int set_umask(struct ctx *x)
 {
-	struct guard_cache *gc = x->gc;
-	uint32_t tid = x->req->pid;
-	unsigned slot = tid % GUARD_UMASKS;
-	bool use = !gc->off && !gc->npending;
-	uint64_t ino = use ? task_ino((pid_t)tid) : 0;
+	struct guard_thread *t = thread_of(x);
 	long u;
 
 	if (x->umask_set)
 		return 0;
-	if (ino && gc->u[slot].ino == ino && gc->u[slot].tid == tid) {
-		u = gc->u[slot].mask;
+	if (t && t->umask >= 0) {
+		u = t->umask;
 	} else {
-		if ((u = status_field((pid_t)tid, "Umask:", 8)) < 0)
+		if ((u = status_field((pid_t)x->req->pid, "Umask:", 8)) < 0)
 			return -ESRCH;
-		if (ino) {
-			gc->u[slot].ino = ino;
-			gc->u[slot].tid = tid;
-			gc->u[slot].mask = (uint16_t)u;
-		}
+		if (t)
+			t->umask = (int)u;
 	}
 	/* this thread's own (guard_thread_setup: unshare(CLONE_FS)), set only when it changes */
 	static __thread long cur = -1;
@@ -325,12 +386,22 @@ static int open_dir(struct ctx *x, int base, const char *path)
 	return open2(x->root, abs, fl, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 }
 
-/* The command's directory descriptor (AT_FDCWD: its cwd) as ours. */
-static int cmd_dir(struct ctx *x, int dirfd)
+/* The command's directory descriptor (AT_FDCWD: its cwd) as ours. *own false: the cache's
+ * (not to be closed). st: its device and inode when known (st_ino 0 when not). */
+static int cmd_dir(struct ctx *x, int dirfd, bool *own, struct stat *st)
 {
+	struct guard_thread *t = dirfd == AT_FDCWD ? thread_of(x) : NULL;
 	char p[48], n[16];
 	int r;
 
+	*own = true;
+	st->st_dev = st->st_ino = 0;
+	if (t && t->cwd >= 0) {
+		*own = false;
+		st->st_dev = t->cdev;
+		st->st_ino = t->cino;
+		return t->cwd;
+	}
 	if (dirfd == AT_FDCWD) {
 		proc_path(p, sizeof(p), (pid_t)x->req->pid, "cwd");
 	} else {
@@ -344,6 +415,15 @@ static int cmd_dir(struct ctx *x, int dirfd)
 	r = openat(AT_FDCWD, p, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r < 0)
 		return errno == ENOENT && dirfd != AT_FDCWD ? -EBADF : -errno;
+	if (t && fstat(r, st) == 0) {
+		/* the same directory as the thread's cwd until it calls chdir or fchdir */
+		t->cwd = r;
+		t->cdev = st->st_dev;
+		t->cino = st->st_ino;
+		*own = false;
+	} else {
+		st->st_ino = 0;
+	}
 	return r;
 }
 
@@ -377,6 +457,8 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 	char dir[PATH_MAX];
 	size_t l = strlen(path);
 	int r, b = base;
+	bool bown = false;
+	struct stat bs = {0};
 
 	f->pfd = -1;
 	f->slash = false;
@@ -402,18 +484,17 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 	else
 		dir[0] = '\0';
 	if (dir[0] != '/' && b < 0) {
-		if ((b = cmd_dir(x, cmd_fd)) < 0)
+		if ((b = cmd_dir(x, cmd_fd, &bown, &bs)) < 0)
 			return b;
 	}
 	/* the directory cache, by the base's identity and the spelling */
-	struct stat bs = {0};
 	const char *cached = NULL;
 	int cfd = -1;
 
-	if (dir[0] == '/' || fstat(b, &bs) == 0)
+	if (dir[0] == '/' || bs.st_ino || fstat(b, &bs) == 0)
 		cfd = dirs_find(x->gc, bs.st_dev, bs.st_ino, dir, &cached);
 	if (cfd >= 0) {
-		if (b != base)
+		if (b != base && bown)
 			close(b);
 		f->pfd = cfd;
 		f->borrowed = true;
@@ -432,7 +513,7 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 		plain = false;
 		f->pfd = open_dir(x, b, dir);
 	}
-	if (b != base)
+	if (b != base && bown)
 		close(b);
 	if (f->pfd < 0) {
 		r = f->pfd;
@@ -966,13 +1047,15 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 	}
 	if ((fl & __O_TMPFILE) == __O_TMPFILE) {
 		int d = -1, b = -1;
+		bool bown = false;
+		struct stat bs;
 
 		if ((r = set_umask(x)) < 0)
 			return r;
-		if (c->path[0] != '/' && (b = cmd_dir(x, c->dirfd)) < 0)
+		if (c->path[0] != '/' && (b = cmd_dir(x, c->dirfd, &bown, &bs)) < 0)
 			return b;
 		d = open_dir(x, b, c->path);
-		if (b >= 0)
+		if (b >= 0 && bown)
 			close(b);
 		if (d < 0)
 			return d;
@@ -986,6 +1069,26 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			return r;
 		ans->fd = r;
 		return 0;
+	}
+	/* O_CREAT|O_EXCL follows nothing and opens nothing that is there (a symlink included:
+	 * EEXIST): a name allowed is created, or the kernel says why not, with no look first */
+	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
+		if ((r = final_of(x, -1, c->dirfd, c->path, &f)) < 0)
+			goto out;
+		if (!f.slash && !dots(f.name) && !check(x, f.real, MAND_WRITE, ref)) {
+			if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
+				goto out;
+			r = openat(f.pfd, f.name, (int)(fl | O_NOFOLLOW | O_CLOEXEC),
+				   (mode_t)c->mode);
+			if (r < 0) {
+				r = -errno;
+				goto out;
+			}
+			ans->fd = r;
+			r = 0;
+			goto out;
+		}
+		ref->refused = false; /* the look below decides (EEXIST comes first) */
 	}
 	for (int again = 0; again < 8; again++) {
 		bool follow = !(fl & O_NOFOLLOW) && !((fl & O_CREAT) && (fl & O_EXCL));
@@ -1462,7 +1565,7 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	if ((c->op == GOP_CHMOD || c->op == GOP_CHOWN) && (c->flags & AT_EMPTY_PATH) &&
 	    !c->path[0]) {
 		r = do_by_fd(x, c, ref);
-		if (c->op == GOP_CHMOD)
+		if (c->op == GOP_CHMOD && r == 0)
 			dirs_drop(x->gc);
 		return r;
 	}
@@ -1494,8 +1597,9 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	default:
 		r = -ENOSYS;
 	}
-	/* a name changed (or a directory's search permission): resolve afresh from now on */
-	if (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD)
+	/* a name changed (or a directory's search permission): resolve afresh from now on. A call
+	 * that failed changed nothing (git unlinks each name before it creates it) */
+	if (r == 0 && (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD))
 		dirs_drop(x->gc);
 	(void)ans;
 	return r;

@@ -29,6 +29,7 @@ enum guard_op {
 	GOP_CHOWN,    /* a = uid, b = gid; flags: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH */
 	GOP_XATTR,    /* path2: the attribute's name; value, size; flags: GUARD_X_*, a = the
 		       * call's XATTR_CREATE/REPLACE */
+	GOP_FACT,     /* not performed: chdir, fchdir, umask change a fact the cache keeps */
 };
 
 /* GOP_XATTR's flags */
@@ -66,11 +67,18 @@ struct guard_refusal {
 	char to[PATH_MAX];
 };
 
-/* What the guard keeps between calls (start zeroed, root -1): the sandbox's root, and each
- * recent thread's umask keyed by its pidfs inode (never reused: a new task with an old tid
- * misses), unused from a umask() call until that thread's next call (guard_cache_seen). */
-#define GUARD_UMASKS 16
-#define GUARD_DIRS   8
+/* What the guard keeps between calls (guard_cache_init):
+ * - the sandbox's root;
+ * - the directories resolved lately (d[]);
+ * - recent threads' facts (t[]): each thread's pidfd (PIDFD_THREAD, polled at each of its
+ *   calls: an entry never outlives its thread, so a reused tid misses), its cwd (O_PATH: it
+ *   follows the directory through renames, as the kernel's own cwd does) and its umask.
+ *   chdir, fchdir and umask notify at every level (GOP_FACT): each empties the facts, and
+ *   while one is in flight (until that thread's next call, or its end) the threads that share
+ *   its file-system context (kcmp KCMP_FS) neither use nor fill them. */
+#define GUARD_THREADS 16
+#define GUARD_DIRS    8
+#define GUARD_PENDING 32
 struct guard_cache {
 	int root;
 	/* directories resolved lately, by (the base directory's device and inode, or 0 for the
@@ -82,19 +90,22 @@ struct guard_cache {
 		char *key, *real;
 	} d[GUARD_DIRS];
 	unsigned dnext;
-	struct {
-		uint64_t ino;
+	struct guard_thread {
 		uint32_t tid;
-		uint16_t mask;
-	} u[GUARD_UMASKS];
-	uint32_t pending[4]; /* threads in a umask() call: the cache is unused meanwhile */
-	unsigned npending;
-	bool off;
+		int pidfd; /* -1: the slot is empty */
+		int cwd;   /* O_PATH, or -1: not known */
+		uint64_t cdev, cino;
+		int umask;	/* -1: not known */
+		unsigned epoch; /* the pending set it was found to share no context with */
+	} t[GUARD_THREADS];
+	uint32_t pending[GUARD_PENDING]; /* threads in a chdir, fchdir or umask call */
+	unsigned npending, epoch;
+	bool off; /* more pending than fit: the facts are unused from then on */
 };
 void guard_cache_init(struct guard_cache *gc);
 void guard_cache_release(struct guard_cache *gc);
-/* Every notification, first: tid's earlier call is over; umask: it is making a umask() call. */
-void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool umask);
+/* Every notification, first: tid's earlier call is over; fact: it is making a GOP_FACT call. */
+void guard_cache_seen(struct guard_cache *gc, uint32_t tid, bool fact);
 
 /* The errno a refusal answers: what the kernel says for a read-only file. */
 #define GUARD_REFUSED EROFS

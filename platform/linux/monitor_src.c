@@ -66,8 +66,8 @@ struct mon_src {
 	uint8_t *gop;
 	const struct mand_ctx *mc;
 	struct guard_cache gc;
-	int umask_idx; /* the table's umask row: the guard's umask cache */
 	bool quiet;    /* monitor = off: the guard works, no call's paths are read */
+	bool no_reads; /* off, writes: reads are not judged (chdir notifies for the guard) */
 };
 
 /* The cwd of recent threads, as /proc/TID/cwd read it (a readlink is a third of the cost of a
@@ -138,7 +138,8 @@ static uint8_t gop_for(const char *name)
 	    {"lchown", GOP_CHOWN},	 {"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
 	    {"fchmodat2", GOP_CHMOD},	 {"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
 	    {"fsetxattr", GOP_XATTR},	 {"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
-	    {"fremovexattr", GOP_XATTR},
+	    {"fremovexattr", GOP_XATTR}, {"umask", GOP_FACT},	       {"chdir", GOP_FACT},
+	    {"fchdir", GOP_FACT},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -173,7 +174,6 @@ int msrc_new(struct mon_src **out, int listener, const struct mand_ctx *mc, msrc
 	m->fd = listener;
 	m->boot = -1;
 	guard_cache_init(&m->gc);
-	m->umask_idx = -1;
 	m->mc = mc;
 	m->emit = fn;
 	m->emit_arg = arg;
@@ -185,8 +185,6 @@ int msrc_new(struct mon_src **out, int listener, const struct mand_ctx *mc, msrc
 	for (unsigned i = 0; i < m->ncalls; i++) {
 		m->jflags[i] = jflags_for(m->calls[i].name);
 		m->gop[i] = gop_for(m->calls[i].name);
-		if (strcmp(m->calls[i].name, "umask") == 0)
-			m->umask_idx = (int)i;
 	}
 	map_arch(m, 0);
 	map_arch(m, 1);
@@ -743,7 +741,8 @@ static int handle(struct mon_src *m, const struct seccomp_notif *req)
 	int r;
 
 	cwd_note(m, req->pid, idx >= 0 && idx != MON_SOCKETCALL ? &m->calls[idx] : NULL);
-	guard_cache_seen(&m->gc, req->pid, idx >= 0 && idx == m->umask_idx);
+	guard_cache_seen(&m->gc, req->pid,
+			 idx >= 0 && idx != MON_SOCKETCALL && m->gop[idx] == GOP_FACT);
 	if (idx == MON_SOCKETCALL)
 		return handle_socketcall(m, req);
 	if (idx < 0) /* not a call of the table: never let through unseen */
@@ -772,7 +771,9 @@ static int handle(struct mon_src *m, const struct seccomp_notif *req)
 			return r < 0 ? r : 0;
 		}
 	}
-	r = m->quiet ? (nm.n = 0) : name_call(m, req, c, m->jflags[idx], &nm);
+	r = m->quiet || (c->op == NOP_READ && m->no_reads)
+		? (nm.n = 0)
+		: name_call(m, req, c, m->jflags[idx], &nm);
 	if (r < 0) {
 		m->st.unknown += r != -ENOENT;
 		nm.n = 0;
@@ -916,6 +917,7 @@ int msrc_start(struct mon_src *m)
 void msrc_set_level(struct mon_src *m, enum monitor_level level)
 {
 	m->cwd_ok = level >= MONITOR_FULL; /* chdir and the other cwd_event calls notify */
+	m->no_reads = level < MONITOR_FULL;
 }
 
 void msrc_set_quiet(struct mon_src *m)

@@ -53,7 +53,7 @@ static const struct notify_call calls[] = {
 	{ "access", NOP_READ, F, CWD, 0, N, N, N, false, 0 },
 	{ "faccessat", NOP_READ, F, 0, 1, N, N, N, false, 0 },
 	{ "faccessat2", NOP_READ, F, 0, 1, N, N, N, false, 0 },
-	{ "chdir", NOP_READ, F, CWD, 0, N, N, N, false, CWD_MOVES },
+	{ "chdir", NOP_READ, W, CWD, 0, N, N, N, false, CWD_MOVES }, /* judged from F */
 	{ "readlink", NOP_READ, A, CWD, 0, N, N, N, false, 0 },
 	{ "readlinkat", NOP_READ, A, 0, 1, N, N, N, false, 0 },
 	{ "stat", NOP_READ, A, CWD, 0, N, N, N, false, 0 },
@@ -91,11 +91,11 @@ static const struct notify_call calls[] = {
 	{ "mknod", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
 	{ "mknodat", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
 	{ "socket", NOP_UNIX, W, N, N, N, N, N, false, 0 },
-	{ "fchdir", NOP_NOTE, F, N, N, N, N, N, false, CWD_MOVES },
+	{ "fchdir", NOP_NOTE, W, N, N, N, N, N, false, CWD_MOVES }, /* and the guard's cache */
 	{ "fork", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 	{ "vfork", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 	{ "clone", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
-	{ "umask", NOP_NOTE, W, N, N, N, N, N, false, 0 }, /* the guard's umask cache */
+	{ "umask", NOP_NOTE, W, N, N, N, N, N, false, 0 }, /* the guard's cache */
 	{ "fchmodat2", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
 	{ "setxattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
 	{ "lsetxattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
@@ -127,8 +127,12 @@ bool notify_guarded(const struct notify_call *c)
 
 	if (c->op == NOP_OPEN)
 		return true;
+	/* the facts the guard caches per thread: its cwd and umask */
+	if (strcmp(c->name, "umask") == 0 || strcmp(c->name, "chdir") == 0 ||
+	    strcmp(c->name, "fchdir") == 0)
+		return true;
 	if (c->op == NOP_NOTE)
-		return strcmp(c->name, "umask") == 0;
+		return false;
 	if (c->op != NOP_WRITE)
 		return false;
 	for (size_t i = 0; i < sizeof(unguarded) / sizeof(unguarded[0]); i++)

@@ -19,9 +19,9 @@
 
 /* notify_rules_add flags */
 #define NOTIFY_UNIX 0x1u /* socket(AF_UNIX) notifies; the monitor refuses it with EPERM */
-/* Only the calls the guard performs (notify_guarded) and umask (its cache): monitor = off,
- * which reports nothing. AF_UNIX stays the filter's own rule (refused with EPERM unless
- * granted); the stage picks filters_guard[NOTIFY_UNIX set ? 0 : 1]. */
+/* Only the calls the guard performs (notify_guarded) and chdir, fchdir, umask (its cache):
+ * monitor = off, which reports nothing. AF_UNIX stays the filter's own rule (refused with
+ * EPERM unless granted); the stage picks filters_guard[NOTIFY_UNIX set ? 0 : 1]. */
 #define NOTIFY_GUARD 0x2u
 
 /* What a call does to the path it names. */
@@ -57,7 +57,8 @@ struct notify_call {
 /* The table of monitored calls; *n receives its length. Static, never freed. */
 const struct notify_call *notify_calls(unsigned *n);
 
-/* The guard performs c, or keeps a cache by it (umask): the NOTIFY_GUARD filter's calls. */
+/* The guard performs c, or keeps a cache by it (chdir, fchdir, umask): the NOTIFY_GUARD
+ * filter's calls. */
 bool notify_guarded(const struct notify_call *c);
 
 /* Open flags that mean the open may write. */
