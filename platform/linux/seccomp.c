@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -152,6 +153,73 @@ static const struct rule rules[] = {
     R0("delete_module", EPERM),
 };
 
+/* Calls newer than libseccomp's table may be, by their numbers: since 424 every ABI numbers a
+ * new call alike (x86_64, i386, aarch64, arm: asm-generic's table). Each row is added by name
+ * where this libseccomp knows it (every ABI), else by number on the native ABI (libseccomp
+ * names a compat ABI's calls through the native one's names only). err 0: allowed. The
+ * attribute calls answer ENOSYS, so libc and tools fall back to the older calls the guard
+ * performs (setxattr, removexattr) or that act on a descriptor; open_tree_attr is refused as
+ * open_tree is. */
+static const struct newcall {
+	const char *name;
+	int nr, err;
+} newcalls[] = {
+    {"statmount", 457, 0},	     {"listmount", 458, 0},	  {"lsm_get_self_attr", 459, 0},
+    {"lsm_set_self_attr", 460, ENOSYS}, {"lsm_list_modules", 461, 0}, {"mseal", 462, 0},
+    {"setxattrat", 463, ENOSYS},	     {"getxattrat", 464, 0},	  {"listxattrat", 465, 0},
+    {"removexattrat", 466, ENOSYS},     {"open_tree_attr", 467, EPERM}, {"file_getattr", 468, ENOSYS},
+    {"file_setattr", 469, ENOSYS},
+};
+
+/* The highest native number this libseccomp names (456 for 2.5.4 on x86_64). */
+static int highest_known(void)
+{
+	int top = -1;
+
+	for (int nr = 0; nr <= SECCOMP_CEILING; nr++) {
+		char *s = seccomp_syscall_resolve_num_arch(seccomp_arch_native(), nr);
+
+		if (s)
+			top = nr;
+		free(s);
+	}
+	return top;
+}
+
+static const struct newcall *newcall_of(int nr)
+{
+	for (size_t i = 0; i < sizeof(newcalls) / sizeof(newcalls[0]); i++)
+		if (newcalls[i].nr == nr)
+			return &newcalls[i];
+	return NULL;
+}
+
+/* The new calls' rows, and on the native ABI every number above the highest this libseccomp
+ * names, up to SECCOMP_CEILING: ENOSYS (a later kernel's call, which no row can judge), but
+ * for the new calls known harmless. */
+static int newcall_rules(scmp_filter_ctx ctx, bool compat)
+{
+	int r = 0, top = compat ? SECCOMP_CEILING : highest_known();
+
+	for (size_t i = 0; r == 0 && i < sizeof(newcalls) / sizeof(newcalls[0]); i++) {
+		const struct newcall *c = &newcalls[i];
+		int nr = seccomp_syscall_resolve_name(c->name);
+
+		if (c->err && nr != __NR_SCMP_ERROR) {
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((uint32_t)c->err), nr, 0);
+			r = r == -EDOM || r == -EOPNOTSUPP ? 0 : r;
+		}
+	}
+	for (int nr = top + 1; r == 0 && nr <= SECCOMP_CEILING; nr++) {
+		const struct newcall *c = newcall_of(nr);
+
+		if (!c || (c->err && seccomp_syscall_resolve_name(c->name) == __NR_SCMP_ERROR))
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((uint32_t)(c ? c->err : ENOSYS)), nr,
+					     0);
+	}
+	return r;
+}
+
 /* The one ABI the native one has beside it (0: none): x86_64's i386, aarch64's arm. */
 uint32_t sandbox_seccomp_compat_arch(void)
 {
@@ -211,7 +279,7 @@ int sandbox_seccomp_rules(void *ctx, bool unix_all)
 			continue;
 		r = add_rule(ctx, x);
 	}
-	return r;
+	return r == 0 ? newcall_rules(ctx, compat) : r;
 }
 
 /* i386's direct socket calls (kernel 4.3+), which libseccomp resolves to socketcall's

@@ -84,6 +84,7 @@ static void same_numbers(int a, uint32_t arch)
 #define RET_ALLOW  SECCOMP_RET_ALLOW
 #define RET_NOTIFY SECCOMP_RET_USER_NOTIF
 #define RET_EPERM  (SECCOMP_RET_ERRNO | 1u)
+#define RET_ENOSYS (SECCOMP_RET_ERRNO | 38u)
 
 static uint32_t bpf_run(const struct sock_fprog *p, const struct seccomp_data *d)
 {
@@ -147,6 +148,28 @@ static void test_other_abis(const struct prog *p)
 	}
 	is_int(bad, 0, "%s: every x32 call (0x40000000 | nr) and every foreign arch's: EPERM",
 	       p->what);
+}
+
+/* Calls newer than libseccomp 2.5.4 (457 and up, x86_64's numbers): the harmful ones refused,
+ * the harmless ones allowed, every other number up to SECCOMP_CEILING ENOSYS (a later kernel's
+ * call), and past it the kernel's own answer (nothing calls there). */
+static void test_new_calls(const struct prog *p)
+{
+	static const int allowed[] = {457, 458, 459, 461, 462, 464, 465};
+	static const int nosys[] = {460, 463, 466, 468, 469};
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		bad += run(p->p, AUDIT_ARCH_X86_64, allowed[i], 0, 0, 0) != RET_ALLOW;
+	for (size_t i = 0; i < sizeof(nosys) / sizeof(nosys[0]); i++)
+		bad += run(p->p, AUDIT_ARCH_X86_64, nosys[i], 0, 0, 0) != RET_ENOSYS;
+	bad += run(p->p, AUDIT_ARCH_X86_64, 467, 0, 0, 0) != RET_EPERM; /* open_tree_attr */
+	for (int nr = 470; nr <= SECCOMP_CEILING; nr++)
+		bad += run(p->p, AUDIT_ARCH_X86_64, nr, 0, 0, 0) != RET_ENOSYS;
+	bad += run(p->p, AUDIT_ARCH_X86_64, SECCOMP_CEILING + 1, 0, 0, 0) != RET_ALLOW;
+	bad += run(p->p, AUDIT_ARCH_X86_64, 456, 0, 0, 0) != RET_ALLOW; /* futex_requeue */
+	is_int(bad, 0, "%s: new calls refused or allowed by number, 470..%d ENOSYS", p->what,
+	       SECCOMP_CEILING);
 }
 
 static uint32_t want_socket(const struct prog *p, const struct abi *b, uint64_t fam, bool pair)
@@ -361,6 +384,7 @@ int main(void)
 	size_t n = progs(p);
 	for (size_t i = 0; i < n; i++) {
 		test_other_abis(&p[i]);
+		test_new_calls(&p[i]);
 		test_families(&p[i]);
 		test_socketcall(&p[i]);
 		test_ioctls(&p[i]);
