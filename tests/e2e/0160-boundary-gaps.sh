@@ -69,4 +69,96 @@ else
 	skip "system calls newer than libseccomp" "no try-syscall helper ($helper) or not x86_64"
 fi
 
+# --- 2. unix sockets inherited on descriptors 3 and up ---
+# A caller's agent connection (fd 3), a listening socket (fd 4), a datagram socket (fd 8) and
+# a seqpacket one (fd 9) stay out unless unix_sockets = all; a pipe (5), a file (6), an inet
+# socket (7), stdout as a unix socketpair (Node's way) and a dup of it (10) pass, as bash's.
+cat > "$T/fds.py" << 'PY'
+import os, socket, subprocess, sys
+t, sbxsh, script = sys.argv[1], sys.argv[2], sys.argv[3]
+for n in ("/agent.sock", "/listen.sock"):
+    if os.path.exists(t + n):
+        os.unlink(t + n)
+agent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+agent.bind(t + "/agent.sock"); agent.listen(4)
+conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+conn.connect(t + "/agent.sock")
+srv, _ = agent.accept()
+lst = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+lst.bind(t + "/listen.sock"); lst.listen(4)
+r, w = os.pipe()
+os.write(w, b"piped\n"); os.close(w)
+f = os.open(t + "/proj/f", os.O_RDONLY)
+inet = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+dg = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+sq = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+out, peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+fds = {3: conn.fileno(), 4: lst.fileno(), 5: r, 6: f, 7: inet.fileno(), 8: dg.fileno(),
+       9: sq.fileno(), 1: out.fileno()}
+def child():
+    for n, o in fds.items():
+        os.dup2(o, 100 + n)
+    for n in fds:
+        os.dup2(100 + n, n)
+        os.close(100 + n)
+    os.dup2(1, 10)
+p = subprocess.Popen([sbxsh, "-c", script], preexec_fn=child, close_fds=False,
+                     stderr=subprocess.PIPE)
+out.close()
+err = p.stderr.read().decode()
+p.wait()
+srv.settimeout(0.2)
+try:
+    got = srv.recv(100).decode()
+except OSError:
+    got = ""
+peer.settimeout(5)
+data = b""
+while True:
+    try:
+        b = peer.recv(4096)
+    except OSError:
+        break
+    if not b:
+        break
+    data += b
+sys.stdout.write(data.decode() + "agent-received:" + got + "\n")
+sys.stderr.write(err)
+PY
+fdscript='for n in 3 4 5 6 7 8 9 10; do
+	if [ -e /proc/self/fd/$n ]; then echo "fd$n: $(readlink /proc/self/fd/$n | cut -d: -f1)"; else echo "fd$n: closed"; fi
+done
+cat <&5; cat <&6
+python3 -c "import socket; socket.socket(fileno=3).send(b\"signed\")" 2>/dev/null
+echo via-dup >&10'
+fds_run() { python3 "$T/fds.py" "$T" "$SBXSH" "$fdscript" 2> "$T/fds.err"; }
+field() { printf '%s\n' "$out" | sed -n "s/^$1//p"; }
+echo data > "$T/proj/f"
+user_policy "$base"
+out=$(fds_run)
+err=$(cat "$T/fds.err")
+is "fd 3, an inherited unix socket (an agent connection), is closed inside" "$(field 'fd3: ')" closed
+is "…so the agent receives nothing" "$(field agent-received:)" ""
+is "fd 4, a listening unix socket, is closed inside" "$(field 'fd4: ')" closed
+is "fd 8, a unix datagram socket, is closed inside" "$(field 'fd8: ')" closed
+is "fd 9, a unix seqpacket socket, is closed inside" "$(field 'fd9: ')" closed
+is "fd 5, a pipe, passes (bash's contract: cat <&5)" "$(printf '%s\n' "$out" | grep -x piped)" piped
+is "fd 6, a file, passes" "$(printf '%s\n' "$out" | grep -x data)" data
+is "fd 7, an inet socket, passes" "$(field 'fd7: ')" socket
+is "stdout, a unix socketpair (as Node gives), and fd 10, its dup, pass" \
+	"$(printf '%s\n' "$out" | grep -x via-dup)" via-dup
+like "a note names each dropped descriptor and the line that passes it" "$err" \
+	'^sbxsh: note: descriptor 3 \(a unix socket connected to [^ ]*/agent\.sock\) not passed into the sandbox: to pass it, \[default\] in [^ ]*: unix_sockets = all'
+like "…a listening one by its own address" "$err" \
+	'^sbxsh: note: descriptor 4 \(a unix socket listening at [^ ]*/listen\.sock\) not passed'
+unlike "…and no note for the pipe, the file, the inet socket, stdout or its dup" "$err" \
+	'descriptor (1|5|6|7|10) '
+user_policy "$base
+unix_sockets = all"
+out=$(fds_run)
+is "unix_sockets = all: fd 3 passes" "$(field 'fd3: ')" socket
+is "…and reaches the agent" "$(field agent-received:)" signed
+unlike "…with no note" "$(cat "$T/fds.err")" 'note: descriptor'
+user_policy "$base"
+
 done_testing
