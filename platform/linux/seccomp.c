@@ -46,6 +46,7 @@ enum rule_when {
 	R_ALL,	  /* every ABI */
 	R_UNIX,	  /* every ABI, unless AF_UNIX is granted or (native ABI) the monitor's */
 	R_COMPAT, /* the compat ABI only (its socketcall) */
+	R_UNIXPAIR, /* every ABI, unless AF_UNIX is granted (the monitor reports no pair) */
 };
 
 #define MAXCMP 2
@@ -68,6 +69,7 @@ struct rule {
 #define R0(n, e)	{(n), R_ALL, 0, (e), {{0}}}
 #define R1(n, w, e, c)	{(n), (w), 1, (e), {c}}
 #define R2(n, e, c, d)	{(n), R_ALL, 2, (e), {c, d}}
+#define R2W(n, w, e, c, d)	{(n), (w), 2, (e), {c, d}}
 
 /* Every socket family but AF_UNIX 1 (its own row), AF_INET 2, AF_INET6 10 and AF_NETLINK 16:
  * 0, 3, 4-7, 8-9, 11, 12-15 and >= 17 (AF_PACKET, AF_ALG, AF_VSOCK, AF_BLUETOOTH, every
@@ -91,6 +93,10 @@ static const struct rule rules[] = {
     /* a pair is AF_UNIX's alone (other families create their sockets, then fail) */
     R1("socketpair", R_ALL, EPERM, GE64(0, AF_UNIX + 1)),
     R1("socketpair", R_ALL, EPERM, LOW32(0, 0)),
+    /* ...a stream or seqpacket one: a datagram end may sendto() or connect() any datagram
+     * socket it names (/dev/log, journald's), and SOCK_RAW is a datagram one to AF_UNIX
+     * (types 2 and 3: the low 4 bits, SOCK_NONBLOCK/SOCK_CLOEXEC above them) */
+    R2W("socketpair", R_UNIXPAIR, EPERM, LOW32(0, AF_UNIX), LOW32M(1, 0xeUL, SOCK_DGRAM)),
     /* netlink: routes and addresses (getaddrinfo, ip) and socket lists (ss) only; not audit,
      * uevents (the host's devices), netfilter, xfrm, generic netlink's families */
     R2("socket", EPERM, LOW32(0, AF_NETLINK), GE64(2, NETLINK_SOCK_DIAG + 1)),
@@ -267,7 +273,9 @@ int sandbox_seccomp_prepare(void *ctx)
 	return r;
 }
 
-int sandbox_seccomp_rules(void *ctx, bool unix_all)
+/* unix_skip: leave out the socket(AF_UNIX) rows (granted, or the monitor's); unix_all:
+ * AF_UNIX granted (unix_sockets = all). */
+static int rules_add(void *ctx, bool unix_skip, bool unix_all)
 {
 	bool compat = is_compat(ctx);
 	int r = 0;
@@ -275,11 +283,17 @@ int sandbox_seccomp_rules(void *ctx, bool unix_all)
 	for (size_t i = 0; r == 0 && i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct rule *x = &rules[i];
 
-		if ((x->when == R_UNIX && unix_all) || (x->when == R_COMPAT && !compat))
+		if ((x->when == R_UNIX && unix_skip) || (x->when == R_UNIXPAIR && unix_all) ||
+		    (x->when == R_COMPAT && !compat))
 			continue;
 		r = add_rule(ctx, x);
 	}
 	return r == 0 ? newcall_rules(ctx, compat) : r;
+}
+
+int sandbox_seccomp_rules(void *ctx, bool unix_all)
+{
+	return rules_add(ctx, unix_all, unix_all);
 }
 
 /* i386's direct socket calls (kernel 4.3+), which libseccomp resolves to socketcall's
@@ -330,7 +344,7 @@ static scmp_filter_ctx abi_ctx(uint32_t arch)
 static int abi_rules(scmp_filter_ctx ctx, bool compat, bool unix_all, int level, unsigned nflags)
 {
 	bool unix_notify = !compat && (nflags & NOTIFY_UNIX);
-	int r = sandbox_seccomp_rules(ctx, unix_all || unix_notify);
+	int r = rules_add(ctx, unix_all || unix_notify, unix_all);
 
 	if (r == 0 && level > MONITOR_OFF)
 		r = notify_rules_add(ctx, (enum monitor_level)level,

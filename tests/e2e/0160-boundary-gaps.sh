@@ -153,6 +153,49 @@ like "…a listening one by its own address" "$err" \
 	'^sbxsh: note: descriptor 4 \(a unix socket listening at [^ ]*/listen\.sock\) not passed'
 unlike "…and no note for the pipe, the file, the inet socket, stdout or its dup" "$err" \
 	'descriptor (1|5|6|7|10) '
+# A datagram pair is no "connected pair that reaches no one": either end may sendto() or
+# connect() to any datagram socket it can name (syslog's /dev/log, journald's socket).
+cat > "$T/dgram.py" << 'PY'
+import os, socket, sys
+p = sys.argv[1] + "/log.sock"
+if os.path.exists(p):
+    os.unlink(p)
+log = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+log.bind(p)
+os.chmod(p, 0o777)
+log.settimeout(15)
+sys.stdout.write("ready\n"); sys.stdout.flush()
+try:
+    sys.stdout.write("log-received:" + log.recv(100).decode() + "\n")
+except OSError:
+    sys.stdout.write("log-received:\n")
+PY
+dgram_try() { # TYPE: what the command answers for socketpair(AF_UNIX, TYPE) + sendto
+	"$SBXSH" -c 'python3 -c "
+import socket, sys
+try:
+    a, b = socket.socketpair(socket.AF_UNIX, socket.$0)
+    a.sendto(b\"forged\", sys.argv[1])
+    print(\"sent\")
+except OSError as e:
+    print(e.strerror)
+" "$1"' "$1" "$T/log.sock" 2>&1
+}
+for type in SOCK_DGRAM SOCK_RAW; do
+	python3 "$T/dgram.py" "$T" > "$T/log.out" &
+	lpid=$!
+	i=0; while [ "$i" -lt 50 ] && ! grep -q ready "$T/log.out"; do sleep 0.1; i=$((i + 1)); done
+	got=$(dgram_try "$type")
+	[ "$got" = sent ] || python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b"", sys.argv[1])' "$T/log.sock"
+	wait "$lpid"
+	is "socketpair(AF_UNIX, $type) is refused (EPERM) unless unix_sockets = all" "$got" \
+		"Operation not permitted"
+	is "…and nothing reached the host's datagram socket" \
+		"$(sed -n 's/^log-received://p' "$T/log.out")" ""
+done
+is "socketpair(AF_UNIX, SOCK_STREAM) still works" \
+	"$("$SBXSH" -c 'python3 -c "import socket; socket.socketpair(); print(\"pair\")"' 2>&1)" pair
 user_policy "$base
 unix_sockets = all"
 out=$(fds_run)

@@ -203,6 +203,22 @@ static void test_families(const struct prog *p)
 					    run(p->p, b->arch, pair ? b->socketpair : b->socket,
 						fam, SOCK_STREAM, 0);
 
+					/* a datagram pair (SOCK_RAW is one) only as granted */
+					for (uint64_t ty = SOCK_DGRAM; pair && got == RET_ALLOW &&
+								       ty <= SOCK_RAW;
+					     ty++)
+						got = run(p->p, b->arch, b->socketpair, fam,
+							  ty | SOCK_CLOEXEC | (b->wide ? 1ULL << 32 : 0),
+							  0) != (p->unix_granted ? RET_ALLOW : RET_EPERM)
+							  ? 0xbad
+							  : got;
+					got = pair && got == RET_ALLOW &&
+							      run(p->p, b->arch, b->socketpair, fam,
+								  SOCK_SEQPACKET | SOCK_NONBLOCK, 0) !=
+								  RET_ALLOW
+						  ? 0xbad
+						  : got;
+
 					cases++;
 					if (got != want && bad++ < 3)
 						printf("# %s arch %x %s(%#llx): %#x, want %#x\n",
