@@ -204,4 +204,32 @@ is "…and reaches the agent" "$(field agent-received:)" signed
 unlike "…with no note" "$(cat "$T/fds.err")" 'note: descriptor'
 user_policy "$base"
 
+# --- 5. a bwrap without --bind-fd: doctor says so, and a command fails closed ---
+is "doctor: this bwrap has --bind-fd" "$("$SBXSH" doctor 2>&1 | grep -E '^[a-zA-Z]+ +bwrap --bind-fd' | awk '{print $1}')" ok
+mkdir -p "$T/oldbwrap"
+cat > "$T/oldbwrap/bwrap" << 'SH'
+#!/bin/sh
+# an older bubblewrap: no --bind-fd
+for a; do
+	if [ "$a" = --bind-fd ]; then echo "bwrap: Unknown option --bind-fd" >&2; exit 1; fi
+done
+exec /usr/bin/bwrap "$@"
+SH
+chmod 755 "$T/oldbwrap" "$T/oldbwrap/bwrap"
+user_policy "[sbxsh]
+bwrap = $T/oldbwrap/bwrap
+$base"
+doc=$("$SBXSH" doctor 2>&1)
+if printf '%s\n' "$doc" | grep -q "oldbwrap/bwrap"; then
+	like "doctor: a bwrap without --bind-fd is a FAIL that says the fix" "$doc" \
+		'^FAIL +bwrap --bind-fd +this bwrap lacks --bind-fd.*install a newer bubblewrap'
+	out=$("$SBXSH" -c 'echo ran-unsandboxed' 2>&1); st=$?
+	unlike "…and a command with a write grant does not run" "$out" '^ran-unsandboxed$'
+	is "…exit 125 (refused)" "$st" 125
+	like "…with bwrap's own word for it" "$out" 'bind-fd'
+else
+	skip "doctor and a command with a bwrap lacking --bind-fd" "[sbxsh] bwrap is not taken from a user file"
+fi
+user_policy "$base"
+
 done_testing
