@@ -29,6 +29,7 @@ enum guard_op {
 	GOP_CHOWN,    /* a = uid, b = gid; flags: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH */
 	GOP_XATTR,    /* path2: the attribute's name; value, size; flags: GUARD_X_*, a = the
 		       * call's XATTR_CREATE/REPLACE */
+	GOP_BIND,     /* dirfd2: the command's socket; value, size: its address (copied) */
 };
 
 /* GOP_XATTR's flags */
