@@ -1512,6 +1512,10 @@ static int name_bind(struct ctx *x, const struct guard_call *c, struct guard_ref
 			r = bind(sfd, c->value, (socklen_t)c->size) < 0 ? -errno : 0;
 		goto out;
 	}
+	if (c->size > sizeof(*a)) {
+		r = -EINVAL; /* as the kernel says */
+		goto out;
+	}
 	memcpy(path, a->sun_path, c->size - off);
 	path[c->size - off] = '\0';
 	if ((r = resolve_final(x, AT_FDCWD, path, false, &f, &st, NULL)) < 0)

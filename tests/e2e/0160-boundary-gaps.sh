@@ -263,7 +263,15 @@ for label, path in ((\"pair-config\", \".git/config\"), (\"pair-ok\", \"pair.soc
         a.bind(path); print(label, \"ok\")
     except OSError as e:
         print(label, e.strerror.replace(\" \", \"_\"))
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+a, b = socket.socketpair()
+buf = ctypes.create_string_buffer(b\"\\x01\\x00\" + b\"x\" * 126, 128)
+r = libc.bind(a.fileno(), buf, 120)
+print(\"pair-long\", \"ok\" if r == 0 else os.strerror(ctypes.get_errno()).replace(\" \", \"_\"))
 "' 2>&1)
+is "…an address longer than a sockaddr_un is EINVAL, as the kernel says" \
+	"$(printf '%s\n' "$out" | sed -n 's/^pair-long //p')" Invalid_argument
 is "default policy: a socketpair end bound at .git/config is refused" \
 	"$(printf '%s\n' "$out" | sed -n 's/^pair-config //p')" Read-only_file_system
 check "…and made no file there" test ! -e "$T/proj/.git/config"
