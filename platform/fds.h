@@ -1,9 +1,23 @@
 /* fds — descriptor housekeeping a child does before exec. */
 #ifndef SBX_FDS_H
 #define SBX_FDS_H
+#include <stdbool.h>
 
 /* Closes every descriptor from lowfd up (close_range, with a /proc/self/fd walk where the
  * kernel lacks it). Returns 0 or -errno. Async-signal-safe: for a forked child. */
 int sbx_close_from(int lowfd);
+
+/* A unix socket a caller left open (sbx_unix_fds_inherited). */
+struct sbx_unix_fd {
+	int fd;
+	bool listening;	 /* else the peer's address is in name (connected), or "" */
+	char name[112];	 /* its peer's (or, listening, its own) path; "@…" abstract; "" none */
+};
+
+/* Calls fn for each descriptor from 3 up that is a unix socket, open across exec (a caller's:
+ * ours are close-on-exec) and not the socket one of 0-2 holds (a dup of stdout passes with
+ * it). fn may close the descriptor; a nonzero return stops the walk and is returned.
+ * 0 or -errno (the descriptor table could not be read). Not for a forked child. */
+int sbx_unix_fds_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg);
 
 #endif

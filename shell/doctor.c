@@ -63,6 +63,31 @@ static long read_sysctl(const char *path)
 	return b[0] ? strtol(b, NULL, 10) : -1;
 }
 
+/* Write grants are bound from the descriptor sbxsh opened and checked (--bind-fd): the
+ * namespaces probe again, with /tmp bound that way. */
+static void check_bind_fd(struct doc *d, char **probe)
+{
+	char out[256], fdarg[16];
+	int fd = open("/tmp", O_PATH | O_DIRECTORY), st = -1; /* inherited by the probe */
+	char *argv[32];
+	size_t n = 0;
+
+	snprintf(fdarg, sizeof(fdarg), "%d", fd);
+	for (; probe[n] && strcmp(probe[n], "/bin/true") != 0; n++)
+		argv[n] = probe[n];
+	argv[n++] = "--bind-fd", argv[n++] = fdarg, argv[n++] = "/tmp";
+	argv[n++] = "/bin/true", argv[n] = NULL;
+	if (fd >= 0) {
+		st = run_capture(argv, out, sizeof(out));
+		close(fd);
+	}
+	line(d, st == 0, "bwrap --bind-fd",
+	     st == 0 ? "write grants are bound by descriptor"
+		     : "this bwrap lacks --bind-fd, which every write grant needs (sbxsh refuses "
+		       "to run commands): install a newer bubblewrap (Debian 12's 0.8.0 has it) "
+		       "or set [sbxsh] bwrap to one");
+}
+
 static void check_bwrap(struct doc *d, const char *bwrap)
 {
 	char out[256], msg[512];
@@ -99,6 +124,8 @@ static void check_bwrap(struct doc *d, const char *bwrap)
 		 : "bwrap cannot create namespaces here: check kernel.unprivileged_userns_clone=1, "
 		   "user.max_user_namespaces > 0, AppArmor's userns restriction (below), or a "
 		   "container that forbids them");
+	if (st == 0)
+		check_bind_fd(d, probe);
 }
 
 static void check_kernel(struct doc *d)

@@ -938,9 +938,8 @@ char *judge_suggest(const struct judge_ctx *c, const struct verdict *v, char *bu
 	case VK_NETWORK:
 		return suggest_network(c, v, where, buf, n);
 	case VK_UNIX:
-		snprintf(buf, n,
-			 "%s: unix_sockets += PATH (the socket it connects to, e.g. "
-			 "$SSH_AUTH_SOCK)",
+		/* a socket path is refused at load (policy_parse.c): only all grants */
+		snprintf(buf, n, "%s: unix_sockets = all (every unix socket the sandbox can name)",
 			 where);
 		return buf;
 	}

@@ -437,9 +437,14 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 		check_path(c, k->name, tok, true);
 		break;
 	case V_SOCKETS:
-		if (strcmp(tok, "all") == 0)
-			break;
-		__attribute__((fallthrough));
+		/* A socket path would need connect() judged and performed outside (the path in
+		 * memory can change after a check): until then a path is refused, not ignored. */
+		if (strcmp(tok, "all") != 0)
+			perr(c,
+			     "%s: '%s': a socket path is not supported (it would grant nothing: "
+			     "socket(AF_UNIX) stays refused); write %s = all to allow unix sockets",
+			     k->name, tok, k->name);
+		break;
 	case V_PATHS:
 		check_path(c, k->name, tok, false);
 		break;

@@ -23,11 +23,13 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "platform/fds.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
 #include "platform/term.h"
 #include "shell/agent.h"
 #include "shell/commands.h"
+#include "shell/judge.h"
 #include "shell/net.h"
 #include "platform/monitor_src.h"
 #include "shell/policy.h"
@@ -660,6 +662,40 @@ static int mon_fd(void *m)
 	return monitor_poll_fd(m);
 }
 
+/* Unix sockets a caller left open on 3 and up (an agent's connection, docker.sock's, a
+ * listening socket) would reach past the AF_UNIX refusal: unless unix_sockets = all each is
+ * closed before bwrap starts, named in a note. Pipes, files, terminals and inet sockets pass,
+ * as bash's; 0-2 always (Node gives children socketpairs), and a later copy of their socket. */
+static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
+{
+	const struct run *r = arg;
+	const char *h = getenv("HOME");
+	char *home = h && *h ? realpath(h, NULL) : NULL;
+	char f[PATH_MAX];
+
+	if (close(u->fd) < 0 && errno != EINTR)
+		sbx_fatal("cannot close descriptor %d, a unix socket: %s", u->fd, strerror(errno));
+	if (r->prof->grant_file)
+		judge_tilde(home, r->prof->grant_file, f, sizeof(f));
+	sbx_term_printf(stderr,
+			"sbxsh: note: descriptor %d (a unix socket%s%s) not passed into the sandbox: "
+			"to pass it, %s in %s: unix_sockets = all\n",
+			u->fd,
+			u->listening ? " listening at " : u->name[0] ? " connected to " : "",
+			u->name, r->prof->grant_section ? r->prof->grant_section : "[default]",
+			r->prof->grant_file ? f : "~/.config/sbxsh/sbxsh.ini");
+	free(home);
+	return 0;
+}
+
+static void drop_unix_fds(struct run *r)
+{
+	int e = r->prof->unix_all ? 0 : sbx_unix_fds_inherited(drop_unix_fd, r);
+
+	if (e < 0)
+		sbx_fatal("cannot list the inherited descriptors (/proc/self/fd): %s", strerror(-e));
+}
+
 static void mon_ready(void *m, short revents)
 {
 	monitor_ready(m, revents);
@@ -671,6 +707,7 @@ static int run_sandboxed(struct run *r)
 	struct run_result res;
 
 	load_profile(r);
+	drop_unix_fds(r);
 	quiet_tools(r);
 	set = policy_settings(r->pol);
 	r->relay = relay_wanted();

@@ -1,9 +1,17 @@
 /* fds — descriptor housekeeping on Linux: close_range(2), which not every C library wraps. */
 #include "platform/fds.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 int sbx_close_from(int lowfd)
@@ -20,4 +28,130 @@ int sbx_close_from(int lowfd)
 	for (rlim_t fd = (rlim_t)lowfd; fd < rl.rlim_cur && fd < 65536; fd++)
 		close((int)fd);
 	return 0;
+}
+
+/* addr's path, "@…" for an abstract name, "" unnamed. */
+static void unix_name(const struct sockaddr_un *a, socklen_t len, char *buf, size_t n)
+{
+	size_t off = offsetof(struct sockaddr_un, sun_path), l;
+
+	buf[0] = '\0';
+	if (len <= off || n < 2)
+		return;
+	l = len - off;
+	if (a->sun_path[0] == '\0') { /* abstract: bytes, NUL ones too; shown up to a NUL */
+		buf[0] = '@';
+		l = l - 1 < n - 2 ? l - 1 : n - 2;
+		memcpy(buf + 1, a->sun_path + 1, l);
+		buf[1 + l] = '\0';
+		buf[1 + strnlen(buf + 1, l)] = '\0';
+		return;
+	}
+	l = strnlen(a->sun_path, l < sizeof(a->sun_path) ? l : sizeof(a->sun_path));
+	l = l < n - 1 ? l : n - 1;
+	memcpy(buf, a->sun_path, l);
+	buf[l] = '\0';
+}
+
+/* fd is a caller's unix socket (not ours, not 0-2's); fills u. */
+static bool inherited_unix(int fd, const struct stat *std, struct sbx_unix_fd *u)
+{
+	struct sockaddr_un a;
+	socklen_t len = sizeof(a);
+	struct stat st;
+	int fl = fcntl(fd, F_GETFD), on = 0;
+	socklen_t ol = sizeof(on);
+
+	if (fl < 0 || (fl & FD_CLOEXEC) || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return false;
+	for (int i = 0; i < 3; i++)
+		if (std[i].st_ino == st.st_ino && std[i].st_dev == st.st_dev)
+			return false; /* the socket 0-2 pass anyway */
+	memset(&a, 0, sizeof(a));
+	if (getsockname(fd, (struct sockaddr *)&a, &len) < 0 || a.sun_family != AF_UNIX)
+		return false;
+	u->fd = fd;
+	u->listening = getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &ol) == 0 && on;
+	if (!u->listening) {
+		len = sizeof(a);
+		memset(&a, 0, sizeof(a));
+		if (getpeername(fd, (struct sockaddr *)&a, &len) < 0)
+			len = 0;
+	}
+	unix_name(&a, len, u->name, sizeof(u->name));
+	return true;
+}
+
+/* The descriptor numbers from 3 up, from /proc/self/fd; else every number below the limit.
+ * *fds malloc'd. */
+static int open_fds(int **fds, size_t *n)
+{
+	DIR *d = opendir("/proc/self/fd");
+	size_t cap = 64;
+	int *v = malloc(cap * sizeof(*v));
+	struct rlimit rl;
+
+	*n = 0;
+	if (!v) {
+		if (d)
+			closedir(d);
+		return -ENOMEM;
+	}
+	if (!d) {
+		if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+			rl.rlim_cur = 65536;
+		for (rlim_t fd = 3; fd < rl.rlim_cur && fd < (1u << 20); fd++) {
+			if (fcntl((int)fd, F_GETFD) < 0)
+				continue;
+			if (*n == cap) {
+				int *w = realloc(v, (cap *= 2) * sizeof(*v));
+				if (!w) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = w;
+			}
+			v[(*n)++] = (int)fd;
+		}
+		*fds = v;
+		return 0;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+
+		if (*end || e->d_name[0] < '0' || e->d_name[0] > '9' || fd < 3 || fd == dirfd(d))
+			continue;
+		if (*n == cap) {
+			int *w = realloc(v, (cap *= 2) * sizeof(*v));
+			if (!w) {
+				free(v);
+				closedir(d);
+				return -ENOMEM;
+			}
+			v = w;
+		}
+		v[(*n)++] = (int)fd;
+	}
+	closedir(d);
+	*fds = v;
+	return 0;
+}
+
+int sbx_unix_fds_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg)
+{
+	struct stat std[3];
+	struct sbx_unix_fd u;
+	int *fds = NULL, r;
+	size_t n;
+
+	for (int i = 0; i < 3; i++)
+		if (fstat(i, &std[i]) < 0)
+			memset(&std[i], 0xff, sizeof(std[i])); /* matches no socket */
+	r = open_fds(&fds, &n);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (inherited_unix(fds[i], std, &u))
+			r = fn(&u, arg);
+	free(fds);
+	return r;
 }

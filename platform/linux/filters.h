@@ -29,6 +29,11 @@ struct filters_arch {
 };
 extern const struct filters_arch filters_arches[2];
 
+/* The highest syscall number the filter judges: above the highest one the build's libseccomp
+ * names, every native number up to this one is ENOSYS but for the new calls known harmless
+ * (seccomp.c, newcalls). 512 and up are x86_64's x32 numbers, which no common call takes. */
+#define SECCOMP_CEILING 511
+
 /* Build time and tests (seccomp.c, with libseccomp): */
 /* The compat ABI beside the native one (SCMP_ARCH_X86 on x86_64, SCMP_ARCH_ARM on
  * aarch64), or 0. */

@@ -25,18 +25,23 @@
 #include <linux/kcmp.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <linux/sockios.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -1557,6 +1562,122 @@ out:
 	return r;
 }
 
+/* The command's descriptor n itself (a socket: no path reaches it), through its pidfd. */
+static int cmd_socket(struct ctx *x, int n)
+{
+	long tgid = status_field((pid_t)x->req->pid, "Tgid:", 10);
+	int pfd = tgid > 0 ? (int)syscall(SYS_pidfd_open, (pid_t)tgid, 0) : -1, fd;
+
+	if (pfd < 0)
+		return tgid > 0 ? -errno : -ESRCH;
+	fd = (int)syscall(SYS_pidfd_getfd, pfd, n, 0);
+	fd = fd < 0 ? -errno : fd;
+	close(pfd);
+	return fd == -ENOENT ? -ESRCH : fd;
+}
+
+/* A path address bound as the last component, from the checked directory: the guard thread's
+ * own cwd (unshare(CLONE_FS)) moved there for the call and back. The socket's address is
+ * then that name, not the spelling the command gave (docs/monitor.md, Limits). */
+static int bind_at(int sfd, int dfd, const char *name)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), r;
+
+	if (strlen(name) >= sizeof(a.sun_path)) {
+		r = -ENAMETOOLONG;
+	} else if (here < 0 || fchdir(dfd) < 0) {
+		r = -errno;
+	} else {
+		strcpy(a.sun_path, name);
+		r = bind(sfd, (struct sockaddr *)&a,
+			 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name) + 1));
+		r = r < 0 ? -errno : 0;
+		if (fchdir(here) < 0 && chdir("/") < 0)
+			r = r ? r : -errno;
+	}
+	if (here >= 0)
+		close(here);
+	return r;
+}
+
+/* bind: performed on the command's socket with the address copied once (a socketpair's end
+ * can be bound to a path too, so at every unix_sockets setting). A unix socket's path is a name
+ * made like mknod's, checked against the mandatory denies; any other address (abstract, autobind,
+ * another family) is bound as given. */
+/* The kernel's check of a privileged port, as the command would meet it: the user who made the
+ * sandbox's user namespace holds every capability in it from outside, so a bind the guard makes
+ * in the sandbox's own network namespace would pass where the command's own (no capability
+ * there) gets EACCES. A socket of another namespace (the host's, network = open) is checked by
+ * the kernel against this thread, which holds no capability. Ports below 1024: a fresh network
+ * namespace's ip_unprivileged_port_start, which the sandbox cannot change (/proc/sys is
+ * read-only or not its own). 0 or -EACCES. */
+static int inet_privileged(int sfd, const struct guard_call *c)
+{
+	const struct sockaddr *sa = c->value;
+	unsigned port = 0;
+	struct stat a, b;
+	int ns;
+
+	if (c->size >= sizeof(struct sockaddr_in) && sa->sa_family == AF_INET)
+		port = ntohs(((const struct sockaddr_in *)c->value)->sin_port);
+	else if (c->size >= sizeof(struct sockaddr_in6) && sa->sa_family == AF_INET6)
+		port = ntohs(((const struct sockaddr_in6 *)c->value)->sin6_port);
+	if (port == 0 || port >= 1024)
+		return 0;
+	if ((ns = ioctl(sfd, SIOCGSKNS)) < 0)
+		return -EACCES; /* fail closed */
+	if (fstat(ns, &a) < 0 || stat("/proc/thread-self/ns/net", &b) < 0)
+		a.st_ino = 0, b.st_ino = 1;
+	close(ns);
+	return a.st_ino == b.st_ino && a.st_dev == b.st_dev ? 0 : -EACCES;
+}
+
+static int name_bind(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
+{
+	const struct sockaddr_un *a = c->value;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	struct sockaddr_un own;
+	socklen_t ol = sizeof(own);
+	struct final f = {.pfd = -1};
+	struct stat st;
+	char path[sizeof(a->sun_path) + 1];
+	int sfd = cmd_socket(x, c->dirfd2), r;
+
+	if (sfd < 0)
+		return sfd == -ESRCH ? -ENOENT : sfd;
+	memset(&own, 0, sizeof(own));
+	if (getsockname(sfd, (struct sockaddr *)&own, &ol) < 0 || own.sun_family != AF_UNIX ||
+	    c->size <= off || a->sun_family != AF_UNIX || a->sun_path[0] == '\0') {
+		if ((r = inet_privileged(sfd, c)) == 0 && (r = valid(x)) == 0)
+			r = bind(sfd, c->value, (socklen_t)c->size) < 0 ? -errno : 0;
+		goto out;
+	}
+	if (c->size > sizeof(*a)) {
+		r = -EINVAL; /* as the kernel says */
+		goto out;
+	}
+	memcpy(path, a->sun_path, c->size - off);
+	path[c->size - off] = '\0';
+	if ((r = resolve_final(x, AT_FDCWD, path, false, &f, &st, NULL)) < 0)
+		goto out;
+	if (st.st_mode || dots(f.name)) {
+		r = -EADDRINUSE;
+		goto out;
+	}
+	if (check(x, f.real, MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
+		goto out;
+	r = bind_at(sfd, f.pfd, f.name);
+out:
+	final_drop(&f);
+	close(sfd);
+	return r;
+}
+
 static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
 		   struct guard_refusal *ref)
 {
@@ -1588,6 +1709,9 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 		break;
 	case GOP_SYMLINK:
 		r = name_symlink(x, c, ref);
+		break;
+	case GOP_BIND:
+		r = name_bind(x, c, ref);
 		break;
 	case GOP_TRUNCATE:
 	case GOP_CHMOD:

@@ -30,6 +30,7 @@ enum guard_op {
 	GOP_XATTR,    /* path2: the attribute's name; value, size; flags: GUARD_X_*, a = the
 		       * call's XATTR_CREATE/REPLACE */
 	GOP_FACT,     /* not performed: chdir, fchdir, umask change a fact the cache keeps */
+	GOP_BIND,     /* dirfd2: the command's socket; value, size: its address (copied) */
 };
 
 /* GOP_XATTR's flags */

@@ -138,8 +138,8 @@ static uint8_t gop_for(const char *name)
 	    {"lchown", GOP_CHOWN},	 {"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
 	    {"fchmodat2", GOP_CHMOD},	 {"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
 	    {"fsetxattr", GOP_XATTR},	 {"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
-	    {"fremovexattr", GOP_XATTR}, {"umask", GOP_FACT},	       {"chdir", GOP_FACT},
-	    {"fchdir", GOP_FACT},
+	    {"fremovexattr", GOP_XATTR}, {"bind", GOP_BIND},	       {"umask", GOP_FACT},
+	    {"chdir", GOP_FACT},	 {"fchdir", GOP_FACT},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -459,7 +459,10 @@ static int handle_socketcall(struct mon_src *m, const struct seccomp_notif *req)
 			      sizeof(domain)) == sizeof(domain) &&
 		     domain == AF_UNIX;
 	uint32_t call = (uint32_t)req->data.args[0];
-	int r = respond(m, req, call == SYS_SOCKET || call == SYS_SOCKETPAIR ? -EPERM : 0);
+	/* SYS_BIND notifies for the guard (libseccomp names i386's bind by both calls), which
+	 * cannot take an address from memory the kernel reads again */
+	int r = respond(
+	    m, req, call == SYS_SOCKET || call == SYS_SOCKETPAIR || call == SYS_BIND ? -EPERM : 0);
 
 	if (unix_ && r > 0)
 		emit(m, MSRC_UNIX, 0, NULL, "socketcall", (pid_t)req->pid, NULL);
@@ -660,6 +663,21 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 			r = read_str(pid, a[1], buf[1], PATH_MAX);
 		}
 		break;
+	case GOP_BIND: { /* the address, copied once (bytes, not a string) */
+		size_t len = (size_t)(uint32_t)a[2];
+		ssize_t got = 0;
+
+		g->dirfd2 = INT(0);
+		if (len > sizeof(struct sockaddr_storage))
+			r = -EINVAL; /* as the kernel says */
+		else if (len && (got = read_mem(pid, a[1], buf[0], len)) < 0)
+			r = (int)got;
+		else if ((size_t)got < len)
+			r = -EFAULT;
+		g->value = buf[0];
+		g->size = len;
+		break;
+	}
 	default:
 		return false;
 	}

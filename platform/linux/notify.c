@@ -103,6 +103,7 @@ static const struct notify_call calls[] = {
 	{ "removexattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
 	{ "lremovexattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
 	{ "fremovexattr", NOP_WRITE, W, N, N, N, N, N, false, 0 },
+	{ "bind", NOP_WRITE, W, N, N, N, N, N, false, 0 }, /* an AF_UNIX path is a name made */
 };
 /* clang-format on */
 

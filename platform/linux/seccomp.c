@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -45,6 +46,7 @@ enum rule_when {
 	R_ALL,	  /* every ABI */
 	R_UNIX,	  /* every ABI, unless AF_UNIX is granted or (native ABI) the monitor's */
 	R_COMPAT, /* the compat ABI only (its socketcall) */
+	R_UNIXPAIR, /* every ABI, unless AF_UNIX is granted (the monitor reports no pair) */
 };
 
 #define MAXCMP 2
@@ -67,6 +69,7 @@ struct rule {
 #define R0(n, e)	{(n), R_ALL, 0, (e), {{0}}}
 #define R1(n, w, e, c)	{(n), (w), 1, (e), {c}}
 #define R2(n, e, c, d)	{(n), R_ALL, 2, (e), {c, d}}
+#define R2W(n, w, e, c, d)	{(n), (w), 2, (e), {c, d}}
 
 /* Every socket family but AF_UNIX 1 (its own row), AF_INET 2, AF_INET6 10 and AF_NETLINK 16:
  * 0, 3, 4-7, 8-9, 11, 12-15 and >= 17 (AF_PACKET, AF_ALG, AF_VSOCK, AF_BLUETOOTH, every
@@ -90,6 +93,10 @@ static const struct rule rules[] = {
     /* a pair is AF_UNIX's alone (other families create their sockets, then fail) */
     R1("socketpair", R_ALL, EPERM, GE64(0, AF_UNIX + 1)),
     R1("socketpair", R_ALL, EPERM, LOW32(0, 0)),
+    /* ...a stream or seqpacket one: a datagram end may sendto() or connect() any datagram
+     * socket it names (/dev/log, journald's), and SOCK_RAW is a datagram one to AF_UNIX
+     * (types 2 and 3: the low 4 bits, SOCK_NONBLOCK/SOCK_CLOEXEC above them) */
+    R2W("socketpair", R_UNIXPAIR, EPERM, LOW32(0, AF_UNIX), LOW32M(1, 0xeUL, SOCK_DGRAM)),
     /* netlink: routes and addresses (getaddrinfo, ip) and socket lists (ss) only; not audit,
      * uevents (the host's devices), netfilter, xfrm, generic netlink's families */
     R2("socket", EPERM, LOW32(0, AF_NETLINK), GE64(2, NETLINK_SOCK_DIAG + 1)),
@@ -152,6 +159,73 @@ static const struct rule rules[] = {
     R0("delete_module", EPERM),
 };
 
+/* Calls newer than libseccomp's table may be, by their numbers: since 424 every ABI numbers a
+ * new call alike (x86_64, i386, aarch64, arm: asm-generic's table). Each row is added by name
+ * where this libseccomp knows it (every ABI), else by number on the native ABI (libseccomp
+ * names a compat ABI's calls through the native one's names only). err 0: allowed. The
+ * attribute calls answer ENOSYS, so libc and tools fall back to the older calls the guard
+ * performs (setxattr, removexattr) or that act on a descriptor; open_tree_attr is refused as
+ * open_tree is. */
+static const struct newcall {
+	const char *name;
+	int nr, err;
+} newcalls[] = {
+    {"statmount", 457, 0},	     {"listmount", 458, 0},	  {"lsm_get_self_attr", 459, 0},
+    {"lsm_set_self_attr", 460, ENOSYS}, {"lsm_list_modules", 461, 0}, {"mseal", 462, 0},
+    {"setxattrat", 463, ENOSYS},	     {"getxattrat", 464, 0},	  {"listxattrat", 465, 0},
+    {"removexattrat", 466, ENOSYS},     {"open_tree_attr", 467, EPERM}, {"file_getattr", 468, ENOSYS},
+    {"file_setattr", 469, ENOSYS},
+};
+
+/* The highest native number this libseccomp names (456 for 2.5.4 on x86_64). */
+static int highest_known(void)
+{
+	int top = -1;
+
+	for (int nr = 0; nr <= SECCOMP_CEILING; nr++) {
+		char *s = seccomp_syscall_resolve_num_arch(seccomp_arch_native(), nr);
+
+		if (s)
+			top = nr;
+		free(s);
+	}
+	return top;
+}
+
+static const struct newcall *newcall_of(int nr)
+{
+	for (size_t i = 0; i < sizeof(newcalls) / sizeof(newcalls[0]); i++)
+		if (newcalls[i].nr == nr)
+			return &newcalls[i];
+	return NULL;
+}
+
+/* The new calls' rows, and on the native ABI every number above the highest this libseccomp
+ * names, up to SECCOMP_CEILING: ENOSYS (a later kernel's call, which no row can judge), but
+ * for the new calls known harmless. */
+static int newcall_rules(scmp_filter_ctx ctx, bool compat)
+{
+	int r = 0, top = compat ? SECCOMP_CEILING : highest_known();
+
+	for (size_t i = 0; r == 0 && i < sizeof(newcalls) / sizeof(newcalls[0]); i++) {
+		const struct newcall *c = &newcalls[i];
+		int nr = seccomp_syscall_resolve_name(c->name);
+
+		if (c->err && nr != __NR_SCMP_ERROR) {
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((uint32_t)c->err), nr, 0);
+			r = r == -EDOM || r == -EOPNOTSUPP ? 0 : r;
+		}
+	}
+	for (int nr = top + 1; r == 0 && nr <= SECCOMP_CEILING; nr++) {
+		const struct newcall *c = newcall_of(nr);
+
+		if (!c || (c->err && seccomp_syscall_resolve_name(c->name) == __NR_SCMP_ERROR))
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((uint32_t)(c ? c->err : ENOSYS)), nr,
+					     0);
+	}
+	return r;
+}
+
 /* The one ABI the native one has beside it (0: none): x86_64's i386, aarch64's arm. */
 uint32_t sandbox_seccomp_compat_arch(void)
 {
@@ -199,7 +273,9 @@ int sandbox_seccomp_prepare(void *ctx)
 	return r;
 }
 
-int sandbox_seccomp_rules(void *ctx, bool unix_all)
+/* unix_skip: leave out the socket(AF_UNIX) rows (granted, or the monitor's); unix_all:
+ * AF_UNIX granted (unix_sockets = all). */
+static int rules_add(void *ctx, bool unix_skip, bool unix_all)
 {
 	bool compat = is_compat(ctx);
 	int r = 0;
@@ -207,11 +283,17 @@ int sandbox_seccomp_rules(void *ctx, bool unix_all)
 	for (size_t i = 0; r == 0 && i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct rule *x = &rules[i];
 
-		if ((x->when == R_UNIX && unix_all) || (x->when == R_COMPAT && !compat))
+		if ((x->when == R_UNIX && unix_skip) || (x->when == R_UNIXPAIR && unix_all) ||
+		    (x->when == R_COMPAT && !compat))
 			continue;
 		r = add_rule(ctx, x);
 	}
-	return r;
+	return r == 0 ? newcall_rules(ctx, compat) : r;
+}
+
+int sandbox_seccomp_rules(void *ctx, bool unix_all)
+{
+	return rules_add(ctx, unix_all, unix_all);
 }
 
 /* i386's direct socket calls (kernel 4.3+), which libseccomp resolves to socketcall's
@@ -262,7 +344,7 @@ static scmp_filter_ctx abi_ctx(uint32_t arch)
 static int abi_rules(scmp_filter_ctx ctx, bool compat, bool unix_all, int level, unsigned nflags)
 {
 	bool unix_notify = !compat && (nflags & NOTIFY_UNIX);
-	int r = sandbox_seccomp_rules(ctx, unix_all || unix_notify);
+	int r = rules_add(ctx, unix_all || unix_notify, unix_all);
 
 	if (r == 0 && level > MONITOR_OFF)
 		r = notify_rules_add(ctx, (enum monitor_level)level,

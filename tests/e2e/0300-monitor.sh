@@ -86,7 +86,7 @@ except PermissionError:
     print(\"refused\")
 '"
 is "a Python socket(AF_UNIX) is refused (EPERM)" "$out" refused
-like "… and reported with unix_sockets" "$err" 'unix socket refused \(socket\).*unix_sockets \+='
+like "… and reported with unix_sockets" "$err" 'unix socket refused \(socket\).*unix_sockets = all'
 
 # --- noise ---
 run 'cat /proc/self/status /dev/null > /dev/null; ls / > /dev/null; exit 0'

@@ -71,6 +71,8 @@ static void same_numbers(int a, uint32_t arch)
 		/* i386's socket calls: libseccomp names them by socketcall */
 		if (nr < 0 && arch == SCMP_ARCH_X86 && strcmp(calls[i].name, "socket") == 0)
 			nr = 359;
+		if (nr < 0 && arch == SCMP_ARCH_X86 && strcmp(calls[i].name, "bind") == 0)
+			nr = 361;
 		bad += fa->nr[i] != (nr < 0 ? -1 : nr);
 	}
 	int sc = seccomp_syscall_resolve_name_arch(arch, "socketcall");
@@ -84,6 +86,7 @@ static void same_numbers(int a, uint32_t arch)
 #define RET_ALLOW  SECCOMP_RET_ALLOW
 #define RET_NOTIFY SECCOMP_RET_USER_NOTIF
 #define RET_EPERM  (SECCOMP_RET_ERRNO | 1u)
+#define RET_ENOSYS (SECCOMP_RET_ERRNO | 38u)
 
 static uint32_t bpf_run(const struct sock_fprog *p, const struct seccomp_data *d)
 {
@@ -149,6 +152,28 @@ static void test_other_abis(const struct prog *p)
 	       p->what);
 }
 
+/* Calls newer than libseccomp 2.5.4 (457 and up, x86_64's numbers): the harmful ones refused,
+ * the harmless ones allowed, every other number up to SECCOMP_CEILING ENOSYS (a later kernel's
+ * call), and past it the kernel's own answer (nothing calls there). */
+static void test_new_calls(const struct prog *p)
+{
+	static const int allowed[] = {457, 458, 459, 461, 462, 464, 465};
+	static const int nosys[] = {460, 463, 466, 468, 469};
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		bad += run(p->p, AUDIT_ARCH_X86_64, allowed[i], 0, 0, 0) != RET_ALLOW;
+	for (size_t i = 0; i < sizeof(nosys) / sizeof(nosys[0]); i++)
+		bad += run(p->p, AUDIT_ARCH_X86_64, nosys[i], 0, 0, 0) != RET_ENOSYS;
+	bad += run(p->p, AUDIT_ARCH_X86_64, 467, 0, 0, 0) != RET_EPERM; /* open_tree_attr */
+	for (int nr = 470; nr <= SECCOMP_CEILING; nr++)
+		bad += run(p->p, AUDIT_ARCH_X86_64, nr, 0, 0, 0) != RET_ENOSYS;
+	bad += run(p->p, AUDIT_ARCH_X86_64, SECCOMP_CEILING + 1, 0, 0, 0) != RET_ALLOW;
+	bad += run(p->p, AUDIT_ARCH_X86_64, 456, 0, 0, 0) != RET_ALLOW; /* futex_requeue */
+	is_int(bad, 0, "%s: new calls refused or allowed by number, 470..%d ENOSYS", p->what,
+	       SECCOMP_CEILING);
+}
+
 static uint32_t want_socket(const struct prog *p, const struct abi *b, uint64_t fam, bool pair)
 {
 	if (pair)
@@ -179,6 +204,22 @@ static void test_families(const struct prog *p)
 					uint32_t got =
 					    run(p->p, b->arch, pair ? b->socketpair : b->socket,
 						fam, SOCK_STREAM, 0);
+
+					/* a datagram pair (SOCK_RAW is one) only as granted */
+					for (uint64_t ty = SOCK_DGRAM; pair && got == RET_ALLOW &&
+								       ty <= SOCK_RAW;
+					     ty++)
+						got = run(p->p, b->arch, b->socketpair, fam,
+							  ty | SOCK_CLOEXEC | (b->wide ? 1ULL << 32 : 0),
+							  0) != (p->unix_granted ? RET_ALLOW : RET_EPERM)
+							  ? 0xbad
+							  : got;
+					got = pair && got == RET_ALLOW &&
+							      run(p->p, b->arch, b->socketpair, fam,
+								  SOCK_SEQPACKET | SOCK_NONBLOCK, 0) !=
+								  RET_ALLOW
+						  ? 0xbad
+						  : got;
 
 					cases++;
 					if (got != want && bad++ < 3)
@@ -217,11 +258,22 @@ static void test_socketcall(const struct prog *p)
 	}
 	bad += run(p->p, AUDIT_ARCH_I386, sc, SYS_SOCKET, 0x1000, 0) != RET_EPERM;
 	bad += run(p->p, AUDIT_ARCH_I386, sc, SYS_SOCKETPAIR, 0x1000, 0) != RET_EPERM;
-	for (uint64_t call = SYS_BIND; call <= SYS_SENDMMSG; call++)
+	/* bind goes to the guard (which refuses the multiplexed one): a socketpair's end can be
+	 * bound to a path */
+	bool bind_guarded = p->p != &filters_main[0] && p->p != &filters_main[1];
+
+	bad += run(p->p, AUDIT_ARCH_I386, sc, SYS_BIND, 0x1000, 0) !=
+	       (bind_guarded ? RET_NOTIFY : RET_ALLOW);
+	bad += bind_guarded && run(p->p, AUDIT_ARCH_I386, 361, 3, 0x1000, 110) != RET_NOTIFY;
+	bad += bind_guarded && run(p->p, AUDIT_ARCH_X86_64, 49, 3, 0x1000, 110) != RET_NOTIFY;
+	bad += !bind_guarded && run(p->p, AUDIT_ARCH_X86_64, 49, 3, 0x1000, 110) != RET_ALLOW;
+	for (uint64_t call = SYS_CONNECT; call <= SYS_SENDMMSG; call++)
 		bad += call != SYS_SOCKETPAIR &&
 		       run(p->p, AUDIT_ARCH_I386, sc, call, 0x1000, 0) != RET_ALLOW;
-	is_int(bad, 0, "%s: i386 socketcall: SYS_SOCKET and SYS_SOCKETPAIR refused, the rest not",
-	       p->what);
+	is_int(bad, 0,
+	       "%s: i386 socketcall: SYS_SOCKET and SYS_SOCKETPAIR refused, SYS_BIND %s, the rest "
+	       "not",
+	       p->what, bind_guarded ? "and bind to the guard" : "not");
 }
 
 static void test_ioctls(const struct prog *p)
@@ -361,6 +413,7 @@ int main(void)
 	size_t n = progs(p);
 	for (size_t i = 0; i < n; i++) {
 		test_other_abis(&p[i]);
+		test_new_calls(&p[i]);
 		test_families(&p[i]);
 		test_socketcall(&p[i]);
 		test_ioctls(&p[i]);

@@ -294,7 +294,7 @@ static void test_other(void)
 	is_int(judge_network(&jc, "a.noise.com", 443, &v), 0, "ignore_network silences");
 	judge_unix(&v);
 	judge_suggest(&jc, &v, s, sizeof(s));
-	ok(strstr(s, "unix_sockets += ") != NULL, "AF_UNIX suggests unix_sockets: %s", s);
+	ok(strstr(s, "unix_sockets = all") != NULL, "AF_UNIX suggests unix_sockets: %s", s);
 	is_str(judge_tilde(H, H "/x", s, sizeof(s)), "~/x", "~ for paths under home");
 	is_str(judge_tilde(H, "/home/uu/x", s, sizeof(s)), "/home/uu/x", "… component-wise");
 	is_str(judge_kind_name(VK_NETWORK), "network", "kind names");
