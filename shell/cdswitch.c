@@ -334,6 +334,10 @@ static void at_prompt(struct cdsw *c, bool jobs)
 		return;
 	}
 	cwd[n] = 0;
+	if (n > 10 && strcmp(cwd + n - 10, " (deleted)") == 0) {
+		reply(c, 'k'); /* removed under the shell: nothing to judge */
+		return;
+	}
 	if (!c->seen || strcmp(c->seen, cwd) != 0) {
 		free(c->seen);
 		free(c->seen_to);
@@ -364,6 +368,8 @@ static void at_prompt(struct cdsw *c, bool jobs)
 		return;
 	}
 	c->mode = M_DUMP;
+	c->len = 0;
+	c->last[0] = c->last[1] = 1;
 	reply(c, 's');
 }
 
@@ -375,8 +381,11 @@ static void state_done(struct cdsw *c)
 	char *z = memchr(p, 0, (size_t)(end - p) + 1);
 	FILE *f = open_memstream(&t, &n);
 
-	if (!f)
+	if (!f) {
+		c->mode = M_IDLE; /* no switch: the shell hears k and stays */
+		reply(c, 'k');
 		return;
+	}
 	fwrite(p, 1, (size_t)(z - p), f);
 	fputs("\n__sbxsh_hist=(", f);
 	while (z && z < end) {
@@ -402,8 +411,12 @@ static void state_done(struct cdsw *c)
 		z = e < end ? e : NULL;
 	}
 	fputs(")\n", f);
-	if (fclose(f) != 0 || !t)
+	if (fclose(f) != 0 || !t) {
+		free(t);
+		c->mode = M_IDLE;
+		reply(c, 'k');
 		return;
+	}
 	c->code = t;
 	c->code_len = n;
 	c->mode = M_DONE;
@@ -417,6 +430,14 @@ static void take_dump(struct cdsw *c, const char *d, size_t n)
 		memcpy(c->last, d + n - 2, 2);
 	else
 		c->last[0] = c->last[1], c->last[1] = d[0];
+	if (c->last[0] == 0 && c->last[1] == 'A') { /* the shell gave up waiting for our x */
+		c->mode = M_IDLE;
+		c->overflow = false;
+		c->len = 0;
+		free(c->target);
+		c->target = NULL;
+		return;
+	}
 	if (c->overflow || c->len + n > STATE_MAX) {
 		c->overflow = true;
 		if (c->last[0] == 0 && c->last[1] == 'E') {

@@ -99,6 +99,7 @@ __sbxsh_dump() {
 		builtin trap - EXIT
 		builtin exit 0 2> /dev/null
 	fi
+	[ "$__sbxsh_a" = k ] || builtin printf '\0A' 2> /dev/null >&"$__sbxsh_cdfd"
 }
 __sbxsh_x=
 for __sbxsh_n in "${PROMPT_COMMAND[@]}"; do
