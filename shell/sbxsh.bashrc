@@ -49,7 +49,7 @@ __sbxsh_cd() {
 		done
 		unset __sbxsh_hist
 	fi
-	builtin jobs %% > /dev/null 2>&1 && __sbxsh_j=1
+	builtin jobs -p %% > /dev/null 2>&1 && __sbxsh_j=1 # -p: no job marked as notified
 	builtin printf 'P%s' "$__sbxsh_j" 2> /dev/null >&"$__sbxsh_cdfd" || {
 		__sbxsh_cdfd=
 		return 0
