@@ -6,7 +6,7 @@
  * another's). The protocol, shell → front end: "H" once, first thing in the rc (the writer then
  * becomes "the shell": a child of the sandbox's pid 1, nothing else runs yet); "P0" / "P1" at
  * each prompt (1: the shell has jobs); after our 's', its state: bash code, "\0N" and the
- * names of the variables in it, "\0H" and `fc -ln` of the session's history, "\0E". Front end →
+ * names of the variables in it, "\0H" and `history N` of the lines typed in it, "\0E". Front end →
  * shell: one byte, 'k' (keep) or 's' (switch: send the state, then exit 0).
  *
  * Rules kept here:
@@ -373,6 +373,36 @@ static void at_prompt(struct cdsw *c, bool jobs)
 	reply(c, 's');
 }
 
+/* One line of `history N`: "%5d  text" ('*' for the second space of a modified entry) starts
+ * an entry, in single quotes; any other line continues the open one (a multi-line entry). */
+static void hist_line(FILE *f, const char *l, size_t n, bool *open)
+{
+	size_t i = 0;
+
+	while (i < n && l[i] == ' ')
+		i++;
+	size_t d = i;
+	while (i < n && l[i] >= '0' && l[i] <= '9')
+		i++;
+	bool head = i > d && i + 1 < n && (l[i] == ' ' || l[i] == '*') && l[i + 1] == ' ';
+	if (head) {
+		if (*open)
+			fputc('\'', f);
+		fputs(" '", f);
+		*open = true;
+		l += i + 2, n -= i + 2;
+	} else if (*open) {
+		fputc('\n', f);
+	} else {
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (l[k] == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(l[k], f);
+}
+
 /* The whole state came: the code for the next shell, the names, the history as an array. */
 static void state_done(struct cdsw *c)
 {
@@ -387,6 +417,7 @@ static void state_done(struct cdsw *c)
 		return;
 	}
 	fwrite(p, 1, (size_t)(z - p), f);
+	bool open = false;
 	fputs("\n__sbxsh_hist=(", f);
 	while (z && z < end) {
 		char tag = z[1], *s = z + 2, *e;
@@ -402,14 +433,15 @@ static void state_done(struct cdsw *c)
 				char *nm = strndup(l, ll);
 				if (!nm || strv_push_owned(&c->names, nm) < 0)
 					free(nm);
-			} else if (tag == 'H' && ll >= 2 && l[0] == '\t' && l[1] == ' ') {
-				fputc(' ', f);
-				quoted(f, l + 2, ll - 2);
+			} else if (tag == 'H') {
+				hist_line(f, l, ll, &open);
 			}
 			l += ll + 1;
 		}
 		z = e < end ? e : NULL;
 	}
+	if (open)
+		fputc('\'', f);
 	fputs(")\n", f);
 	if (fclose(f) != 0 || !t) {
 		free(t);

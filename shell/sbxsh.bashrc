@@ -39,15 +39,16 @@ __sbxsh_prompt() {
 	fi
 	if [ -n "$__sbxsh_cdfd" ]; then __sbxsh_cd; fi
 }
-# At the prompt: the history carried in (first prompt), then the front end's word.
+# At the prompt: the history carried in (first prompt: the lines typed in the shell before),
+# then the front end's word.
 __sbxsh_cd() {
 	local __sbxsh_a= __sbxsh_j=0
 	if [ -z "${__sbxsh_h0-}" ]; then
-		__sbxsh_h0=$HISTCMD
 		for __sbxsh_a in ${__sbxsh_hist+"${__sbxsh_hist[@]}"}; do
 			builtin history -s -- "$__sbxsh_a"
 		done
 		unset __sbxsh_hist
+		__sbxsh_h0=$HISTCMD # what this shell adds from here on goes to the next
 	fi
 	builtin jobs -p %% > /dev/null 2>&1 && __sbxsh_j=1 # -p: no job marked as notified
 	builtin printf 'P%s' "$__sbxsh_j" 2> /dev/null >&"$__sbxsh_cdfd" || {
@@ -60,7 +61,7 @@ __sbxsh_cd() {
 }
 # The state, in bash's own syntax: variables (not bash's own nor sbxsh's), functions, aliases,
 # completions; options, umask and traps in __sbxsh_opts (run last by the next rc); the
-# directory stack; then the names, the session's history, the end.
+# directory stack; then the names, the history lines typed in this shell (`history N`), the end.
 __sbxsh_dump() {
 	local __sbxsh_n __sbxsh_i __sbxsh_v=() __sbxsh_a= __sbxsh_ps1=$PS1
 	for __sbxsh_n in "${!A@}" "${!B@}" "${!C@}" "${!D@}" "${!E@}" "${!F@}" "${!G@}" "${!H@}" "${!I@}" "${!J@}" "${!K@}" "${!L@}" "${!M@}" "${!N@}" "${!O@}" "${!P@}" "${!Q@}" "${!R@}" "${!S@}" "${!T@}" "${!U@}" "${!V@}" "${!W@}" "${!X@}" "${!Y@}" "${!Z@}" "${!a@}" "${!b@}" "${!c@}" "${!d@}" "${!e@}" "${!f@}" "${!g@}" "${!h@}" "${!i@}" "${!j@}" "${!k@}" "${!l@}" "${!m@}" "${!n@}" "${!o@}" "${!p@}" "${!q@}" "${!r@}" "${!s@}" "${!t@}" "${!u@}" "${!v@}" "${!w@}" "${!x@}" "${!y@}" "${!z@}" "${!_@}"; do
@@ -90,7 +91,10 @@ __sbxsh_dump() {
 		builtin printf '\0N'
 		builtin printf '%s\n' "${__sbxsh_v[@]}"
 		builtin printf '\0H'
-		builtin fc -ln "$__sbxsh_h0" 2> /dev/null
+		# this shell's own lines, h0 on (not fc -l: its range is off by one in PROMPT_COMMAND)
+		if ((HISTCMD > __sbxsh_h0)); then
+			HISTTIMEFORMAT= builtin history "$((HISTCMD - __sbxsh_h0))"
+		fi
 		builtin printf '\0E'
 	} 2> /dev/null >&"$__sbxsh_cdfd"
 	PS1=$__sbxsh_ps1

@@ -247,18 +247,19 @@ static void loop(struct sup *s)
 		struct pollfd p[2 + SUP_NEXTRA + RELAY_NFDS] = {{s->sigfd, POLLIN, 0},
 								{open ? s->sock : -1, POLLIN, 0}};
 		const struct supervise_extra *x = s->extra;
-		size_t n = 2;
-		for (size_t i = 0; i < SUP_NEXTRA; i++, x = x ? x->next : NULL)
-			p[n++] = (struct pollfd){x ? x->fd(x->arg) : -1, POLLIN, 0};
+		size_t n = 2, nx = 0; /* no more entries than are used: poll refuses more than
+					 RLIMIT_NOFILE of them (EINVAL) */
+		for (; x && nx < SUP_NEXTRA; x = x->next, nx++)
+			p[n++] = (struct pollfd){x->fd(x->arg), POLLIN, 0};
 		if (s->relay)
 			relay_poll(s->relay, p + n), n += RELAY_NFDS;
 		if (poll(p, n, -1) < 0)
 			continue;
 		if (s->relay)
-			relay_ready(s->relay, p + 2 + SUP_NEXTRA);
+			relay_ready(s->relay, p + 2 + nx);
 		/* the monitor first: a sandboxed call waits on its answer */
 		x = s->extra;
-		for (size_t i = 0; i < SUP_NEXTRA && x; i++, x = x->next)
+		for (size_t i = 0; i < nx; i++, x = x->next)
 			if (p[2 + i].revents)
 				x->ready(x->arg, p[2 + i].revents);
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))

@@ -111,6 +111,8 @@ like "a switch with a forger on the channel still happens" "$(last)" "$MB"
 check "…and nothing the forger wrote ran" test ! -e "$B/pwned"
 cmd 'echo "v=$V"'
 like "…and the state is the shell's" "$(screen)" '^v=a b$'
+cmd 'history | grep -c "echo marker-cmd$"'
+like "after three switches a line is in the history once" "$(screen | grep -E '^[0-9]+$' | tail -n 1)" '^1$'
 cmd 'exit'
 wait_file "$H/status"
 is "exit after switches: the shell's status (0)" "$(cat "$H/status")" 0
