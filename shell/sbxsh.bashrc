@@ -121,7 +121,10 @@ fi
 unset __sbxsh_x
 # After a switch: the shell options, umask and traps last (set -u or a DEBUG trap would
 # otherwise apply to the lines above).
+# Not `set -o history` again: it reloads the history file's lines, and HISTCMD (where the lines
+# typed in this shell start) then counts them twice.
 if declare -F __sbxsh_opts > /dev/null; then
+	set() { case $* in '-o history' | '+o history') ;; *) builtin set "$@" ;; esac; }
 	__sbxsh_opts 2> /dev/null
-	unset -f __sbxsh_opts
+	unset -f __sbxsh_opts set
 fi

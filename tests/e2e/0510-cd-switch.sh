@@ -97,7 +97,11 @@ like "…and says why" "$(screen)" 'keeps its profile while it has jobs'
 cmd 'true'
 is "…once" "$(screen | grep -c 'keeps its profile while it has jobs')" 1
 cmd 'kill -9 %1; wait 2> /dev/null; true'
-cmd 'true'
+# bash reports the job gone at one of the next prompts (see 0500's note on a stopped job)
+for i in 1 2 3 4 5; do
+	cmd 'true'
+	last | grep -Eq "$MA" && break
+done
 like "once the job is gone, cd back switches back" "$(last)" "$MA"
 like "…with its line" "$(screen)" "^sbxsh: cd: now in profile \[dir $A\]"
 cmd 'echo "v=$V"'
