@@ -5,7 +5,28 @@
 # element 0). It opens /dev/null, a call the violation monitor answers, so by the time it
 # returns the violations of the command before are on the terminal, above the prompt; and it
 # puts the prompt marker before PS1 unless PS1 already starts with it.
-if [ -f ~/.bashrc ]; then . ~/.bashrc; fi
+#
+# The profile switch on cd (sbxsh(1), "Profile switch on cd"): SBXSH_CDSW_FD is a socket to
+# the front end. "H" first (before anything else runs: the front end takes its writer for the
+# shell); at each prompt "P0" or "P1" (jobs), and the front end, which reads this shell's cwd
+# itself, answers k (keep) or s (switch). On s the shell's state goes down the socket in
+# bash's own syntax and, on the front end's x, the shell exits 0; the next sandbox's bash
+# gets the state as a sealed memfd (SBXSH_CDSW_STATE) and sources it instead of ~/.bashrc.
+__sbxsh_cdfd=${SBXSH_CDSW_FD-}
+__sbxsh_state=${SBXSH_CDSW_STATE-}
+unset SBXSH_CDSW_FD SBXSH_CDSW_STATE
+case $__sbxsh_cdfd in
+'' | *[!0-9]*) __sbxsh_cdfd= ;;
+*) builtin printf H 2> /dev/null >&"$__sbxsh_cdfd" || __sbxsh_cdfd= ;;
+esac
+case $__sbxsh_state in '' | *[!0-9]*) __sbxsh_state= ;; esac
+if [ -n "$__sbxsh_state" ]; then
+	. "/dev/fd/$__sbxsh_state" 2> /dev/null
+	exec {__sbxsh_state}<&-
+	__sbxsh_state=
+elif [ -f ~/.bashrc ]; then
+	. ~/.bashrc
+fi
 __sbxsh_marker=${SBXSH_PROMPT_MARKER-}
 __sbxsh_marker=${__sbxsh_marker//\\/\\\\}
 __sbxsh_marker=${__sbxsh_marker//\$/\\\$}
@@ -16,10 +37,94 @@ __sbxsh_prompt() {
 	if [ -n "$__sbxsh_marker" ]; then
 		case $PS1 in "$__sbxsh_marker"*) ;; *) PS1=$__sbxsh_marker$PS1 ;; esac
 	fi
+	if [ -n "$__sbxsh_cdfd" ]; then __sbxsh_cd; fi
 }
-if ((BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1))); then
+# At the prompt: the history carried in (first prompt: the lines typed in the shell before),
+# then the front end's word.
+__sbxsh_cd() {
+	local __sbxsh_a= __sbxsh_j=0
+	if [ -z "${__sbxsh_h0-}" ]; then
+		for __sbxsh_a in ${__sbxsh_hist+"${__sbxsh_hist[@]}"}; do
+			builtin history -s -- "$__sbxsh_a"
+		done
+		unset __sbxsh_hist
+		__sbxsh_h0=$HISTCMD # what this shell adds from here on goes to the next
+	fi
+	builtin jobs -p %% > /dev/null 2>&1 && __sbxsh_j=1 # -p: no job marked as notified
+	builtin printf 'P%s' "$__sbxsh_j" 2> /dev/null >&"$__sbxsh_cdfd" || {
+		__sbxsh_cdfd=
+		return 0
+	}
+	builtin read -r -N 1 -t 2 -u "$__sbxsh_cdfd" __sbxsh_a 2> /dev/null || return 0
+	[ "$__sbxsh_a" = s ] || return 0
+	__sbxsh_dump
+}
+# The state, in bash's own syntax: variables (not bash's own nor sbxsh's), functions, aliases,
+# completions; options, umask and traps in __sbxsh_opts (run last by the next rc); the
+# directory stack; then the names, the history lines typed in this shell (`history N`), the end.
+__sbxsh_dump() {
+	local __sbxsh_n __sbxsh_i __sbxsh_v=() __sbxsh_a= __sbxsh_ps1=$PS1
+	for __sbxsh_n in "${!A@}" "${!B@}" "${!C@}" "${!D@}" "${!E@}" "${!F@}" "${!G@}" "${!H@}" "${!I@}" "${!J@}" "${!K@}" "${!L@}" "${!M@}" "${!N@}" "${!O@}" "${!P@}" "${!Q@}" "${!R@}" "${!S@}" "${!T@}" "${!U@}" "${!V@}" "${!W@}" "${!X@}" "${!Y@}" "${!Z@}" "${!a@}" "${!b@}" "${!c@}" "${!d@}" "${!e@}" "${!f@}" "${!g@}" "${!h@}" "${!i@}" "${!j@}" "${!k@}" "${!l@}" "${!m@}" "${!n@}" "${!o@}" "${!p@}" "${!q@}" "${!r@}" "${!s@}" "${!t@}" "${!u@}" "${!v@}" "${!w@}" "${!x@}" "${!y@}" "${!z@}" "${!_@}"; do
+		case $__sbxsh_n in
+		__sbxsh_* | BASH | BASH_* | BASHOPTS | BASHPID | COLUMNS | LINES | DIRSTACK | \
+			EPOCHREALTIME | EPOCHSECONDS | EUID | FUNCNAME | GROUPS | HISTCMD | HOSTNAME | \
+			LINENO | PIPESTATUS | PPID | RANDOM | SECONDS | SHELLOPTS | SHLVL | SRANDOM | \
+			UID | _) continue ;;
+		esac
+		__sbxsh_v+=("$__sbxsh_n")
+	done
+	PS1=${PS1#"$__sbxsh_marker"}
+	{
+		builtin declare -p "${__sbxsh_v[@]}"
+		builtin declare -f
+		builtin alias -p
+		builtin complete -p
+		builtin printf '__sbxsh_opts() {\n'
+		builtin shopt -p
+		builtin set +o
+		builtin umask -p
+		builtin trap -p
+		builtin printf ':\n}\n'
+		for ((__sbxsh_i = ${#DIRSTACK[@]} - 1; __sbxsh_i > 0; __sbxsh_i--)); do
+			builtin printf 'pushd -n %q > /dev/null\n' "${DIRSTACK[__sbxsh_i]}"
+		done
+		builtin printf '\0N'
+		builtin printf '%s\n' "${__sbxsh_v[@]}"
+		builtin printf '\0H'
+		# this shell's own lines, h0 on (not fc -l: its range is off by one in PROMPT_COMMAND)
+		if ((HISTCMD > __sbxsh_h0)); then
+			HISTTIMEFORMAT= builtin history "$((HISTCMD - __sbxsh_h0))"
+		fi
+		builtin printf '\0E'
+	} 2> /dev/null >&"$__sbxsh_cdfd"
+	PS1=$__sbxsh_ps1
+	builtin read -r -N 1 -t 5 -u "$__sbxsh_cdfd" __sbxsh_a 2> /dev/null
+	if [ "$__sbxsh_a" = x ]; then
+		builtin trap - EXIT
+		builtin exit 0 2> /dev/null
+	fi
+	[ "$__sbxsh_a" = k ] || builtin printf '\0A' 2> /dev/null >&"$__sbxsh_cdfd"
+}
+__sbxsh_x=
+for __sbxsh_n in "${PROMPT_COMMAND[@]}"; do
+	case $__sbxsh_n in *__sbxsh_prompt*) __sbxsh_x=1 ;; esac
+done
+unset __sbxsh_n
+if [ -n "$__sbxsh_x" ]; then
+	:
+elif ((BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1))); then
 	if ((${#PROMPT_COMMAND[@]} == 0)); then PROMPT_COMMAND=(''); fi
 	PROMPT_COMMAND+=(__sbxsh_prompt)
 else
 	PROMPT_COMMAND="${PROMPT_COMMAND:+$PROMPT_COMMAND; }__sbxsh_prompt"
+fi
+unset __sbxsh_x
+# After a switch: the shell options, umask and traps last (set -u or a DEBUG trap would
+# otherwise apply to the lines above).
+# Not `set -o history` again: it reloads the history file's lines, and HISTCMD (where the lines
+# typed in this shell start) then counts them twice.
+if declare -F __sbxsh_opts > /dev/null; then
+	set() { case $* in '-o history' | '+o history') ;; *) builtin set "$@" ;; esac; }
+	__sbxsh_opts 2> /dev/null
+	unset -f __sbxsh_opts set
 fi

@@ -28,6 +28,7 @@
 #include "platform/sandbox.h"
 #include "platform/term.h"
 #include "shell/agent.h"
+#include "shell/cdswitch.h"
 #include "shell/commands.h"
 #include "shell/judge.h"
 #include "shell/net.h"
@@ -60,6 +61,13 @@ struct run {
 	char *recovery; /* the recovery shell's writable directory (the user's config) */
 	bool relay;	/* 0-2 are terminals: the command gets a pty, relayed */
 	struct relay pty;
+	/* The profile switch on cd (shell/cdswitch.c), or NULL: off for this session. */
+	struct cdsw *cd;
+	struct strv fwd0;     /* the inner shell's argv as given (plan adds --rcfile) */
+	struct profile *base; /* the running sandbox's profile, as resolved (cd_judge) */
+	bool relay_up;	      /* the relay is open (kept across a switch) */
+	int cd_fds[2];	      /* the channel's inner end and the state for the next sandbox */
+	char *switched;	      /* the name of the profile just left (cd_announce), or NULL */
 };
 
 static void print_lines(const struct strv *l, const char *prefix)
@@ -402,16 +410,20 @@ static void open_relay(struct run *r)
 {
 	int e;
 
-	if (r->relay && (e = relay_open(&r->pty)) < 0)
+	if (r->relay && !r->relay_up && (e = relay_open(&r->pty)) < 0)
 		sbx_fatal("cannot make a pseudo-terminal for the sandbox: %s", strerror(-e));
+	r->relay_up = r->relay;
 }
 
-static void plan(struct run *r, const struct settings *set)
+static void cd_plan_fds(struct run *r);
+
+/* What sandbox_plan needs beside the profile (home: the canonical $HOME, caller frees). */
+static struct sandbox_ctx plan_ctx(const struct run *r, const struct settings *set,
+				   const char *home)
 {
-	struct strv notices = {0}, errors = {0};
-	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
 	const char *cfg = r->args.config ? r->args.config : getenv("SBXSH_CONFIG");
-	struct sandbox_ctx c = {
+
+	return (struct sandbox_ctx){
 	    .home = home,
 	    .log = set->log,
 	    .config_file = !r->args.login_argv0 && cfg && cfg[0] == '/' ? cfg : NULL,
@@ -422,9 +434,17 @@ static void plan(struct run *r, const struct settings *set)
 	    .root = geteuid() == 0,
 	    /* Behind the relay the sandbox has a session of its own, led by the stage. */
 	    .tty = false,
-	    .make_dirs = !r->args.dry_run,
 	};
+}
+
+static void plan(struct run *r, const struct settings *set)
+{
+	struct strv notices = {0}, errors = {0};
+	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
+	struct sandbox_ctx c = plan_ctx(r, set, home);
 	struct sandbox_req req;
+
+	c.make_dirs = !r->args.dry_run;
 
 	profile_sandbox_req(r->prof, &req);
 	int e = sandbox_plan(&req, &c, &r->spec, &notices, &errors);
@@ -438,6 +458,7 @@ static void plan(struct run *r, const struct settings *set)
 	if (e == 0) {
 		session_state(r);
 		prompt_marker(r, set);
+		cd_plan_fds(r);
 	}
 	free(home);
 	strv_release(&notices);
@@ -580,6 +601,9 @@ static _Noreturn void finish(struct run *r, const struct run_result *res)
 {
 	int st = outcome(res);
 
+	if (r->relay_up)
+		relay_close(&r->pty); /* kept for a switch that did not come */
+
 	if (st < 0) {
 		report_run_free(r->mon);
 		sbx_die(SBX_EXIT_REFUSED,
@@ -677,13 +701,16 @@ static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
 		sbx_fatal("cannot close descriptor %d, a unix socket: %s", u->fd, strerror(errno));
 	if (r->prof->grant_file)
 		judge_tilde(home, r->prof->grant_file, f, sizeof(f));
-	sbx_term_printf(stderr,
-			"sbxsh: note: descriptor %d (a unix socket%s%s) not passed into the sandbox: "
-			"to pass it, %s in %s: unix_sockets = all\n",
-			u->fd,
-			u->listening ? " listening at " : u->name[0] ? " connected to " : "",
-			u->name, r->prof->grant_section ? r->prof->grant_section : "[default]",
-			r->prof->grant_file ? f : "~/.config/sbxsh/sbxsh.ini");
+	sbx_term_printf(
+	    stderr,
+	    "sbxsh: note: descriptor %d (a unix socket%s%s) not passed into the sandbox: "
+	    "to pass it, %s in %s: unix_sockets = all\n",
+	    u->fd,
+	    u->listening ? " listening at "
+	    : u->name[0] ? " connected to "
+			 : "",
+	    u->name, r->prof->grant_section ? r->prof->grant_section : "[default]",
+	    r->prof->grant_file ? f : "~/.config/sbxsh/sbxsh.ini");
 	free(home);
 	return 0;
 }
@@ -693,12 +720,218 @@ static void drop_unix_fds(struct run *r)
 	int e = r->prof->unix_all ? 0 : sbx_unix_fds_inherited(drop_unix_fd, r);
 
 	if (e < 0)
-		sbx_fatal("cannot list the inherited descriptors (/proc/self/fd): %s", strerror(-e));
+		sbx_fatal("cannot list the inherited descriptors (/proc/self/fd): %s",
+			  strerror(-e));
 }
 
 static void mon_ready(void *m, short revents)
 {
 	monitor_ready(m, revents);
+}
+
+/* ---- the profile switch on cd (shell/cdswitch.c; docs/sbxsh.1.md "Interactive use") ---- */
+
+static void cd_say(void *arg, const char *text)
+{
+	relay_say(&((struct run *)arg)->pty, text);
+}
+
+/* "[dir ~/b] (project ~/b)" for a profile and the spec planned from it. Caller frees. */
+static char *cd_name(const struct profile *p, const struct sandbox_spec *spec)
+{
+	char t[4096], *s = NULL;
+	const char *h = getenv("HOME");
+	char *home = h ? realpath(h, NULL) : NULL;
+
+	if (p->root)
+		judge_tilde(home, p->root, t, sizeof(t));
+	if (asprintf(&s, "%s (%s%s)", spec->profile_name ? spec->profile_name : "[default]",
+		     p->root ? "project " : "no project", p->root ? t : "") < 0)
+		s = NULL;
+	free(home);
+	return s;
+}
+
+/* The sandbox p would give, planned as plan() does but nothing made: 1 and *to its name, or -1
+ * and *to why not. */
+static int cd_plan_check(struct run *r, const struct profile *p, char **to)
+{
+	const struct settings *set = policy_settings(r->pol);
+	struct strv notices = {0}, errors = {0};
+	struct sandbox_spec spec = {0};
+	char *home = getenv("HOME") ? realpath(getenv("HOME"), NULL) : NULL;
+	struct sandbox_ctx c = plan_ctx(r, set, home);
+	struct sandbox_req req;
+
+	profile_sandbox_req(p, &req);
+	int e = sandbox_plan(&req, &c, &spec, &notices, &errors);
+
+	*to = e < 0 ? strdup(errors.n ? errors.v[0] : strerror(-e)) : cd_name(p, &spec);
+	sandbox_spec_release(&spec);
+	strv_release(&notices);
+	strv_release(&errors);
+	free(home);
+	return e < 0 ? -1 : 1;
+}
+
+/* cdsw_hooks.judge: the sandbox a shell whose cwd is cwd would get, against the running one. */
+static int cd_judge(void *arg, const char *cwd, char **to)
+{
+	struct run *r = arg;
+	struct diag d = {0};
+	struct profile *p = NULL;
+	int v = 0;
+
+	if (profile_resolve(r->pol, cwd, &p, &d) < 0) {
+		*to = strdup(d.errors.n ? d.errors.v[0] : "the profile does not resolve");
+		v = -1;
+	} else if (!cdsw_profile_same(p, r->base)) {
+		v = cd_plan_check(r, p, to);
+	}
+	profile_free(p);
+	diag_release(&d);
+	return v;
+}
+
+/* An interactive bash behind the relay, with sbxsh's rc file, not a login shell, not the
+ * recovery shell: the shell that can switch. */
+static void cd_setup(struct run *r, const struct settings *set)
+{
+	struct cdsw_hooks h = {cd_judge, cd_say, r};
+
+	if (!r->relay || !interactive(&r->args) || r->args.login || r->args.dry_run ||
+	    r->recovery || !is_bash(inner_for(&r->args, set)) || !own_rc(&r->args))
+		return;
+	for (size_t i = 0; i < r->args.fwd.n; i++)
+		if (strv_push(&r->fwd0, r->args.fwd.v[i]) < 0)
+			sbx_fatal("out of memory");
+	if (cdsw_new(&r->cd, &h) < 0)
+		sbx_fatal("out of memory");
+}
+
+/* In plan(): the channel and, after a switch, the state, named in the environment. */
+static void cd_plan_fds(struct run *r)
+{
+	struct diag d = {0};
+	int chan, state, e;
+
+	if (!r->cd)
+		return;
+	if (!r->base && profile_resolve(r->pol, r->prof->cwd, &r->base, &d) < 0)
+		sbx_fatal("the profile of %s does not resolve a second time", r->prof->cwd);
+	diag_release(&d);
+	if ((e = cdsw_prepare(r->cd, &chan, &state)) < 0)
+		sbx_fatal("cannot make the profile switch's channel: %s", strerror(-e));
+	e = strv_pushf(&r->spec.env_set, "SBXSH_CDSW_FD=%d", chan);
+	if (e == 0 && state >= 0)
+		e = strv_pushf(&r->spec.env_set, "SBXSH_CDSW_STATE=%d", state);
+	if (e < 0)
+		sbx_fatal("out of memory");
+	r->cd_fds[0] = chan;
+	r->cd_fds[1] = state;
+}
+
+/* The argv is built: the state gets its tail; the channel and the state go to bwrap. */
+static void cd_argv_ready(struct run *r)
+{
+	int e;
+
+	if (!r->cd)
+		return;
+	if ((e = cdsw_argv_ready(r->cd, r->argv.v, r->prof)) < 0)
+		sbx_fatal("cannot write the shell's state for its new sandbox: %s", strerror(-e));
+	for (int i = 0; i < 2; i++)
+		if (r->cd_fds[i] >= 0) {
+			if (r->nfds >= sizeof(r->fds) / sizeof(*r->fds))
+				sbx_fatal("too many descriptors for the sandbox");
+			r->fds[r->nfds++] = r->cd_fds[i];
+		}
+}
+
+/* The pty's slave again, for the next sandbox (the pty stays: its modes, size, typeahead). */
+static int cd_reopen_slave(struct run *r)
+{
+	char name[128];
+
+	if (ptsname_r(r->pty.master, name, sizeof(name)) != 0)
+		return -errno;
+	int fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r->pty.slave = fd;
+	r->pty.master_done = false;
+	return 0;
+}
+
+/* After a run: when the shell left for a profile switch, the old run's report is done, the cwd
+ * is the shell's and the next run's profile is resolved; true. Else false (the session ends). */
+static bool cd_switch(struct run *r, const struct run_result *res)
+{
+	const char *t = r->cd && res->reported ? cdsw_target(r->cd, res->wstatus) : NULL;
+	struct diag d = {0};
+	struct profile *np = NULL;
+	char *to = t ? strdup(t) : NULL, *was = NULL;
+	int e = 0;
+
+	if (!to)
+		return false;
+	if (chdir(to) < 0 || profile_resolve(r->pol, to, &np, &d) < 0 ||
+	    (e = cd_reopen_slave(r)) < 0) {
+		sbx_term_printf(stderr,
+				"sbxsh: cd: cannot start a sandbox for %s (%s); the session "
+				"ends\r\n",
+				to, d.errors.n ? d.errors.v[0] : strerror(e ? -e : errno));
+		free(to);
+		return false;
+	}
+	report_run_end(r->mon, res->wstatus); /* what is left of the old run's report */
+	report_run_free(r->mon);
+	r->mon = NULL;
+	r->net = NULL; /* net_finish freed it */
+	supervise_reap();
+	was = cd_name(r->base, &r->spec);
+	sandbox_spec_release(&r->spec);
+	memset(&r->spec, 0, sizeof(r->spec));
+	strv_release(&r->argv);
+	close(r->sock);
+	r->sock = -1;
+	r->nfds = 0;
+	profile_free(r->prof);
+	profile_free(r->base);
+	r->prof = np;
+	r->base = NULL;
+	strv_release(&r->args.fwd);
+	for (size_t i = 0; i < r->fwd0.n; i++)
+		if (strv_push(&r->args.fwd, r->fwd0.v[i]) < 0)
+			sbx_fatal("out of memory");
+	print_lines(&d.warnings, "");
+	diag_release(&d);
+	r->switched = was;
+	cdsw_reset(r->cd);
+	free(to);
+	return true;
+}
+
+/* The switch's one line, once the new sandbox's name is known. */
+static void cd_announce(struct run *r)
+{
+	char *now, *line = NULL;
+
+	if (!r->switched)
+		return;
+	now = cd_name(r->prof, &r->spec);
+	if (now && asprintf(&line, "sbxsh: cd: now in profile %s, was %s; shell state kept", now,
+			    r->switched) >= 0) {
+		char safe[8192];
+		size_t n = sbx_term_escape(safe, sizeof(safe) - 1, line);
+		safe[n] = '\n';
+		safe[n + 1] = 0;
+		relay_say(&r->pty, safe);
+	}
+	free(line);
+	free(now);
+	free(r->switched);
+	r->switched = NULL;
 }
 
 static int run_sandboxed(struct run *r)
@@ -707,40 +940,52 @@ static int run_sandboxed(struct run *r)
 	struct run_result res;
 
 	load_profile(r);
-	drop_unix_fds(r);
-	quiet_tools(r);
+	drop_unix_fds(r); /* before cd_setup: the switch's own socket is sbxsh's */
 	set = policy_settings(r->pol);
 	r->relay = relay_wanted();
-	plan(r, set);
-	if (!r->args.dry_run)
-		check_helpers(set);
-	make_socket(r);
-	make_data_fds(r);
-	int pins[sizeof(r->fds) / sizeof(*r->fds)];
-	if (!r->args.dry_run)
-		pin_binds(r, pins);
-	plan_net(r);
-	if (sandbox_argv(&r->spec, set->bwrap, r->fds + 1, r->args.fwd.v, &r->argv) < 0)
-		sbx_fatal("out of memory");
-	if (r->args.dry_run)
-		dry_run(r);
-	start_monitor(r, set);
-	live_reports(r);
-	connect_net(r, set);
-	struct supervise_net hook;
-	if (r->net)
-		net_hook(r->net, &hook);
-	struct monitor *mon = report_run_monitor(r->mon);
-	struct supervise_extra xmon = {mon_fd, mon_ready, mon};
-	open_relay(r);
-	int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session,
-			      r->net ? &hook : NULL, mon ? &xmon : NULL, r->relay ? &r->pty : NULL,
-			      &res);
-	if (e < 0)
-		sbx_fatal("cannot start bwrap: %s", strerror(-e));
-	net_finish(r->net, report_run_refusals(r->mon));
-	agent_after(&r->agent);
-	finish(r, &res);
+	cd_setup(r, set);
+	for (;;) {
+		quiet_tools(r);
+		plan(r, set);
+		if (!r->args.dry_run)
+			check_helpers(set);
+		make_socket(r);
+		make_data_fds(r);
+		int pins[sizeof(r->fds) / sizeof(*r->fds)];
+		if (!r->args.dry_run)
+			pin_binds(r, pins);
+		plan_net(r);
+		if (sandbox_argv(&r->spec, set->bwrap, r->fds + 1, r->args.fwd.v, &r->argv) < 0)
+			sbx_fatal("out of memory");
+		if (r->args.dry_run)
+			dry_run(r);
+		cd_argv_ready(r);
+		start_monitor(r, set);
+		live_reports(r);
+		connect_net(r, set);
+		struct supervise_net hook;
+		if (r->net)
+			net_hook(r->net, &hook);
+		struct monitor *mon = report_run_monitor(r->mon);
+		struct supervise_extra xcd = {cdsw_poll_fd, cdsw_ready, r->cd, NULL};
+		struct supervise_extra xmon = {mon_fd, mon_ready, mon, r->cd ? &xcd : NULL};
+		open_relay(r);
+		cd_announce(r);
+		int e = supervise_run(r->argv.v, r->sock, r->fds, r->nfds, r->spec.new_session,
+				      r->net ? &hook : NULL,
+				      mon     ? &xmon
+				      : r->cd ? &xcd
+					      : NULL,
+				      r->relay ? &r->pty : NULL, &res);
+		if (e < 0)
+			sbx_fatal("cannot start bwrap: %s", strerror(-e));
+		if (r->cd)
+			cdsw_started(r->cd);
+		net_finish(r->net, report_run_refusals(r->mon));
+		agent_after(&r->agent);
+		if (!cd_switch(r, &res))
+			finish(r, &res);
+	}
 }
 
 /* A shim's --version or --help: the real shell it is named for answers (bash's own text). */
@@ -792,7 +1037,7 @@ static void hold_stdio(void)
 
 int shell_main(int argc, char **argv)
 {
-	struct run r = {.sock = -1};
+	struct run r = {.sock = -1, .cd_fds = {-1, -1}};
 	char *inner = NULL;
 
 	hold_stdio();

@@ -67,6 +67,7 @@ struct supervise_extra {
 	int (*fd)(void *arg);
 	void (*ready)(void *arg, short revents);
 	void *arg;
+	const struct supervise_extra *next; /* another one, or NULL (up to 4 in all) */
 };
 
 struct relay;
@@ -80,6 +81,11 @@ struct relay;
 int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep, bool new_session,
 		  const struct supervise_net *net, const struct supervise_extra *extra,
 		  struct relay *relay, struct run_result *res);
+/* A profile switch (shell/cdswitch.c): true leaves the relay open (the terminal raw, the pty
+ * kept) when supervise_run returns, for the next sandbox; the caller closes it otherwise. */
+void supervise_keep_relay(bool keep);
+/* Reaps the bwrap of the run that reported (as supervise_exit does), before the next run. */
+void supervise_reap(void);
 /* Exits with wstatus: the same code, or dies of the same signal. */
 _Noreturn void supervise_exit(int wstatus);
 

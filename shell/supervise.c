@@ -45,6 +45,7 @@ static const int relayed[] = {SIGWINCH, SIGCONT}; /* with a pty relay: the relay
 
 #define SBX_REAP_MS 2000
 static pid_t pending_bwrap = -1; /* the stage reported; bwrap not yet reaped */
+static bool keep_relay;		 /* supervise_keep_relay: a profile switch follows */
 
 struct sup {
 	pid_t bwrap;
@@ -235,24 +236,31 @@ static bool on_signal(struct sup *s)
 	return false;
 }
 
+#define SUP_NEXTRA 4 /* the extras' chain served: the monitor, the profile switch's channel */
+
 static void loop(struct sup *s)
 {
 	bool open = true;
 
 	for (;;) {
-		int xfd = s->extra ? s->extra->fd(s->extra->arg) : -1;
-		struct pollfd p[3 + RELAY_NFDS] = {
-		    {s->sigfd, POLLIN, 0}, {open ? s->sock : -1, POLLIN, 0}, {xfd, POLLIN, 0}};
-		size_t n = 3;
+		struct pollfd p[2 + SUP_NEXTRA + RELAY_NFDS] = {{s->sigfd, POLLIN, 0},
+								{open ? s->sock : -1, POLLIN, 0}};
+		const struct supervise_extra *x = s->extra;
+		size_t n = 2, nx = 0; /* no more entries than are used: poll refuses more than
+					 RLIMIT_NOFILE of them (EINVAL) */
+		for (; x && nx < SUP_NEXTRA; x = x->next, nx++)
+			p[n++] = (struct pollfd){x->fd(x->arg), POLLIN, 0};
 		if (s->relay)
-			relay_poll(s->relay, p + 3), n += RELAY_NFDS;
+			relay_poll(s->relay, p + n), n += RELAY_NFDS;
 		if (poll(p, n, -1) < 0)
 			continue;
 		if (s->relay)
-			relay_ready(s->relay, p + 3);
+			relay_ready(s->relay, p + 2 + nx);
 		/* the monitor first: the stage's first monitored call waits on its listener */
-		if (p[2].revents)
-			s->extra->ready(s->extra->arg, p[2].revents);
+		x = s->extra;
+		for (size_t i = 0; i < nx; i++, x = x->next)
+			if (p[2 + i].revents)
+				x->ready(x->arg, p[2 + i].revents);
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
 			open = on_message(s) != 0;
 		if ((p[0].revents & POLLIN) && on_signal(s))
@@ -306,7 +314,7 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 	}
 	loop(&s);
 out:
-	if (relay)
+	if (relay && !keep_relay)
 		relay_close(relay);
 	if (s.pidfd >= 0)
 		close(s.pidfd);
@@ -348,6 +356,16 @@ static void reap_bwrap(void)
 		}
 	}
 	pending_bwrap = -1;
+}
+
+void supervise_keep_relay(bool keep)
+{
+	keep_relay = keep;
+}
+
+void supervise_reap(void)
+{
+	reap_bwrap();
 }
 
 _Noreturn void supervise_exit(int wstatus)
