@@ -286,19 +286,32 @@ static bool status_field(pid_t pid, const char *field, char *out, size_t n)
 	return found;
 }
 
-/* The first writer is the shell when its parent is pid 1 of its pid namespace (the stage). */
+/* The last number of a NSpid line: the pid in the innermost namespace. */
+static bool ns_pid_is(const char *v, const char *want)
+{
+	const char *last = strrchr(v, '\t');
+
+	return last && last != v && strcmp(last + 1, want) == 0 && strchr(v, '\t') != last;
+}
+
+/* The first writer is the shell when it is pid 2 of its pid namespace (the one the seccomp
+ * filter keeps from being traced: platform/linux/seccomp.c) and its parent pid 1 (the stage). */
 static bool is_stage_child(pid_t pid)
 {
 	char v[256];
 
+	if (!status_field(pid, "NSpid", v, sizeof(v)))
+		return false;
+	v[strcspn(v, "\n")] = 0;
+	if (!ns_pid_is(v, "2"))
+		return false;
 	if (!status_field(pid, "PPid", v, sizeof(v)))
 		return false;
 	pid_t pp = (pid_t)strtol(v, NULL, 10);
 	if (pp <= 1 || !status_field(pp, "NSpid", v, sizeof(v)))
 		return false;
 	v[strcspn(v, "\n")] = 0;
-	char *last = strrchr(v, '\t');
-	return last && last != v && strcmp(last + 1, "1") == 0 && strchr(v, '\t') != last;
+	return ns_pid_is(v, "1");
 }
 
 static void reply(struct cdsw *c, char ch)

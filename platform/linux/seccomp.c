@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 
 #ifndef TIOCLINUX
@@ -43,9 +44,9 @@
 
 /* Which ABIs a row is for, and when it is left out. */
 enum rule_when {
-	R_ALL,	  /* every ABI */
-	R_UNIX,	  /* every ABI, unless AF_UNIX is granted or (native ABI) the monitor's */
-	R_COMPAT, /* the compat ABI only (its socketcall) */
+	R_ALL,	    /* every ABI */
+	R_UNIX,	    /* every ABI, unless AF_UNIX is granted or (native ABI) the monitor's */
+	R_COMPAT,   /* the compat ABI only (its socketcall) */
 	R_UNIXPAIR, /* every ABI, unless AF_UNIX is granted (the monitor reports no pair) */
 };
 
@@ -143,6 +144,14 @@ static const struct rule rules[] = {
     R0("fspick", EPERM),
     R0("mount_setattr", EPERM),
     R0("setns", EPERM),
+    /* The inner shell is pid 2 of the sandbox's pid namespace (the stage, pid 1, starts it
+     * first). No command takes it over: what it holds (functions, aliases, variables) goes
+     * with it into the next profile when a `cd` switches (shell/cdswitch.c), so code put in
+     * it would run with a profile the command never had. /proc/2/mem is the guard's (no
+     * write to another process's /proc files). A tracer of its own children is unchanged. */
+    R2("ptrace", EPERM, LOW32(0, PTRACE_ATTACH), LOW32(1, 2)),
+    R2("ptrace", EPERM, LOW32(0, PTRACE_SEIZE), LOW32(1, 2)),
+    R1("process_vm_writev", R_ALL, EPERM, LOW32(0, 2)),
     /* Kernel attack surface no command needs */
     R0("keyctl", EPERM),
     R0("add_key", EPERM),
@@ -170,10 +179,12 @@ static const struct newcall {
 	const char *name;
 	int nr, err;
 } newcalls[] = {
-    {"statmount", 457, 0},	     {"listmount", 458, 0},	  {"lsm_get_self_attr", 459, 0},
-    {"lsm_set_self_attr", 460, ENOSYS}, {"lsm_list_modules", 461, 0}, {"mseal", 462, 0},
-    {"setxattrat", 463, ENOSYS},	     {"getxattrat", 464, 0},	  {"listxattrat", 465, 0},
-    {"removexattrat", 466, ENOSYS},     {"open_tree_attr", 467, EPERM}, {"file_getattr", 468, ENOSYS},
+    {"statmount", 457, 0},	    {"listmount", 458, 0},
+    {"lsm_get_self_attr", 459, 0},  {"lsm_set_self_attr", 460, ENOSYS},
+    {"lsm_list_modules", 461, 0},   {"mseal", 462, 0},
+    {"setxattrat", 463, ENOSYS},    {"getxattrat", 464, 0},
+    {"listxattrat", 465, 0},	    {"removexattrat", 466, ENOSYS},
+    {"open_tree_attr", 467, EPERM}, {"file_getattr", 468, ENOSYS},
     {"file_setattr", 469, ENOSYS},
 };
 
@@ -220,8 +231,8 @@ static int newcall_rules(scmp_filter_ctx ctx, bool compat)
 		const struct newcall *c = newcall_of(nr);
 
 		if (!c || (c->err && seccomp_syscall_resolve_name(c->name) == __NR_SCMP_ERROR))
-			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((uint32_t)(c ? c->err : ENOSYS)), nr,
-					     0);
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((uint32_t)(c ? c->err : ENOSYS)),
+					     nr, 0);
 	}
 	return r;
 }
