@@ -17,7 +17,7 @@
 
 static void close_all(struct relay *r)
 {
-	int *fds[] = {&r->in, &r->out, &r->master, &r->slave};
+	int *fds[] = {&r->in, &r->out, &r->master, &r->slave, &r->early};
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(*fds); i++) {
 		if (*fds[i] >= 0)
@@ -30,8 +30,9 @@ int relay_open(struct relay *r)
 {
 	int e;
 
-	r->in = r->out = r->master = r->slave = -1;
+	r->in = r->out = r->master = r->slave = r->early = -1;
 	r->in_done = r->out_done = r->master_done = false;
+	r->held = true;
 	r->ilen = r->ioff = r->olen = r->ooff = 0;
 	if ((e = sbx_pty_open(0, &r->master, &r->slave)) < 0)
 		return e;
@@ -56,9 +57,26 @@ void relay_poll(const struct relay *r, struct pollfd *p)
 		m |= POLLIN;
 	if (!r->master_done && r->ilen > 0)
 		m |= POLLOUT;
-	p[0] = (struct pollfd){!r->in_done && r->ilen == 0 ? r->in : -1, POLLIN, 0};
+	p[0] = (struct pollfd){!r->held && !r->in_done && r->ilen == 0 ? r->in : -1, POLLIN, 0};
 	p[1] = (struct pollfd){m ? r->master : -1, m, 0};
 	p[2] = (struct pollfd){!r->out_done && r->olen > 0 ? r->out : -1, POLLOUT, 0};
+	p[3] = (struct pollfd){r->olen == 0 ? r->early : -1, POLLIN, 0};
+}
+
+void relay_adopt(struct relay *r, int master)
+{
+	r->held = false;
+	if (master < 0)
+		return;
+	if (r->master < 0 || sbx_pty_adopt(master) < 0) {
+		close(master);
+		relay_hangup(r);
+		return;
+	}
+	r->early = r->master;
+	r->master = master;
+	r->ilen = r->ioff = 0;	      /* nothing was read from the terminal yet */
+	sbx_pty_copy_size(0, master); /* a resize since the stage copied ours */
 }
 
 /* Reads into buf; returns the count, 0 at end (or error: that side is done), -1 not now. */
@@ -93,19 +111,19 @@ static bool give(int fd, const char *buf, size_t *off, size_t *len)
 /* Fills ob from the master: a pty gives at most a few KiB a read, so several reads make one
  * write to the terminal (fewer wake-ups on both sides). Returns true when a full buffer went
  * out at once (more is likely queued: read again before the next poll). */
-static bool from_master(struct relay *r)
+static bool from_master(struct relay *r, int fd, bool *done)
 {
 	ssize_t k = 0;
 
 	r->olen = r->ooff = 0;
 	while (r->olen + 4096 <= sizeof(r->ob) &&
-	       (k = take(r->master, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
+	       (k = take(fd, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
 		r->olen += (size_t)k;
 	if (k == 0) /* EIO: every slave is closed */
-		r->master_done = true;
+		*done = true;
 	if (r->olen == 0)
 		return false;
-	bool full = k > 0 && !r->master_done;
+	bool full = k > 0 && !*done;
 	if (r->out_done)
 		r->olen = 0; /* nobody to show it to: keep the sandbox's writes moving */
 	else if (!give(r->out, r->ob, &r->ooff, &r->olen))
@@ -141,8 +159,16 @@ void relay_ready(struct relay *r, const struct pollfd *p)
 		r->master_done = true;
 	/* while the terminal takes everything at once, go on reading without a poll between */
 	if (p[1].revents & (POLLIN | POLLHUP | POLLERR) && r->olen == 0)
-		for (int i = 0; i < 16 && from_master(r); i++)
+		for (int i = 0; i < 16 && from_master(r, r->master, &r->master_done); i++)
 			;
+	if (p[3].revents & (POLLIN | POLLHUP | POLLERR) && r->olen == 0) {
+		bool gone = false;
+		from_master(r, r->early, &gone);
+		if (gone || (p[3].revents & POLLNVAL)) {
+			close(r->early);
+			r->early = -1;
+		}
+	}
 	if (p[0].revents & (POLLIN | POLLHUP | POLLERR) && r->ilen == 0)
 		from_terminal(r);
 }
@@ -161,6 +187,9 @@ void relay_cont(struct relay *r)
 
 void relay_hangup(struct relay *r)
 {
+	if (r->early >= 0)
+		close(r->early);
+	r->early = -1;
 	if (r->master >= 0)
 		close(r->master);
 	r->master = -1;
@@ -208,12 +237,12 @@ void relay_say(struct relay *r, const char *text)
 	give_all(r, buf, &off, &n);
 }
 
-/* The last output: what is queued on the master, the terminal given up to 1 s per write. */
-static void drain(struct relay *r)
+/* The last output: what is queued on fd, the terminal given up to 1 s per write. */
+static void drain(struct relay *r, int fd, bool *done)
 {
-	while (!r->master_done && !r->out_done) {
+	while (!*done && !r->out_done) {
 		if (r->olen == 0) {
-			ssize_t k = take(r->master, r->ob, sizeof(r->ob));
+			ssize_t k = take(fd, r->ob, sizeof(r->ob));
 			if (k <= 0)
 				break; /* EIO: no slave left; EAGAIN: nothing more queued */
 			r->olen = (size_t)k;
@@ -229,8 +258,12 @@ void relay_close(struct relay *r)
 {
 	if (r->master < 0 && r->in < 0)
 		return;
+	bool early_done = false;
+
+	if (r->early >= 0)
+		drain(r, r->early, &early_done); /* what was said first */
 	if (r->master >= 0)
-		drain(r);
+		drain(r, r->master, &r->master_done);
 	sbx_tty_restore();
 	close_all(r);
 }

@@ -117,6 +117,22 @@ try:
 except OSError as e:
     print(\"sti-\" + str(e.errno))"'
 like "TIOCSTI on the pty is refused (EPERM)" "$(screen)" '^sti-1$'
+# The shell's pty is of the sandbox's own devpts (the stage opened it): tty names it, and the
+# host's terminals are not there.
+cmd 'tty; [ -t 0 ] && [ -t 1 ] && [ -t 2 ] && echo t012-ok'
+like "tty names the sandbox's own pty (/dev/pts/N, not /dev/console)" "$(screen)" '^/dev/pts/[0-9]+$'
+like "…and 0, 1 and 2 are terminals" "$(screen)" '^t012-ok$'
+cmd 'echo "pts=$(ls /dev/pts | tr "\n" " ")"; echo "ctty=$(ps -o tty= -p $$)"'
+like "the sandbox's /dev/pts holds its own pty only (none of the host's terminals)" "$(screen)" '^pts=0 ptmx $'
+like "…which is the shell's controlling terminal" "$(screen)" '^ctty=pts/0$'
+seq 1 200 | sed 's/^/line-/' > "$P/l.txt"
+keys -l 'less l.txt'; keys Enter
+wait_screen '^line-39$'
+like "less shows a screenful" "$(screen)" '^line-1$'
+n=$(prompts); keys q
+wait_screen "$PR" $((n + 1))
+cmd 'echo less-done'
+like "…and q quits it" "$(screen)" '^less-done$'
 
 keys -l 'vi -u NONE -N "+set nomore" t.txt'; keys Enter
 wait_screen '"t.txt" \[New\]'
@@ -161,6 +177,10 @@ like "the terminal is back in its modes after exit" "$(cat "$H/stty")" '(^| )ica
 like "…echo on" "$(cat "$H/stty")" '(^| )echo( |$)'
 
 start "$SBXSH"
+# typed before the shell runs: it waits in the terminal and reaches the shell
+keys -l 'echo "typed-ahead-$((6 * 7))"'; keys Enter
+wait_screen '^typed-ahead-42$'
+like "what is typed before the prompt reaches the shell" "$(screen)" '^typed-ahead-42$'
 wait_screen "$PR"
 cmd 'history | grep -c "echo hist-mark-4[2]"'
 like "history survives a restart" "$(screen)" '^1$'
