@@ -15,6 +15,7 @@ struct relay {
 	int early; /* after relay_adopt: our own pty's master, read only (bwrap's words) */
 	bool held; /* what is typed waits in the terminal until relay_adopt */
 	bool in_done, out_done, master_done;
+	bool out_full; /* the terminal took part of ob: the rest waits for POLLOUT */
 	size_t ilen, ioff, olen, ooff;
 	char ib[4096];	/* terminal → master */
 	char ob[65536]; /* master → terminal */
