@@ -143,19 +143,16 @@ static bool from_master(struct relay *r, int fd, bool *done)
 		r->olen -= r->ooff;
 		r->ooff = 0;
 	}
-	/* a read short of the line discipline's whole buffer emptied it: the next would only
-	 * say EAGAIN (its refill comes later, from the kernel's worker), so poll instead */
+	/* until EAGAIN: the kernel's worker refills the line discipline's 4 KiB while we read
+	 * (a failed read costs less than the poll a short read would otherwise end in) */
 	while (sizeof(r->ob) - r->olen >= RELAY_READ &&
-	       (k = take(fd, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0) {
+	       (k = take(fd, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
 		r->olen += (size_t)k;
-		if (k < RELAY_READ)
-			break;
-	}
 	if (k == 0) /* EIO: every slave is closed */
 		*done = true;
 	if (r->olen == r->ooff)
 		return false;
-	bool full = k == RELAY_READ;
+	bool full = k > 0 && !*done;
 	if (r->out_done)
 		r->olen = r->ooff = 0; /* nobody to show it to: keep the sandbox's writes moving */
 	else if (!r->out_full)
