@@ -11,6 +11,11 @@
  * defaults). Returns 0 or -errno; the caller closes both. */
 int sbx_pty_open(int from_tty, int *master, int *slave);
 
+/* A pty master the sandbox's stage opened in its own devpts: checked to be one (TIOCGPTN
+ * answers only on a master) and made non-blocking (the description is ours alone). Returns 0
+ * or -errno (then it is no pty master). */
+int sbx_pty_adopt(int fd);
+
 /* Copies from_tty's window size to the pty of master (its foreground group gets SIGWINCH).
  * Returns 0 or -errno. */
 int sbx_pty_copy_size(int from_tty, int master);

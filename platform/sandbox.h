@@ -122,7 +122,8 @@ extern const char *const sandbox_hermetic_roots[];
  * from inside the sandbox; the front end checks size, magic and range. */
 #define SBX_STAGE_MAGIC 0x53425853u /* "SBXS" */
 enum sbx_stage_kind {
-	SBX_STAGE_STARTED = 1, /* sent with SCM_CREDENTIALS: the stage's pid, for signals */
+	SBX_STAGE_STARTED = 1, /* sent with SCM_CREDENTIALS: the stage's pid, for signals; with
+				  --ctty also SCM_RIGHTS: the shell's pty master (or none) */
 	SBX_STAGE_EXITED = 2,  /* status = the inner shell's wait status */
 	SBX_STAGE_FAILED = 3,  /* status = errno: the stage could not set up or exec */
 	SBX_STAGE_NET = 4,     /* struct sbx_stage_net with its listeners (SCM_RIGHTS), sent

@@ -11,13 +11,14 @@
 #include "shell/relay.h"
 
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "platform/pty.h"
 
 static void close_all(struct relay *r)
 {
-	int *fds[] = {&r->in, &r->out, &r->master, &r->slave};
+	int *fds[] = {&r->in, &r->out, &r->master, &r->slave, &r->early};
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(*fds); i++) {
 		if (*fds[i] >= 0)
@@ -30,8 +31,9 @@ int relay_open(struct relay *r)
 {
 	int e;
 
-	r->in = r->out = r->master = r->slave = -1;
-	r->in_done = r->out_done = r->master_done = false;
+	r->in = r->out = r->master = r->slave = r->early = -1;
+	r->in_done = r->out_done = r->master_done = r->out_full = false;
+	r->held = true;
 	r->ilen = r->ioff = r->olen = r->ooff = 0;
 	if ((e = sbx_pty_open(0, &r->master, &r->slave)) < 0)
 		return e;
@@ -48,17 +50,42 @@ out:
 	return e;
 }
 
+/* ob holds ob[ooff..olen) for the terminal; a read goes on at olen while a pty's read (at
+ * most its line discipline's 4 KiB) still fits, the front moved down when it would not. */
+#define RELAY_READ 4096
+static bool room(const struct relay *r)
+{
+	return sizeof(r->ob) - (r->olen - r->ooff) >= RELAY_READ;
+}
+
 void relay_poll(const struct relay *r, struct pollfd *p)
 {
 	short m = 0;
 
-	if (!r->master_done && r->olen == 0)
+	if (!r->master_done && room(r))
 		m |= POLLIN;
 	if (!r->master_done && r->ilen > 0)
 		m |= POLLOUT;
-	p[0] = (struct pollfd){!r->in_done && r->ilen == 0 ? r->in : -1, POLLIN, 0};
+	p[0] = (struct pollfd){!r->held && !r->in_done && r->ilen == 0 ? r->in : -1, POLLIN, 0};
 	p[1] = (struct pollfd){m ? r->master : -1, m, 0};
-	p[2] = (struct pollfd){!r->out_done && r->olen > 0 ? r->out : -1, POLLOUT, 0};
+	p[2] = (struct pollfd){!r->out_done && r->olen > r->ooff ? r->out : -1, POLLOUT, 0};
+	p[3] = (struct pollfd){room(r) ? r->early : -1, POLLIN, 0};
+}
+
+void relay_adopt(struct relay *r, int master)
+{
+	r->held = false;
+	if (master < 0)
+		return;
+	if (r->master < 0 || sbx_pty_adopt(master) < 0) {
+		close(master);
+		relay_hangup(r);
+		return;
+	}
+	r->early = r->master;
+	r->master = master;
+	r->ilen = r->ioff = 0;	      /* nothing was read from the terminal yet */
+	sbx_pty_copy_size(0, master); /* a resize since the stage copied ours */
 }
 
 /* Reads into buf; returns the count, 0 at end (or error: that side is done), -1 not now. */
@@ -71,7 +98,9 @@ static ssize_t take(int fd, char *buf, size_t n)
 	return k < 0 ? 0 : k;
 }
 
-/* Writes buf[*off..*len); returns false when the side is gone (the bytes are dropped). */
+/* Writes buf[*off..*len); returns false when the side is gone (the bytes are dropped). A
+ * short write means the side is full: the rest waits for poll (another write now would only
+ * say EAGAIN). */
 static bool give(int fd, const char *buf, size_t *off, size_t *len)
 {
 	while (*off < *len) {
@@ -85,31 +114,49 @@ static bool give(int fd, const char *buf, size_t *off, size_t *len)
 			return false;
 		}
 		*off += (size_t)k;
+		if (*off < *len)
+			return true;
 	}
 	*off = *len = 0;
 	return true;
 }
 
-/* Fills ob from the master: a pty gives at most a few KiB a read, so several reads make one
- * write to the terminal (fewer wake-ups on both sides). Returns true when a full buffer went
- * out at once (more is likely queued: read again before the next poll). */
-static bool from_master(struct relay *r)
+/* ob to the terminal; out_full says it took only part (the rest waits for POLLOUT). */
+static void to_terminal(struct relay *r)
+{
+	if (!give(r->out, r->ob, &r->ooff, &r->olen))
+		r->out_done = true;
+	r->out_full = r->olen != 0;
+}
+
+/* Adds what fd (a master) has to ob, several reads (a pty gives at most 4 KiB a read), while
+ * the terminal may still be taking the earlier part: the sandbox's writes go on while the
+ * terminal is full, and the terminal gets one large write instead of many small ones. Then
+ * writes what the terminal takes. Returns true when the reads stopped only for want of room
+ * and the terminal took everything (more is likely queued: read again before the next poll). */
+static bool from_master(struct relay *r, int fd, bool *done)
 {
 	ssize_t k = 0;
 
-	r->olen = r->ooff = 0;
-	while (r->olen + 4096 <= sizeof(r->ob) &&
-	       (k = take(r->master, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
+	if (sizeof(r->ob) - r->olen < RELAY_READ && r->ooff) {
+		memmove(r->ob, r->ob + r->ooff, r->olen - r->ooff);
+		r->olen -= r->ooff;
+		r->ooff = 0;
+	}
+	/* until EAGAIN: the kernel's worker refills the line discipline's 4 KiB while we read
+	 * (a failed read costs less than the poll a short read would otherwise end in) */
+	while (sizeof(r->ob) - r->olen >= RELAY_READ &&
+	       (k = take(fd, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
 		r->olen += (size_t)k;
 	if (k == 0) /* EIO: every slave is closed */
-		r->master_done = true;
-	if (r->olen == 0)
+		*done = true;
+	if (r->olen == r->ooff)
 		return false;
-	bool full = k > 0 && !r->master_done;
+	bool full = k > 0 && !*done;
 	if (r->out_done)
-		r->olen = 0; /* nobody to show it to: keep the sandbox's writes moving */
-	else if (!give(r->out, r->ob, &r->ooff, &r->olen))
-		r->out_done = true;
+		r->olen = r->ooff = 0; /* nobody to show it to: keep the sandbox's writes moving */
+	else if (!r->out_full)
+		to_terminal(r);
 	return full && r->olen == 0 && !r->out_done;
 }
 
@@ -133,16 +180,24 @@ static void from_terminal(struct relay *r)
 
 void relay_ready(struct relay *r, const struct pollfd *p)
 {
-	if (p[2].revents & POLLOUT && !give(r->out, r->ob, &r->ooff, &r->olen))
-		r->out_done = true;
+	if (p[2].revents & POLLOUT)
+		to_terminal(r);
 	else if (p[2].revents & (POLLERR | POLLHUP | POLLNVAL))
 		r->out_done = true, r->olen = r->ooff = 0;
 	if (p[1].revents & POLLOUT && !give(r->master, r->ib, &r->ioff, &r->ilen))
 		r->master_done = true;
 	/* while the terminal takes everything at once, go on reading without a poll between */
-	if (p[1].revents & (POLLIN | POLLHUP | POLLERR) && r->olen == 0)
-		for (int i = 0; i < 16 && from_master(r); i++)
+	if (p[1].revents & (POLLIN | POLLHUP | POLLERR) && room(r))
+		for (int i = 0; i < 16 && from_master(r, r->master, &r->master_done); i++)
 			;
+	if (p[3].revents & (POLLIN | POLLHUP | POLLERR) && room(r)) {
+		bool gone = false;
+		from_master(r, r->early, &gone);
+		if (gone || (p[3].revents & POLLNVAL)) {
+			close(r->early);
+			r->early = -1;
+		}
+	}
 	if (p[0].revents & (POLLIN | POLLHUP | POLLERR) && r->ilen == 0)
 		from_terminal(r);
 }
@@ -161,6 +216,9 @@ void relay_cont(struct relay *r)
 
 void relay_hangup(struct relay *r)
 {
+	if (r->early >= 0)
+		close(r->early);
+	r->early = -1;
 	if (r->master >= 0)
 		close(r->master);
 	r->master = -1;
@@ -198,6 +256,7 @@ void relay_say(struct relay *r, const char *text)
 	}
 	if (r->out_done)
 		return;
+	r->out_full = false; /* ob went out whole */
 	for (; *text; text++) {
 		if (*text == '\n')
 			buf[n++] = '\r';
@@ -208,12 +267,12 @@ void relay_say(struct relay *r, const char *text)
 	give_all(r, buf, &off, &n);
 }
 
-/* The last output: what is queued on the master, the terminal given up to 1 s per write. */
-static void drain(struct relay *r)
+/* The last output: what is queued on fd, the terminal given up to 1 s per write. */
+static void drain(struct relay *r, int fd, bool *done)
 {
-	while (!r->master_done && !r->out_done) {
+	while (!*done && !r->out_done) {
 		if (r->olen == 0) {
-			ssize_t k = take(r->master, r->ob, sizeof(r->ob));
+			ssize_t k = take(fd, r->ob, sizeof(r->ob));
 			if (k <= 0)
 				break; /* EIO: no slave left; EAGAIN: nothing more queued */
 			r->olen = (size_t)k;
@@ -225,12 +284,39 @@ static void drain(struct relay *r)
 	}
 }
 
+int relay_renew(struct relay *r)
+{
+	int m, s, e;
+
+	/* the modes and size of the pty the shell leaves (a master answers for its pty) */
+	if ((e = sbx_pty_open(r->master, &m, &s)) < 0)
+		return e;
+	if (r->master >= 0)
+		drain(r, r->master, &r->master_done); /* its last words first */
+	if (r->early >= 0)
+		close(r->early);
+	if (r->master >= 0)
+		close(r->master);
+	if (r->slave >= 0)
+		close(r->slave);
+	r->early = -1;
+	r->master = m;
+	r->slave = s;
+	r->master_done = false;
+	r->held = true; /* what is typed waits for the next shell's pty (relay_adopt) */
+	return 0;
+}
+
 void relay_close(struct relay *r)
 {
 	if (r->master < 0 && r->in < 0)
 		return;
+	bool early_done = false;
+
+	if (r->early >= 0)
+		drain(r, r->early, &early_done); /* what was said first */
 	if (r->master >= 0)
-		drain(r);
+		drain(r, r->master, &r->master_done);
 	sbx_tty_restore();
 	close_all(r);
 }

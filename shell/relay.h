@@ -7,12 +7,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RELAY_NFDS 3 /* the poll entries relay_poll fills */
+#define RELAY_NFDS 4 /* the poll entries relay_poll fills */
 
 struct relay {
 	int in, out; /* the caller's terminal: read (fd 0's), write (fd 1's) */
 	int master, slave;
+	int early; /* after relay_adopt: our own pty's master, read only (bwrap's words) */
+	bool held; /* what is typed waits in the terminal until relay_adopt */
 	bool in_done, out_done, master_done;
+	bool out_full; /* the terminal took part of ob: the rest waits for POLLOUT */
 	size_t ilen, ioff, olen, ooff;
 	char ib[4096];	/* terminal → master */
 	char ob[65536]; /* master → terminal */
@@ -21,6 +24,16 @@ struct relay {
 /* Opens the pty (the slave with the terminal's modes and size) and puts the terminal in raw
  * mode. Returns 0 or -errno (the terminal is then untouched). */
 int relay_open(struct relay *r);
+/* The stage started the shell (STARTED): on master, a pty of the sandbox's own devpts (it is
+ * taken: made non-blocking, closed with the relay), or -1 to keep ours. What is typed goes to
+ * the shell's pty from now on; our own pty is only read (for whatever bwrap still says).
+ * A descriptor that is not a pty master hangs the session up (fail closed). */
+void relay_adopt(struct relay *r, int master);
+/* A profile switch on cd: a new pty of ours for the next sandbox's stage (which sends its own
+ * again: relay_adopt), with the modes and size of the one the shell left; that one's last
+ * output is written out and it is closed. What is typed meanwhile waits in the terminal.
+ * Returns 0 or -errno (the relay is then unchanged). */
+int relay_renew(struct relay *r);
 /* Fills p[0..RELAY_NFDS) for poll. */
 void relay_poll(const struct relay *r, struct pollfd *p);
 /* Moves what poll found ready, without blocking. */

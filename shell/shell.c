@@ -38,9 +38,10 @@
 #include "shell/report.h"
 #include "shell/shell.h"
 
-#define STAGE_PATH  SBX_LIBEXECDIR "/sbxsh-stage"
-#define MARKER_PATH SBX_LIBEXECDIR "/sandbox-marker"
-#define BASHRC_PATH SBX_LIBEXECDIR "/sbxsh.bashrc"
+#define STAGE_PATH   SBX_LIBEXECDIR "/sbxsh-stage"
+#define MARKER_PATH  SBX_LIBEXECDIR "/sandbox-marker"
+#define BASHRC_PATH  SBX_LIBEXECDIR "/sbxsh.bashrc"
+#define ZDOTDIR_PATH SBX_LIBEXECDIR "/zsh" /* its .zshenv: shell/sbxsh.zshenv */
 
 extern char **environ;
 
@@ -405,6 +406,52 @@ static void prompt_marker(struct run *r, const struct settings *set)
 		sbx_fatal("out of memory");
 }
 
+/* zsh emulates sh when its argv[0] starts with s, b or k ("sbxsh", "-bash"): a zsh inner shell
+ * is started as "zsh" ("-zsh" for a login by name) to be zsh and read the zsh files. */
+static bool zsh_argv0(struct run *r, const struct settings *set)
+{
+	const char *sh = r->spec.inner_shell ? r->spec.inner_shell : set->inner_shell;
+	const char *b = strrchr(sh, '/');
+	char *z;
+
+	if (strcmp(b ? b + 1 : sh, "zsh") != 0 || r->args.fwd.n == 0)
+		return false;
+	if (!(z = strdup(r->args.fwd.v[0][0] == '-' ? "-zsh" : "zsh")))
+		sbx_fatal("out of memory");
+	free(r->args.fwd.v[0]);
+	r->args.fwd.v[0] = z;
+	return true;
+}
+
+/* An interactive zsh starts with ZDOTDIR at sbxsh's .zshenv (bound read-only), which puts
+ * the caller's ZDOTDIR back (SBXSH_USER_ZDOTDIR; unset: $HOME) and reads the user's .zshenv
+ * from there; zsh then reads the rest of the user's files itself. It adds the prompt marker
+ * (SBXSH_PROMPT_MARKER) and the violations before each prompt, as sbxsh.bashrc does for bash.
+ * -f (no rc files at all) leaves it out, as --norc does for bash. Any zsh: zsh_argv0. */
+static void zsh_startup(struct run *r, const struct settings *set)
+{
+	const char *zd = getenv("ZDOTDIR");
+	char *m = NULL;
+	int e = 0;
+
+	if (!zsh_argv0(r, set) || r->args.dry_run || !interactive(&r->args) ||
+	    access(ZDOTDIR_PATH "/.zshenv", R_OK) != 0)
+		return;
+	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
+			r->spec.profile_name ? r->spec.profile_name : "");
+	if (m)
+		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
+	if (e == 0 && zd)
+		e = strv_pushf(&r->spec.env_set, "SBXSH_USER_ZDOTDIR=%s", zd);
+	if (e == 0)
+		e = strv_push(&r->spec.env_set, "ZDOTDIR=" ZDOTDIR_PATH);
+	if (e == 0)
+		e = sbx_mounts_add(&r->spec.mounts, SBX_M_RO_BIND, ZDOTDIR_PATH, ZDOTDIR_PATH);
+	free(m);
+	if (e < 0)
+		sbx_fatal("out of memory");
+}
+
 /* The pty and raw mode, just before bwrap starts; failing that, the command does not run. */
 static void open_relay(struct run *r)
 {
@@ -458,6 +505,7 @@ static void plan(struct run *r, const struct settings *set)
 	if (e == 0) {
 		session_state(r);
 		prompt_marker(r, set);
+		zsh_startup(r, set);
 		cd_plan_fds(r);
 	}
 	free(home);
@@ -848,21 +896,6 @@ static void cd_argv_ready(struct run *r)
 		}
 }
 
-/* The pty's slave again, for the next sandbox (the pty stays: its modes, size, typeahead). */
-static int cd_reopen_slave(struct run *r)
-{
-	char name[128];
-
-	if (ptsname_r(r->pty.master, name, sizeof(name)) != 0)
-		return -errno;
-	int fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r->pty.slave = fd;
-	r->pty.master_done = false;
-	return 0;
-}
-
 /* After a run: when the shell left for a profile switch, the old run's report is done, the cwd
  * is the shell's and the next run's profile is resolved; true. Else false (the session ends). */
 static bool cd_switch(struct run *r, const struct run_result *res)
@@ -876,7 +909,7 @@ static bool cd_switch(struct run *r, const struct run_result *res)
 	if (!to)
 		return false;
 	if (chdir(to) < 0 || profile_resolve(r->pol, to, &np, &d) < 0 ||
-	    (e = cd_reopen_slave(r)) < 0) {
+	    (e = relay_renew(&r->pty)) < 0) {
 		sbx_term_printf(stderr,
 				"sbxsh: cd: cannot start a sandbox for %s (%s); the session "
 				"ends\r\n",

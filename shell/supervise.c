@@ -10,7 +10,8 @@
  *   command's process group. One the terminal sent to our whole group is not sent twice.
  * - The stage's messages come from inside the sandbox: checked for size, magic and range;
  *   descriptors are taken only with the one network message, once, before the command
- *   starts, and only when network = proxy; any others are closed unread.
+ *   starts, and only when network = proxy, and with STARTED the one pty master when there is
+ *   a relay (checked to be one); any others are closed unread.
  * - A command killed by a signal makes sbxsh die of the same signal (compat.md 5).
  * - Once the stage reports the shell's status it exits; bwrap reaps it and exits, and
  *   sbxsh reaps bwrap last, just before it exits itself (supervise_exit): the command's CPU
@@ -173,8 +174,6 @@ static int on_message(struct sup *s)
 	if (kind == SBX_STAGE_NET ||
 	    (kind < 0 && n >= 8 && in.magic == SBX_STAGE_MAGIC && in.kind == SBX_STAGE_NET))
 		on_net(s, &m, fds, nfds, bad || kind < 0); /* a NET that does not decode: no-go */
-	for (size_t i = 0; i < nfds; i++)
-		close(fds[i]);
 	if (kind == SBX_STAGE_STARTED && !s->res->started) {
 		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 		if (c && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_level == SOL_SOCKET) {
@@ -182,6 +181,12 @@ static int on_message(struct sup *s)
 			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
 			if (cr.pid > 0)
 				s->pidfd = proc_handle_open(cr.pid);
+		}
+		if (s->relay) { /* the shell's pty, of the sandbox's own devpts (or none: ours) */
+			bool one = nfds == 1 && !bad;
+			relay_adopt(s->relay, one ? fds[0] : -1);
+			if (one)
+				nfds = 0;
 		}
 		s->res->started = true;
 	} else if (kind == SBX_STAGE_EXITED && s->res->started && !s->res->reported) {
@@ -193,6 +198,8 @@ static int on_message(struct sup *s)
 	} else if (kind == SBX_STAGE_FAILED) {
 		s->res->refused = true;
 	}
+	for (size_t i = 0; i < nfds; i++)
+		close(fds[i]);
 	return 1;
 }
 

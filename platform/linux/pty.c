@@ -31,6 +31,17 @@ int sbx_pty_copy_size(int from_tty, int master)
 	return 0;
 }
 
+int sbx_pty_adopt(int fd)
+{
+	unsigned n;
+	int fl;
+
+	if (ioctl(fd, TIOCGPTN, &n) < 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
 static int open_slave(int master)
 {
 	char name[64];

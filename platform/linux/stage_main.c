@@ -10,9 +10,13 @@
  * - As pid 1 it reaps every orphan, forwards the signals the front end sends to the
  *   command's process group, and reports the shell's real wait status, so the front end
  *   can die of the same signal. It reads one thing only: the front end's go / no-go.
- * - --ctty: 0-2 are the front end's pty (never the caller's terminal); the stage leads a
- *   session with it as controlling terminal, so the shell has job control; signals from outside
- *   reach the shell's own process group too (an interactive shell leaves the stage's).
+ * - --ctty: 0-2 are the front end's pty (never the caller's terminal). The stage opens a pty
+ *   of the sandbox's own devpts (bwrap's --dev: never the host's), with the front end's pty's
+ *   modes and size, leads a session with it as controlling terminal (job control; `tty` names
+ *   /dev/pts/N inside) and sends its master out with STARTED, keeping no copy: the relay then
+ *   moves the bytes to it. Where that pty cannot be had, the front end's pty is the terminal (as
+ *   before: `tty` says /dev/console). Signals from outside reach the shell's own process group
+ *   too (an interactive shell leaves the stage's).
  * - network = proxy (--net): the fronts listen before anything of the command exists; they go
  *   out to the front end (SCM_RIGHTS) and the stage closes its copies, so no listener is left
  *   in the sandbox; nothing runs before the front end says go (the daemon took them).
@@ -93,29 +97,47 @@ static int parse(int argc, char **argv, struct stage_args *a)
 	return -EINVAL;
 }
 
-static void send_msg(int fd, uint32_t kind, int32_t status)
+/* STARTED carries our credentials (the pid, for signals) and, given master >= 0, the pty's
+ * master (SCM_RIGHTS, after the credentials). */
+static int send_started(int fd, int master)
 {
 	struct sbx_stage_msg m;
 	struct ucred cred = {getpid(), getuid(), getgid()};
 	union {
-		char buf[CMSG_SPACE(sizeof(cred))];
+		char buf[CMSG_SPACE(sizeof(cred)) + CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = {&m, sizeof(m)};
 	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 
-	stage_msg_encode(&m, kind, status);
-	if (kind == SBX_STAGE_STARTED) {
-		memset(&u, 0, sizeof(u));
-		mh.msg_control = u.buf;
-		mh.msg_controllen = sizeof(u.buf);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	stage_msg_encode(&m, SBX_STAGE_STARTED, 0);
+	memset(&u, 0, sizeof(u));
+	mh.msg_control = u.buf;
+	mh.msg_controllen = CMSG_SPACE(sizeof(cred)) + (master >= 0 ? CMSG_SPACE(sizeof(int)) : 0);
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_CREDENTIALS;
+	c->cmsg_len = CMSG_LEN(sizeof(cred));
+	memcpy(CMSG_DATA(c), &cred, sizeof(cred));
+	if (master >= 0) {
+		c = CMSG_NXTHDR(&mh, c);
 		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_CREDENTIALS;
-		c->cmsg_len = CMSG_LEN(sizeof(cred));
-		memcpy(CMSG_DATA(c), &cred, sizeof(cred));
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &master, sizeof(int));
 	}
-	while (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+	ssize_t n;
+	while ((n = sendmsg(fd, &mh, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	return n < 0 ? -errno : 0;
+}
+
+static void send_msg(int fd, uint32_t kind, int32_t status)
+{
+	struct sbx_stage_msg m;
+
+	stage_msg_encode(&m, kind, status);
+	while (send(fd, &m, sizeof(m), MSG_NOSIGNAL) < 0 && errno == EINTR)
 		;
 }
 
@@ -204,6 +226,24 @@ static pid_t spawn_shell(const struct stage_args *a, const sigset_t *old)
 	return e == ENOENT ? -127 : -126;
 }
 
+/* --ctty: a pty of the sandbox's own devpts with the modes and size of the front end's (on 0),
+ * its slave our controlling terminal. Returns the slave (the shell's 0-2 later) with *master,
+ * or -errno. */
+static int own_pty(int *master)
+{
+	int m, s, r = sbx_pty_open(0, &m, &s);
+
+	if (r < 0)
+		return r;
+	if ((r = sbx_pty_take(s)) < 0) {
+		close(m);
+		close(s);
+		return r;
+	}
+	*master = m;
+	return s;
+}
+
 /* Waits for the shell; reaps orphans; forwards signals sent from outside or by others. */
 static int supervise(pid_t shell, bool ctty, const sigset_t *set)
 {
@@ -255,9 +295,10 @@ int main(int argc, char **argv)
 		sigaddset(&set, forwarded[i]);
 	}
 	sigprocmask(SIG_BLOCK, &set, &old);
-	/* A pty of our own: its foreground group gets ^C and ^Z; the shell takes it over. */
-	int r;
-	if (a.ctty && (r = sbx_pty_take(0)) < 0)
+	/* A pty of our own: its foreground group gets ^C and ^Z; the shell takes it over. Until
+	 * the shell starts, 0-2 stay the front end's pty, which shows what goes wrong before. */
+	int r, master = -1, slave = -1;
+	if (a.ctty && (slave = own_pty(&master)) < 0 && (r = sbx_pty_take(0)) < 0)
 		fail(a.fd, -r, "making the pty the controlling terminal");
 
 	/* The monitor's settings leave the environment before anything else can read them. */
@@ -280,7 +321,15 @@ int main(int argc, char **argv)
 	} else if ((r = sandbox_seccomp_install(a.unix_all)) < 0) {
 		fail(a.fd, -r, "installing the seccomp filter");
 	}
-	send_msg(a.fd, SBX_STAGE_STARTED, 0);
+	if ((r = send_started(a.fd, master)) < 0)
+		fail(a.fd, -r, "telling sbxsh the sandbox is ready");
+	if (master >= 0)
+		close(master); /* the front end's now: nothing in here may read what is typed */
+	for (int fd = 0; slave >= 0 && fd < 3; fd++)
+		if (dup2(slave, fd) < 0)
+			fail(a.fd, errno, "giving the shell its pty");
+	if (slave > 2)
+		close(slave);
 	pid_t shell = spawn_shell(&a, &old);
 	int status = shell < 0 ? (-shell) << 8 : supervise(shell, a.ctty, &set);
 	send_msg(a.fd, SBX_STAGE_EXITED, status);

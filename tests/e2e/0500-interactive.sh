@@ -37,14 +37,6 @@ keys() { TM send-keys -t s "$@"; }
 run_fg() {
 	keys -l "sleep $1"; keys Enter
 	i=0; while ! pgrep -f "^sleep $1\$" > /dev/null; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done
-	# …and until it sleeps (past its start-up's calls: a job stopped inside a notified call
-	# was seen to keep its "Stopped" after kill -9 as sbxsh-test; see the closing note)
-	fgp=$(pgrep -f "^sleep $1\$" | head -1)
-	i=0
-	while [ -r "/proc/$fgp/syscall" ]; do
-		case $(cut -d' ' -f1 "/proc/$fgp/syscall" 2>/dev/null) in 35 | 230) break ;; esac
-		i=$((i + 1)); [ $i -ge 100 ] && break; sleep 0.1
-	done
 }
 # start CMD…: a new tmux server whose one pane runs CMD, then records its status and the
 # terminal's modes in $H/status and $H/stty.
@@ -125,6 +117,22 @@ try:
 except OSError as e:
     print(\"sti-\" + str(e.errno))"'
 like "TIOCSTI on the pty is refused (EPERM)" "$(screen)" '^sti-1$'
+# The shell's pty is of the sandbox's own devpts (the stage opened it): tty names it, and the
+# host's terminals are not there.
+cmd 'tty; [ -t 0 ] && [ -t 1 ] && [ -t 2 ] && echo t012-ok'
+like "tty names the sandbox's own pty (/dev/pts/N, not /dev/console)" "$(screen)" '^/dev/pts/[0-9]+$'
+like "…and 0, 1 and 2 are terminals" "$(screen)" '^t012-ok$'
+cmd 'echo "pts=$(ls /dev/pts | tr "\n" " ")"; echo "ctty=$(ps -o tty= -p $$)"'
+like "the sandbox's /dev/pts holds its own pty only (none of the host's terminals)" "$(screen)" '^pts=0 ptmx $'
+like "…which is the shell's controlling terminal" "$(screen)" '^ctty=pts/0$'
+seq 1 200 | sed 's/^/line-/' > "$P/l.txt"
+keys -l 'less l.txt'; keys Enter
+wait_screen '^line-39$'
+like "less shows a screenful" "$(screen)" '^line-1$'
+n=$(prompts); keys q
+wait_screen "$PR" $((n + 1))
+cmd 'echo less-done'
+like "…and q quits it" "$(screen)" '^less-done$'
 
 keys -l 'vi -u NONE -N "+set nomore" t.txt'; keys Enter
 wait_screen '"t.txt" \[New\]'
@@ -144,9 +152,11 @@ wait_screen "$M"'OH\$ ' $((n + 1))
 run_fg 300; keys C-z
 wait_screen 'Stopped +sleep 300'
 keys -l 'kill -9 %1'; keys Enter
-# (bash tells of the job at the prompt after it has reaped it: wait until the sleep is gone)
+# (bash tells of the job at the prompt after it has reaped it: wait until the sleep is gone;
+# and bash 5.2 itself, without sbxsh, now and then leaves the SIGCHLD of a killed stopped job
+# for the next one (e2e 0520): an external command's, then jobs, tells of it in any case)
 i=0; while pgrep -f '^sleep 300$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-keys -l 'echo oh-done'; keys Enter
+keys -l '/bin/true; jobs; echo oh-done'; keys Enter
 wait_screen '^oh-done$'
 like "the OpenHands sequence: PROMPT_COMMAND, ^C, ^Z, kill -9 %1" "$(screen)" 'Killed +sleep 300'
 n=$(prompts); keys -l 'PROMPT_COMMAND=; PS1="P> "'; keys Enter
@@ -167,6 +177,10 @@ like "the terminal is back in its modes after exit" "$(cat "$H/stty")" '(^| )ica
 like "…echo on" "$(cat "$H/stty")" '(^| )echo( |$)'
 
 start "$SBXSH"
+# typed before the shell runs: it waits in the terminal and reaches the shell
+keys -l 'echo "typed-ahead-$((6 * 7))"'; keys Enter
+wait_screen '^typed-ahead-42$'
+like "what is typed before the prompt reaches the shell" "$(screen)" '^typed-ahead-42$'
 wait_screen "$PR"
 cmd 'history | grep -c "echo hist-mark-4[2]"'
 like "history survives a restart" "$(screen)" '^1$'

@@ -1,0 +1,109 @@
+#!/bin/sh
+# 0530 zsh as the interactive inner shell, through tmux: the user's .zshenv, .zshrc (and a
+# login's .zprofile, .zlogin) read as zsh reads them, from ZDOTDIR when the caller set one;
+# the prompt marker (after a theme's precmd too; '%' and PROMPT_SUBST never expand it); the
+# violations before the next prompt.
+. "$(dirname "$0")/lib.sh"
+
+Z=$(command -v zsh) || Z=
+if ! command -v tmux > /dev/null 2>&1 || [ -z "$Z" ]; then
+	skip "zsh as the inner shell" "tmux or zsh is not installed (packaging/deps.sh test installs them)"
+	done_testing; exit 0
+fi
+var_home zsh
+nsrv=0
+TM() { tmux -f /dev/null -S "$H/tmux.$nsrv.sock" "$@"; }
+trap 'TM kill-server 2>/dev/null; chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
+P=$H/proj
+mkdir -p "$HOME/.config/sbxsh" "$P/.git" "$H/outside" "$HOME/zd"
+chmod 700 "$HOME"
+cd "$P" || exit 1
+screen() { TM capture-pane -p -J -S - -t s 2>/dev/null; }
+wait_screen() {
+	i=0
+	while [ "$(screen | grep -Ec -- "$1")" -lt "${2:-1}" ]; do
+		i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1
+	done
+}
+wait_file() { i=0; while [ ! -s "$1" ]; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done; }
+keys() { TM send-keys -t s "$@"; }
+start() {
+	TM kill-server 2>/dev/null
+	nsrv=$((nsrv + 1))
+	rm -f "$H/status"
+	TM new-session -d -s s -x 120 -y 40 -c "$P" "$*; echo \$? > $H/status.t; mv $H/status.t $H/status; exec sleep 1000"
+}
+PR='^(\[sbxsh:[^]]*\] |<[^>]*> )?Z> '
+prompts() { screen | grep -Ec "$PR"; }
+cmd() { n=$(prompts); keys -l "$1"; keys Enter; wait_screen "$PR" $((n + 1)); }
+zpol() { user_policy "[sbxsh]
+inner_shell = $Z
+$1"; }
+
+zpol ''
+printf '%s\n' 'export ZENV_READ=home' > "$HOME/.zshenv"
+printf '%s\n' 'ZRC_READ=home; PS1="Z> "' > "$HOME/.zshrc"
+start "$SBXSH"
+if ! wait_screen "$PR"; then
+	not_ok "an interactive zsh in the sandbox shows the user's prompt"; diag "$(screen | tail -n 15)"
+	done_testing; exit 1
+fi
+ok "an interactive zsh in the sandbox shows the user's prompt"
+like "…with the prompt marker before it" "$(screen)" '^\[sbxsh:default\] Z> $'
+cmd 'echo "env=$ZENV_READ rc=$ZRC_READ zd=${ZDOTDIR-unset} in=$SBXSH_SANDBOX sh=$ZSH_NAME"'
+like "the user's .zshenv and .zshrc are read; ZDOTDIR is unset again (zsh used \$HOME)" "$(screen)" \
+	'^env=home rc=home zd=unset in=1 sh=zsh$'
+cmd 'echo "pm=${SBXSH_PROMPT_MARKER-none} uzd=${SBXSH_USER_ZDOTDIR-none}"'
+like "…and sbxsh's own variables are gone" "$(screen)" '^pm=none uzd=none$'
+cmd "echo x > $H/outside/f; echo next-cmd"
+between=$(screen | awk -v pr="$PR" 'on && $0 ~ pr { exit } on { print } /Z> echo x >/ { on = 1 }')
+like "a violation is shown before the next prompt" "$between" "^sbxsh: violation: write $H/outside/f "
+keys -l 'exit'; keys Enter
+wait_file "$H/status"
+is "exit: zsh's status is sbxsh's" "$(cat "$H/status")" 0
+
+# A theme's precmd that rewrites the prompt: the marker comes back from the next prompt on.
+printf '%s\n' '__theme() { PS1="T> "; }' 'precmd_functions+=(__theme)' 'PS1="Z> "' > "$HOME/.zshrc"
+start "$SBXSH"
+wait_screen 'T> $'
+n=$(screen | grep -c 'T> '); keys -l 'true'; keys Enter; wait_screen 'T> ' $((n + 1))
+like "a theme's precmd rewriting PS1: the marker is still added (from the second prompt)" \
+	"$(screen | grep 'T> $' | tail -n 1)" '^\[sbxsh:default\] T> $'
+keys -l 'exit'; keys Enter; wait_file "$H/status"
+
+# The marker is text: '%' is not a prompt escape, and with PROMPT_SUBST nothing in it runs.
+zpol '[sbxsh]
+prompt_marker = <%p $(echo pwned) 5%>'
+printf '%s\n' 'setopt prompt_subst; PS1="Z> "' > "$HOME/.zshrc"
+start "$SBXSH"
+wait_screen "$PR"
+like "a marker with \$(…) and % under PROMPT_SUBST is shown as written" "$(screen)" \
+	'^<default \$\(echo pwned\) 5%> Z> $'
+unlike "…and nothing of it ran" "$(screen)" 'pwned\) 5%> Z> .*pwned|^<default pwned'
+keys -l 'exit'; keys Enter; wait_file "$H/status"
+zpol ''
+
+# The caller's ZDOTDIR: the user's files are read from there, and it stays set.
+printf '%s\n' 'export ZENV_READ=zd' > "$HOME/zd/.zshenv"
+printf '%s\n' 'ZRC_READ=zd; PS1="Z> "' > "$HOME/zd/.zshrc"
+start "ZDOTDIR=$HOME/zd $SBXSH"
+wait_screen "$PR"
+cmd 'echo "env=$ZENV_READ rc=$ZRC_READ zd=$ZDOTDIR"'
+like "the caller's ZDOTDIR: the user's files are read from it, and it is kept" "$(screen)" \
+	"^env=zd rc=zd zd=$HOME/zd\$"
+like "…with the marker" "$(screen)" '^\[sbxsh:default\] Z> $'
+keys -l 'exit'; keys Enter; wait_file "$H/status"
+
+# A login zsh reads .zprofile and .zlogin too, in zsh's order.
+printf '%s\n' 'export ZENV_READ=home; print -r -- order-zshenv' > "$HOME/.zshenv"
+printf '%s\n' 'print -r -- order-zprofile' > "$HOME/.zprofile"
+printf '%s\n' 'print -r -- order-zshrc; PS1="Z> "' > "$HOME/.zshrc"
+printf '%s\n' 'print -r -- order-zlogin' > "$HOME/.zlogin"
+start "$SBXSH -l"
+wait_screen "$PR"
+is "a login zsh reads .zshenv, .zprofile, .zshrc, .zlogin in that order" \
+	"$(screen | grep '^order-' | tr '\n' ' ')" 'order-zshenv order-zprofile order-zshrc order-zlogin '
+like "…and has the marker" "$(screen)" '^\[sbxsh:default\] Z> $'
+keys -l 'exit'; keys Enter; wait_file "$H/status"
+
+done_testing
