@@ -82,8 +82,9 @@ static const struct flag {
     {"permittunnel", "PermitTunnel", "no", false, SSHD_BYPASS,
      "tunnel forwarding (ssh -w) gives the client a network device on the host"},
     {"permituserrc", "PermitUserRC", "no", false, SSHD_NOTE,
-     "sshd runs ~/.ssh/rc at every login as `sbxsh -c '/bin/sh .ssh/rc'`; the sandbox hides "
-     "~/.ssh, so it fails there (a violation each login) rather than run"},
+     "sshd runs ~/.ssh/rc at every login as `sbxsh -c '/bin/sh .ssh/rc'`: sandboxed and "
+     "read-only under [profile ssh]; elsewhere the hidden ~/.ssh keeps it from running (a "
+     "violation each login)"},
 };
 
 static void check_flags(const char *text, struct sshd_finding *out, size_t max, size_t *n)

@@ -103,8 +103,10 @@ cmd 'python3 -c "import os; print(\"pgrp-ok\" if os.tcgetpgrp(0) == os.getpgrp()
 like "a foreground command owns the pty (tcgetpgrp)" "$(screen)" '^pgrp-ok$'
 
 # The sandbox holds the pty, never the pane's terminal (compat.md 16).
-outer=$(stat -L -c '%t:%T' "$(TM display -p -t s '#{pane_tty}')")
-cmd 'for f in /proc/$$/fd/*; do [ -c "$f" ] && stat -L -c "dev=%t:%T" "$f"; done | sort -u | tr "\n" " "; echo'
+# A pty's device number is its index in its devpts, the same in every instance (the pane's and
+# the sandbox's own can both be pts/0): the file system and inode tell them apart.
+outer=$(stat -L -c '%d:%i' "$(TM display -p -t s '#{pane_tty}')")
+cmd 'for f in /proc/$$/fd/*; do [ -c "$f" ] && stat -L -c "dev=%d:%i" "$f"; done | sort -u | tr "\n" " "; echo'
 inner=$(screen | grep '^dev=' | tail -n 1)
 case $inner in
 *"dev=$outer "*) not_ok "the shell's descriptors are not the caller's terminal"; diag "$inner / $outer" ;;

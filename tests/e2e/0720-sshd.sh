@@ -55,7 +55,7 @@ cleanup() {
 		userdel -r sbxsh-ssh-0720 > /dev/null 2>&1
 	fi
 	ssh -S "$D/cm" -O exit x > /dev/null 2>&1
-	rm -rf "$SYSCONF/conf.d/0720-ssh.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*
+	rm -rf "$SYSCONF/conf.d/0720-ssh.ini" "$SYSCONF/conf.d/0720-ssh-rc.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*
 	e2e_cleanup
 }
 trap cleanup EXIT
@@ -164,10 +164,19 @@ if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 	out=$(s2 'echo sandbox=$SBXSH_SANDBOX session=$SBXSH_SESSION')
 	like "with sbxsh as the login shell, ssh host cmd runs sandboxed" "$out" '^sandbox=1 session=audit-[0-9]+$'
 	s2 'exit 5'; is "its exit status comes back" "$?" 5
-	# sshd runs it as `sbxsh -c '/bin/sh .ssh/rc'`: inside, ~/.ssh is hidden, so it cannot run.
+	# sshd runs it as `sbxsh -c '/bin/sh .ssh/rc'`: inside, ~/.ssh is hidden, so under the
+	# default profile it cannot run; [profile ssh] shows it read-only, so it runs sandboxed.
 	out=$(s2 true 2>&1)
 	unlike "~/.ssh/rc (PermitUserRC yes) never runs outside the sandbox" "$out" '^rc sandbox=$'
 	like "inside, the hidden ~/.ssh keeps it from running at all" "$out" 'read ~/[.]ssh/rc .*deny_read ~/[.]ssh'
+	printf '[dir %s]\nuse = ssh\n' "$luhome" > "$SYSCONF/conf.d/0720-ssh-rc.ini"
+	out=$(s2 'echo cmd-ran' 2>&1)
+	like "under [profile ssh], ~/.ssh/rc runs, inside the sandbox" "$out" '^rc sandbox=1$'
+	like "…and then the command" "$out" '^cmd-ran$'
+	unlike "…with no violation" "$out" 'violation'
+	s2 'echo x >> ~/.ssh/rc' > /dev/null 2>&1
+	is "…the rc stays unwritable" "$(cat "$luhome/.ssh/rc")" 'echo rc sandbox=$SBXSH_SANDBOX'
+	rm -f "$SYSCONF/conf.d/0720-ssh-rc.ini"
 	out=$(s2 -v 'kill -TERM $$' 2>&1)
 	like "a command killed by a signal is reported as exit-signal" "$out" 'rtype exit-signal'
 	is "stdin passes through the login shell" "$(echo piped | s2 cat)" piped
