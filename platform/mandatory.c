@@ -16,57 +16,58 @@
 
 #define COMP_MAX 512
 
-/* Anywhere in a write grant (a directory name protects everything below it). */
-static const char *const names[] = {
-    /* shells' start-up files */
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".bash_aliases",
-    ".profile",
-    ".zshrc",
-    ".zprofile",
-    ".zshenv",
-    ".zlogin",
-    ".zlogout",
-    ".cshrc",
-    ".tcshrc",
-    ".login",
-    ".kshrc",
-    ".mkshrc",
-    ".inputrc",
-    /* version control: configs that run commands, a submodule list */
-    ".gitconfig",
-    ".gitmodules",
-    ".lfsconfig",
-    ".hgrc",
-    ".hgsub",
-    /* what git's hook managers run at the host's next commit */
-    ".pre-commit-config.yaml",
-    ".husky",
-    /* run by the user's shell at the next cd: direnv (.env: file_names) */
-    ".envrc",
-    ".direnvrc",
-    /* editors' and agents' project settings (tasks, interpreters, MCP servers, hooks), a dev
-     * container's initializeCommand (run on the host) */
-    ".ripgreprc",
-    ".vscode",
-    ".idea",
-    ".zed",
-    ".exrc",
-    ".nvimrc",
-    ".nvim.lua",
-    ".dir-locals.el",
-    ".dir-locals-2.el",
-    ".devcontainer",
-    ".devcontainer.json",
-    ".mcp.json",
-    ".cursor",
-    ".codex",
-    ".gemini",
-    ".agents",
-};
+/* Anywhere in a write grant (a directory name protects everything below it). Written once:
+ * names[] holds them, and the mounts' probes (probe_names) them and the two-level ones. */
+#define ANY_NAMES(X)                                                                               \
+	/* shells' start-up files */                                                               \
+	X(".bashrc")                                                                               \
+	X(".bash_profile")                                                                         \
+	X(".bash_login")                                                                           \
+	X(".bash_logout")                                                                          \
+	X(".bash_aliases")                                                                         \
+	X(".profile")                                                                              \
+	X(".zshrc")                                                                                \
+	X(".zprofile")                                                                             \
+	X(".zshenv")                                                                               \
+	X(".zlogin")                                                                               \
+	X(".zlogout")                                                                              \
+	X(".cshrc")                                                                                \
+	X(".tcshrc")                                                                               \
+	X(".login")                                                                                \
+	X(".kshrc")                                                                                \
+	X(".mkshrc")                                                                               \
+	X(".inputrc")                                                                              \
+	/* version control: configs that run commands, a submodule list */                         \
+	X(".gitconfig")                                                                            \
+	X(".gitmodules")                                                                           \
+	X(".lfsconfig")                                                                            \
+	X(".hgrc")                                                                                 \
+	X(".hgsub")                                                                                \
+	/* what git's hook managers run at the host's next commit */                               \
+	X(".pre-commit-config.yaml")                                                               \
+	X(".husky")                                                                                \
+	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
+	X(".envrc")                                                                                \
+	X(".direnvrc")                                                                             \
+	/* editors' and agents' settings (tasks, MCP servers, hooks), dev containers */            \
+	X(".ripgreprc")                                                                            \
+	X(".vscode")                                                                               \
+	X(".idea")                                                                                 \
+	X(".zed")                                                                                  \
+	X(".exrc")                                                                                 \
+	X(".nvimrc")                                                                               \
+	X(".nvim.lua")                                                                             \
+	X(".dir-locals.el")                                                                        \
+	X(".dir-locals-2.el")                                                                      \
+	X(".devcontainer")                                                                         \
+	X(".devcontainer.json")                                                                    \
+	X(".mcp.json")                                                                             \
+	X(".cursor")                                                                               \
+	X(".codex")                                                                                \
+	X(".gemini")                                                                               \
+	X(".agents")
+#define STR(s) s,
+static const char *const names[] = {ANY_NAMES(STR)};
 
 /* As names, but only as the last component and never against mkdir: .env is read as a file
  * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
@@ -74,48 +75,7 @@ static const char *const file_names[] = {".env"};
 
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".bash_aliases",
-    ".profile",
-    ".zshrc",
-    ".zprofile",
-    ".zshenv",
-    ".zlogin",
-    ".zlogout",
-    ".cshrc",
-    ".tcshrc",
-    ".login",
-    ".kshrc",
-    ".mkshrc",
-    ".inputrc",
-    ".gitconfig",
-    ".gitmodules",
-    ".lfsconfig",
-    ".hgrc",
-    ".hgsub",
-    ".pre-commit-config.yaml",
-    ".husky",
-    ".envrc",
-    ".direnvrc", /* not .env: a virtualenv by that name must stay writable */
-    ".ripgreprc",
-    ".vscode",
-    ".idea",
-    ".zed",
-    ".exrc",
-    ".nvimrc",
-    ".nvim.lua",
-    ".dir-locals.el",
-    ".dir-locals-2.el",
-    ".devcontainer",
-    ".devcontainer.json",
-    ".mcp.json",
-    ".cursor",
-    ".codex",
-    ".gemini",
-    ".agents",
+    ANY_NAMES(STR) /* then the two-level ones */
     ".claude/commands",
     ".claude/agents",
     ".claude/settings*.json",
@@ -128,41 +88,26 @@ static const char *const probe_names[] = {
     ".hg/sharedpath",
 };
 
-/* Below the home directory, read-only even when granted (and, for the mounts, probed). */
-static const char *const home_fixed[] = {
-    ".ssh",
-    ".gnupg",
-    ".config/sbxsh",
-    ".config/git",
-    ".config/systemd",
-    ".config/autostart",
-    ".config/environment.d",
-    ".config/fish",
-    ".config/hg",
-    ".config/direnv",
-    ".config/nvim",
-    ".local/bin",
-    ".local/share/systemd",
-    ".pam_environment",
-    ".local/state/sbxsh",
-};
-static const char *const home_rules[] = {
-    "~/.ssh",
-    "~/.gnupg",
-    "~/.config/sbxsh",
-    "~/.config/git",
-    "~/.config/systemd",
-    "~/.config/autostart",
-    "~/.config/environment.d",
-    "~/.config/fish",
-    "~/.config/hg",
-    "~/.config/direnv",
-    "~/.config/nvim",
-    "~/.local/bin",
-    "~/.local/share/systemd",
-    "~/.pam_environment",
-    "~/.local/state/sbxsh",
-};
+/* Below the home directory, read-only even when granted (and, for the mounts, probed); C:
+ * the ones below ~/.config, which $XDG_CONFIG_HOME moves (mandatory_xdg_config). */
+#define CONFIG_FIXED(X)                                                                            \
+	X("sbxsh")                                                                                 \
+	X("git") X("systemd") X("autostart") X("environment.d") X("fish") X("hg") X("direnv")      \
+	    X("nvim")
+#define HOME_FIXED(X, C)                                                                           \
+	X(".ssh")                                                                                  \
+	X(".gnupg")                                                                                \
+	CONFIG_FIXED(C)                                                                            \
+	X(".local/bin")                                                                            \
+	X(".local/share/systemd")                                                                  \
+	X(".pam_environment")                                                                      \
+	X(".local/state/sbxsh")
+#define TILDE(s)     "~/" s,
+#define CFG(s)	     ".config/" s,
+#define TILDE_CFG(s) "~/.config/" s,
+static const char *const home_fixed[] = {HOME_FIXED(STR, CFG)};
+static const char *const home_rules[] = {HOME_FIXED(TILDE, TILDE_CFG)}; /* as hints name them */
+static const char *const xdg_config[] = {CONFIG_FIXED(STR)};
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -173,8 +118,6 @@ const char *const *mandatory_names(bool home, size_t *n)
 }
 
 /* The home rule's fixed paths below ~/.config, by name: where $XDG_CONFIG_HOME moves them. */
-static const char *const xdg_config[] = {"sbxsh", "git", "systemd", "autostart", "environment.d",
-					 "fish",  "hg",	 "direnv",  "nvim"};
 
 const char *const *mandatory_xdg_config(size_t *n)
 {
