@@ -12,7 +12,7 @@ fi
 H=$(mktemp -d /var/tmp/sbxsh-pty.XXXXXX)
 chmod 755 "$H"
 nsrv=0
-TM() { tmux -f /dev/null -S "$H/tmux.$nsrv.sock" "$@"; }
+. "$(dirname "$0")/tmux_lib.sh"
 trap 'TM kill-server 2>/dev/null; chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
 export HOME="$H/home" XDG_CONFIG_HOME="$H/home/.config"
 unset XDG_STATE_HOME
@@ -22,17 +22,6 @@ chmod 700 "$HOME"
 printf '%s\n' 'PS1="P> "' > "$HOME/.bashrc"
 cd "$P" || exit 1
 
-# screen: the pane's text with its history (wrapped lines joined). wait_screen PATTERN [N]: until a line of the
-# screen matches PATTERN (grep -E) N times (default 1), for up to 20 s; then 1.
-screen() { TM capture-pane -p -J -S - -t s 2>/dev/null; }
-wait_screen() {
-	i=0
-	while [ "$(screen | grep -Ec -- "$1")" -lt "${2:-1}" ]; do
-		i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1
-	done
-}
-wait_file() { i=0; while [ ! -s "$1" ]; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done; }
-keys() { TM send-keys -t s "$@"; }
 # run_fg SECONDS: types `sleep SECONDS` and waits until that sleep runs.
 run_fg() {
 	keys -l "sleep $1"; keys Enter

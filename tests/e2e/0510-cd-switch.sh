@@ -13,7 +13,7 @@ fi
 # The sandbox's /tmp is private: HOME and the projects live under /var/tmp.
 var_home cdsw
 nsrv=0
-TM() { tmux -f /dev/null -S "$H/tmux.$nsrv.sock" "$@"; }
+. "$(dirname "$0")/tmux_lib.sh"
 trap 'TM kill-server 2>/dev/null; chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
 A=$H/a B=$H/b
 mkdir -p "$HOME/.config/sbxsh" "$A" "$B"
@@ -24,15 +24,6 @@ write = .
 [dir $B]
 write = ."
 
-screen() { TM capture-pane -p -J -S - -t s 2>/dev/null; }
-wait_screen() {
-	i=0
-	while [ "$(screen | grep -Ec -- "$1")" -lt "${2:-1}" ]; do
-		i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1
-	done
-}
-wait_file() { i=0; while [ ! -s "$1" ]; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done; }
-keys() { TM send-keys -t s "$@"; }
 PR='^(\[sbxsh:[^]]*\] )?P> '
 last() { screen | grep -v "^$" | tail -n 1; }
 prompts() { screen | grep -Ec "$PR"; }

@@ -12,21 +12,12 @@ if ! command -v tmux > /dev/null 2>&1 || [ -z "$Z" ]; then
 fi
 var_home zsh
 nsrv=0
-TM() { tmux -f /dev/null -S "$H/tmux.$nsrv.sock" "$@"; }
+. "$(dirname "$0")/tmux_lib.sh"
 trap 'TM kill-server 2>/dev/null; chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
 P=$H/proj
 mkdir -p "$HOME/.config/sbxsh" "$P/.git" "$H/outside" "$HOME/zd"
 chmod 700 "$HOME"
 cd "$P" || exit 1
-screen() { TM capture-pane -p -J -S - -t s 2>/dev/null; }
-wait_screen() {
-	i=0
-	while [ "$(screen | grep -Ec -- "$1")" -lt "${2:-1}" ]; do
-		i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1
-	done
-}
-wait_file() { i=0; while [ ! -s "$1" ]; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done; }
-keys() { TM send-keys -t s "$@"; }
 start() {
 	TM kill-server 2>/dev/null
 	nsrv=$((nsrv + 1))
