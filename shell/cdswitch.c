@@ -294,8 +294,8 @@ static bool ns_pid_is(const char *v, const char *want)
 	return last && last != v && strcmp(last + 1, want) == 0 && strchr(v, '\t') != last;
 }
 
-/* The first writer is the shell when it is pid 2 of its pid namespace (the one the seccomp
- * filter keeps from being traced: platform/linux/seccomp.c) and its parent pid 1 (the stage). */
+/* The first writer is the shell when it is pid 2 of its pid namespace (the stage's first
+ * child) and its parent pid 1 (the stage). */
 static bool is_stage_child(pid_t pid)
 {
 	char v[256];

@@ -32,7 +32,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
-#include <sys/ptrace.h>
 #include <sys/socket.h>
 
 #ifndef TIOCLINUX
@@ -144,14 +143,6 @@ static const struct rule rules[] = {
     R0("fspick", EPERM),
     R0("mount_setattr", EPERM),
     R0("setns", EPERM),
-    /* The inner shell is pid 2 of the sandbox's pid namespace (the stage, pid 1, starts it
-     * first). No command takes it over: what it holds (functions, aliases, variables) goes
-     * with it into the next profile when a `cd` switches (shell/cdswitch.c), so code put in
-     * it would run with a profile the command never had. /proc/2/mem is the guard's (no
-     * write to another process's /proc files). A tracer of its own children is unchanged. */
-    R2("ptrace", EPERM, LOW32(0, PTRACE_ATTACH), LOW32(1, 2)),
-    R2("ptrace", EPERM, LOW32(0, PTRACE_SEIZE), LOW32(1, 2)),
-    R1("process_vm_writev", R_ALL, EPERM, LOW32(0, 2)),
     /* Kernel attack surface no command needs */
     R0("keyctl", EPERM),
     R0("add_key", EPERM),

@@ -321,48 +321,4 @@ else
 fi
 user_policy "$base"
 
-# --- 6. the inner shell (pid 2) cannot be taken over: its state goes into the next profile ---
-user_policy "$base"
-out=$("$SBXSH" -c 'python3 -c "
-import ctypes, os, time
-libc = ctypes.CDLL(None, use_errno=True)
-libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
-def tr(pid, req):
-    if libc.ptrace(req, pid, None, None) == 0:
-        if req == 16:
-            os.waitpid(pid, 0)
-        libc.ptrace(17, pid, None, None)
-        return \"ok\"
-    return os.strerror(ctypes.get_errno()).replace(\" \", \"_\")
-print(\"attach\", tr(2, 16))
-print(\"seize\", tr(2, 0x4206))
-c = os.fork()
-if c == 0:
-    time.sleep(5)
-    os._exit(0)
-print(\"child\", tr(c, 16))
-os.kill(c, 9)
-class iov(ctypes.Structure):
-    _fields_ = [(\"b\", ctypes.c_void_p), (\"n\", ctypes.c_size_t)]
-buf = ctypes.create_string_buffer(8)
-l = iov(ctypes.cast(buf, ctypes.c_void_p), 8)
-r = iov(0x1000, 8)
-libc.process_vm_writev.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
-k = libc.process_vm_writev(2, ctypes.byref(l), 1, ctypes.byref(r), 1, 0)
-print(\"vmw\", os.strerror(ctypes.get_errno()).replace(\" \", \"_\") if k < 0 else \"ok\")
-try:
-    open(\"/proc/2/mem\", \"r+b\")
-    print(\"mem ok\")
-except OSError as e:
-    print(\"mem\", e.strerror.replace(\" \", \"_\"))
-print(\"pid\", open(\"/proc/self/stat\").read().split()[3])
-"; true' 2>&1)
-got() { printf '%s\n' "$out" | sed -n "s/^$1 //p"; }
-is "the inner shell is pid 2 (the python's parent)" "$(got pid)" 2
-is "ptrace(PTRACE_ATTACH) of the inner shell is refused" "$(got attach)" Operation_not_permitted
-is "ptrace(PTRACE_SEIZE) of the inner shell is refused" "$(got seize)" Operation_not_permitted
-is "…a command still traces its own child" "$(got child)" ok
-is "process_vm_writev into the inner shell is refused" "$(got vmw)" Operation_not_permitted
-unlike "/proc/2/mem does not open for writing" "$(got mem)" '^ok$'
-
 done_testing

@@ -245,7 +245,7 @@ static void test_moved(void)
 	   "… the mandatory rule, no grant lifts it: %s", s);
 	prof.deny_write.n--;
 	prof.deny_read.n--;
-	free(sp.mounts.v);
+	sbx_mounts_release(&sp.mounts);
 }
 
 static void test_hermetic(void)
