@@ -782,3 +782,23 @@ int policy_parse_buffer(struct policy *p, const char *buf, size_t len, const cha
 		return c.nomem;
 	return c.errors ? -EINVAL : 0;
 }
+
+/* The sections' storage (policy_load's and policygen's): built-in ones are static data. */
+void policy_sections_free(struct policy *p)
+{
+	for (size_t i = 0; i < p->nsecs; i++) {
+		struct section *s = &p->secs[i];
+		strv_release(&s->comps);
+		if (s->builtin)
+			continue; /* static data (policy_default_secs) */
+		for (size_t j = 0; j < s->nops; j++)
+			strv_release(&s->ops[j].tokens);
+		free(s->ops);
+		free(s->name);
+		free(s->head);
+		free(s->use);
+	}
+	free(p->secs);
+	p->secs = NULL;
+	p->nsecs = p->cap = 0;
+}

@@ -109,16 +109,7 @@ static void emit(const struct policy *p)
 
 static void release(struct policy *p, struct diag *d)
 {
-	for (size_t i = 0; i < p->nsecs; i++) {
-		struct section *s = &p->secs[i];
-		for (size_t j = 0; j < s->nops; j++)
-			strv_release(&s->ops[j].tokens);
-		free(s->ops);
-		free(s->name);
-		free(s->head);
-		free(s->use);
-	}
-	free(p->secs);
+	policy_sections_free(p);
 	strv_release(&p->files);
 	strv_release(&d->errors);
 	strv_release(&d->warnings);

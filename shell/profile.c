@@ -336,25 +336,6 @@ int policy_finish(struct policy *p, struct diag *d)
 	return 0;
 }
 
-void policy_sections_free(struct policy *p)
-{
-	for (size_t i = 0; i < p->nsecs; i++) {
-		struct section *s = &p->secs[i];
-		strv_release(&s->comps);
-		if (s->builtin)
-			continue; /* static data (policy_default_secs) */
-		for (size_t j = 0; j < s->nops; j++)
-			strv_release(&s->ops[j].tokens);
-		free(s->ops);
-		free(s->name);
-		free(s->head);
-		free(s->use);
-	}
-	free(p->secs);
-	p->secs = NULL;
-	p->nsecs = p->cap = 0;
-}
-
 /* --- resolution --- */
 
 struct rstate {
