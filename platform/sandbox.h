@@ -68,6 +68,8 @@ struct sandbox_spec {
 	bool unshare_net;	  /* network none (and proxy until the proxy exists) */
 	bool new_session;	  /* no terminal on 0-2 */
 	bool pty;	      /* 0-2 are the front end's pty: the stage's controlling terminal */
+	bool keep_shell;      /* the inner shell's state goes on to another sandbox (the
+				 cd switch): no command traces it or writes its memory */
 	const char *recovery; /* the recovery shell's writable config directory (not owned), or
 				 NULL: the guard's home rules leave it writable */
 	bool unix_all;	      /* unix_sockets = all: no AF_UNIX filter */
@@ -181,6 +183,9 @@ char *sandbox_marker_text(const struct sandbox_spec *s);
 /* The stage: sets NO_NEW_PRIVS and installs the seccomp filter (AF_UNIX refused unless
  * unix_all), as libseccomp compiled it at build time. 0 or -errno. */
 int sandbox_seccomp_install(bool unix_all);
+/* The stage, after that filter: the shell filter stacked on it (filters_shell: no ptrace
+ * attach of pid 2, no process_vm_writev into it). 0 or -errno. */
+int sandbox_seccomp_install_shell(void);
 /* Build time (bpfgen): a libseccomp context made ready (a binary-tree layout, ABIs it does
  * not hold refused), and the rules of that filter for the ABIs ctx holds
  * (filters_build makes the whole program). 0 or a negative errno from libseccomp. */

@@ -498,6 +498,7 @@ static void plan(struct run *r, const struct settings *set)
 
 	print_lines(&notices, "note: ");
 	r->spec.pty = r->relay;
+	r->spec.keep_shell = r->cd != NULL; /* its state is carried on: untraceable */
 	if (e == 0 && r->recovery) {
 		e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, r->recovery, r->recovery);
 		r->spec.recovery = r->recovery;

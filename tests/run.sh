@@ -41,6 +41,7 @@ run_suite() {
 		f=1
 	fi
 	sed "s|^|[$name] |" "$log"
+	grep '^not ok' "$log" | sed "s|^|[$name] |" >> "$out/failures"
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 	[ "$f" -gt 0 ] && failed_suites="$failed_suites $name"
 }
@@ -135,6 +136,11 @@ if [ "$(id -u)" = 0 ] && command -v dpkg-deb > /dev/null 2>&1 && selected deb/e2
 	fi
 fi
 
+# the failures again, last, so that the tail of a long log names them
+if [ -s "$out/failures" ]; then
+	echo "failures:"
+	head -n 40 "$out/failures"
+fi
 [ -n "$failed_suites" ] && echo "failed suites:$failed_suites"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -47,11 +47,12 @@ static int print_prog(scmp_filter_ctx ctx, const char *name)
 
 /* main variant v: AF_UNIX refused (0) or granted (1); notify variant v: level v >> 1, the
  * native AF_UNIX to the monitor (v & 1) or granted; guard variant v (notify -1): as main's,
- * with the guard's calls. */
+ * with the guard's calls; notify 2: the shell filter (one variant). */
 static int gen(const char *name, int notify, int v)
 {
 	void *ctx = NULL;
-	int r = notify > 0   ? filters_build(&ctx, !(v & 1), v >> 1, (v & 1) ? NOTIFY_UNIX : 0)
+	int r = notify > 1   ? filters_build_shell(&ctx)
+		: notify > 0 ? filters_build(&ctx, !(v & 1), v >> 1, (v & 1) ? NOTIFY_UNIX : 0)
 		: notify < 0 ? filters_build(&ctx, v != 0, MONITOR_WRITES, NOTIFY_GUARD)
 			     : filters_build(&ctx, v != 0, MONITOR_OFF, 0);
 
@@ -101,12 +102,15 @@ int main(void)
 		snprintf(name, sizeof(name), "notify_%d", v);
 		r = gen(name, 1, v);
 	}
+	if (r == 0)
+		r = gen("shell_0", 2, 0);
 	if (r < 0)
 		return 1;
 	printf(
 	    "#define P(x) {(unsigned short)(sizeof(x) / sizeof(x[0])), (struct sock_filter *)x}\n");
 	printf("const struct sock_fprog filters_main[2] = {P(main_0), P(main_1)};\n");
 	printf("const struct sock_fprog filters_guard[2] = {P(guard_0), P(guard_1)};\n");
+	printf("const struct sock_fprog filters_shell[1] = {P(shell_0)};\n");
 	printf("const struct sock_fprog filters_notify[%d] = {\n", (MONITOR_ALL + 1) * 2);
 	for (int v = 0; v <= MONITOR_ALL * 2 + 1; v++)
 		printf(v < MONITOR_WRITES * 2 ? "\t{0, 0},\n" : "\tP(notify_%d),\n", v);

@@ -16,6 +16,9 @@ extern const struct sock_fprog filters_notify[8];
 /* monitor = off: the main rules and only the guard's calls (NOTIFY_GUARD at the writes level):
  * [0] AF_UNIX refused by the filter, [1] granted (unix_sockets = all). */
 extern const struct sock_fprog filters_guard[2];
+/* Stacked on the one above where the inner shell may switch profiles on cd (--keep-shell):
+ * no ptrace attach of pid 2 (the shell), no process_vm_writev into it (seccomp.c, R_SHELL). */
+extern const struct sock_fprog filters_shell[1];
 
 /* The monitor's syscall numbers, resolved by libseccomp at build time so the front end does
  * not link it: [0] the native ABI, [1] the compat one the filters hold (x86 beside x86_64,
@@ -46,5 +49,7 @@ int filters_nr(uint32_t arch, const char *name);
  * notify_rules_add (nflags: NOTIFY_UNIX, the native ABI's AF_UNIX to the monitor). The
  * ABIs are built apart and merged: a row may be one ABI's only. 0 or -errno. */
 int filters_build(void **ctx, bool unix_all, int level, unsigned nflags);
+/* The shell filter's program (filters_shell), on every ABI. */
+int filters_build_shell(void **ctx);
 
 #endif

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 
 #ifndef TIOCLINUX
@@ -47,6 +48,7 @@ enum rule_when {
 	R_UNIX,	    /* every ABI, unless AF_UNIX is granted or (native ABI) the monitor's */
 	R_COMPAT,   /* the compat ABI only (its socketcall) */
 	R_UNIXPAIR, /* every ABI, unless AF_UNIX is granted (the monitor reports no pair) */
+	R_SHELL,    /* every ABI, in the shell filter only (filters_shell) */
 };
 
 #define MAXCMP 2
@@ -157,6 +159,17 @@ static const struct rule rules[] = {
     R0("init_module", EPERM),
     R0("finit_module", EPERM),
     R0("delete_module", EPERM),
+    /* The shell filter (filters_shell): stacked on the one above in a sandbox whose inner
+     * shell may switch profiles on cd (shell/cdswitch.c), whose shell the stage starts as pid
+     * 2 of the sandbox's pid namespace. What that shell holds (functions, aliases, traps,
+     * PROMPT_COMMAND) goes with it into the next profile's sandbox, so a command must not
+     * put code in it: no tracer attaches to it, no write reaches its memory (its
+     * /proc/2/mem is the guard's: no write to another process's /proc files). A command
+     * still traces its own children. Only there: pid 2 is also what `sbxsh -c PROG` runs,
+     * and sanitizers and crash reporters attach to their own process. */
+    R2W("ptrace", R_SHELL, EPERM, LOW32(0, PTRACE_ATTACH), LOW32(1, 2)),
+    R2W("ptrace", R_SHELL, EPERM, LOW32(0, PTRACE_SEIZE), LOW32(1, 2)),
+    R1("process_vm_writev", R_SHELL, EPERM, LOW32(0, 2)),
 };
 
 /* Calls newer than libseccomp's table may be, by their numbers: since 424 every ABI numbers a
@@ -276,8 +289,9 @@ int sandbox_seccomp_prepare(void *ctx)
 }
 
 /* unix_skip: leave out the socket(AF_UNIX) rows (granted, or the monitor's); unix_all:
- * AF_UNIX granted (unix_sockets = all). */
-static int rules_add(void *ctx, bool unix_skip, bool unix_all)
+ * AF_UNIX granted (unix_sockets = all). shell: the R_SHELL rows alone (the shell filter),
+ * else every row but those. */
+static int rules_add(void *ctx, bool unix_skip, bool unix_all, bool shell)
 {
 	bool compat = is_compat(ctx);
 	int r = 0;
@@ -285,17 +299,17 @@ static int rules_add(void *ctx, bool unix_skip, bool unix_all)
 	for (size_t i = 0; r == 0 && i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct rule *x = &rules[i];
 
-		if ((x->when == R_UNIX && unix_skip) || (x->when == R_UNIXPAIR && unix_all) ||
-		    (x->when == R_COMPAT && !compat))
+		if ((x->when == R_SHELL) != shell || (x->when == R_UNIX && unix_skip) ||
+		    (x->when == R_UNIXPAIR && unix_all) || (x->when == R_COMPAT && !compat))
 			continue;
 		r = add_rule(ctx, x);
 	}
-	return r == 0 ? newcall_rules(ctx, compat) : r;
+	return r == 0 && !shell ? newcall_rules(ctx, compat) : r;
 }
 
 int sandbox_seccomp_rules(void *ctx, bool unix_all)
 {
-	return rules_add(ctx, unix_all, unix_all);
+	return rules_add(ctx, unix_all, unix_all, false);
 }
 
 /* i386's direct socket calls (kernel 4.3+), which libseccomp resolves to socketcall's
@@ -346,7 +360,11 @@ static scmp_filter_ctx abi_ctx(uint32_t arch)
 static int abi_rules(scmp_filter_ctx ctx, bool compat, bool unix_all, int level, unsigned nflags)
 {
 	bool unix_notify = !compat && (nflags & NOTIFY_UNIX);
-	int r = rules_add(ctx, unix_all || unix_notify, unix_all);
+	int r;
+
+	if (level < 0) /* the shell filter */
+		return rules_add(ctx, false, false, true);
+	r = rules_add(ctx, unix_all || unix_notify, unix_all, false);
 
 	if (r == 0 && level > MONITOR_OFF)
 		r = notify_rules_add(ctx, (enum monitor_level)level,
@@ -354,7 +372,8 @@ static int abi_rules(scmp_filter_ctx ctx, bool compat, bool unix_all, int level,
 	return r;
 }
 
-int filters_build(void **out, bool unix_all, int level, unsigned nflags)
+/* level -1: the shell filter (the R_SHELL rows). */
+static int build(void **out, bool unix_all, int level, unsigned nflags)
 {
 	uint32_t compat = sandbox_seccomp_compat_arch();
 	scmp_filter_ctx ctx = abi_ctx(seccomp_arch_native()), cc = NULL;
@@ -376,4 +395,14 @@ int filters_build(void **out, bool unix_all, int level, unsigned nflags)
 	}
 	*out = ctx;
 	return r;
+}
+
+int filters_build(void **out, bool unix_all, int level, unsigned nflags)
+{
+	return build(out, unix_all, level < MONITOR_OFF ? MONITOR_OFF : level, nflags);
+}
+
+int filters_build_shell(void **out)
+{
+	return build(out, false, -1, 0);
 }

@@ -53,6 +53,7 @@ struct stage_args {
 	int fd;
 	bool unix_all, ctty;
 	bool net, relay;
+	bool keep_shell; /* the shell filter too; the shell must be pid 2 */
 	uint16_t reach[STAGE_REACH_MAX];
 	size_t nreach;
 	char **shell; /* SHELL ARGV0 ARGS… */
@@ -77,6 +78,8 @@ static int parse(int argc, char **argv, struct stage_args *a)
 			a->unix_all = true;
 		} else if (strcmp(argv[i], "--ctty") == 0) {
 			a->ctty = true;
+		} else if (strcmp(argv[i], "--keep-shell") == 0) {
+			a->keep_shell = true;
 		} else if (strcmp(argv[i], "--net") == 0) {
 			a->net = true;
 		} else if (strcmp(argv[i], "--relay") == 0) {
@@ -321,6 +324,8 @@ int main(int argc, char **argv)
 	} else if ((r = sandbox_seccomp_install(a.unix_all)) < 0) {
 		fail(a.fd, -r, "installing the seccomp filter");
 	}
+	if (a.keep_shell && (r = sandbox_seccomp_install_shell()) < 0)
+		fail(a.fd, -r, "installing the seccomp filter that keeps the shell untraceable");
 	if ((r = send_started(a.fd, master)) < 0)
 		fail(a.fd, -r, "telling sbxsh the sandbox is ready");
 	if (master >= 0)
@@ -331,6 +336,11 @@ int main(int argc, char **argv)
 	if (slave > 2)
 		close(slave);
 	pid_t shell = spawn_shell(&a, &old);
+	/* The shell filter names the shell by its pid: anything else is refused, not run. */
+	if (a.keep_shell && shell > 0 && shell != 2) {
+		kill(shell, SIGKILL);
+		fail(a.fd, ESRCH, "starting the shell as pid 2 (the shell filter's)");
+	}
 	int status = shell < 0 ? (-shell) << 8 : supervise(shell, a.ctty, &set);
 	send_msg(a.fd, SBX_STAGE_EXITED, status);
 	/* _exit: nothing may run at exit (a sanitizer build's leak check would print into the

@@ -108,6 +108,75 @@ cmd 'echo "v=$V"'
 like "…and the state is the shell's" "$(screen)" '^v=a b$'
 cmd 'history | grep -c "echo marker-cmd$"'
 like "after three switches a line is in the history once" "$(screen | grep -E '^[0-9]+$' | tail -n 1)" '^1$'
+# The shell whose state goes on to the next profile is not a command's to take over: no
+# ptrace attach of it (pid 2), no write into its memory, on either ABI; a command still traces
+# its own child.
+cat > "$A/take.py" << 'EOF'
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+def err():
+    return os.strerror(ctypes.get_errno()).replace(" ", "_")
+def tr(pid, req):
+    if libc.ptrace(req, pid, None, None) == 0:
+        if req == 16:
+            os.waitpid(pid, 0)
+        libc.ptrace(17, pid, None, None)
+        return "ok"
+    return err()
+out = ["shellpid %d" % os.getppid()]
+out.append("seize %s" % tr(2, 0x4206))
+out.append("seize_high %s" % tr(0x100000002, 0x4206))
+c = os.fork()
+if c == 0:
+    time.sleep(5)
+    os._exit(0)
+out.append("child %s" % tr(c, 16))
+os.kill(c, 9)
+class iov(ctypes.Structure):
+    _fields_ = [("b", ctypes.c_void_p), ("n", ctypes.c_size_t)]
+buf = ctypes.create_string_buffer(8)
+l = iov(ctypes.cast(buf, ctypes.c_void_p), 8)
+r = iov(0x1000, 8)
+libc.process_vm_writev.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_ulong,
+                                   ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+k = libc.process_vm_writev(2, ctypes.byref(l), 1, ctypes.byref(r), 1, 0)
+out.append("vmw %s" % (err() if k < 0 else "ok"))
+try:
+    open("/proc/2/mem", "r+b")
+    out.append("mem ok")
+except OSError as e:
+    out.append("mem " + e.strerror.replace(" ", "_"))
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+rm -f "$A/take.out"
+cmd "cd $A"
+cmd "python3 $A/take.py $A/take.out.t; mv $A/take.out.t $A/take.out"
+wait_file "$A/take.out"
+got() { sed -n "s/^$1 //p" "$A/take.out"; }
+is "the shell a cd switch carries on is pid 2" "$(got shellpid)" 2
+is "ptrace(PTRACE_SEIZE) of it is refused" "$(got seize)" Operation_not_permitted
+is "…with high bits in the pid too" "$(got seize_high)" Operation_not_permitted
+is "…a command still traces its own child" "$(got child)" ok
+is "process_vm_writev into the shell is refused" "$(got vmw)" Operation_not_permitted
+unlike "…and /proc/2/mem does not open for writing" "$(got mem)" '^ok$'
+helper=$SBXSH_STAGE/libexec/sbxsh/test/try-syscall
+if [ -x "$helper" ] && [ "$(uname -m)" = x86_64 ]; then
+	cp "$helper" "$A/try"
+	rm -f "$A/try.out"
+	cmd "for c in getpid 'ptrace 0x4206 2 0 0' 'ptrace 16 2 0 0' 'process_vm_writev 2 0 0 0 0 0'; do ./try i386 \$c; echo; done > $A/try.out.t 2>&1; mv $A/try.out.t $A/try.out"
+	wait_file "$A/try.out"
+	sed -i '/^$/d' "$A/try.out"
+	if [ "$(sed -n 1p "$A/try.out")" = ok ]; then
+		is "i386 (int 0x80): ptrace SEIZE and ATTACH of the shell, process_vm_writev into it: refused" \
+			"$(sed -n '2,$p' "$A/try.out" | tr '\n' ' ')" "EPERM EPERM EPERM "
+	else
+		skip "i386: ptrace of the shell" "no IA32 emulation here"
+	fi
+else
+	skip "i386: ptrace of the shell" "no try-syscall helper ($helper) or not x86_64"
+fi
+
 cmd 'exit'
 wait_file "$H/status"
 is "exit after switches: the shell's status (0)" "$(cat "$H/status")" 0

@@ -23,13 +23,14 @@
 #include "tests/unit/tap.h"
 
 /* libseccomp's program for one variant, exported now; *n instructions. */
-/* notify -1: the guard's program (monitor = off), variant as main's. */
+/* notify -1: the guard's program (monitor = off), variant as main's; 2: the shell filter. */
 static struct sock_filter *now(int notify, int variant, size_t *n)
 {
 	void *c = NULL;
 	FILE *f = tmpfile();
 	static struct sock_filter buf[8192];
-	int r = notify > 0   ? filters_build(&c, !(variant & 1), variant >> 1,
+	int r = notify > 1   ? filters_build_shell(&c)
+		: notify > 0 ? filters_build(&c, !(variant & 1), variant >> 1,
 					     (variant & 1) ? NOTIFY_UNIX : 0)
 		: notify < 0 ? filters_build(&c, variant != 0, MONITOR_WRITES, NOTIFY_GUARD)
 			     : filters_build(&c, variant != 0, MONITOR_OFF, 0);
@@ -385,6 +386,51 @@ static void test_guard_calls(void)
 	is_int(g, 0, "… exec and utimensat are not the guard's");
 }
 
+/* The shell filter: no attach of pid 2 (its low 32 bits), no write into it, on both ABIs;
+ * the calls beside them, and every other filter, leave pid 2 alone (sanitizers attach to
+ * their own process in `sbxsh -c PROG`). */
+static void test_shell(void)
+{
+	static const struct {
+		uint32_t arch;
+		int ptrace, vmw;
+		bool wide;
+	} ab[] = {{AUDIT_ARCH_X86_64, 101, 311, true}, {AUDIT_ARCH_I386, 26, 348, false}};
+	const struct sock_fprog *sh = &filters_shell[0];
+	unsigned bad = 0, allowed = 0;
+
+	for (size_t a = 0; a < sizeof(ab) / sizeof(ab[0]); a++) {
+		uint32_t arch = ab[a].arch;
+
+		for (int hi = 0; hi < (ab[a].wide ? 2 : 1); hi++) {
+			uint64_t h = hi ? 0x100000000ull : 0;
+
+			bad += run(sh, arch, ab[a].ptrace, h | 16, h | 2, 0) != RET_EPERM;
+			bad += run(sh, arch, ab[a].ptrace, h | 0x4206, h | 2, 0) != RET_EPERM;
+			bad += run(sh, arch, ab[a].vmw, h | 2, 0, 0) != RET_EPERM;
+		}
+		allowed += run(sh, arch, ab[a].ptrace, 16, 3, 0) == RET_ALLOW;
+		allowed += run(sh, arch, ab[a].ptrace, 0x4206, 1000, 0) == RET_ALLOW;
+		allowed += run(sh, arch, ab[a].ptrace, 0 /* TRACEME */, 0, 0) == RET_ALLOW;
+		allowed += run(sh, arch, ab[a].ptrace, 2 /* PEEKDATA */, 2, 0) == RET_ALLOW;
+		allowed += run(sh, arch, ab[a].vmw, 3, 0, 0) == RET_ALLOW;
+		allowed += run(sh, arch, ab[a].ptrace - 1, 2, 2, 0) == RET_ALLOW;
+		for (size_t i = 0; i < sizeof(filters_main) / sizeof(filters_main[0]); i++)
+			allowed += run(&filters_main[i], arch, ab[a].ptrace, 16, 2, 0) == RET_ALLOW;
+		allowed += run(&filters_guard[0], arch, ab[a].ptrace, 0x4206, 2, 0) == RET_ALLOW;
+		allowed += run(&filters_notify[MONITOR_ALL * 2 + 1], arch, ab[a].vmw, 2, 0, 0) ==
+			   RET_ALLOW;
+	}
+	is_int(bad, 0, "shell filter: ptrace ATTACH/SEIZE of pid 2 and process_vm_writev into it "
+		       "refused (x86_64 with high bits, i386)");
+	is_int(allowed, 2 * 10, "…another pid, TRACEME, PEEKDATA, another call, and the other "
+				"filters are left alone");
+	bad = 0;
+	for (int nr = 0; nr < 1024; nr++)
+		bad += run(sh, AUDIT_ARCH_X86_64, 0x40000000 | nr, 0, 0, 0) != RET_EPERM;
+	is_int(bad, 0, "shell filter: x32 refused whole too");
+}
+
 int main(void)
 {
 	char what[64];
@@ -400,6 +446,7 @@ int main(void)
 	   "monitor off has no notify program");
 	same(&filters_guard[0], -1, 0, "guard filter (off), AF_UNIX refused");
 	same(&filters_guard[1], -1, 1, "guard filter (off), AF_UNIX allowed");
+	same(&filters_shell[0], 2, 0, "shell filter");
 	test_guard_calls();
 	same_numbers(0, seccomp_arch_native());
 	same_numbers(1, sandbox_seccomp_compat_arch() ? sandbox_seccomp_compat_arch()
@@ -409,6 +456,7 @@ int main(void)
 		skip("this build is not x86_64", "the programs, run on x86 inputs");
 		return tap_done();
 	}
+	test_shell();
 	struct prog p[10];
 	size_t n = progs(p);
 	for (size_t i = 0; i < n; i++) {
