@@ -10,8 +10,8 @@ int sbx_close_from(int lowfd);
 /* A unix socket a caller left open (sbx_unix_fds_inherited). */
 struct sbx_unix_fd {
 	int fd;
-	bool listening;	 /* else the peer's address is in name (connected), or "" */
-	char name[112];	 /* its peer's (or, listening, its own) path; "@…" abstract; "" none */
+	bool listening; /* else the peer's address is in name (connected), or "" */
+	char name[112]; /* its peer's (or, listening, its own) path; "@…" abstract; "" none */
 };
 
 /* Calls fn for each descriptor from 3 up that is a unix socket, open across exec (a caller's:

@@ -92,8 +92,8 @@ static const char *const probe_names[] = {
  * the ones below ~/.config, which $XDG_CONFIG_HOME moves (mandatory_xdg_config). */
 #define CONFIG_FIXED(X)                                                                            \
 	X("sbxsh")                                                                                 \
-	X("git") X("systemd") X("autostart") X("environment.d") X("fish") X("hg") X("direnv")      \
-	    X("nvim")
+	X("git")                                                                                   \
+	X("systemd") X("autostart") X("environment.d") X("fish") X("hg") X("direnv") X("nvim")
 #define HOME_FIXED(X, C)                                                                           \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \

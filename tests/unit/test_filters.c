@@ -207,18 +207,19 @@ static void test_families(const struct prog *p)
 						fam, SOCK_STREAM, 0);
 
 					/* a datagram pair (SOCK_RAW is one) only as granted */
-					for (uint64_t ty = SOCK_DGRAM; pair && got == RET_ALLOW &&
-								       ty <= SOCK_RAW;
-					     ty++)
+					for (uint64_t ty = SOCK_DGRAM;
+					     pair && got == RET_ALLOW && ty <= SOCK_RAW; ty++)
 						got = run(p->p, b->arch, b->socketpair, fam,
-							  ty | SOCK_CLOEXEC | (b->wide ? 1ULL << 32 : 0),
-							  0) != (p->unix_granted ? RET_ALLOW : RET_EPERM)
+							  ty | SOCK_CLOEXEC |
+							      (b->wide ? 1ULL << 32 : 0),
+							  0) != (p->unix_granted ? RET_ALLOW
+										 : RET_EPERM)
 							  ? 0xbad
 							  : got;
 					got = pair && got == RET_ALLOW &&
-							      run(p->p, b->arch, b->socketpair, fam,
-								  SOCK_SEQPACKET | SOCK_NONBLOCK, 0) !=
-								  RET_ALLOW
+						      run(p->p, b->arch, b->socketpair, fam,
+							  SOCK_SEQPACKET | SOCK_NONBLOCK,
+							  0) != RET_ALLOW
 						  ? 0xbad
 						  : got;
 
@@ -421,10 +422,12 @@ static void test_shell(void)
 		allowed += run(&filters_notify[MONITOR_ALL * 2 + 1], arch, ab[a].vmw, 2, 0, 0) ==
 			   RET_ALLOW;
 	}
-	is_int(bad, 0, "shell filter: ptrace ATTACH/SEIZE of pid 2 and process_vm_writev into it "
-		       "refused (x86_64 with high bits, i386)");
-	is_int(allowed, 2 * 10, "…another pid, TRACEME, PEEKDATA, another call, and the other "
-				"filters are left alone");
+	is_int(bad, 0,
+	       "shell filter: ptrace ATTACH/SEIZE of pid 2 and process_vm_writev into it "
+	       "refused (x86_64 with high bits, i386)");
+	is_int(allowed, 2 * 10,
+	       "…another pid, TRACEME, PEEKDATA, another call, and the other "
+	       "filters are left alone");
 	bad = 0;
 	for (int nr = 0; nr < 1024; nr++)
 		bad += run(sh, AUDIT_ARCH_X86_64, 0x40000000 | nr, 0, 0, 0) != RET_EPERM;
