@@ -12,9 +12,20 @@
 # itself, answers k (keep) or s (switch). On s the shell's state goes down the socket in
 # bash's own syntax and, on the front end's x, the shell exits 0; the next sandbox's bash
 # gets the state as a sealed memfd (SBXSH_CDSW_STATE) and sources it instead of ~/.bashrc.
+#
+# A login shell reads no rc file: it sources this one from its first PROMPT_COMMAND (sbxsh puts
+# `. THIS_FILE` there, with SBXSH_RC_LATE=1, when the caller set no PROMPT_COMMAND), after
+# /etc/profile and the ~/.profile family ran. Then ~/.bashrc is not read again (the profile
+# reads it), and the PROMPT_COMMAND that sourced this file is replaced by sbxsh's element.
+# After a switch a login shell starts with --noprofile and takes the state from here.
+__sbxsh_late=${SBXSH_RC_LATE-}
 __sbxsh_cdfd=${SBXSH_CDSW_FD-}
 __sbxsh_state=${SBXSH_CDSW_STATE-}
-unset SBXSH_CDSW_FD SBXSH_CDSW_STATE
+unset SBXSH_CDSW_FD SBXSH_CDSW_STATE SBXSH_RC_LATE
+if [ -n "$__sbxsh_late" ]; then
+	builtin export -n PROMPT_COMMAND # a child bash must not source this file
+	case ${PROMPT_COMMAND-} in *sbxsh.bashrc*) PROMPT_COMMAND= ;; esac
+fi
 case $__sbxsh_cdfd in
 '' | *[!0-9]*) __sbxsh_cdfd= ;;
 *) builtin printf H 2> /dev/null >&"$__sbxsh_cdfd" || __sbxsh_cdfd= ;;
@@ -24,7 +35,7 @@ if [ -n "$__sbxsh_state" ]; then
 	. "/dev/fd/$__sbxsh_state" 2> /dev/null
 	exec {__sbxsh_state}<&-
 	__sbxsh_state=
-elif [ -f ~/.bashrc ]; then
+elif [ -z "$__sbxsh_late" ] && [ -f ~/.bashrc ]; then
 	. ~/.bashrc
 fi
 __sbxsh_marker=${SBXSH_PROMPT_MARKER-}
@@ -127,4 +138,9 @@ if declare -F __sbxsh_opts > /dev/null; then
 	set() { case $* in '-o history' | '+o history') ;; *) builtin set "$@" ;; esac; }
 	__sbxsh_opts 2> /dev/null
 	unset -f __sbxsh_opts set
+fi
+# Late (from the first PROMPT_COMMAND): this prompt's turn is now.
+if [ -n "$__sbxsh_late" ]; then
+	unset __sbxsh_late
+	__sbxsh_prompt
 fi

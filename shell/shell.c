@@ -372,9 +372,16 @@ static bool own_rc(const struct shell_args *a)
 	return access(BASHRC_PATH, R_OK) == 0;
 }
 
-/* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile): the violations before
- * each prompt, and the prompt marker (SBXSH_PROMPT_MARKER). A login shell reads no rc file of
- * ours: it gets both from a PROMPT_COMMAND when the caller has none. */
+/* A login bash reads no rc file: it sources sbxsh.bashrc from its first PROMPT_COMMAND, after
+ * its profile files ran, when the caller set none (SBXSH_RC_LATE tells the file). */
+static bool late_rc(const struct run *r)
+{
+	return r->args.login && !getenv("PROMPT_COMMAND") && own_rc(&r->args);
+}
+
+/* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile; a login shell: late_rc):
+ * the violations before each prompt, the prompt marker (SBXSH_PROMPT_MARKER) and the profile
+ * switch on cd. */
 static void prompt_marker(struct run *r, const struct settings *set)
 {
 	char *m = NULL;
@@ -386,11 +393,13 @@ static void prompt_marker(struct run *r, const struct settings *set)
 			r->spec.profile_name ? r->spec.profile_name : "");
 	if (m)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
-	if (e == 0 && m && r->args.login && !getenv("PROMPT_COMMAND"))
-		e = strv_push(
-		    &r->spec.env_set,
-		    "PROMPT_COMMAND=: >> /dev/null; case $PS1 in \"$SBXSH_PROMPT_MARKER\"*) ;; "
-		    "*) PS1=$SBXSH_PROMPT_MARKER$PS1 ;; esac");
+	if (e == 0 && late_rc(r)) {
+		e = sbx_mounts_add(&r->spec.mounts, SBX_M_RO_BIND, BASHRC_PATH, BASHRC_PATH);
+		if (e == 0)
+			e = strv_push(&r->spec.env_set, "PROMPT_COMMAND=. " BASHRC_PATH);
+		if (e == 0)
+			e = strv_push(&r->spec.env_set, "SBXSH_RC_LATE=1");
+	}
 	if (e == 0 && !r->args.login && own_rc(&r->args)) {
 		struct strv argv = {0};
 		e = sbx_mounts_add(&r->spec.mounts, SBX_M_RO_BIND, BASHRC_PATH, BASHRC_PATH);
@@ -842,20 +851,38 @@ static int cd_judge(void *arg, const char *cwd, char **to)
 	return v;
 }
 
-/* An interactive bash behind the relay, with sbxsh's rc file, not a login shell, not the
+/* An interactive bash behind the relay, with sbxsh's rc file (a login shell's late), not the
  * recovery shell: the shell that can switch. */
 static void cd_setup(struct run *r, const struct settings *set)
 {
 	struct cdsw_hooks h = {cd_judge, cd_say, r};
 
-	if (!r->relay || !interactive(&r->args) || r->args.login || r->args.dry_run ||
-	    r->recovery || !is_bash(inner_for(&r->args, set)) || !own_rc(&r->args))
+	if (!r->relay || !interactive(&r->args) || (r->args.login && !late_rc(r)) ||
+	    r->args.dry_run || r->recovery || !is_bash(inner_for(&r->args, set)) ||
+	    !own_rc(&r->args))
 		return;
 	for (size_t i = 0; i < r->args.fwd.n; i++)
 		if (strv_push(&r->fwd0, r->args.fwd.v[i]) < 0)
 			sbx_fatal("out of memory");
 	if (cdsw_new(&r->cd, &h) < 0)
 		sbx_fatal("out of memory");
+}
+
+/* argv[0] --noprofile argv[1…] (bash takes long options first). */
+static int argv_noprofile(struct strv *a)
+{
+	struct strv n = {0};
+	int e = strv_pushl(&n, a->v[0], "--noprofile", NULL);
+
+	for (size_t i = 1; e == 0 && i < a->n; i++)
+		e = strv_push(&n, a->v[i]);
+	if (e < 0) {
+		strv_release(&n);
+		return e;
+	}
+	strv_release(a);
+	*a = n;
+	return 0;
 }
 
 /* In plan(): the channel and, after a switch, the state, named in the environment. */
@@ -874,6 +901,10 @@ static void cd_plan_fds(struct run *r)
 	e = strv_pushf(&r->spec.env_set, "SBXSH_CDSW_FD=%d", chan);
 	if (e == 0 && state >= 0)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_CDSW_STATE=%d", state);
+	/* A login shell after a switch: its profile files ran in the first sandbox; the state
+	 * has what they set (sourced by the late rc file at the first prompt). */
+	if (e == 0 && state >= 0 && r->args.login && r->args.fwd.n > 0)
+		e = argv_noprofile(&r->args.fwd);
 	if (e < 0)
 		sbx_fatal("out of memory");
 	r->cd_fds[0] = chan;

@@ -181,4 +181,35 @@ cmd 'exit'
 wait_file "$H/status"
 is "exit after switches: the shell's status (0)" "$(cat "$H/status")" 0
 
+# A login shell (sbxsh -l, as sshd and su - start it) switches too: it read its profile files
+# once, in the first sandbox; after the switch it is still a login shell and reads them not
+# again (--noprofile: the state has what they set).
+printf '%s\n' 'echo profile-ran; PS1="P> "; LOGINVAR=lv' > "$HOME/.profile"
+start "$SBXSH -l"
+if wait_screen "$PR"; then
+	like "a login shell shows the marker" "$(last)" "$MA"
+	cmd 'lf() { echo "lfn:$1"; }; LV2=x2'
+	cmd "cd $B"
+	like "a login shell's cd into another profile switches" "$(screen)" \
+		"^sbxsh: cd: now in profile \[dir $B\] \(project $B\), was \[dir $A\]"
+	like "…to the new profile's prompt" "$(last)" "$MB"
+	cmd 'echo "lv=$LOGINVAR lv2=$LV2"; lf 2; shopt -q login_shell && echo login-on'
+	s=$(screen)
+	like "…with what its profile set and a variable" "$s" '^lv=lv lv2=x2$'
+	like "…a function" "$s" '^lfn:2$'
+	like "…still a login shell" "$s" '^login-on$'
+	is "…whose profile ran once" "$(screen | grep -c '^profile-ran$')" 1
+	cmd "echo login > $B/login.txt"
+	is "…and a write only the new profile allows works" "$(cat "$B/login.txt" 2>/dev/null)" login
+	cmd 'bash -c "echo child-pc=\${PROMPT_COMMAND-unset}"'
+	like "…and a child bash does not inherit the rc file's PROMPT_COMMAND" "$(screen)" \
+		'^child-pc=unset$'
+	cmd 'exit'
+	wait_file "$H/status"
+	is "exit from the switched login shell: status 0" "$(cat "$H/status")" 0
+else
+	not_ok "a login shell shows the prompt"
+	diag "$(screen | tail -n 15)"
+fi
+
 done_testing
