@@ -112,6 +112,11 @@ __sbxsh_dump() {
 	builtin read -r -N 1 -t 5 -u "$__sbxsh_cdfd" __sbxsh_a 2> /dev/null
 	if [ "$__sbxsh_a" = x ]; then
 		builtin trap - EXIT
+		# a login shell's exit would read ~/.bash_logout: that is for the session's end
+		if builtin shopt -q login_shell; then
+			builtin history -a 2> /dev/null
+			builtin exec /bin/true 2> /dev/null
+		fi
 		builtin exit 0 2> /dev/null
 	fi
 	[ "$__sbxsh_a" = k ] || builtin printf '\0A' 2> /dev/null >&"$__sbxsh_cdfd"

@@ -185,6 +185,7 @@ is "exit after switches: the shell's status (0)" "$(cat "$H/status")" 0
 # once, in the first sandbox; after the switch it is still a login shell and reads them not
 # again (--noprofile: the state has what they set).
 printf '%s\n' 'echo profile-ran; PS1="P> "; LOGINVAR=lv' > "$HOME/.profile"
+printf '%s\n' 'echo logout-ran' > "$HOME/.bash_logout"
 start "$SBXSH -l"
 if wait_screen "$PR"; then
 	like "a login shell shows the marker" "$(last)" "$MA"
@@ -199,14 +200,19 @@ if wait_screen "$PR"; then
 	like "…a function" "$s" '^lfn:2$'
 	like "…still a login shell" "$s" '^login-on$'
 	is "…whose profile ran once" "$(screen | grep -c '^profile-ran$')" 1
+	is "…and whose ~/.bash_logout did not run at the switch" "$(screen | grep -c '^logout-ran$')" 0
 	cmd "echo login > $B/login.txt"
 	is "…and a write only the new profile allows works" "$(cat "$B/login.txt" 2>/dev/null)" login
 	cmd 'bash -c "echo child-pc=\${PROMPT_COMMAND-unset}"'
 	like "…and a child bash does not inherit the rc file's PROMPT_COMMAND" "$(screen)" \
 		'^child-pc=unset$'
-	cmd 'exit'
+	cmd 'echo typed-in-b; logout'
 	wait_file "$H/status"
-	is "exit from the switched login shell: status 0" "$(cat "$H/status")" 0
+	is "logout from the switched login shell: status 0" "$(cat "$H/status")" 0
+	like "…where ~/.bash_logout runs" "$(screen)" '^logout-ran$'
+	hb=$(find "$HOME/.local/state/sbxsh-shell" -name bash_history -newer "$HOME/.profile" \
+		-exec grep -l 'echo typed-in-b' {} + 2> /dev/null | head -n 1)
+	check "…and the history it typed is kept" test -n "$hb"
 else
 	not_ok "a login shell shows the prompt"
 	diag "$(screen | tail -n 15)"
