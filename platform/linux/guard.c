@@ -187,18 +187,32 @@ static int dirs_find(struct guard_cache *gc, uint64_t dev, uint64_t ino, const c
 		if (gc->d[i].fd >= 0 && gc->d[i].dev == dev && gc->d[i].ino == ino &&
 		    strcmp(gc->d[i].key, key) == 0) {
 			*real = gc->d[i].real;
+			gc->d[i].used = gc->call;
 			return gc->d[i].fd;
 		}
 	return -1;
 }
 
-/* Keeps fd (taken) as key's directory; false when it could not (fd left to the caller). */
+/* Keeps fd (taken) as key's directory; false when it could not (fd left to the caller). A
+ * slot whose descriptor this call has lent out is never the one replaced: a rename's source
+ * directory stays open while its target's is resolved (closed, its number could name another
+ * directory by the time the call is made). */
 static bool dirs_keep(struct guard_cache *gc, uint64_t dev, uint64_t ino, const char *key, int fd,
 		      const char *real)
 {
-	unsigned i = gc->dnext++ % GUARD_DIRS;
-	char *k = strdup(key), *r = strdup(real);
+	unsigned i = GUARD_DIRS;
+	char *k, *r;
 
+	for (unsigned n = 0; n < GUARD_DIRS && i == GUARD_DIRS; n++) {
+		unsigned j = gc->dnext++ % GUARD_DIRS;
+
+		if (gc->d[j].fd < 0 || gc->d[j].used != gc->call)
+			i = j;
+	}
+	if (i == GUARD_DIRS)
+		return false; /* every slot lent out in this call */
+	k = strdup(key);
+	r = strdup(real);
 	if (!k || !r) {
 		free(k);
 		free(r);
@@ -213,6 +227,7 @@ static bool dirs_keep(struct guard_cache *gc, uint64_t dev, uint64_t ino, const 
 	gc->d[i].ino = ino;
 	gc->d[i].key = k;
 	gc->d[i].real = r;
+	gc->d[i].used = gc->call;
 	return true;
 }
 
@@ -1738,6 +1753,7 @@ int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *g
 	char p[48];
 	int r;
 
+	gc->call++; /* what the directory cache lends from here on is this call's */
 	memset(ans, 0, sizeof(*ans));
 	ans->fd = -1;
 	ref->refused = ref->moved = false;

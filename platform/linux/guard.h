@@ -89,8 +89,10 @@ struct guard_cache {
 		int fd; /* O_PATH, or -1 */
 		uint64_t dev, ino;
 		char *key, *real;
+		unsigned used; /* the call that last lent fd out (gc->call): kept until it ends */
 	} d[GUARD_DIRS];
 	unsigned dnext;
+	unsigned call; /* counts guard_perform's calls */
 	struct guard_thread {
 		uint32_t tid;
 		int pidfd; /* -1: the slot is empty */

@@ -199,6 +199,29 @@ for lvl in off writes on; do
 	is "$lvl: cd, then a child's create (a new process each time)" \
 		"$rc:$(ls "$P/a" "$P/b" 2> /dev/null | tr '\n' ' ')" "0:$P/a: c1  $P/b: c2 "
 	rm -rf "$P/a" "$P/b"
+	# The directory cache (8 slots, replaced in turn): a rename whose source directory the
+	# cache lends and whose target's is new, made when the source's slot is the next one
+	# replaced (8 other directories kept since). The target's keep closed the source's
+	# descriptor (EBADF, npm's cache moves failed so), whose number the next open could take.
+	cat > "$P/evict.py" << 'EOF'
+import os
+bad = []
+for r in range(12):
+    for i in range(8):
+        os.mkdir("D%d_%d" % (r, i))
+    os.mkdir("E%d" % r)
+    for i in range(8):
+        open("D%d_%d/f" % (r, i), "w").close()
+    try:
+        os.rename("D%d_0/f" % r, "E%d/f" % r)
+    except OSError as e:
+        bad.append(e.strerror)
+print(len(bad), sorted(set(bad)), sum(os.path.exists("E%d/f" % r) for r in range(12)))
+EOF
+	run "$PY evict.py"
+	is "$lvl: 12 renames out of a directory the cache lends, into one it does not hold: each lands" \
+		"$rc:$out" "0:0 [] 12"
+	rm -rf "$P"/D[0-9]* "$P"/E[0-9]* "$P/evict.py"
 done
 
 done_testing
