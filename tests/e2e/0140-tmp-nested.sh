@@ -17,11 +17,14 @@ is "the host's /tmp is hidden" "$("$SBXSH" -c "ls /tmp/sbxsh-e2e-host.$u 2>&1 >/
 rm -f "/tmp/sbxsh-e2e-host.$u"
 
 # It is a fresh tmpfs: nothing lands on the host, nothing is left after the command.
-before=$(ls -d /tmp/sbxsh-* "${XDG_RUNTIME_DIR:-/nonexistent}"/sbxsh 2>/dev/null | wc -l)
+# (sbxsh's own names there: /tmp/sbxsh-UID, $XDG_RUNTIME_DIR/sbxsh. The test harnesses'
+# mktemp directories, sbxsh-check.XXXXXX and the like, come and go beside: not counted.)
+sbxsh_dirs() { ls -d /tmp/sbxsh-* "${XDG_RUNTIME_DIR:-/nonexistent}"/sbxsh 2>/dev/null | grep -Ev '\.[A-Za-z0-9]{6}$' | sort; }
+sbxsh_dirs > "$T/dirs.before"
 "$SBXSH" -c "echo x > /tmp/mark.$u" 2>/dev/null
 check "what a command writes to its TMPDIR lands nowhere on the host" \
 	sh -c "! find /tmp /var/tmp -name 'mark.$u' 2>/dev/null | grep -q ."
-is "…and no host directory is made for it" "$(ls -d /tmp/sbxsh-* "${XDG_RUNTIME_DIR:-/nonexistent}"/sbxsh 2>/dev/null | wc -l)" "$before"
+is "…and no host directory is made for it" "$(sbxsh_dirs | comm -13 "$T/dirs.before" -)" ""
 is "the next command's TMPDIR does not have it" "$("$SBXSH" -c "ls /tmp/mark.$u 2>/dev/null | wc -l" 2>/dev/null)" 0
 
 # Two commands at once never see each other's.
