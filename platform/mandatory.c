@@ -92,13 +92,16 @@ static const char *const probe_names[] = {
  * the ones below ~/.config, which $XDG_CONFIG_HOME moves (mandatory_xdg_config); D: below
  * ~/.local/share, which $XDG_DATA_HOME moves (mandatory_xdg_data). Each is what a host tool
  * loads and runs by itself: bash-completion's, fish's vendor and generated directories,
- * Neovim's site directory (in 'runtimepath'), D-Bus session services, desktop entries. */
+ * Neovim's site directory (in 'runtimepath'), D-Bus session services, desktop entries, the
+ * desktop session's start-up scripts and extensions (KDE's env/, GNOME Shell's, plasmoids). */
 #define CONFIG_FIXED(X)                                                                            \
 	X("sbxsh")                                                                                 \
 	X("git")                                                                                   \
 	X("systemd")                                                                               \
 	X("autostart")                                                                             \
-	X("environment.d") X("fish") X("hg") X("direnv") X("nvim") X("bash_completion")
+	X("environment.d")                                                                         \
+	X("plasma-workspace")                                                                      \
+	X("autostart-scripts") X("fish") X("hg") X("direnv") X("nvim") X("bash_completion")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
 	X("bash-completion")                                                                       \
@@ -106,7 +109,8 @@ static const char *const probe_names[] = {
 	X("fish/vendor_conf.d")                                                                    \
 	X("fish/vendor_functions.d")                                                               \
 	X("fish/vendor_completions.d")                                                             \
-	X("fish/generated_completions") X("dbus-1") X("applications")
+	X("fish/generated_completions")                                                            \
+	X("dbus-1") X("applications") X("gnome-shell/extensions") X("plasma")
 #define HOME_FIXED(X, C, D)                                                                        \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \

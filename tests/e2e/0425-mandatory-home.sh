@@ -37,7 +37,8 @@ for n in share/bash-completion/completions/git share/nvim/site/plugin/x.lua \
 	share/nvim/site/pack/p/start/x/plugin/x.vim share/fish/vendor_conf.d/x.fish \
 	share/fish/vendor_functions.d/fish_prompt.fish share/fish/vendor_completions.d/git.fish \
 	share/fish/generated_completions/git.fish share/dbus-1/services/org.freedesktop.Notifications.service \
-	share/applications/firefox.desktop; do
+	share/applications/firefox.desktop share/gnome-shell/extensions/x@y/extension.js \
+	share/plasma/plasmoids/x/contents/ui/main.qml; do
 	rm -rf "$S" "$HOME/.local/moved" && mkdir -p "$S"
 	f=$HOME/.local/$n
 	run "mkdir -p \$(dirname ~/.local/$n) && echo planted > ~/.local/$n; echo ok > ~/.local/share/ctl"
@@ -53,7 +54,7 @@ for n in share/bash-completion/completions/git share/nvim/site/plugin/x.lua \
 	is "~/.local/$n: refused missing, existing, renamed onto, its directory renamed away; control lands" "$bad" ""
 done
 like "… the refusal names the rule and that no grant lifts it" "$err" \
-	"write .*applications.* .*mandatory deny \(~/\.local/share/applications\).*no grant lifts it"
+	"write .*plasma.* .*mandatory deny \(~/\.local/share/plasma\).*no grant lifts it"
 
 # --- a directory on the way made a link, or a directory moved in: nothing reaches the host's
 # names through the other spelling ---
@@ -140,14 +141,16 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10; do skip "Python's user site" "no $PY with a user site"; done
 fi
 
-# --- ~/.config/bash_completion (bash-completion >= 2.12 sources it at every bash start), with
-# ~/.config granted ---
+# --- ~/.config/bash_completion (bash-completion >= 2.12 sources it at every bash start), KDE's
+# login scripts, with ~/.config granted ---
 pol 'write += ~/.config'
-rm -f "$HOME/.config/bash_completion"
-run 'echo "touch x" > ~/.config/bash_completion; echo ok > ~/.config/tool.ini'
-absent "~/.config/bash_completion is not made (~/.config granted)" "$HOME/.config/bash_completion"
-present "… control: another file there is" "$HOME/.config/tool.ini"
-like "… the refusal names the rule" "$err" 'mandatory deny \((~/\.config/bash_completion|\$XDG_CONFIG_HOME/)'
+for n in bash_completion plasma-workspace/env/x.sh autostart-scripts/x.sh; do
+	rm -rf "$HOME/.config/bash_completion" "$HOME/.config/plasma-workspace" "$HOME/.config/autostart-scripts" "$HOME/.config/tool.ini"
+	run "mkdir -p \$(dirname ~/.config/$n) && echo 'touch x' > ~/.config/$n; echo ok > ~/.config/tool.ini"
+	is "~/.config/$n is not made (~/.config granted); control: another file there is" \
+		"$(test -e "$HOME/.config/$n" && echo planted):$(cat "$HOME/.config/tool.ini" 2>&1)" ":ok"
+done
+like "… the refusal names the rule" "$err" 'mandatory deny \((~/\.config/autostart-scripts|\$XDG_CONFIG_HOME/)'
 
 # --- where $XDG_DATA_HOME and $XDG_CONFIG_HOME move them (into a write grant) ---
 pol 'write += ~/work'
