@@ -530,7 +530,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		if (!eq(&c, i, ".claude"))
 			continue;
 		if (i + 1 == c.n) {
-			if (op == MAND_REMOVE)
+			/* renamed away, or a link or a file in its place */
+			if (!holder_ok(x, path, op))
 				return hit_(h, MAND_NEVER,
 					    ".claude/{commands,agents,settings*.json}");
 			continue;

@@ -168,4 +168,14 @@ is "\$XDG_DATA_HOME/{bash-completion,nvim/site,fish/vendor_conf.d,dbus-1,applica
 	"$(cd "$HOME/work" && ls -d data/bash-completion/completions/git data/nvim/site data/fish/vendor_conf.d data/dbus-1 data/applications cfg/bash_completion data2 2> /dev/null)" ""
 present "… control: another file in \$XDG_DATA_HOME lands" "$XD/ctl"
 like "… the refusal names the rule" "$err" "mandatory deny \(\\\$XDG_CONFIG_HOME/\{sbxsh,git,…\}, \\\$XDG_DATA_HOME/"
+
+# --- the same class in a project: a link or a file in place of .claude (its settings.json,
+# hooks that run at the host's next claude, written through the other spelling) ---
+pol "write += $P"
+rm -rf "$P/.claude" "$P/ev" "$P/ev2"
+run 'mkdir -p ev && ln -s ev .claude; echo "{}" > ev/settings.json; echo x > .claude-notes; mkdir -p ev2/sub && ln -s ../ev2 ev2/sub/.claude'
+absent "a link named .claude is refused (at depth 1 and 2)" "$P/.claude"
+absent "… nor below" "$P/ev2/sub/.claude"
+present "… control: a file beside it lands" "$P/.claude-notes"
+like "… the refusal names the rule" "$err" 'mandatory deny \(\.claude/\{commands,agents,settings\*\.json\}\)'
 done_testing

@@ -65,6 +65,7 @@ static void test_names(void)
 	DENY(H "/proj/.claude/settings.local.json", MAND_WRITE, MAND_NEVER, "settings*.json");
 	DENY(H "/proj/.claude", MAND_REMOVE, MAND_NEVER, "renaming .claude away");
 	ALLOW(H "/proj/.claude", MAND_MKDIR, "mkdir .claude itself");
+	DENY(H "/proj/.claude", MAND_WRITE, MAND_NEVER, "a link named .claude");
 	ALLOW(H "/proj/.claude/notes.md", MAND_WRITE, "another file in .claude");
 	ALLOW(H "/proj/.claude/settings.yaml", MAND_WRITE, "not settings*.json");
 	ALLOW(H "/proj/src/a.c", MAND_WRITE, "an ordinary file");
