@@ -478,6 +478,9 @@ static int policy_rule(const struct mand_ctx *x, const char *path, enum mand_op 
 static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
 		      struct mand_hit *h)
 {
+	static const char xdg_rule[] =
+	    "$XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_DATA_HOME/{bash-completion,…}, "
+	    "$XDG_STATE_HOME/sbxsh";
 	size_t vl = x->recovery ? strlen(x->recovery) : 0;
 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
@@ -485,10 +488,7 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 	for (size_t i = 0; i < x->nfixed; i++)
 		if (below(path, x->fixed[i]) >= 0 ||
 		    (!holder_ok(x, path, op) && below(x->fixed[i], path) >= 0))
-			return hit_(
-			    h, MAND_NEVER,
-			    "$XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_DATA_HOME/{bash-completion,…}, "
-			    "$XDG_STATE_HOME/sbxsh");
+			return hit_(h, MAND_NEVER, xdg_rule);
 	return 0;
 }
 
