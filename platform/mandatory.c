@@ -89,32 +89,65 @@ static const char *const probe_names[] = {
 };
 
 /* Below the home directory, read-only even when granted (and, for the mounts, probed); C:
- * the ones below ~/.config, which $XDG_CONFIG_HOME moves (mandatory_xdg_config). */
+ * the ones below ~/.config, which $XDG_CONFIG_HOME moves (mandatory_xdg_config); D: below
+ * ~/.local/share, which $XDG_DATA_HOME moves (mandatory_xdg_data). Each is what a host tool
+ * loads and runs by itself: bash-completion's, fish's vendor and generated directories,
+ * Neovim's site directory (in 'runtimepath'), D-Bus session services, desktop entries, the
+ * desktop session's start-up scripts and extensions (KDE's env/, GNOME Shell's, plasmoids). */
 #define CONFIG_FIXED(X)                                                                            \
 	X("sbxsh")                                                                                 \
 	X("git")                                                                                   \
-	X("systemd") X("autostart") X("environment.d") X("fish") X("hg") X("direnv") X("nvim")
-#define HOME_FIXED(X, C)                                                                           \
+	X("systemd")                                                                               \
+	X("autostart")                                                                             \
+	X("environment.d")                                                                         \
+	X("plasma-workspace")                                                                      \
+	X("autostart-scripts") X("fish") X("hg") X("direnv") X("nvim") X("bash_completion")
+#define DATA_FIXED(X)                                                                              \
+	X("systemd")                                                                               \
+	X("bash-completion")                                                                       \
+	X("nvim/site")                                                                             \
+	X("fish/vendor_conf.d")                                                                    \
+	X("fish/vendor_functions.d")                                                               \
+	X("fish/vendor_completions.d")                                                             \
+	X("fish/generated_completions")                                                            \
+	X("dbus-1") X("applications") X("gnome-shell/extensions") X("plasma")
+#define HOME_FIXED(X, C, D)                                                                        \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \
 	CONFIG_FIXED(C)                                                                            \
 	X(".local/bin")                                                                            \
-	X(".local/share/systemd")                                                                  \
+	DATA_FIXED(D)                                                                              \
 	X(".pam_environment")                                                                      \
 	X(".local/state/sbxsh")
+/* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
+ * Python's user site, where every host python start runs a *.pth's import lines and imports
+ * usercustomize and sitecustomize (a module, a package, a .pyc, an extension, or its cached
+ * .pyc); what pip install --user writes beside them stays writable. */
+#define PY_SITE ".local/lib/python*/site-packages/"
+#define HOME_GLOBS(X)                                                                              \
+	X(PY_SITE "*.pth")                                                                         \
+	X(PY_SITE "usercustomize*")                                                                \
+	X(PY_SITE "sitecustomize*")                                                                \
+	X(PY_SITE "__pycache__/usercustomize*") X(PY_SITE "__pycache__/sitecustomize*")
 #define TILDE(s)     "~/" s,
 #define CFG(s)	     ".config/" s,
 #define TILDE_CFG(s) "~/.config/" s,
-static const char *const home_fixed[] = {HOME_FIXED(STR, CFG)};
-static const char *const home_rules[] = {HOME_FIXED(TILDE, TILDE_CFG)}; /* as hints name them */
+#define DAT(s)	     ".local/share/" s,
+#define TILDE_DAT(s) "~/.local/share/" s,
+/* the probes' list: the fixed paths, then the patterns */
+static const char *const home_probe[] = {HOME_FIXED(STR, CFG, DAT) HOME_GLOBS(STR)};
+/* the fixed paths as hints name them: one for each of home_probe's first */
+static const char *const home_rules[] = {HOME_FIXED(TILDE, TILDE_CFG, TILDE_DAT)};
+static const char *const home_globs[] = {HOME_GLOBS(STR)};
 static const char *const xdg_config[] = {CONFIG_FIXED(STR)};
+static const char *const xdg_data[] = {DATA_FIXED(STR)};
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *const *mandatory_names(bool home, size_t *n)
 {
-	*n = home ? N(home_fixed) : N(probe_names);
-	return home ? home_fixed : probe_names;
+	*n = home ? N(home_probe) : N(probe_names);
+	return home ? home_probe : probe_names;
 }
 
 /* The home rule's fixed paths below ~/.config, by name: where $XDG_CONFIG_HOME moves them. */
@@ -123,6 +156,14 @@ const char *const *mandatory_xdg_config(size_t *n)
 {
 	*n = N(xdg_config);
 	return xdg_config;
+}
+
+/* The ones below ~/.local/share, by name: where $XDG_DATA_HOME moves them. */
+
+const char *const *mandatory_xdg_data(size_t *n)
+{
+	*n = N(xdg_data);
+	return xdg_data;
 }
 
 struct comps {
@@ -243,26 +284,95 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 	return 0;
 }
 
-static int home_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
-		     struct mand_hit *h)
+/* Components from.. of c against pat, an fnmatch pattern for each of its components: 2 when
+ * the path is at or below a match, 1 when it is a directory on the way to one, 0 otherwise. */
+static int glob_at(const struct comps *c, size_t from, const char *pat)
+{
+	size_t i = from;
+
+	for (const char *p = pat; *p; i++) {
+		size_t pl = strcspn(p, "/");
+		char pc[256], nm[256];
+
+		if (i == c->n)
+			return 1;
+		if (pl >= sizeof(pc))
+			return 0;
+		memcpy(pc, p, pl);
+		pc[pl] = '\0';
+		if (c->len[i] >= sizeof(nm)) /* no real name is that long: fail closed */
+			return strchr(pc, '*') ? 2 : 0;
+		memcpy(nm, c->p[i], c->len[i]);
+		nm[c->len[i]] = '\0';
+		if (fnmatch(pc, nm, 0) != 0)
+			return 0;
+		p += pl;
+		p += *p == '/';
+	}
+	return 2;
+}
+
+/* A directory there while the command runs: home, a write grant's root (a mount point), or
+ * one above them. Changing one that holds a protected path (chmod) changes no name. */
+static bool standing(const struct mand_ctx *x, const char *path)
+{
+	if (x->home && below(x->home, path) >= 0)
+		return true;
+	for (size_t i = 0; i < x->ngrants; i++)
+		if (below(x->grants[i], path) >= 0)
+			return true;
+	return false;
+}
+
+/* What a directory on the way to a protected path may have done: mkdir, and a change of one
+ * standing. Renaming or removing it moves the protection away; a link, a file, or a directory
+ * moved in there brings another tree under the name the host's tools read. */
+static bool holder_ok(const struct mand_ctx *x, const char *path, enum mand_op op)
+{
+	return op == MAND_MKDIR || (op == MAND_WRITE && standing(x, path));
+}
+
+/* The home rule's fixed paths and patterns (rel: path below home, its components c from hc
+ * on): at or below one, anything; a directory on the way to one, as holder_ok says. */
+static int home_fixed_rule(const struct mand_ctx *x, const char *path, const char *rel,
+			   const struct comps *c, size_t hc, enum mand_op op, struct mand_hit *h)
+{
+	size_t rl = strlen(rel);
+	bool hold = holder_ok(x, path, op);
+
+	for (size_t i = 0; i < N(home_rules); i++) {
+		const char *f = home_probe[i];
+		size_t fl = strlen(f);
+
+		if (strncmp(rel, f, fl) == 0 && (rel[fl] == '/' || rel[fl] == '\0'))
+			return hit_(h, MAND_NEVER, home_rules[i]);
+		if (!hold && (rl == 0 || (strncmp(f, rel, rl) == 0 && f[rl] == '/')))
+			return hit_(h, MAND_NEVER, home_rules[i]);
+	}
+	for (size_t i = 0; rl && i < N(home_globs); i++) {
+		int g = glob_at(c, hc, home_globs[i]);
+
+		if (g == 2 || (g == 1 && !hold))
+			return hit_(h, MAND_NEVER,
+				    "~/.local/lib/python*/site-packages/"
+				    "{*.pth,usercustomize*,sitecustomize*}");
+	}
+	return 0;
+}
+
+static int home_rule(const struct mand_ctx *x, const char *path, const struct comps *c, size_t hc,
+		     enum mand_op op, struct mand_hit *h)
 {
 	size_t hl = strlen(x->home);
 	const char *rel = path[hl] == '/' ? path + hl + 1 : path + hl;
 	size_t rl = strlen(rel);
 	size_t vl = x->recovery ? strlen(x->recovery) : 0;
+	int r;
 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
 		return 0;
-	for (size_t i = 0; i < N(home_fixed); i++) {
-		size_t fl = strlen(home_fixed[i]);
-
-		if (strncmp(rel, home_fixed[i], fl) == 0 && (rel[fl] == '/' || rel[fl] == '\0'))
-			return hit_(h, MAND_NEVER, home_rules[i]);
-		/* a directory holding one: renaming or removing it moves the protection away */
-		if (op == MAND_REMOVE &&
-		    (rl == 0 || (strncmp(home_fixed[i], rel, rl) == 0 && home_fixed[i][rl] == '/')))
-			return hit_(h, MAND_NEVER, home_rules[i]);
-	}
+	if ((r = home_fixed_rule(x, path, rel, c, hc, op, h)) != 0)
+		return r;
 	if (rl == 0)
 		return 0;
 	size_t cl = strcspn(rel, "/");
@@ -363,27 +473,29 @@ static int policy_rule(const struct mand_ctx *x, const char *path, enum mand_op 
 	return 0;
 }
 
-/* The fixed paths the environment names (mand_ctx.fixed): at or below one, or a directory
- * holding one renamed or removed. The recovery shell's directory is left alone. */
+/* The fixed paths the environment names (mand_ctx.fixed): at or below one, or a directory on
+ * the way to one as holder_ok says. The recovery shell's directory is left alone. */
 static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
 		      struct mand_hit *h)
 {
+	static const char xdg_rule[] =
+	    "$XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_DATA_HOME/{bash-completion,…}, "
+	    "$XDG_STATE_HOME/sbxsh";
 	size_t vl = x->recovery ? strlen(x->recovery) : 0;
 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
 		return 0;
 	for (size_t i = 0; i < x->nfixed; i++)
 		if (below(path, x->fixed[i]) >= 0 ||
-		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && below(x->fixed[i], path) >= 0))
-			return hit_(h, MAND_NEVER,
-				    "$XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_STATE_HOME/sbxsh");
+		    (!holder_ok(x, path, op) && below(x->fixed[i], path) >= 0))
+			return hit_(h, MAND_NEVER, xdg_rule);
 	return 0;
 }
 
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
-	long base = -1;
+	long base = -1, hb;
 	int r;
 	bool into = op == MAND_DIR_TO;
 
@@ -418,7 +530,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		if (!eq(&c, i, ".claude"))
 			continue;
 		if (i + 1 == c.n) {
-			if (op == MAND_REMOVE)
+			/* renamed away, or a link or a file in its place */
+			if (!holder_ok(x, path, op))
 				return hit_(h, MAND_NEVER,
 					    ".claude/{commands,agents,settings*.json}");
 			continue;
@@ -469,7 +582,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
 	if ((r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0)
 		return r;
-	if (x->home && below(path, x->home) >= 0 && (r = home_rule(x, path, op, h)) != 0)
+	if (x->home && (hb = below(path, x->home)) >= 0 &&
+	    (r = home_rule(x, path, &c, (size_t)hb, op, h)) != 0)
 		return r;
 	return policy_rule(x, path, op, h);
 }

@@ -38,9 +38,10 @@ struct mand_ctx {
 	/* the recovery shell's one writable directory (the user's sbxsh config directory), which
 	 * the home rules then leave alone; NULL otherwise */
 	const char *recovery;
-	/* sbxsh's and git's own files where the environment moves them off ~/.config and
-	 * ~/.local/state ($XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_STATE_HOME/sbxsh): protected as
-	 * the home rule's fixed paths are, wherever they lie */
+	/* the home rule's fixed paths where the environment moves them off ~/.config,
+	 * ~/.local/share and ~/.local/state ($XDG_CONFIG_HOME/{sbxsh,git,…},
+	 * $XDG_DATA_HOME/{bash-completion,…}, $XDG_STATE_HOME/sbxsh): protected as they are,
+	 * wherever they lie */
 	const char *const *fixed;
 	size_t nfixed;
 	/* sbxsh's policy as this command was started with: the user file --config or
@@ -61,13 +62,17 @@ int mandatory_check(const struct mand_ctx *c, const char *path, enum mand_op op,
 		    struct mand_hit *hit);
 
 /* The names protected at any depth in a write grant, relative (".bashrc", ".claude/agents",
- * ".claude/settings*.json" — the one glob —, ".git/hooks" …), for the mounts' probes; *n gets
+ * ".claude/settings*.json" — a glob —, ".git/hooks" …), for the mounts' probes; *n gets
  * the count. home: the paths protected below the home directory instead (".ssh",
- * ".config/sbxsh" …). */
+ * ".config/sbxsh" …, then the patterns below Python's user site). */
 const char *const *mandatory_names(bool home, size_t *n);
 
 /* The names of the home rule's fixed paths below ~/.config ("sbxsh", "git", "hg" …), which
  * $XDG_CONFIG_HOME moves (mand_ctx.fixed holds them there); *n gets the count. */
 const char *const *mandatory_xdg_config(size_t *n);
+
+/* The same for the ones below ~/.local/share ("bash-completion", "nvim/site" …), which
+ * $XDG_DATA_HOME moves. */
+const char *const *mandatory_xdg_data(size_t *n);
 
 #endif

@@ -181,15 +181,23 @@ static int push_new(struct strv *sv, const char *fmt, ...)
 	return strv_push_owned(sv, p);
 }
 
-/* $XDG_CONFIG_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed paths, canonical
- * where the directory exists (the guard checks real names); then sbxsh's policy as this
- * command was started with (mand_ctx.policy): its user file (--config, SBXSH_CONFIG) and the
- * system directory. */
+/* $XDG_CONFIG_HOME's, $XDG_DATA_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed
+ * paths, canonical where the directory exists (the guard checks real names); then sbxsh's
+ * policy as this command was started with (mand_ctx.policy): its user file (--config,
+ * SBXSH_CONFIG) and the system directory. */
 static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 {
-	size_t ncfg, nfixed;
+	static const char *const state[] = {"sbxsh"};
+	size_t ncfg, ndat, nfixed;
 	const char *const *cfg = mandatory_xdg_config(&ncfg);
-	const char *xc = getenv("XDG_CONFIG_HOME"), *xs = getenv("XDG_STATE_HOME");
+	const char *const *dat = mandatory_xdg_data(&ndat);
+	const struct {
+		const char *dir;
+		const char *const *v;
+		size_t n;
+	} xdg[3] = {{getenv("XDG_CONFIG_HOME"), cfg, ncfg},
+		    {getenv("XDG_STATE_HOME"), state, 1},
+		    {getenv("XDG_DATA_HOME"), dat, ndat}};
 	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when
 	 * --config won (the next command without --config loads it), the system directory */
 	const char *pol[3] = {jc->prof ? jc->prof->grant_file : NULL, getenv("SBXSH_CONFIG"),
@@ -198,13 +206,13 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 
 	/* each canonical and as spelled: a symlink on the way, inside a write grant, is then a
 	 * directory holding one (never removed or replaced by another link) */
-	for (int k = 0; k < 4 && r == 0; k++) {
-		const char *v = k & 1 ? xs : xc;
-		char *rp = k < 2 && v && v[0] == '/' ? realpath(v, NULL) : NULL;
+	for (int k = 0; k < 6 && r == 0; k++) {
+		const char *v = xdg[k % 3].dir;
+		char *rp = k < 3 && v && v[0] == '/' ? realpath(v, NULL) : NULL;
 		const char *d = rp ? rp : v;
 
-		for (size_t i = 0; d && d[0] == '/' && i < (k & 1 ? 1 : ncfg) && r == 0; i++)
-			r = push_new(&m->fixed, "%s/%s", d, k & 1 ? "sbxsh" : cfg[i]);
+		for (size_t i = 0; d && d[0] == '/' && i < xdg[k % 3].n && r == 0; i++)
+			r = push_new(&m->fixed, "%s/%s", d, xdg[k % 3].v[i]);
 		free(rp);
 	}
 	nfixed = m->fixed.n;

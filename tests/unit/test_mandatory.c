@@ -65,6 +65,7 @@ static void test_names(void)
 	DENY(H "/proj/.claude/settings.local.json", MAND_WRITE, MAND_NEVER, "settings*.json");
 	DENY(H "/proj/.claude", MAND_REMOVE, MAND_NEVER, "renaming .claude away");
 	ALLOW(H "/proj/.claude", MAND_MKDIR, "mkdir .claude itself");
+	DENY(H "/proj/.claude", MAND_WRITE, MAND_NEVER, "a link named .claude");
 	ALLOW(H "/proj/.claude/notes.md", MAND_WRITE, "another file in .claude");
 	ALLOW(H "/proj/.claude/settings.yaml", MAND_WRITE, "not settings*.json");
 	ALLOW(H "/proj/src/a.c", MAND_WRITE, "an ordinary file");
@@ -197,21 +198,122 @@ static void test_home(void)
 	ALLOW("/home/other/.bashrc2", MAND_WRITE, "another home: no home rule");
 }
 
+/* the home rule's fixed paths below ~/.local and their patterns: what the host's own tools load
+ * and run (bash-completion, Neovim, fish, D-Bus, desktop entries, Python's user site) */
+static void test_home_local(void)
+{
+	static const char *fixed[] = {
+	    "/.local/share/bash-completion/completions/git",
+	    "/.local/share/bash-completion",
+	    "/.config/bash_completion",
+	    "/.local/share/nvim/site/plugin/x.lua",
+	    "/.local/share/nvim/site/pack/p/start/x/plugin/x.vim",
+	    "/.local/share/fish/vendor_conf.d/x.fish",
+	    "/.local/share/fish/vendor_functions.d/fish_prompt.fish",
+	    "/.local/share/fish/vendor_completions.d/git.fish",
+	    "/.local/share/fish/generated_completions/git.fish",
+	    "/.local/share/dbus-1/services/org.freedesktop.Notifications.service",
+	    "/.local/share/applications/firefox.desktop"};
+	static const char *py[] = {"evil.pth",
+				   ".hidden.pth",
+				   "usercustomize.py",
+				   "usercustomize",
+				   "usercustomize/__init__.py",
+				   "usercustomize.cpython-311-x86_64-linux-gnu.so",
+				   "usercustomize.pyc",
+				   "sitecustomize.py",
+				   "__pycache__/usercustomize.cpython-311.pyc",
+				   "__pycache__/sitecustomize.cpython-311.pyc"};
+	const char *g2[] = {H "/.local", H "/.config"};
+	struct mand_ctx save = cx;
+	char p[256];
+
+	cx.grants = g2;
+	cx.ngrants = 2;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
+		snprintf(p, sizeof(p), H "%s", fixed[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "run by a host tool, ~/.local granted");
+		DENY(p, MAND_MKDIR, MAND_NEVER, "… mkdir");
+		DENY(p, MAND_REMOVE, MAND_NEVER, "… renamed onto");
+	}
+	DENY(H "/.local/share/bash-completion", MAND_WRITE, MAND_NEVER, "… as a link");
+	ok(hit.rule && strcmp(hit.rule, "~/.local/share/bash-completion") == 0, "… named %s",
+	   hit.rule);
+	DENY(H "/.local/share/nvim", MAND_REMOVE, MAND_NEVER, "~/.local/share/nvim renamed away");
+	DENY(H "/.local/share/fish", MAND_DIR_TO, MAND_NEVER,
+	     "a directory moved in as ~/.local/share/fish");
+	DENY(H "/.local/share", MAND_WRITE, MAND_NEVER,
+	     "~/.local/share made a link (a missing directory on the way)");
+	DENY(H "/.local/share/nvim", MAND_WRITE, MAND_NEVER, "… ~/.local/share/nvim");
+	ALLOW(H "/.local/share/nvim", MAND_MKDIR, "… made a directory");
+	ALLOW(H "/.local", MAND_WRITE, "chmod of the grant's root (it stands: a mount point)");
+	DENY(H "/.local", MAND_REMOVE, MAND_NEVER, "… never renamed");
+	ALLOW(H, MAND_WRITE, "chmod of home");
+	ALLOW(H "/.local/share/nvim/shada", MAND_WRITE, "Neovim's other data");
+	ALLOW(H "/.local/share/nvim/sitex", MAND_WRITE, "a name that only starts like site");
+	ALLOW(H "/.local/share/fish/fish_history", MAND_WRITE, "fish's history");
+	ALLOW(H "/.local/share/bash-completionx", MAND_WRITE, "a name that only starts like it");
+	ALLOW(H "/.local/share/other/x", MAND_WRITE, "another directory in ~/.local/share");
+	for (size_t i = 0; i < sizeof(py) / sizeof(*py); i++) {
+		snprintf(p, sizeof(p), H "/.local/lib/python3.11/site-packages/%s", py[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "run at every host python start");
+		DENY(p, MAND_REMOVE, MAND_NEVER, "… renamed onto");
+		ok(hit.rule && strstr(hit.rule, "site-packages/{*.pth"), "… named %s", hit.rule);
+	}
+	DENY(H "/.local/lib/python3.12/site-packages/x.pth", MAND_MKDIR, MAND_NEVER,
+	     "another version; mkdir");
+	DENY(H "/.local/lib/python3.11/site-packages", MAND_WRITE, MAND_NEVER,
+	     "site-packages made a link");
+	DENY(H "/.local/lib/python3.11/site-packages", MAND_DIR_TO, MAND_NEVER,
+	     "… a directory moved in as it");
+	DENY(H "/.local/lib/python3.11", MAND_DIR_TO, MAND_NEVER, "… as a directory above it");
+	DENY(H "/.local/lib", MAND_REMOVE, MAND_NEVER, "… that one removed");
+	DENY(H "/.local/lib/python3.11/site-packages/__pycache__", MAND_WRITE, MAND_NEVER,
+	     "… its __pycache__ made a link");
+	ALLOW(H "/.local/lib/python3.11/site-packages", MAND_MKDIR, "pip makes it");
+	ALLOW(H "/.local/lib/python3.11/site-packages/__pycache__", MAND_MKDIR, "… and its cache");
+	ALLOW(H "/.local/lib/python3.11/site-packages/demo/__init__.py", MAND_WRITE,
+	      "what pip install --user writes");
+	ALLOW(H "/.local/lib/python3.11/site-packages/demo", MAND_REMOVE, "… and pip uninstall");
+	ALLOW(H "/.local/lib/python3.11/site-packages/demo-1.0.dist-info/RECORD", MAND_WRITE,
+	      "… its metadata");
+	ALLOW(H "/.local/lib/python3.11/site-packages/demo/x.pth", MAND_WRITE,
+	      "a .pth in a package (site.py reads site-packages only)");
+	ALLOW(H "/.local/lib/python3.11/site-packages/__pycache__/six.cpython-311.pyc", MAND_WRITE,
+	      "another module's cached .pyc");
+	ALLOW(H "/.local/lib/python3.11/site-packages/x.pthx", MAND_WRITE, "not *.pth");
+	ALLOW(H "/.local/lib/node/site-packages/x.pth", MAND_WRITE, "not python*");
+	ALLOW("/srv/w/.local/lib/python3.11/site-packages/x.pth", MAND_WRITE, "not below home");
+	cx = save;
+	DENY(H "/.local/lib/python3.11/site-packages/x.pth", MAND_WRITE, MAND_NEVER,
+	     "… with ~ granted too");
+}
+
 static void test_fixed(void)
 {
-	static const char *const fx[] = {H "/work/cfg/sbxsh", H "/work/cfg/git"};
+	static const char *const fx[] = {H "/work/cfg/sbxsh", H "/work/cfg/git",
+					 H "/work/data/bash-completion"};
 	struct mand_ctx save = cx;
 
 	cx.fixed = fx;
-	cx.nfixed = 2;
+	cx.nfixed = 3;
 	DENY(H "/work/cfg/sbxsh/sbxsh.ini", MAND_WRITE, MAND_NEVER,
 	     "$XDG_CONFIG_HOME/sbxsh/sbxsh.ini");
 	DENY(H "/work/cfg/git/config", MAND_WRITE, MAND_NEVER, "$XDG_CONFIG_HOME/git/config");
 	DENY(H "/work/cfg/sbxsh", MAND_MKDIR, MAND_NEVER, "… mkdir");
+	DENY(H "/work/data/bash-completion/completions/git", MAND_WRITE, MAND_NEVER,
+	     "$XDG_DATA_HOME/bash-completion");
+	ok(hit.rule && strstr(hit.rule, "$XDG_DATA_HOME/{bash-completion"), "… named (%s)",
+	   hit.rule);
 	DENY(H "/work/cfg", MAND_REMOVE, MAND_NEVER, "… a directory holding one renamed");
 	DENY(H "/work/cfg", MAND_DIR_TO, MAND_NEVER, "… a directory renamed onto one's parent");
 	ALLOW(H "/work/cfg/other/x", MAND_WRITE, "another directory beside them");
 	ALLOW(H "/work/cfg/sbxsh2", MAND_WRITE, "a name that only starts like one");
+	DENY(H "/work/cfg", MAND_WRITE, MAND_NEVER, "… a directory on the way made a link");
+	ALLOW(H "/work/cfg", MAND_MKDIR, "… made a directory");
+	DENY(H "/work", MAND_WRITE, MAND_NEVER, "… one further up (it may be missing)");
+	ALLOW(H, MAND_WRITE, "… not home (it stands)");
+	ALLOW(H "/proj", MAND_WRITE, "… nor a grant's root");
 	cx.recovery = H "/work/cfg/sbxsh";
 	ALLOW(H "/work/cfg/sbxsh/sbxsh.ini", MAND_WRITE, "the recovery shell's directory");
 	cx = save;
@@ -330,8 +432,22 @@ static void test_list(void)
 		for (size_t j = 0; j < m; j++)
 			found += strcmp(h[j], p) == 0;
 	}
-	ok(nx >= 9 && found == (int)nx, "each $XDG_CONFIG_HOME name is a home fixed path (%zu)",
+	ok(nx >= 10 && found == (int)nx, "each $XDG_CONFIG_HOME name is a home fixed path (%zu)",
 	   nx);
+	x = mandatory_xdg_data(&nx);
+	found = 0;
+	for (size_t i = 0; i < nx; i++) {
+		char p[256];
+
+		snprintf(p, sizeof(p), ".local/share/%s", x[i]);
+		for (size_t j = 0; j < m; j++)
+			found += strcmp(h[j], p) == 0;
+	}
+	ok(nx >= 9 && found == (int)nx, "each $XDG_DATA_HOME name is a home fixed path (%zu)", nx);
+	found = 0;
+	for (size_t j = 0; j < m; j++)
+		found += strcmp(h[j], ".local/lib/python*/site-packages/*.pth") == 0;
+	ok(found == 1, "the home list ends with the patterns, for the mounts' probes");
 }
 
 int main(void)
@@ -339,6 +455,7 @@ int main(void)
 	test_names();
 	test_git();
 	test_home();
+	test_home_local();
 	test_fixed();
 	test_gaps();
 	test_policy();
