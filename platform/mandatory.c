@@ -497,12 +497,14 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 	static __thread struct comps c;
 	long base = -1, hb;
 	int r;
-	bool into = op == MAND_DIR_TO;
+	bool into = op == MAND_DIR_TO, link = op == MAND_LINK;
 
 	if (path[0] != '/')
 		return -EINVAL;
 	if (into)
 		op = MAND_REMOVE;
+	if (link)
+		op = MAND_WRITE;
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
 	if ((r = fixed_rule(x, path, op, h)) != 0)
@@ -562,6 +564,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 				    op == MAND_REMOVE ? ".git (a git directory)"
 						      : ".git (a .git file)");
 		}
+		if (link)
+			return hit_(h, MAND_NEVER, ".git/** (a symbolic link)");
 		if ((r = in_gitdir(x, &c, i + 1, op, h)) != 0 ||
 		    (into && (r = dir_into_gitdir(&c, i + 1, h)) != 0))
 			return r;
@@ -571,9 +575,11 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		long b = below(path, x->gitdirs[i]);
 
 		if (b >= 0 && (size_t)b == c.n)
-			return op == MAND_REMOVE || op == MAND_MKDIR
+			return op == MAND_REMOVE || op == MAND_MKDIR || link
 				   ? hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)")
 				   : 0;
+		if (b >= 0 && link)
+			return hit_(h, MAND_NEVER, ".git/** (a symbolic link)");
 		if (b >= 0 && ((r = in_gitdir(x, &c, (size_t)b, op, h)) != 0 ||
 			       (into && (r = dir_into_gitdir(&c, (size_t)b, h)) != 0)))
 			return r;

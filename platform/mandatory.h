@@ -19,6 +19,9 @@ enum mand_op {
 	MAND_DIR_TO, /* a directory renamed to this name: as MAND_REMOVE, and never into a git
 		      * directory's modules/ or worktrees/ (it would bring its own config,
 		      * hooks or commondir there, which were never checked as such) */
+	MAND_LINK,   /* a symbolic link made, linked or renamed to this name: as MAND_WRITE, and
+		      * never inside a git directory (git makes none there; `modules` or
+		      * `worktrees` made a link would bring configs no check saw) */
 };
 
 /* How a refusal can be lifted. */

@@ -1435,6 +1435,13 @@ static int name_rename(struct ctx *x, const struct guard_call *c, struct guard_r
 		r = -GUARD_REFUSED;
 		goto out;
 	}
+	/* a symbolic link lands at the target's name (and, exchanged, one at the source's) */
+	if ((S_ISLNK(st.st_mode) && !dots(g.name) && check(x, g.real, MAND_LINK, ref)) ||
+	    ((c->flags & RENAME_EXCHANGE) && S_ISLNK(st2.st_mode) && !dots(f.name) &&
+	     check(x, f.real, MAND_LINK, ref))) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
 	if ((r = valid(x)) < 0)
 		goto out;
 	{
@@ -1486,8 +1493,10 @@ static int name_link(struct ctx *x, const struct guard_call *c, struct guard_ref
 		r = -EEXIST;
 		goto out;
 	}
-	/* a link to a protected file would be a second, unprotected name for it */
-	if (check(x, f.real, MAND_WRITE, ref) || check(x, g.real, MAND_WRITE, ref)) {
+	/* a link to a protected file would be a second, unprotected name for it (a symbolic
+	 * link's hard link is a symbolic link) */
+	if (check(x, f.real, MAND_WRITE, ref) ||
+	    check(x, g.real, S_ISLNK(st.st_mode) ? MAND_LINK : MAND_WRITE, ref)) {
 		r = -GUARD_REFUSED;
 		goto out;
 	}
@@ -1517,7 +1526,7 @@ static int name_symlink(struct ctx *x, const struct guard_call *c, struct guard_
 		r = -EEXIST;
 		goto out;
 	}
-	if (check(x, g.real, MAND_WRITE, ref)) {
+	if (check(x, g.real, MAND_LINK, ref)) {
 		r = -GUARD_REFUSED;
 		goto out;
 	}

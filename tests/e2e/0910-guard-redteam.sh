@@ -83,6 +83,24 @@ present "… control: another directory there is written" "$P/cfg/other/x"
 like "… the refusal names the rule" "$err" 'XDG_CONFIG_HOME/\{sbxsh,git'
 XDG_CONFIG_HOME="$HOME/.config"
 
+# A symbolic link inside a git directory: `.git/modules` or `.git/worktrees` made one (made,
+# renamed or hard-linked into place) would make every submodule's or worktree's git
+# directory one the command fills outside .git, where no check knows it is one (a later
+# `git submodule update --init` writes a config there that a background job rewrites).
+run 'mkdir -p evil/sub && ln -s ../evil .git/modules; ln -s ../evil l1 && mv l1 .git/worktrees
+	ln -s ../evil l2 && ln l2 .git/info/l2; ln -s x .git/refs/heads/l3; ln -s ../../evil .git/objects/info/l4
+	ln -s ../evil ok-link && echo control'
+absent "a symbolic link made as .git/modules is refused" "$P/.git/modules"
+absent "… renamed into place as .git/worktrees" "$P/.git/worktrees"
+absent "… hard-linked into the git directory" "$P/.git/info/l2"
+absent "… nor anywhere in it (refs, objects)" "$P/.git/refs/heads/l3"
+absent "…" "$P/.git/objects/info/l4"
+like "… the refusal names the rule" "$err" '\.git/\*\* \(a symbolic link\)'
+is "… control: a symbolic link outside it is made" "$out:$(readlink "$P/ok-link")" "control:../evil"
+run 'mkdir .git/modules && mkdir .git/modules/sub && echo made'
+is "… control: git's own directories there are made" "$out" made
+rm -rf "$P/evil" "$P/l1" "$P/l2" "$P/ok-link" "$P/.git/modules"
+
 # git_config = yes lifts it (git init --bare)
 printf '[default]\nnetwork = none\ngit_config = yes\n' > "$HOME/.config/sbxsh/sbxsh.ini"
 run 'git init -q --bare bare.git && test -f bare.git/HEAD && echo made'

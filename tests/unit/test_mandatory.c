@@ -87,6 +87,12 @@ static void test_git(void)
 	DENY(H "/proj/.git/hooks/pre-commit", MAND_REMOVE, MAND_NEVER, "… renamed onto a hook");
 	DENY(H "/proj/.git/hooks/x.sample/y", MAND_WRITE, MAND_NEVER, "… not below a sample");
 	DENY(H "/proj/.git/hooks", MAND_REMOVE, MAND_NEVER, "rename .git/hooks");
+	DENY(H "/proj/.git/modules", MAND_LINK, MAND_NEVER, "a symbolic link as .git/modules");
+	DENY(H "/proj/a/.git/worktrees/x", MAND_LINK, MAND_NEVER, "… in a nested .git/worktrees");
+	DENY(H "/proj/.git/refs/heads/l", MAND_LINK, MAND_NEVER, "… anywhere in a .git");
+	DENY(H "/proj/.git", MAND_LINK, MAND_NEVER, "… as .git itself");
+	ALLOW(H "/proj/src/link", MAND_LINK, "a symbolic link outside a git directory");
+	ALLOW(H "/proj/.git/modules", MAND_MKDIR, "… while git's own mkdir there is allowed");
 	DENY(H "/proj/.git/config.worktree", MAND_WRITE, MAND_NEVER, "config.worktree");
 	DENY(H "/proj/.git/commondir", MAND_WRITE, MAND_NEVER, "commondir");
 	DENY(H "/proj/.git/worktrees/x/gitdir", MAND_WRITE, MAND_NEVER, "worktrees/*/gitdir");
@@ -126,6 +132,8 @@ static void test_git(void)
 	ok(strstr(hit.rule, "new repository") != NULL, "… says so: %s", hit.rule);
 	DENY("/srv/repos/app.git/config", MAND_WRITE, MAND_GIT_CONFIG, "a gitdir found at start");
 	DENY("/srv/repos/app.git/hooks/x", MAND_WRITE, MAND_NEVER, "… its hooks");
+	DENY("/srv/repos/app.git/modules", MAND_LINK, MAND_NEVER, "… a symbolic link in it");
+	DENY("/srv/repos/app.git", MAND_LINK, MAND_NEVER, "… or in its place");
 	ALLOW("/srv/repos/app.git/objects/x", MAND_WRITE, "… its objects");
 	DENY("/srv/repos/app.git", MAND_REMOVE, MAND_NEVER, "… renamed away");
 	DENY("/srv/repos", MAND_REMOVE, MAND_NEVER, "… a directory holding it");
