@@ -5,6 +5,7 @@
 #   (/proc/self/fd/N, /dev/fd/N, a symlink to it: the guard opened it with its own rights);
 # - a command that reads the shell's channel (it inherits it) cannot make `exit` start the
 #   next profile's sandbox, nor stop later cds switching;
+# - a command's background process, not a job of the shell's, ends with the old sandbox;
 # - names a command chose (directories with quotes, $(…), `…`, a newline) come along as data;
 # - after a switch the commands' signal mask is empty (C-c stops a command).
 . "$(dirname "$0")/lib.sh"
@@ -104,8 +105,12 @@ is "…through /proc/thread-self/fd/N" "$(got thread)" Permission_denied
 is "…through /proc/PID/fd/N" "$(got pid)" Permission_denied
 is "…through a symlink to /proc/self/fd/N" "$(got link)" Permission_denied
 is "an O_PATH /proc/1/mem (the stage's) re-opened for writing: refused" "$(got opath)" Permission_denied
+cmd '(sleep 4716 &); echo "bg $?"'
+i=0; while ! pgrep -xf 'sleep 4716' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 cmd "cd $B"
 like "the cd switches" "$(last)" "$MB"
+check "…and a command's background process (not a job) is gone with the old sandbox" \
+	sh -c "! pgrep -xf 'sleep 4716' > /dev/null"
 cmd 'true'
 check "…and nothing the command wrote runs in the new profile's sandbox" test ! -e "$B/pwned"
 cmd 'declare -p PROMPT_COMMAND'
