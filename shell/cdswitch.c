@@ -469,8 +469,19 @@ static void state_done(struct cdsw *c)
 	reply(c, 'x'); /* the shell exits on this */
 }
 
+static void feed(struct cdsw *c, const char *d, size_t n);
+
 static void take_dump(struct cdsw *c, const char *d, size_t n)
 {
+	/* A state starts with `declare`: a "P" first is the shell's next prompt, so it never
+	 * got our s (a command holding the channel read it): answer that prompt instead. */
+	if (c->len == 0 && !c->overflow && d[0] == 'P') {
+		c->mode = M_IDLE;
+		free(c->target);
+		c->target = NULL;
+		feed(c, d, n);
+		return;
+	}
 	if (n >= 2)
 		memcpy(c->last, d + n - 2, 2);
 	else
@@ -514,6 +525,26 @@ static void take_dump(struct cdsw *c, const char *d, size_t n)
 		state_done(c);
 }
 
+/* After our x the shell exits, or, when it did not get the x (a command holding the channel
+ * read it), says "\0A" and stays: then no switch is pending, and its exit is an exit. */
+static size_t after_done(struct cdsw *c, const char *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool gave_up = c->last[1] == 0 && d[i] == 'A';
+		c->last[0] = c->last[1];
+		c->last[1] = d[i];
+		if (!gave_up)
+			continue;
+		free(c->code);
+		c->code = NULL;
+		c->code_len = 0;
+		strv_release(&c->names);
+		cdsw_reset(c);
+		return i + 1;
+	}
+	return n;
+}
+
 static void feed(struct cdsw *c, const char *d, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -521,8 +552,10 @@ static void feed(struct cdsw *c, const char *d, size_t n)
 			take_dump(c, d + i, n - i);
 			return;
 		}
-		if (c->mode == M_DONE)
-			return;
+		if (c->mode == M_DONE) {
+			i += after_done(c, d + i, n - i) - 1; /* the rest, if any, as at a prompt */
+			continue;
+		}
 		if (c->mode == M_JOBS) {
 			c->mode = M_IDLE;
 			if (d[i] == '0' || d[i] == '1')

@@ -47,6 +47,10 @@ static const int relayed[] = {SIGWINCH, SIGCONT}; /* with a pty relay: the relay
 #define SBX_REAP_MS 2000
 static pid_t pending_bwrap = -1; /* the stage reported; bwrap not yet reaped */
 static bool keep_relay;		 /* supervise_keep_relay: a profile switch follows */
+/* The mask the caller had before its first supervise_run: what every sandbox starts with (a
+ * later run, after a profile switch, finds the handled signals still blocked here). */
+static sigset_t caller_mask;
+static bool caller_mask_saved;
 
 struct sup {
 	pid_t bwrap;
@@ -302,6 +306,11 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 	sigaction(SIGCHLD, &dfl, &chld);
 	sigset_handled(&set, relay != NULL);
 	sigprocmask(SIG_BLOCK, &set, &old);
+	if (!caller_mask_saved) {
+		caller_mask = old;
+		caller_mask_saved = true;
+	}
+	old = caller_mask;
 	s.sigfd = proc_sigfd_open(&set);
 	if (s.sigfd < 0) {
 		r = s.sigfd;

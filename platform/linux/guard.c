@@ -972,6 +972,11 @@ static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *
 		r = -ENXIO;
 		goto out;
 	}
+	/* procfs and sysfs judge an open against the opener, ours: a descriptor of another
+	 * process's file (O_PATH /proc/2/mem, the shell's memory) is not re-opened, as
+	 * final_of refuses the path itself */
+	if ((r = kernel_fs(ofd)) < 0)
+		goto out;
 	if (fd_name(ofd, real, sizeof(real)) == 0 && check(x, real, MAND_WRITE, ref)) {
 		r = -GUARD_REFUSED;
 		goto out;
