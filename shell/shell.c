@@ -461,6 +461,25 @@ static void zsh_startup(struct run *r, const struct settings *set)
 		sbx_fatal("out of memory");
 }
 
+/* print_lines, through the relay while it holds the terminal in raw mode (a policy note after
+ * a switch: a bare \n there draws a staircase). */
+static void run_lines(struct run *r, const struct strv *l, const char *prefix)
+{
+	char line[4096], safe[8192];
+
+	if (!r->relay_up) {
+		print_lines(l, prefix);
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		snprintf(line, sizeof(line), "sbxsh: %s%s", prefix, l->v[i]);
+		size_t n = sbx_term_escape(safe, sizeof(safe) - 1, line);
+		safe[n] = '\n';
+		safe[n + 1] = 0;
+		relay_say(&r->pty, safe);
+	}
+}
+
 /* The pty and raw mode, just before bwrap starts; failing that, the command does not run. */
 static void open_relay(struct run *r)
 {
@@ -505,7 +524,7 @@ static void plan(struct run *r, const struct settings *set)
 	profile_sandbox_req(r->prof, &req);
 	int e = sandbox_plan(&req, &c, &r->spec, &notices, &errors);
 
-	print_lines(&notices, "note: ");
+	run_lines(r, &notices, "note: ");
 	r->spec.pty = r->relay;
 	r->spec.keep_shell = r->cd != NULL; /* its state is carried on: untraceable */
 	if (e == 0 && r->recovery) {
@@ -521,7 +540,7 @@ static void plan(struct run *r, const struct settings *set)
 	free(home);
 	strv_release(&notices);
 	if (e < 0) {
-		print_lines(&errors, "");
+		run_lines(r, &errors, "");
 		if (!errors.n)
 			sbx_warn("cannot build the sandbox: %s", strerror(-e));
 		exit(SBX_EXIT_REFUSED);
@@ -969,7 +988,7 @@ static bool cd_switch(struct run *r, const struct run_result *res)
 	for (size_t i = 0; i < r->fwd0.n; i++)
 		if (strv_push(&r->args.fwd, r->fwd0.v[i]) < 0)
 			sbx_fatal("out of memory");
-	print_lines(&d.warnings, "");
+	run_lines(r, &d.warnings, "");
 	diag_release(&d);
 	r->switched = was;
 	cdsw_reset(r->cd);

@@ -218,4 +218,27 @@ else
 	diag "$(screen | tail -n 15)"
 fi
 
+# A note the next sandbox's plan prints at a switch (a write grant it creates) is a line of
+# its own on the raw terminal: the switch's line starts a line below it, at the margin.
+C=$H/c
+mkdir -p "$C"
+user_policy "[dir $A]
+write = .
+[dir $C]
+write = .
+write += $H/made-at-switch"
+rm -f "$HOME/.bash_logout"
+start "$SBXSH"
+if wait_screen "$PR"; then
+	cmd "cd $C"
+	s=$(screen)
+	like "a note printed at a switch starts its own line" "$s" \
+		"^sbxsh: note: write grant $H/made-at-switch "
+	like "…and the switch's line the next one, at the margin" "$s" "^sbxsh: cd: now in profile \[dir $C\]"
+	cmd 'exit'
+else
+	not_ok "a session for the note at a switch shows the prompt"
+	diag "$(screen | tail -n 15)"
+fi
+
 done_testing
