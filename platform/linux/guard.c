@@ -821,7 +821,8 @@ static int proc_own(struct ctx *x, const char *path, uint64_t fl, struct guard_a
 			  : snprintf(p, sizeof(p), "/proc/%ld/%s", tgid, s);
 	if (w < 0 || (size_t)w >= sizeof(p))
 		return -ENAMETOOLONG;
-	int fd = open(p, (int)(fl & ~(uint64_t)(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_CLOEXEC);
+	int fd =
+	    open(p, (int)(fl & ~(uint64_t)(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	/* the caller still waits: the tids read were its own, not a reused one's */
@@ -851,10 +852,10 @@ static void *fifo_open(void *arg)
 	int fd;
 
 	if (j->dfd >= 0) {
-		fd = openat(j->dfd, j->name, (int)(j->flags | O_NOFOLLOW | O_CLOEXEC));
+		fd = openat(j->dfd, j->name, (int)(j->flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY));
 	} else {
 		snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", j->ofd);
-		fd = open(p, (int)(j->flags | O_CLOEXEC));
+		fd = open(p, (int)(j->flags | O_CLOEXEC | O_NOCTTY));
 	}
 	if (fd < 0)
 		a.error = -errno;
@@ -881,10 +882,11 @@ static int fifo_open_for(struct ctx *x, int dfd, const char *name, int ofd, uint
 
 	if ((fl & O_ACCMODE) == O_WRONLY) {
 		if (dfd >= 0) {
-			fd = openat(dfd, name, (int)(fl | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+			fd = openat(dfd, name,
+				    (int)(fl | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY));
 		} else {
 			snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", ofd);
-			fd = open(p, (int)(fl | O_NONBLOCK | O_CLOEXEC));
+			fd = open(p, (int)(fl | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
 		}
 		if (fd >= 0) {
 			int f = fcntl(fd, F_GETFL);
@@ -987,7 +989,8 @@ static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *
 		goto out;
 	}
 	snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", ofd);
-	r = open(p, (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL)) | O_CLOEXEC);
+	/* O_NOCTTY: a terminal re-opened here must not become the front end's */
+	r = open(p, (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL)) | O_CLOEXEC | O_NOCTTY);
 	if (r < 0) {
 		r = -errno;
 		goto out;
@@ -1087,7 +1090,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		if ((r = kernel_fs(d)) < 0)
 			;
 		else if ((r = valid(x)) == 0 &&
-			 (r = openat(d, ".", (int)(fl | O_CLOEXEC), (mode_t)c->mode)) < 0)
+			 (r = openat(d, ".", (int)(fl | O_CLOEXEC | O_NOCTTY), (mode_t)c->mode)) <
+			     0)
 			r = -errno;
 		close(d);
 		if (r < 0)
@@ -1103,7 +1107,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		if (!f.slash && !dots(f.name) && !check(x, f.real, MAND_WRITE, ref)) {
 			if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
 				goto out;
-			r = openat(f.pfd, f.name, (int)(fl | O_NOFOLLOW | O_CLOEXEC),
+			r = openat(f.pfd, f.name, (int)(fl | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY),
 				   (mode_t)c->mode);
 			if (r < 0) {
 				r = -errno;
@@ -1140,7 +1144,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 				r = (fl & O_CREAT) && (fl & O_EXCL) ? -EEXIST : -EISDIR;
 			} else {
 				r = (valid(x) == 0 &&
-				     (r = openat(f.pfd, f.name, (int)(fl | O_CLOEXEC))) >= 0)
+				     (r = openat(f.pfd, f.name,
+						 (int)(fl | O_CLOEXEC | O_NOCTTY))) >= 0)
 					? (ans->fd = r, 0)
 					: -errno;
 			}
@@ -1188,7 +1193,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			ofl &= ~(uint64_t)O_CREAT;
 		else
 			ofl |= O_EXCL;
-		r = openat(f.pfd, f.name, (int)ofl, (mode_t)c->mode);
+		r = openat(f.pfd, f.name, (int)ofl | O_NOCTTY, (mode_t)c->mode);
 		if (r >= 0) {
 			ans->fd = r;
 			r = 0;
