@@ -24,6 +24,8 @@
 
 #include "proxy/http.h"
 
+#include "platform/buf.h"
+
 static int is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
@@ -609,30 +611,9 @@ int http_error_status(int result)
 
 /* --- rewrite for upstream ----------------------------------------------------------------- */
 
-struct out {
-	char *p;
-	size_t n, cap;
-	int full;
-};
-
-static void put(struct out *o, const char *s, size_t n)
+static void put_slice(struct fbuf *o, struct http_slice s)
 {
-	if (o->full || o->cap - o->n < n) {
-		o->full = 1;
-		return;
-	}
-	memcpy(o->p + o->n, s, n);
-	o->n += n;
-}
-
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
-static void put_slice(struct out *o, struct http_slice s)
-{
-	put(o, s.p, s.n);
+	fbuf_add(o, s.p, s.n);
 }
 
 struct named {
@@ -694,55 +675,51 @@ static int is_hop_by_hop(const struct http_header *hs, size_t nh, const struct h
 }
 
 /* The fields of hs that are not hop-by-hop, each with its CRLF. */
-static void put_fields(struct out *o, const struct http_header *hs, size_t nh,
+static void put_fields(struct fbuf *o, const struct http_header *hs, size_t nh,
 		       const struct hop_list *fixed)
 {
 	for (size_t i = 0; i < nh; i++) {
 		if (is_hop_by_hop(hs, nh, fixed, hs[i].name))
 			continue;
 		put_slice(o, hs[i].name);
-		puts_(o, ": ");
+		fbuf_puts(o, ": ");
 		put_slice(o, hs[i].value);
-		puts_(o, "\r\n");
+		fbuf_puts(o, "\r\n");
 	}
 }
 
-static void put_host(struct out *o, const struct http_request *req)
+static void put_host(struct fbuf *o, const struct http_request *req)
 {
-	char port[8];
-
-	puts_(o, "Host: ");
+	fbuf_puts(o, "Host: ");
 	if (req->host_is_ipv6)
-		puts_(o, "[");
+		fbuf_puts(o, "[");
 	put_slice(o, req->host);
 	if (req->host_is_ipv6)
-		puts_(o, "]");
-	if (req->port != 80) {
-		int n = snprintf(port, sizeof(port), ":%u", (unsigned)req->port);
-		put(o, port, (size_t)n);
-	}
-	puts_(o, "\r\n");
+		fbuf_puts(o, "]");
+	if (req->port != 80)
+		fbuf_printf(o, ":%u", (unsigned)req->port);
+	fbuf_puts(o, "\r\n");
 }
 
 ssize_t http_rewrite_head(const struct http_request *req, unsigned flags, char *out, size_t cap)
 {
-	struct out o = {out, 0, cap, 0};
+	struct fbuf o = fbuf_on(out, cap);
 
 	if (req->form != HTTP_FORM_ABSOLUTE)
 		return HTTP_E_TARGET;
 	put_slice(&o, req->method);
-	puts_(&o, " ");
+	fbuf_puts(&o, " ");
 	if (req->path.n == 0 || req->path.p[0] != '/')
-		puts_(&o, "/");
+		fbuf_puts(&o, "/");
 	put_slice(&o, req->path);
-	puts_(&o, " HTTP/1.1\r\n");
+	fbuf_puts(&o, " HTTP/1.1\r\n");
 	put_fields(&o, req->headers, req->nheaders, &req_hops);
 	if (!req->has_host)
 		put_host(&o, req);
 	if (flags & HTTP_REWRITE_CLOSE)
-		puts_(&o, "Connection: close\r\n");
-	puts_(&o, "\r\n");
-	return o.full ? HTTP_E_NOSPC : (ssize_t)o.n;
+		fbuf_puts(&o, "Connection: close\r\n");
+	fbuf_puts(&o, "\r\n");
+	return o.err ? HTTP_E_NOSPC : (ssize_t)o.n;
 }
 
 /* --- chunked framing ---------------------------------------------------------------------- */
@@ -1006,18 +983,16 @@ const char *http_response_strerror(int result)
 ssize_t http_rewrite_response(const struct http_response *resp, unsigned flags, char *out,
 			      size_t cap)
 {
-	struct out o = {out, 0, cap, 0};
-	char status[16];
-	int n = snprintf(status, sizeof(status), "HTTP/1.1 %03d ", resp->status % 1000);
+	struct fbuf o = fbuf_on(out, cap);
 
-	put(&o, status, (size_t)n);
+	fbuf_printf(&o, "HTTP/1.1 %03d ", resp->status % 1000);
 	put_slice(&o, resp->reason);
-	puts_(&o, "\r\n");
+	fbuf_puts(&o, "\r\n");
 	put_fields(&o, resp->headers, resp->nheaders, &resp_hops);
 	if (flags & HTTP_RESP_CLOSE)
-		puts_(&o, "Connection: close\r\n");
+		fbuf_puts(&o, "Connection: close\r\n");
 	else if (flags & HTTP_RESP_KEEP_ALIVE)
-		puts_(&o, "Connection: keep-alive\r\n");
-	puts_(&o, "\r\n");
-	return o.full ? HTTP_E_NOSPC : (ssize_t)o.n;
+		fbuf_puts(&o, "Connection: keep-alive\r\n");
+	fbuf_puts(&o, "\r\n");
+	return o.err ? HTTP_E_NOSPC : (ssize_t)o.n;
 }

@@ -22,6 +22,10 @@ $(B)/pam/fds.o: platform/linux/fds.c | $(B)/.deps-build
 	@mkdir -p $(@D)
 	$(CC) $(PAM_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/pam_sbxsh.so: $(B)/pam/pam_sbxsh.o $(B)/pam/fds.o
+$(B)/pam/buf.o: platform/buf.c | $(B)/.deps-build
+	@mkdir -p $(@D)
+	$(CC) $(PAM_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/pam_sbxsh.so: $(B)/pam/pam_sbxsh.o $(B)/pam/fds.o $(B)/pam/buf.o
 	$(CC) -shared -Wl,-z,relro,-z,now -Wl,--as-needed -Wl,-z,defs $(LDFLAGS) -o $@ $^ \
 		$(call pc,--libs,pam)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "platform/buf.h"
 #include "shell/policy_impl.h"
 
 #define POLICY_MAX_SIZE (1 << 20)
@@ -84,13 +85,12 @@ static int read_all(int fd, char **buf, size_t *len)
 				free(b);
 				return -EFBIG;
 			}
-			char *nb = realloc(b, cap * 2);
+			char *nb = array_grow(b, &cap, cap + 1, 1);
 			if (!nb) {
 				free(b);
 				return -ENOMEM;
 			}
 			b = nb;
-			cap *= 2;
 		}
 		ssize_t r = read(fd, b + n, cap - n);
 		if (r < 0 && errno == EINTR)
@@ -215,14 +215,11 @@ int policy_load_builtin(struct policy *p)
 	if (!policy_intern(p, policy_embedded_file))
 		return -ENOMEM;
 	p->nsys = p->files.n;
-	if (p->cap - p->nsecs < policy_default_nsecs) {
-		size_t cap = p->nsecs + policy_default_nsecs + 16;
-		struct section *ns = realloc(p->secs, cap * sizeof(*ns));
-		if (!ns)
-			return -ENOMEM;
-		p->secs = ns;
-		p->cap = cap;
-	}
+	struct section *ns =
+	    array_grow(p->secs, &p->cap, p->nsecs + policy_default_nsecs, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	p->secs = ns;
 	memcpy(p->secs + p->nsecs, policy_default_secs, policy_default_nsecs * sizeof(*p->secs));
 	p->nsecs += policy_default_nsecs;
 	return 0;

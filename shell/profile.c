@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "platform/buf.h"
 #include "platform/path.h"
 #include "platform/sandbox.h"
 #include "proxy/domain.h"
@@ -27,14 +28,10 @@ static int list_add(struct pol_list *l, const char *v, const char *file, unsigne
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->v[i].value, v) == 0)
 			return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct pol_value *nv = realloc(l->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		l->v = nv;
-		l->cap = cap;
-	}
+	struct pol_value *nv = array_grow(l->v, &l->cap, l->n + 1, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	l->v = nv;
 	char *c = strdup(v);
 	if (!c)
 		return -ENOMEM;
