@@ -349,9 +349,11 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 	if ((r = expand_vars(in, &b, err)) < 0)
 		goto out;
 	if (strchr(b.p, '{') && (r = brace_count_ok(b.p)) < 0) {
-		*err = r == -E2BIG ? strdup("has more than 256 {a,b} combinations; split it into "
-					    "several entries")
-				   : NULL;
+		if (r != -E2BIG ||
+		    asprintf(err,
+			     "has more than %d {a,b} combinations; split it into several entries",
+			     PATH_BRACE_MAX) < 0)
+			*err = NULL;
 		goto out;
 	}
 	if (from_var && b.p[0] != '/') {

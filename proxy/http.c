@@ -561,6 +561,10 @@ int http_parse_request(const char *buf, size_t len, size_t last_len, struct http
 
 /* --- errors ------------------------------------------------------------------------------- */
 
+/* A limit's value as a string literal: the messages below spell the constants, never copies. */
+#define SBX_STR_(x) #x
+#define SBX_STR(x)  SBX_STR_(x)
+
 static const struct {
 	int code, status;
 	const char *msg;
@@ -568,9 +572,9 @@ static const struct {
     {HTTP_PARTIAL, 0, "incomplete request"},
     {HTTP_E_SYNTAX, 400,
      "malformed request (bad byte, bare CR or LF, folded or badly named field)"},
-    {HTTP_E_LINE_TOO_LONG, 414, "request line longer than 8192 bytes"},
-    {HTTP_E_HEAD_TOO_LARGE, 431, "request head larger than 65536 bytes"},
-    {HTTP_E_TOO_MANY_HEADERS, 431, "more than 100 header fields"},
+    {HTTP_E_LINE_TOO_LONG, 414, "request line longer than " SBX_STR(HTTP_LINE_MAX) " bytes"},
+    {HTTP_E_HEAD_TOO_LARGE, 431, "request head larger than " SBX_STR(HTTP_HEAD_MAX) " bytes"},
+    {HTTP_E_TOO_MANY_HEADERS, 431, "more than " SBX_STR(HTTP_HEADERS_MAX) " header fields"},
     {HTTP_E_METHOD, 400, "not an HTTP request (bad method)"},
     {HTTP_E_VERSION, 505, "only HTTP/1.0 and HTTP/1.1 are supported"},
     {HTTP_E_TARGET, 400, "bad request target (host, port or form)"},
@@ -590,7 +594,7 @@ static const struct {
     {HTTP_E_NOSPC, 500, "output buffer too small"},
     {HTTP_E_STATUS, 502, "bad status code in the response"},
     {HTTP_E_UPGRADE, 502, "101 Switching Protocols that was not asked for"},
-    {HTTP_E_INTERIM, 502, "more than 16 interim (1xx) responses"},
+    {HTTP_E_INTERIM, 502, "more than " SBX_STR(HTTP_INTERIM_MAX) " interim (1xx) responses"},
 };
 
 const char *http_strerror(int result)
@@ -959,9 +963,10 @@ static const struct {
     {HTTP_PARTIAL, "incomplete response head"},
     {HTTP_E_SYNTAX, "malformed response head (bad byte, bare CR or LF, folded or badly "
 		    "named field)"},
-    {HTTP_E_LINE_TOO_LONG, "status line longer than 8192 bytes"},
-    {HTTP_E_HEAD_TOO_LARGE, "response head larger than 65536 bytes"},
-    {HTTP_E_TOO_MANY_HEADERS, "more than 100 header fields in the response"},
+    {HTTP_E_LINE_TOO_LONG, "status line longer than " SBX_STR(HTTP_LINE_MAX) " bytes"},
+    {HTTP_E_HEAD_TOO_LARGE, "response head larger than " SBX_STR(HTTP_HEAD_MAX) " bytes"},
+    {HTTP_E_TOO_MANY_HEADERS,
+     "more than " SBX_STR(HTTP_HEADERS_MAX) " header fields in the response"},
     {HTTP_E_VERSION, "response version is not HTTP/1.0 or HTTP/1.1"},
     {HTTP_E_STATUS, "bad status code in the response"},
     {HTTP_E_UPGRADE, "101 Switching Protocols that was not asked for"},
@@ -969,7 +974,7 @@ static const struct {
     {HTTP_E_TRANSFER_ENCODING, "unsupported Transfer-Encoding in the response"},
     {HTTP_E_CL_AND_TE, "both Content-Length and Transfer-Encoding in the response"},
     {HTTP_E_CHUNKED, "malformed chunked response body"},
-    {HTTP_E_INTERIM, "more than 16 interim (1xx) responses"},
+    {HTTP_E_INTERIM, "more than " SBX_STR(HTTP_INTERIM_MAX) " interim (1xx) responses"},
 };
 
 const char *http_response_strerror(int result)

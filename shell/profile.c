@@ -206,8 +206,13 @@ static int compile_dir(struct policy *p, struct section *s, struct path_cache *p
 		s->literal += !path_has_glob(s->comps.v[i]);
 	}
 	if (r == -EINVAL || stars > MAX_DOUBLE_STAR) {
-		policy_diag(&d->errors, s->file, s->line, "%s: the pattern %s", s->head,
-			    err ? err : "has more than 4 '**'; simplify it");
+		if (err)
+			policy_diag(&d->errors, s->file, s->line, "%s: the pattern %s", s->head,
+				    err);
+		else
+			policy_diag(&d->errors, s->file, s->line,
+				    "%s: the pattern has more than %d '**'; simplify it", s->head,
+				    MAX_DOUBLE_STAR);
 		r = -EINVAL;
 	}
 	free(exp);
