@@ -63,7 +63,7 @@ static void list_clear(struct pol_list *l)
 	l->n = 0;
 }
 
-static void list_release(struct pol_list *l)
+void policy_list_release(struct pol_list *l)
 {
 	list_clear(l);
 	free(l->v);
@@ -857,9 +857,9 @@ static void limits_apply(struct rstate *st, struct limits *lim)
 
 static void limits_release(struct limits *lim)
 {
-	list_release(&lim->domains);
-	list_release(&lim->write);
-	list_release(&lim->deny_read);
+	policy_list_release(&lim->domains);
+	policy_list_release(&lim->write);
+	policy_list_release(&lim->deny_read);
 }
 
 /* --- profile_resolve --- */
@@ -1054,7 +1054,7 @@ void profile_free(struct profile *pr)
 				    &pr->allow_domains, &pr->deny_domains,  &pr->ignore_read,
 				    &pr->ignore_write,	&pr->ignore_network};
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
-		list_release(lists[i]);
+		policy_list_release(lists[i]);
 	strv_release(&pr->sections);
 	free(pr->cwd);
 	free(pr->root);
