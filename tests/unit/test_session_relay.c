@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/listen_relay.h"
+#include "session/client/listen_relay.h"
 #include "session/proto.h"
 #include "session/wire.h"
 #include "tests/unit/tap.h"

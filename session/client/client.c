@@ -10,7 +10,7 @@
  * - no libuv, no OpenSSL: this is linked into the per-command front end.
  */
 #include "platform/fds.h"
-#include "session/client.h"
+#include "session/client/client.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,7 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "session/conn.h"
+#include "session/daemon/conn.h"
 #include "session/proto.h"
 #include "session/wire.h"
 

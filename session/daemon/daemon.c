@@ -28,7 +28,7 @@
 #include "platform/fdpass.h"
 #include "session/errf.h"
 #include "session/ident.h"
-#include "session/sessd.h"
+#include "session/daemon/sessd.h"
 #include "session/wire.h"
 
 struct ctl {
