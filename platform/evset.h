@@ -1,5 +1,5 @@
 /* evset — a set of descriptors watched edge-triggered, itself one descriptor that an event
- * loop polls (session/splice.c: the relay's two sockets under libuv). The Linux backend
+ * loop polls (session/daemon/splice.c: the relay's two sockets under libuv). The Linux backend
  * (platform/linux/evset.c) is an epoll set; another may be a kqueue with EV_CLEAR.
  */
 #ifndef SBX_EVSET_H

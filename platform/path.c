@@ -7,44 +7,14 @@
  */
 #include "platform/path.h"
 
+#include "platform/buf.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-struct sbuf {
-	char *s;
-	size_t n, cap;
-	int err;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->err)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *ns = realloc(b->s, cap);
-		if (!ns) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
 
 static bool is_glob_char(char c)
 {
@@ -68,32 +38,27 @@ bool path_has_glob(const char *s)
 }
 
 /* Appends s with every glob character and backslash escaped. */
-static void sb_puts_lit(struct sbuf *b, const char *s)
+static void sb_puts_lit(struct buf *b, const char *s)
 {
 	while (*s) {
 		const char *e = s; /* a run of plain characters goes in one copy */
 		while (*e && !is_glob_char(*e) && *e != '\\')
 			e++;
-		sb_putn(b, s, (size_t)(e - s));
+		buf_add(b, s, (size_t)(e - s));
 		if (!*e)
 			break;
-		sb_putn(b, "\\", 1);
-		sb_putn(b, e, 1);
+		buf_add(b, "\\", 1);
+		buf_add(b, e, 1);
 		s = e + 1;
 	}
 }
 
 char *path_escape(const char *s)
 {
-	struct sbuf b = {0};
+	struct buf b = {0};
 
-	sb_putn(&b, "", 0);
 	sb_puts_lit(&b, s);
-	if (b.err) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return buf_steal(&b);
 }
 
 char *path_unescape(const char *s)
@@ -234,7 +199,7 @@ static int brace_count_ok(const char *pat)
 }
 
 /* Expands one $VAR / ${VAR} at *pp (pointing at '$'); advances *pp. */
-static int expand_var(const char **pp, struct sbuf *b, char **err)
+static int expand_var(const char **pp, struct buf *b, char **err)
 {
 	const char *p = *pp + 1, *name, *end;
 	bool braced = *p == '{';
@@ -270,14 +235,14 @@ static int expand_var(const char **pp, struct sbuf *b, char **err)
 }
 
 /* Copies in to b expanding variables; keeps \ before glob characters, drops it elsewhere. */
-static int expand_vars(const char *in, struct sbuf *b, char **err)
+static int expand_vars(const char *in, struct buf *b, char **err)
 {
 	for (const char *p = in; *p;) {
 		if (*p == '\\' && p[1]) {
 			if (is_glob_char(p[1]) || p[1] == '\\')
-				sb_putn(b, p, 2);
+				buf_add(b, p, 2);
 			else
-				sb_putn(b, p + 1, 1);
+				buf_add(b, p + 1, 1);
 			p += 2;
 		} else if (*p == '$') {
 			int r = expand_var(&p, b, err);
@@ -287,7 +252,7 @@ static int expand_vars(const char *in, struct sbuf *b, char **err)
 			const char *e = p + 1; /* a run of plain characters goes in one copy */
 			while (*e && *e != '\\' && *e != '$')
 				e++;
-			sb_putn(b, p, (size_t)(e - p));
+			buf_add(b, p, (size_t)(e - p));
 			p = e;
 		}
 	}
@@ -345,7 +310,7 @@ void path_normalize(char *p)
 
 int path_expand(const char *in, const char *home, const char *root, char **out, char **err)
 {
-	struct sbuf b = {0};
+	struct buf b = {0};
 	int r = 0;
 	const char *gerr;
 	bool from_var = in[0] == '$';
@@ -374,7 +339,7 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 			return -ENOENT;
 		}
 		sb_puts_lit(&b, root);
-		sb_puts(&b, "/");
+		buf_puts(&b, "/");
 	}
 	if ((gerr = path_glob_error(in))) {
 		*err = strdup(gerr);
@@ -383,26 +348,27 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 	}
 	if ((r = expand_vars(in, &b, err)) < 0)
 		goto out;
-	if (strchr(b.s, '{') && (r = brace_count_ok(b.s)) < 0) {
-		*err = r == -E2BIG ? strdup("has more than 256 {a,b} combinations; split it into "
-					    "several entries")
-				   : NULL;
+	if (strchr(b.p, '{') && (r = brace_count_ok(b.p)) < 0) {
+		if (r != -E2BIG ||
+		    asprintf(err,
+			     "has more than %d {a,b} combinations; split it into several entries",
+			     PATH_BRACE_MAX) < 0)
+			*err = NULL;
 		goto out;
 	}
-	if (from_var && b.s[0] != '/') {
+	if (from_var && b.p[0] != '/') {
 		if (asprintf(err,
 			     "expands to the relative path '%s'; a path from a variable must be "
 			     "absolute",
-			     b.s) < 0)
+			     b.p) < 0)
 			*err = NULL;
 		r = -EINVAL;
 		goto out;
 	}
-	path_normalize(b.s);
-	*out = b.s;
-	b.s = NULL;
+	path_normalize(b.p);
+	*out = buf_steal(&b);
 out:
-	free(b.s);
+	buf_free(&b);
 	return r;
 }
 

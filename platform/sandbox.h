@@ -140,7 +140,7 @@ struct sbx_stage_msg {
 
 /* The network fronts the stage made (network = proxy): one entry per descriptor, in the
  * order of the SCM_RIGHTS array. role is session/proto.h's enum sess_fd_role. */
-#define SBX_STAGE_NET_MAX 69 /* session/stage_net.h SESS_STAGE_FDS_MAX */
+#define SBX_STAGE_NET_MAX 69 /* session/client/stage_net.h SESS_STAGE_FDS_MAX */
 struct sbx_stage_net {
 	uint32_t magic;
 	uint32_t kind; /* SBX_STAGE_NET */

@@ -14,6 +14,8 @@
  */
 #include "platform/settings.h"
 
+#include "platform/buf.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -79,45 +81,20 @@ static bool secret_key_wide(const char *k, size_t n, bool xml)
 	return false;
 }
 
-struct out {
-	char *p;
-	size_t n, cap;
-	int err;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (o->err)
-		return;
-	if (o->n + n + 1 > o->cap) {
-		size_t cap = (o->n + n + 1) * 2;
-		char *q = realloc(o->p, cap);
-		if (!q) {
-			o->err = -ENOMEM;
-			return;
-		}
-		o->p = q;
-		o->cap = cap;
-	}
-	memcpy(o->p + o->n, s, n);
-	o->n += n;
-	o->p[o->n] = '\0';
-}
-
 /* s (n bytes) with every URL's userinfo (scheme://user:pass@) removed: the userinfo ends at
  * the last @ before the authority's end (/ ? # " or a blank). */
-static void put_stripped(struct out *o, const char *s, size_t n)
+static void put_stripped(struct buf *o, const char *s, size_t n)
 {
 	size_t i = 0;
 
 	while (i < n) {
 		const char *sep = memmem(s + i, n - i, "://", 3);
 		if (!sep) {
-			put(o, s + i, n - i);
+			buf_add(o, s + i, n - i);
 			break;
 		}
 		size_t a = (size_t)(sep - s) + 3, at = 0, j;
-		put(o, s + i, a - i);
+		buf_add(o, s + i, a - i);
 		for (j = a; j < n && !strchr("/?#\"", s[j]) && !isspace((unsigned char)s[j]); j++)
 			if (s[j] == '@')
 				at = j + 1;
@@ -125,10 +102,10 @@ static void put_stripped(struct out *o, const char *s, size_t n)
 	}
 }
 
-static void put_value(struct out *o, const char *s, size_t n)
+static void put_value(struct buf *o, const char *s, size_t n)
 {
 	put_stripped(o, s, n);
-	put(o, "\n", 1);
+	buf_add(o, "\n", 1);
 }
 
 struct lines {
@@ -148,7 +125,7 @@ static bool continued(const char *l, size_t n)
 
 /* One line of gradle.properties: kept only when it is plainly key=value (or key:value) with
  * no backslash anywhere and a key that names no secret; a continuation goes with its line. */
-static void gradle_line(struct out *o, const char *l, size_t n, struct lines *st)
+static void gradle_line(struct buf *o, const char *l, size_t n, struct lines *st)
 {
 	size_t b = 0, e;
 	bool cont = st->cont;
@@ -159,7 +136,7 @@ static void gradle_line(struct out *o, const char *l, size_t n, struct lines *st
 	while (b < n && strchr(" \t\f", l[b]))
 		b++;
 	if (b == n) {
-		put(o, "\n", 1);
+		buf_add(o, "\n", 1);
 		return;
 	}
 	if (l[b] == '#' || l[b] == '!' || memchr(l, '\\', n))
@@ -168,12 +145,13 @@ static void gradle_line(struct out *o, const char *l, size_t n, struct lines *st
 		;
 	if (e == b || e == n || secret_key_wide(l + b, e - b, false))
 		return;
-	put(o, l + b, e + 1 - b); /* the key as it is: userinfo is only looked for in the value */
+	/* the key as it is: userinfo is only looked for in the value */
+	buf_add(o, l + b, e + 1 - b);
 	put_value(o, l + e + 1, n - e - 1);
 }
 
 /* One line (without its line end). */
-static void one_line(struct out *o, enum settings_kind k, const char *l, size_t n, struct lines *st)
+static void one_line(struct buf *o, enum settings_kind k, const char *l, size_t n, struct lines *st)
 {
 	bool *keep = &st->keep;
 	size_t b = 0;
@@ -185,7 +163,7 @@ static void one_line(struct out *o, enum settings_kind k, const char *l, size_t 
 	while (b < n && (l[b] == ' ' || l[b] == '\t'))
 		b++;
 	if (b == n) {
-		put(o, "\n", 1);
+		buf_add(o, "\n", 1);
 		return;
 	}
 	if (k == SETTINGS_PIP && b > 0) { /* a continuation of the value above */
@@ -198,8 +176,8 @@ static void one_line(struct out *o, enum settings_kind k, const char *l, size_t 
 		return;
 	if (l[b] == '[') {
 		*keep = true;
-		put(o, l + b, n - b);
-		put(o, "\n", 1);
+		buf_add(o, l + b, n - b);
+		buf_add(o, "\n", 1);
 		return;
 	}
 	size_t e = b;
@@ -213,7 +191,8 @@ static void one_line(struct out *o, enum settings_kind k, const char *l, size_t 
 	if (ke == b || secret_key(l + b, ke - b))
 		return;
 	*keep = true;
-	put(o, l + b, e + 1 - b); /* the key as it is: userinfo is only looked for in the value */
+	/* the key as it is: userinfo is only looked for in the value */
+	buf_add(o, l + b, e + 1 - b);
 	put_value(o, l + e + 1, n - e - 1);
 }
 
@@ -224,7 +203,7 @@ static void one_line(struct out *o, enum settings_kind k, const char *l, size_t 
 struct js {
 	const char *s;
 	size_t n, i;
-	struct out *o;
+	struct buf *o;
 };
 
 static void js_ws(struct js *j)
@@ -276,7 +255,7 @@ static int js_object(struct js *j, bool emit, int depth)
 
 	j->i++; /* { */
 	if (emit)
-		put(j->o, "{", 1);
+		buf_add(j->o, "{", 1);
 	js_ws(j);
 	if (j->i < j->n && j->s[j->i] == '}') {
 		j->i++;
@@ -293,9 +272,9 @@ static int js_object(struct js *j, bool emit, int depth)
 		bool keep = emit && !js_secret_key(j->s + a, b - a);
 		if (keep) {
 			if (!first)
-				put(j->o, ",", 1);
-			put(j->o, j->s + a - 1, b - a + 2);
-			put(j->o, ":", 1);
+				buf_add(j->o, ",", 1);
+			buf_add(j->o, j->s + a - 1, b - a + 2);
+			buf_add(j->o, ":", 1);
 			first = false;
 		}
 		if ((r = js_value(j, keep, depth + 1)) < 0)
@@ -313,7 +292,7 @@ static int js_object(struct js *j, bool emit, int depth)
 	}
 done:
 	if (emit)
-		put(j->o, "}", 1);
+		buf_add(j->o, "}", 1);
 	return 0;
 }
 
@@ -324,7 +303,7 @@ static int js_array(struct js *j, bool emit, int depth)
 
 	j->i++; /* [ */
 	if (emit)
-		put(j->o, "[", 1);
+		buf_add(j->o, "[", 1);
 	js_ws(j);
 	if (j->i < j->n && j->s[j->i] == ']') {
 		j->i++;
@@ -333,7 +312,7 @@ static int js_array(struct js *j, bool emit, int depth)
 	for (;;) {
 		js_ws(j);
 		if (emit && !first)
-			put(j->o, ",", 1);
+			buf_add(j->o, ",", 1);
 		first = false;
 		if ((r = js_value(j, emit, depth + 1)) < 0)
 			return r;
@@ -350,7 +329,7 @@ static int js_array(struct js *j, bool emit, int depth)
 	}
 done:
 	if (emit)
-		put(j->o, "]", 1);
+		buf_add(j->o, "]", 1);
 	return 0;
 }
 
@@ -373,7 +352,7 @@ static int js_atom(struct js *j, bool emit)
 		return -EINVAL;
 out:
 	if (emit)
-		put(j->o, j->s + a, j->i - a);
+		buf_add(j->o, j->s + a, j->i - a);
 	return 0;
 }
 
@@ -394,11 +373,11 @@ static int js_value(struct js *j, bool emit, int depth)
 			return r;
 		/* an escaped URL (http:\/\/u:p@h) would hide its userinfo: such a string is "" */
 		if (emit && memchr(j->s + a, '\\', b - a) && memchr(j->s + a, '@', b - a))
-			put(j->o, "\"\"", 2);
+			buf_add(j->o, "\"\"", 2);
 		else if (emit) {
-			put(j->o, "\"", 1);
+			buf_add(j->o, "\"", 1);
 			put_stripped(j->o, j->s + a, b - a);
-			put(j->o, "\"", 1);
+			buf_add(j->o, "\"", 1);
 		}
 		return 0;
 	default:
@@ -406,7 +385,7 @@ static int js_value(struct js *j, bool emit, int depth)
 	}
 }
 
-static int sanitize_json(const char *in, size_t n, struct out *o)
+static int sanitize_json(const char *in, size_t n, struct buf *o)
 {
 	struct js j = {in, n, 0, o};
 	int r;
@@ -419,7 +398,7 @@ static int sanitize_json(const char *in, size_t n, struct out *o)
 	js_ws(&j);
 	if (j.i != n)
 		return -EINVAL;
-	put(o, "\n", 1);
+	buf_add(o, "\n", 1);
 	return 0;
 }
 
@@ -430,7 +409,7 @@ static int sanitize_json(const char *in, size_t n, struct out *o)
 struct xml {
 	const char *s;
 	size_t n, i;
-	struct out *o;
+	struct buf *o;
 };
 
 static bool xml_at(const struct xml *x, const char *lit)
@@ -497,8 +476,8 @@ static int xml_start(struct xml *x, bool drop, bool *empty)
 	if ((r = xml_name(x, &a, &len)) < 0)
 		return r;
 	if (!drop) {
-		put(x->o, "<", 1);
-		put(x->o, x->s + a, len);
+		buf_add(x->o, "<", 1);
+		buf_add(x->o, x->s + a, len);
 	}
 	for (;;) {
 		size_t before = x->i;
@@ -507,7 +486,7 @@ static int xml_start(struct xml *x, bool drop, bool *empty)
 			*empty = x->s[x->i] == '/';
 			x->i += *empty ? 2 : 1;
 			if (!drop)
-				put(x->o, *empty ? "/>" : ">", *empty ? 2 : 1);
+				buf_add(x->o, *empty ? "/>" : ">", *empty ? 2 : 1);
 			return 0;
 		}
 		if (x->i == before || (r = xml_name(x, &a, &len)) < 0)
@@ -527,16 +506,16 @@ static int xml_start(struct xml *x, bool drop, bool *empty)
 		vl = x->i++ - va;
 		if (drop || xml_secret(x->s + a, len))
 			continue;
-		put(x->o, " ", 1);
-		put(x->o, x->s + a, len);
-		put(x->o, "=", 1);
-		put(x->o, &q, 1);
+		buf_add(x->o, " ", 1);
+		buf_add(x->o, x->s + a, len);
+		buf_add(x->o, "=", 1);
+		buf_add(x->o, &q, 1);
 		xml_text(x, va, vl);
-		put(x->o, &q, 1);
+		buf_add(x->o, &q, 1);
 	}
 }
 
-static int sanitize_xml(const char *in, size_t n, struct out *o)
+static int sanitize_xml(const char *in, size_t n, struct buf *o)
 {
 	struct xml x = {in, n, 0, o};
 	struct {
@@ -567,7 +546,7 @@ static int sanitize_xml(const char *in, size_t n, struct out *o)
 		} else if (xml_at(&x, "<?")) {
 			if ((r = xml_past(&x, x.i + 2, "?>")) == 0 && a == 0 &&
 			    strncmp(in, "<?xml ", 6) == 0)
-				put(o, in, x.i); /* the declaration (its encoding) */
+				buf_add(o, in, x.i); /* the declaration (its encoding) */
 		} else if (xml_at(&x, "</")) {
 			x.i += 2;
 			if ((r = xml_name(&x, &a, &len)) < 0)
@@ -578,9 +557,9 @@ static int sanitize_xml(const char *in, size_t n, struct out *o)
 			    in[x.i++] != '>')
 				return -EINVAL;
 			if (!skip) {
-				put(o, "</", 2);
-				put(o, in + a, len);
-				put(o, ">", 1);
+				buf_add(o, "</", 2);
+				buf_add(o, in + a, len);
+				buf_add(o, ">", 1);
 			}
 			if (skip == d)
 				skip = 0;
@@ -618,27 +597,26 @@ static int sanitize_xml(const char *in, size_t n, struct out *o)
 	if (d || !root)
 		return -EINVAL;
 	if (!o->n || o->p[o->n - 1] != '\n')
-		put(o, "\n", 1);
+		buf_add(o, "\n", 1);
 	return 0;
 }
 
 int settings_sanitize(enum settings_kind k, const char *in, size_t n, char **out)
 {
-	struct out o = {0};
+	struct buf o = {0};
 	struct lines st = {0};
 	int r;
 
 	*out = NULL;
 	if (memchr(in, '\0', n))
 		return -EINVAL;
-	put(&o, "", 0);
 	if (k == SETTINGS_DOCKER || k == SETTINGS_MAVEN) {
 		r = k == SETTINGS_DOCKER ? sanitize_json(in, n, &o) : sanitize_xml(in, n, &o);
 		if (r < 0 || (r = o.err) < 0) {
-			free(o.p);
+			buf_free(&o);
 			return r;
 		}
-		*out = o.p;
+		*out = buf_steal(&o);
 		return 0;
 	}
 	for (size_t i = 0; i < n;) {
@@ -651,11 +629,11 @@ int settings_sanitize(enum settings_kind k, const char *in, size_t n, char **out
 			i++;
 		i++;
 	}
-	if (o.err) {
-		free(o.p);
-		return o.err;
+	if ((r = o.err) < 0) {
+		buf_free(&o);
+		return r;
 	}
-	*out = o.p;
+	*out = buf_steal(&o);
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /* stage_fronts — what the stage (platform/linux/stage_main.c) needs from the network layer
  * above it for network = proxy: the command's fronts, made in the sandbox's namespace before
- * the command runs. Declared here, provided by session/stage_net.c, which the stage links:
+ * the command runs. Declared here, provided by session/client/stage_net.c, which the stage links:
  * the stage's one call upwards, inverted so that no platform file includes a session header.
  */
 #ifndef SBX_STAGE_FRONTS_H

@@ -1,6 +1,8 @@
 /* strv — growable string vectors. */
 #include "platform/strv.h"
 
+#include "platform/buf.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,14 +11,11 @@
 
 static int grow(struct strv *sv)
 {
-	if (sv->n + 1 < sv->cap)
-		return 0;
-	size_t cap = sv->cap ? sv->cap * 2 : 8;
-	char **v = realloc(sv->v, cap * sizeof(*v));
+	char **v = array_grow(sv->v, &sv->cap, sv->n + 2, sizeof(*v)); /* and the NULL */
+
 	if (!v)
 		return -ENOMEM;
 	sv->v = v;
-	sv->cap = cap;
 	return 0;
 }
 

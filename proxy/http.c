@@ -24,6 +24,8 @@
 
 #include "proxy/http.h"
 
+#include "platform/buf.h"
+
 static int is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
@@ -559,6 +561,10 @@ int http_parse_request(const char *buf, size_t len, size_t last_len, struct http
 
 /* --- errors ------------------------------------------------------------------------------- */
 
+/* A limit's value as a string literal: the messages below spell the constants, never copies. */
+#define SBX_STR_(x) #x
+#define SBX_STR(x)  SBX_STR_(x)
+
 static const struct {
 	int code, status;
 	const char *msg;
@@ -566,9 +572,9 @@ static const struct {
     {HTTP_PARTIAL, 0, "incomplete request"},
     {HTTP_E_SYNTAX, 400,
      "malformed request (bad byte, bare CR or LF, folded or badly named field)"},
-    {HTTP_E_LINE_TOO_LONG, 414, "request line longer than 8192 bytes"},
-    {HTTP_E_HEAD_TOO_LARGE, 431, "request head larger than 65536 bytes"},
-    {HTTP_E_TOO_MANY_HEADERS, 431, "more than 100 header fields"},
+    {HTTP_E_LINE_TOO_LONG, 414, "request line longer than " SBX_STR(HTTP_LINE_MAX) " bytes"},
+    {HTTP_E_HEAD_TOO_LARGE, 431, "request head larger than " SBX_STR(HTTP_HEAD_MAX) " bytes"},
+    {HTTP_E_TOO_MANY_HEADERS, 431, "more than " SBX_STR(HTTP_HEADERS_MAX) " header fields"},
     {HTTP_E_METHOD, 400, "not an HTTP request (bad method)"},
     {HTTP_E_VERSION, 505, "only HTTP/1.0 and HTTP/1.1 are supported"},
     {HTTP_E_TARGET, 400, "bad request target (host, port or form)"},
@@ -588,7 +594,7 @@ static const struct {
     {HTTP_E_NOSPC, 500, "output buffer too small"},
     {HTTP_E_STATUS, 502, "bad status code in the response"},
     {HTTP_E_UPGRADE, 502, "101 Switching Protocols that was not asked for"},
-    {HTTP_E_INTERIM, 502, "more than 16 interim (1xx) responses"},
+    {HTTP_E_INTERIM, 502, "more than " SBX_STR(HTTP_INTERIM_MAX) " interim (1xx) responses"},
 };
 
 const char *http_strerror(int result)
@@ -609,30 +615,9 @@ int http_error_status(int result)
 
 /* --- rewrite for upstream ----------------------------------------------------------------- */
 
-struct out {
-	char *p;
-	size_t n, cap;
-	int full;
-};
-
-static void put(struct out *o, const char *s, size_t n)
+static void put_slice(struct fbuf *o, struct http_slice s)
 {
-	if (o->full || o->cap - o->n < n) {
-		o->full = 1;
-		return;
-	}
-	memcpy(o->p + o->n, s, n);
-	o->n += n;
-}
-
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
-static void put_slice(struct out *o, struct http_slice s)
-{
-	put(o, s.p, s.n);
+	fbuf_add(o, s.p, s.n);
 }
 
 struct named {
@@ -694,55 +679,51 @@ static int is_hop_by_hop(const struct http_header *hs, size_t nh, const struct h
 }
 
 /* The fields of hs that are not hop-by-hop, each with its CRLF. */
-static void put_fields(struct out *o, const struct http_header *hs, size_t nh,
+static void put_fields(struct fbuf *o, const struct http_header *hs, size_t nh,
 		       const struct hop_list *fixed)
 {
 	for (size_t i = 0; i < nh; i++) {
 		if (is_hop_by_hop(hs, nh, fixed, hs[i].name))
 			continue;
 		put_slice(o, hs[i].name);
-		puts_(o, ": ");
+		fbuf_puts(o, ": ");
 		put_slice(o, hs[i].value);
-		puts_(o, "\r\n");
+		fbuf_puts(o, "\r\n");
 	}
 }
 
-static void put_host(struct out *o, const struct http_request *req)
+static void put_host(struct fbuf *o, const struct http_request *req)
 {
-	char port[8];
-
-	puts_(o, "Host: ");
+	fbuf_puts(o, "Host: ");
 	if (req->host_is_ipv6)
-		puts_(o, "[");
+		fbuf_puts(o, "[");
 	put_slice(o, req->host);
 	if (req->host_is_ipv6)
-		puts_(o, "]");
-	if (req->port != 80) {
-		int n = snprintf(port, sizeof(port), ":%u", (unsigned)req->port);
-		put(o, port, (size_t)n);
-	}
-	puts_(o, "\r\n");
+		fbuf_puts(o, "]");
+	if (req->port != 80)
+		fbuf_printf(o, ":%u", (unsigned)req->port);
+	fbuf_puts(o, "\r\n");
 }
 
 ssize_t http_rewrite_head(const struct http_request *req, unsigned flags, char *out, size_t cap)
 {
-	struct out o = {out, 0, cap, 0};
+	struct fbuf o = fbuf_on(out, cap);
 
 	if (req->form != HTTP_FORM_ABSOLUTE)
 		return HTTP_E_TARGET;
 	put_slice(&o, req->method);
-	puts_(&o, " ");
+	fbuf_puts(&o, " ");
 	if (req->path.n == 0 || req->path.p[0] != '/')
-		puts_(&o, "/");
+		fbuf_puts(&o, "/");
 	put_slice(&o, req->path);
-	puts_(&o, " HTTP/1.1\r\n");
+	fbuf_puts(&o, " HTTP/1.1\r\n");
 	put_fields(&o, req->headers, req->nheaders, &req_hops);
 	if (!req->has_host)
 		put_host(&o, req);
 	if (flags & HTTP_REWRITE_CLOSE)
-		puts_(&o, "Connection: close\r\n");
-	puts_(&o, "\r\n");
-	return o.full ? HTTP_E_NOSPC : (ssize_t)o.n;
+		fbuf_puts(&o, "Connection: close\r\n");
+	fbuf_puts(&o, "\r\n");
+	return o.err ? HTTP_E_NOSPC : (ssize_t)o.n;
 }
 
 /* --- chunked framing ---------------------------------------------------------------------- */
@@ -982,9 +963,10 @@ static const struct {
     {HTTP_PARTIAL, "incomplete response head"},
     {HTTP_E_SYNTAX, "malformed response head (bad byte, bare CR or LF, folded or badly "
 		    "named field)"},
-    {HTTP_E_LINE_TOO_LONG, "status line longer than 8192 bytes"},
-    {HTTP_E_HEAD_TOO_LARGE, "response head larger than 65536 bytes"},
-    {HTTP_E_TOO_MANY_HEADERS, "more than 100 header fields in the response"},
+    {HTTP_E_LINE_TOO_LONG, "status line longer than " SBX_STR(HTTP_LINE_MAX) " bytes"},
+    {HTTP_E_HEAD_TOO_LARGE, "response head larger than " SBX_STR(HTTP_HEAD_MAX) " bytes"},
+    {HTTP_E_TOO_MANY_HEADERS,
+     "more than " SBX_STR(HTTP_HEADERS_MAX) " header fields in the response"},
     {HTTP_E_VERSION, "response version is not HTTP/1.0 or HTTP/1.1"},
     {HTTP_E_STATUS, "bad status code in the response"},
     {HTTP_E_UPGRADE, "101 Switching Protocols that was not asked for"},
@@ -992,7 +974,7 @@ static const struct {
     {HTTP_E_TRANSFER_ENCODING, "unsupported Transfer-Encoding in the response"},
     {HTTP_E_CL_AND_TE, "both Content-Length and Transfer-Encoding in the response"},
     {HTTP_E_CHUNKED, "malformed chunked response body"},
-    {HTTP_E_INTERIM, "more than 16 interim (1xx) responses"},
+    {HTTP_E_INTERIM, "more than " SBX_STR(HTTP_INTERIM_MAX) " interim (1xx) responses"},
 };
 
 const char *http_response_strerror(int result)
@@ -1006,18 +988,16 @@ const char *http_response_strerror(int result)
 ssize_t http_rewrite_response(const struct http_response *resp, unsigned flags, char *out,
 			      size_t cap)
 {
-	struct out o = {out, 0, cap, 0};
-	char status[16];
-	int n = snprintf(status, sizeof(status), "HTTP/1.1 %03d ", resp->status % 1000);
+	struct fbuf o = fbuf_on(out, cap);
 
-	put(&o, status, (size_t)n);
+	fbuf_printf(&o, "HTTP/1.1 %03d ", resp->status % 1000);
 	put_slice(&o, resp->reason);
-	puts_(&o, "\r\n");
+	fbuf_puts(&o, "\r\n");
 	put_fields(&o, resp->headers, resp->nheaders, &resp_hops);
 	if (flags & HTTP_RESP_CLOSE)
-		puts_(&o, "Connection: close\r\n");
+		fbuf_puts(&o, "Connection: close\r\n");
 	else if (flags & HTTP_RESP_KEEP_ALIVE)
-		puts_(&o, "Connection: keep-alive\r\n");
-	puts_(&o, "\r\n");
-	return o.full ? HTTP_E_NOSPC : (ssize_t)o.n;
+		fbuf_puts(&o, "Connection: keep-alive\r\n");
+	fbuf_puts(&o, "\r\n");
+	return o.err ? HTTP_E_NOSPC : (ssize_t)o.n;
 }

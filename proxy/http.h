@@ -9,10 +9,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* Macros, not enumerators, so the error messages can spell them (http.c, SBX_STR). */
+#define HTTP_LINE_MAX	 8192  /* request line, without its CRLF */
+#define HTTP_HEAD_MAX	 65536 /* whole head: request line, fields, final empty line */
+#define HTTP_HEADERS_MAX 100   /* field lines */
+
 enum {
-	HTTP_LINE_MAX = 8192,	    /* request line, without its CRLF */
-	HTTP_HEAD_MAX = 65536,	    /* whole head: request line, fields, final empty line */
-	HTTP_HEADERS_MAX = 100,	    /* field lines */
 	HTTP_METHOD_MAX = 24,	    /* longest registered method is 17 */
 	HTTP_HOST_MAX = 255,	    /* host as written, without brackets */
 	HTTP_CHUNK_LINE_MAX = 4096, /* chunk-size line with extensions */
@@ -141,9 +143,7 @@ int http_chunked_done(const struct http_chunked *c);
 
 /* --- responses ---------------------------------------------------------------------------- */
 
-enum {
-	HTTP_INTERIM_MAX = 16, /* 1xx responses before the final one */
-};
+#define HTTP_INTERIM_MAX 16 /* 1xx responses before the final one */
 
 struct http_response {
 	int version_minor; /* HTTP/1.<minor>: 0 or 1 */

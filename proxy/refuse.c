@@ -15,34 +15,11 @@
 
 #include "proxy/refuse.h"
 
-struct w {
-	char *p;
-	size_t n, cap;
-	int full;
-};
+#include "platform/buf.h"
 
-static void w_put(struct w *w, const char *s, size_t n)
+static void w_hex(struct fbuf *w, unsigned char c)
 {
-	if (w->full || w->cap - w->n < n) {
-		w->full = 1;
-		return;
-	}
-	if (w->p)
-		memcpy(w->p + w->n, s, n);
-	w->n += n;
-}
-
-static void w_str(struct w *w, const char *s)
-{
-	w_put(w, s, strlen(s));
-}
-
-static void w_hex(struct w *w, unsigned char c)
-{
-	char e[5];
-
-	snprintf(e, sizeof(e), "\\x%02X", c);
-	w_put(w, e, 4);
+	fbuf_printf(w, "\\x%02X", c);
 }
 
 static int host_byte_ok(unsigned char c)
@@ -52,40 +29,37 @@ static int host_byte_ok(unsigned char c)
 }
 
 /* The host, escaped; IPv6 literals bracketed so ":port" stays readable. */
-static void w_host(struct w *w, const char *host, uint16_t port)
+static void w_host(struct fbuf *w, const char *host, uint16_t port)
 {
 	int v6 = host && strchr(host, ':');
-	char pb[8];
 
 	if (!host || !*host) {
-		w_str(w, "(no host)");
+		fbuf_puts(w, "(no host)");
 		return;
 	}
 	if (v6)
-		w_str(w, "[");
+		fbuf_puts(w, "[");
 	for (size_t i = 0; host[i] && i < 1024; i++) {
 		if (host_byte_ok((unsigned char)host[i]))
-			w_put(w, host + i, 1);
+			fbuf_add(w, host + i, 1);
 		else
 			w_hex(w, (unsigned char)host[i]);
 	}
 	if (v6)
-		w_str(w, "]");
-	if (port) {
-		snprintf(pb, sizeof(pb), ":%u", (unsigned)port);
-		w_str(w, pb);
-	}
+		fbuf_puts(w, "]");
+	if (port)
+		fbuf_printf(w, ":%u", (unsigned)port);
 }
 
 /* Daemon text: control bytes escaped, the rest (UTF-8 paths) kept. */
-static void w_text(struct w *w, const char *s)
+static void w_text(struct fbuf *w, const char *s)
 {
 	for (size_t i = 0; s[i] && i < 8192; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x20 || c == 0x7f)
 			w_hex(w, c);
 		else
-			w_put(w, s + i, 1);
+			fbuf_add(w, s + i, 1);
 	}
 }
 
@@ -126,63 +100,60 @@ static const char *status_phrase(int status)
 	return "Error";
 }
 
-typedef void (*body_fn)(struct w *w, const void *arg);
+typedef void (*body_fn)(struct fbuf *w, const void *arg);
 
 /* Head and body: the body is written once to count it, then for real. */
 static ssize_t respond(int status, body_fn body, const void *arg, char *out, size_t cap)
 {
-	struct w count = {NULL, 0, (size_t)-1, 0}, w = {out, 0, cap, 0};
-	char line[128];
+	struct fbuf count = fbuf_on(NULL, 0), w = fbuf_on(out, cap);
 
 	if (status < 100 || status > 599)
 		return -EINVAL;
 	body(&count, arg);
-	snprintf(line, sizeof(line), "HTTP/1.1 %d %s\r\n", status, status_phrase(status));
-	w_str(&w, line);
-	w_str(&w, "Content-Type: text/plain; charset=utf-8\r\n");
-	snprintf(line, sizeof(line), "Content-Length: %zu\r\n", count.n);
-	w_str(&w, line);
-	w_str(&w, "Connection: close\r\n\r\n");
+	fbuf_printf(&w, "HTTP/1.1 %d %s\r\n", status, status_phrase(status));
+	fbuf_puts(&w, "Content-Type: text/plain; charset=utf-8\r\n");
+	fbuf_printf(&w, "Content-Length: %zu\r\n", count.n);
+	fbuf_puts(&w, "Connection: close\r\n\r\n");
 	body(&w, arg);
-	return w.full ? -ENOSPC : (ssize_t)w.n;
+	return fbuf_result(&w);
 }
 
-static void suggest(struct w *w, const struct refuse_info *ri)
+static void suggest(struct fbuf *w, const struct refuse_info *ri)
 {
 	if (ri->line && !*ri->line)
 		return;
 	if (!ri->line && !refuse_host_is_plain(ri->host)) {
-		w_str(w, "The host name is not valid, so no policy line can allow it.\n");
+		fbuf_puts(w, "The host name is not valid, so no policy line can allow it.\n");
 		return;
 	}
-	w_str(w, "To allow it, add this line to that section:\n\n    ");
+	fbuf_puts(w, "To allow it, add this line to that section:\n\n    ");
 	if (ri->line) {
 		w_text(w, ri->line);
 	} else {
-		w_str(w, "allow_domains += ");
+		fbuf_puts(w, "allow_domains += ");
 		w_host(w, ri->host, ri->port == 80 || ri->port == 443 ? 0 : ri->port);
 	}
-	w_str(w, "\n");
+	fbuf_puts(w, "\n");
 }
 
-static void body_403(struct w *w, const void *arg)
+static void body_403(struct fbuf *w, const void *arg)
 {
 	const struct refuse_info *ri = arg;
 
-	w_str(w, "sbxsh: the sandbox's network proxy refused a connection to ");
+	fbuf_puts(w, "sbxsh: the sandbox's network proxy refused a connection to ");
 	w_host(w, ri->host, ri->port);
-	w_str(w, ".\n");
+	fbuf_puts(w, ".\n");
 	if (ri->reason) {
-		w_str(w, "Reason: ");
+		fbuf_puts(w, "Reason: ");
 		w_text(w, ri->reason);
-		w_str(w, "\n");
+		fbuf_puts(w, "\n");
 	}
 	if (ri->profile) {
-		w_str(w, "Profile: ");
+		fbuf_puts(w, "Profile: ");
 		w_text(w, ri->profile);
-		w_str(w, " in ");
+		fbuf_puts(w, " in ");
 		w_text(w, ri->file ? ri->file : "the built-in default policy");
-		w_str(w, "\n");
+		fbuf_puts(w, "\n");
 	}
 	suggest(w, ri);
 }
@@ -198,7 +169,7 @@ struct args_502 {
 	enum refuse_upstream why;
 };
 
-static void body_502(struct w *w, const void *arg)
+static void body_502(struct fbuf *w, const void *arg)
 {
 	const struct args_502 *a = arg;
 	static const char *const what[] = {
@@ -209,16 +180,16 @@ static void body_502(struct w *w, const void *arg)
 	};
 	unsigned i = (unsigned)a->why;
 
-	w_str(w, "sbxsh: could not connect to ");
+	fbuf_puts(w, "sbxsh: could not connect to ");
 	w_host(w, a->host, a->port);
-	w_str(w, ": ");
-	w_str(w, i < sizeof(what) / sizeof(what[0]) && what[i] ? what[i] : "connection failed");
+	fbuf_puts(w, ": ");
+	fbuf_puts(w, i < sizeof(what) / sizeof(what[0]) && what[i] ? what[i] : "connection failed");
 	if (a->detail) {
-		w_str(w, " (");
+		fbuf_puts(w, " (");
 		w_text(w, a->detail);
-		w_str(w, ")");
+		fbuf_puts(w, ")");
 	}
-	w_str(w, ".\n");
+	fbuf_puts(w, ".\n");
 }
 
 ssize_t refuse_http_502(const char *host, uint16_t port, enum refuse_upstream why,
@@ -229,11 +200,11 @@ ssize_t refuse_http_502(const char *host, uint16_t port, enum refuse_upstream wh
 	return respond(502, body_502, &a, out, cap);
 }
 
-static void body_status(struct w *w, const void *arg)
+static void body_status(struct fbuf *w, const void *arg)
 {
-	w_str(w, "sbxsh: ");
+	fbuf_puts(w, "sbxsh: ");
 	w_text(w, arg ? arg : "request refused");
-	w_str(w, "\n");
+	fbuf_puts(w, "\n");
 }
 
 ssize_t refuse_http_status(int status, const char *message, char *out, size_t cap)

@@ -77,8 +77,9 @@ static uint64_t get64(const uint8_t *p)
 	return v;
 }
 
-long sess_frame_len(const uint8_t *p, size_t n)
+long sess_frame_len(const void *frame, size_t n)
 {
+	const uint8_t *p = frame;
 	uint32_t len;
 
 	if (n < SESS_HDR_LEN)
@@ -189,8 +190,9 @@ static int store(struct sess_msg *m, const struct field *f, const uint8_t *v, si
 	return -EPROTO;
 }
 
-int sess_decode(const uint8_t *p, size_t n, struct sess_msg *m)
+int sess_decode(const void *frame, size_t n, struct sess_msg *m)
 {
+	const uint8_t *p = frame;
 	long want = sess_frame_len(p, n);
 	size_t i;
 	bool known = false;
@@ -223,45 +225,17 @@ int sess_decode(const uint8_t *p, size_t n, struct sess_msg *m)
 	return 0;
 }
 
-static void grow(struct sess_buf *b, size_t more)
+static void put(struct buf *b, uint8_t tag, const void *v, size_t n)
 {
-	uint8_t *np;
-	size_t cap;
+	uint8_t head[3] = {tag, (uint8_t)(n >> 8), (uint8_t)n};
 
-	if (b->err || b->n + more <= b->cap)
-		return;
-	if (b->n + more > SESS_HDR_LEN + SESS_BODY_MAX) {
-		b->err = -E2BIG;
-		return;
-	}
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->n + more)
-		cap *= 2;
-	np = realloc(b->p, cap);
-	if (!np) {
-		b->err = -ENOMEM;
-		return;
-	}
-	b->p = np;
-	b->cap = cap;
-}
-
-static void put(struct sess_buf *b, uint8_t tag, const void *v, size_t n)
-{
 	if (n > SESS_FIELD_MAX && !b->err)
 		b->err = -E2BIG;
-	grow(b, 3 + n);
-	if (b->err)
-		return;
-	b->p[b->n] = tag;
-	b->p[b->n + 1] = (uint8_t)(n >> 8);
-	b->p[b->n + 2] = (uint8_t)n;
-	if (n)
-		memcpy(b->p + b->n + 3, v, n);
-	b->n += 3 + n;
+	buf_add(b, head, 3);
+	buf_add(b, v, n);
 }
 
-static void put_text(struct sess_buf *b, uint8_t tag, struct sess_str s)
+static void put_text(struct buf *b, uint8_t tag, struct sess_str s)
 {
 	if (!s.p)
 		return;
@@ -270,13 +244,13 @@ static void put_text(struct sess_buf *b, uint8_t tag, struct sess_str s)
 	put(b, tag, s.p, s.n);
 }
 
-static void put16(struct sess_buf *b, uint8_t tag, uint16_t v)
+static void put16(struct buf *b, uint8_t tag, uint16_t v)
 {
 	uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
 	put(b, tag, x, 2);
 }
 
-static void put_refusal(struct sess_buf *b, uint8_t tag, const struct sess_refusal *r)
+static void put_refusal(struct buf *b, uint8_t tag, const struct sess_refusal *r)
 {
 	const struct sess_str *t[3] = {&r->host, &r->reason, &r->grant};
 	uint8_t x[2 + 3 * (2 + SESS_REFUSAL_TEXT)];
@@ -299,7 +273,7 @@ static void put_refusal(struct sess_buf *b, uint8_t tag, const struct sess_refus
 	put(b, tag, x, n);
 }
 
-static void put_field(struct sess_buf *b, const struct sess_msg *m, const struct field *f)
+static void put_field(struct buf *b, const struct sess_msg *m, const struct field *f)
 {
 	const void *base = (const char *)m + f->off;
 	size_t cnt = f->noff ? *(const size_t *)((const char *)m + f->noff) : 0;
@@ -331,36 +305,27 @@ static void put_field(struct sess_buf *b, const struct sess_msg *m, const struct
 	}
 }
 
-int sess_encode(const struct sess_msg *m, struct sess_buf *b)
+int sess_encode(const struct sess_msg *m, struct buf *b)
 {
+	uint8_t head[SESS_HDR_LEN + 2] = {[SESS_HDR_LEN] = SESS_PROTO_VERSION,
+					  [SESS_HDR_LEN + 1] = m->type};
+	uint8_t *p;
 	size_t body;
 
-	b->n = 0;
-	b->err = 0;
-	grow(b, SESS_HDR_LEN + 2);
-	if (b->err)
-		return b->err;
-	b->n = SESS_HDR_LEN;
-	b->p[b->n++] = SESS_PROTO_VERSION;
-	b->p[b->n++] = m->type;
+	buf_reset(b);
+	b->max = SESS_HDR_LEN + SESS_BODY_MAX;
+	buf_add(b, head, sizeof(head));
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		put_field(b, m, &fields[i]);
 	if (b->err)
 		return b->err;
 	body = b->n - SESS_HDR_LEN;
-	b->p[0] = (uint8_t)(body >> 24);
-	b->p[1] = (uint8_t)(body >> 16);
-	b->p[2] = (uint8_t)(body >> 8);
-	b->p[3] = (uint8_t)body;
+	p = (uint8_t *)b->p;
+	p[0] = (uint8_t)(body >> 24);
+	p[1] = (uint8_t)(body >> 16);
+	p[2] = (uint8_t)(body >> 8);
+	p[3] = (uint8_t)body;
 	return 0;
-}
-
-void sess_buf_release(struct sess_buf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->n = b->cap = 0;
-	b->err = 0;
 }
 
 struct sess_str sess_s(const char *s)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "platform/buf.h"
+
 #define SESS_PROTO_VERSION 1
 #define SESS_HDR_LEN	   4
 #define SESS_BODY_MAX	   65536 /* bytes of one frame's body */
@@ -122,29 +124,20 @@ struct sess_msg {
 	unsigned have_counters; /* bit i set: counter[i] was sent */
 };
 
-/* A growing output frame. Errors are sticky: check sess_buf_finish's result once. */
-struct sess_buf {
-	uint8_t *p; /* owned */
-	size_t n, cap;
-	int err;
-};
+/* How many bytes the frame at frame (n bytes there) needs in all: 0 when fewer than
+ * SESS_HDR_LEN are there yet, else SESS_HDR_LEN + body length; -EMSGSIZE past SESS_BODY_MAX,
+ * -EPROTO when the body is too short to hold a version and a type. */
+long sess_frame_len(const void *frame, size_t n);
 
-/* How many bytes the frame starting at p needs in all: 0 when fewer than SESS_HDR_LEN are
- * there yet, else SESS_HDR_LEN + body length; -EMSGSIZE past SESS_BODY_MAX, -EPROTO when the
- * body is too short to hold a version and a type. */
-long sess_frame_len(const uint8_t *p, size_t n);
-
-/* Decodes one whole frame (n == sess_frame_len) into *m, whose texts point into p.
+/* Decodes one whole frame (n == sess_frame_len) into *m, whose texts point into frame.
  * Returns 0, or -EPROTO for a malformed frame (unknown tag, bad length, NUL in a text,
  * port 0, repeated scalar, too many entries), -EPROTONOSUPPORT for another version. */
-int sess_decode(const uint8_t *p, size_t n, struct sess_msg *m);
+int sess_decode(const void *frame, size_t n, struct sess_msg *m);
 
 /* Encodes *m (every field that is set: texts with p != NULL, lists, counters in
- * have_counters) into b, which is reset first. Returns 0, or -E2BIG / -ENOMEM / -EINVAL.
- * The caller frees b->p with sess_buf_release. */
-int sess_encode(const struct sess_msg *m, struct sess_buf *b);
-
-void sess_buf_release(struct sess_buf *b);
+ * have_counters) into b (platform/buf.h), which is reset first and limited to a frame's
+ * size. Returns 0, or -E2BIG / -ENOMEM / -EINVAL. The caller frees b with buf_free. */
+int sess_encode(const struct sess_msg *m, struct buf *b);
 
 /* A text as a sess_str (NULL stays unset). */
 struct sess_str sess_s(const char *s);

@@ -22,21 +22,6 @@
 
 #include "session/vlog.h"
 
-static void add(struct vlog_buf *o, const char *s, size_t n)
-{
-	if (o->n + n + 1 > o->cap) {
-		size_t cap = (o->n + n + 1) * 2;
-		char *np = realloc(o->p, cap);
-		if (!np)
-			return;
-		o->p = np;
-		o->cap = cap;
-	}
-	memcpy(o->p + o->n, s, n);
-	o->n += n;
-	o->p[o->n] = '\0';
-}
-
 /* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
@@ -53,52 +38,52 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
-void vlog_json_string(struct vlog_buf *b, const char *s)
+void vlog_json_string(struct buf *b, const char *s)
 {
-	struct vlog_buf *o = b;
+	struct buf *o = b;
 	const unsigned char *u = (const unsigned char *)(s ? s : "");
 	size_t n = strlen((const char *)u);
 	char esc[8];
 
-	add(o, "\"", 1);
+	buf_add(o, "\"", 1);
 	for (size_t i = 0; i < n;) {
 		unsigned char c = u[i];
 		size_t k;
 		if (c == '"' || c == '\\') {
 			esc[0] = '\\';
 			esc[1] = (char)c;
-			add(o, esc, 2);
+			buf_add(o, esc, 2);
 			i++;
 		} else if (c < 0x20 || c == 0x7f) {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			add(o, esc, 6);
+			buf_add(o, esc, 6);
 			i++;
 		} else if (c < 0x80) {
-			add(o, (const char *)u + i, 1);
+			buf_add(o, (const char *)u + i, 1);
 			i++;
 		} else if ((k = utf8_len(u + i, n - i)) == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
 			/* a C1 control (U+0080-U+009F): escaped, a terminal may act on it */
 			snprintf(esc, sizeof(esc), "\\u%04x", u[i + 1]);
-			add(o, esc, 6);
+			buf_add(o, esc, 6);
 			i += 2;
 		} else if (k) {
-			add(o, (const char *)u + i, k);
+			buf_add(o, (const char *)u + i, k);
 			i += k;
 		} else {
-			add(o, "\\ufffd", 6);
+			buf_add(o, "\\ufffd", 6);
 			i++;
 		}
 	}
-	add(o, "\"", 1);
+	buf_add(o, "\"", 1);
 }
 
-void vlog_field(struct vlog_buf *b, const char *key, const char *value)
+void vlog_field(struct buf *b, const char *key, const char *value)
 {
-	struct vlog_buf *o = b;
+	struct buf *o = b;
 
-	add(o, o->n > 1 ? ",\"" : "\"", o->n > 1 ? 2 : 1);
-	add(o, key, strlen(key));
-	add(o, "\":", 2);
+	buf_add(o, o->n > 1 ? ",\"" : "\"", o->n > 1 ? 2 : 1);
+	buf_add(o, key, strlen(key));
+	buf_add(o, "\":", 2);
 	vlog_json_string(b, value);
 }
 
@@ -135,17 +120,17 @@ int vlog_append(const char *path, const char *line, size_t n)
 	return r;
 }
 
-static void add_num(struct vlog_buf *o, const char *key, long v)
+static void add_num(struct buf *o, const char *key, long v)
 {
 	char num[32];
 
-	add(o, o->n > 1 ? ",\"" : "\"", o->n > 1 ? 2 : 1);
-	add(o, key, strlen(key));
+	buf_add(o, o->n > 1 ? ",\"" : "\"", o->n > 1 ? 2 : 1);
+	buf_add(o, key, strlen(key));
 	snprintf(num, sizeof(num), "\":%ld", v);
-	add(o, num, strlen(num));
+	buf_add(o, num, strlen(num));
 }
 
-static void opt_field(struct vlog_buf *o, const char *key, const char *v)
+static void opt_field(struct buf *o, const char *key, const char *v)
 {
 	if (v)
 		vlog_field(o, key, v);
@@ -160,7 +145,7 @@ static void iso_time(char *buf, size_t n, const struct timespec *ts)
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts->tv_nsec / 1000000);
 }
 
-void vlog_format(struct vlog_buf *b, const struct vlog_record *r, const struct timespec *when)
+void vlog_format(struct buf *b, const struct vlog_record *r, const struct timespec *when)
 {
 	char t[80], cl[VLOG_CMDLINE_MAX + 1];
 	struct timespec now;
@@ -170,7 +155,7 @@ void vlog_format(struct vlog_buf *b, const struct vlog_record *r, const struct t
 		when = &now;
 	}
 	iso_time(t, sizeof(t), when);
-	add(b, "{", 1);
+	buf_add(b, "{", 1);
 	vlog_field(b, "time", t);
 	opt_field(b, "session", r->session);
 	opt_field(b, "command", r->command);
@@ -192,52 +177,52 @@ void vlog_format(struct vlog_buf *b, const struct vlog_record *r, const struct t
 		add_num(b, "pid", r->pid);
 	opt_field(b, "reason", r->reason);
 	opt_field(b, "grant", r->grant);
-	add(b, "}\n", 2);
+	buf_add(b, "}\n", 2);
 }
 
 /* ---- syslog / journald ---- */
 
 /* Appends v with control characters as '?': one datagram field per line. */
-static void add_clean(struct vlog_buf *o, const char *v)
+static void add_clean(struct buf *o, const char *v)
 {
 	for (; v && *v; v++) {
 		char c = (unsigned char)*v < 0x20 || *v == 0x7f ? '?' : *v;
 
-		add(o, &c, 1);
+		buf_add(o, &c, 1);
 	}
 }
 
-static void journal_field(struct vlog_buf *o, const char *key, const char *v)
+static void journal_field(struct buf *o, const char *key, const char *v)
 {
 	if (!v)
 		return;
-	add(o, key, strlen(key));
-	add(o, "=", 1);
+	buf_add(o, key, strlen(key));
+	buf_add(o, "=", 1);
 	add_clean(o, v);
-	add(o, "\n", 1);
+	buf_add(o, "\n", 1);
 }
 
 /* key="value" for syslog's one line, quotes and backslashes escaped. */
-static void kv(struct vlog_buf *o, const char *key, const char *v)
+static void kv(struct buf *o, const char *key, const char *v)
 {
 	if (!v)
 		return;
-	add(o, " ", 1);
-	add(o, key, strlen(key));
-	add(o, "=\"", 2);
+	buf_add(o, " ", 1);
+	buf_add(o, key, strlen(key));
+	buf_add(o, "=\"", 2);
 	for (; *v; v++) {
 		if (*v == '"' || *v == '\\')
-			add(o, "\\", 1);
+			buf_add(o, "\\", 1);
 		add_clean(o, (char[]){*v, 0});
 	}
-	add(o, "\"", 1);
+	buf_add(o, "\"", 1);
 }
 
-static void summary(struct vlog_buf *o, const struct vlog_record *r)
+static void summary(struct buf *o, const struct vlog_record *r)
 {
 	char port[16];
 
-	add(o, "sbxsh violation", 15);
+	buf_add(o, "sbxsh violation", 15);
 	kv(o, "kind", r->kind);
 	kv(o, "path", r->path);
 	kv(o, "host", r->host);
@@ -274,14 +259,14 @@ static int send_dgram(const char *sock, const char *p, size_t n)
 
 static int to_journal(const char *sock, const struct vlog_record *r)
 {
-	struct vlog_buf o = {0}, msg = {0};
+	struct buf o = {0}, msg = {0};
 	char port[16], pid[24];
 	int rc;
 
 	summary(&msg, r);
 	snprintf(port, sizeof(port), "%u", r->port);
 	snprintf(pid, sizeof(pid), "%ld", r->pid);
-	journal_field(&o, "MESSAGE", msg.p ? msg.p : "sbxsh violation");
+	journal_field(&o, "MESSAGE", msg.err ? "sbxsh violation" : msg.p);
 	journal_field(&o, "PRIORITY", "5");
 	journal_field(&o, "SYSLOG_FACILITY", "10");
 	journal_field(&o, "SYSLOG_IDENTIFIER", "sbxsh");
@@ -298,15 +283,15 @@ static int to_journal(const char *sock, const struct vlog_record *r)
 	journal_field(&o, "SBXSH_PROFILE", r->profile);
 	journal_field(&o, "SBXSH_PROFILE_FILE", r->profile_file);
 	journal_field(&o, "SBXSH_GRANT", r->grant);
-	rc = o.p ? send_dgram(sock, o.p, o.n) : -ENOMEM;
-	free(o.p);
-	free(msg.p);
+	rc = o.err ? o.err : send_dgram(sock, o.p, o.n);
+	buf_free(&o);
+	buf_free(&msg);
 	return rc;
 }
 
 static int to_syslog(const char *sock, const struct vlog_record *r)
 {
-	struct vlog_buf o = {0};
+	struct buf o = {0};
 	char head[96], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -316,10 +301,10 @@ static int to_syslog(const char *sock, const struct vlog_record *r)
 	strftime(stamp, sizeof(stamp), "%b %e %H:%M:%S", &tm);
 	snprintf(head, sizeof(head), "<%d>%s sbxsh[%ld]: ", VLOG_FACILITY * 8 + VLOG_PRIORITY,
 		 stamp, (long)getpid());
-	add(&o, head, strlen(head));
+	buf_add(&o, head, strlen(head));
 	summary(&o, r);
-	rc = o.p ? send_dgram(sock, o.p, o.n) : -ENOMEM;
-	free(o.p);
+	rc = o.err ? o.err : send_dgram(sock, o.p, o.n);
+	buf_free(&o);
 	return rc;
 }
 
@@ -336,13 +321,13 @@ int vlog_syslog_at(const char *journal, const char *devlog, const struct vlog_re
 
 int vlog_write(const char *path, bool use_syslog, const struct vlog_record *r)
 {
-	struct vlog_buf o = {0};
+	struct buf o = {0};
 	int rc = 1;
 
 	if (path && *path) {
 		vlog_format(&o, r, NULL);
-		rc = o.p ? vlog_append(path, o.p, o.n) : -ENOMEM;
-		free(o.p);
+		rc = o.err ? o.err : vlog_append(path, o.p, o.n);
+		buf_free(&o);
 	}
 	if (use_syslog)
 		vlog_syslog_at("/run/systemd/journal/socket", "/dev/log", r);

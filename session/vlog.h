@@ -10,16 +10,13 @@
 #include <stddef.h>
 #include <time.h>
 
-/* A growing line; p is NUL-terminated, owned (free it), NULL after an allocation failure. */
-struct vlog_buf {
-	char *p;
-	size_t n, cap;
-};
+#include "platform/buf.h"
 
+/* The formatters append to a struct buf (platform/buf.h): check its err once at the end. */
 /* Appends s as a JSON string: quotes, escapes, invalid UTF-8 as U+FFFD. */
-void vlog_json_string(struct vlog_buf *b, const char *s);
+void vlog_json_string(struct buf *b, const char *s);
 /* Appends "key":"value", with a comma when the object already has a field. */
-void vlog_field(struct vlog_buf *b, const char *key, const char *value);
+void vlog_field(struct buf *b, const char *key, const char *value);
 /* Appends the n bytes of line to the file at path (0600, parents made 0700). Returns 0, 1
  * when path is NULL, "" or /dev/null (nothing to write), or -errno; callers may ignore it:
  * the log never fails anything. */
@@ -45,7 +42,7 @@ struct vlog_record {
 #define VLOG_CMDLINE_MAX 1024 /* a command line is cut to this many bytes */
 
 /* Formats r as one JSON object and a newline into b (when: NULL for now). */
-void vlog_format(struct vlog_buf *b, const struct vlog_record *r, const struct timespec *when);
+void vlog_format(struct buf *b, const struct vlog_record *r, const struct timespec *when);
 
 /* Appends r to the file at path (NULL or "": none) with one write(), and sends it to
  * journald/syslog when use_syslog. Never blocks on a slow log reader. Returns

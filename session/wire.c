@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int sess_send(int sock, const uint8_t *p, size_t n, const int *fds, size_t nfds)
+int sess_send(int sock, const void *p, size_t n, const int *fds, size_t nfds)
 {
 	return nfds > SESS_FDS_MAX ? -E2BIG : fdpass_send(sock, p, n, fds, nfds);
 }

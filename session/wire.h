@@ -8,7 +8,7 @@
 
 /* Sends the n bytes at p with the nfds descriptors (attached to the first byte).
  * Returns 0 or a negative errno. */
-int sess_send(int sock, const uint8_t *p, size_t n, const int *fds, size_t nfds);
+int sess_send(int sock, const void *p, size_t n, const int *fds, size_t nfds);
 
 /* Reads one whole frame into buf (at least SESS_HDR_LEN + SESS_BODY_MAX bytes) and the
  * descriptors that came with it into fds (up to SESS_FDS_MAX, close-on-exec; *nfds set).

@@ -24,7 +24,7 @@
 
 #include "paths.h"
 #include "platform/log.h"
-#include "session/client.h"
+#include "session/client/client.h"
 #include "shell/agent.h"
 #include "shell/commands.h"
 #include "shell/net.h"

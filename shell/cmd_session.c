@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "platform/log.h"
-#include "session/client.h"
+#include "session/client/client.h"
 #include "session/ident.h"
-#include "session/listen_relay.h"
-#include "session/socks_client.h"
+#include "session/client/listen_relay.h"
+#include "session/client/socks_client.h"
 #include "shell/commands.h"
 #include "shell/net.h"
 #include "shell/policy.h"

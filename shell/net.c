@@ -5,7 +5,7 @@
  *   what was asked → the command does not run (exit 125, the daemon's words on stderr).
  * - The front end holds the stage's listeners only between receiving and passing them on;
  *   after sess_begin only the daemon has them.
- * - No event loop, no OpenSSL: session/client.c is plain blocking C.
+ * - No event loop, no OpenSSL: session/client/client.c is plain blocking C.
  */
 #include "shell/net.h"
 
@@ -19,10 +19,10 @@
 #include "platform/log.h"
 #include "platform/sandbox.h"
 #include "proxy/domain.h"
-#include "session/client.h"
+#include "session/client/client.h"
 #include "session/errf.h"
-#include "session/proxy_env.h"
-#include "session/stage_net.h"
+#include "session/client/proxy_env.h"
+#include "session/client/stage_net.h"
 #include "shell/policy.h"
 
 struct net_run {

@@ -5,7 +5,7 @@
 #ifndef SBX_SHELL_NET_H
 #define SBX_SHELL_NET_H
 
-#include "session/client.h"
+#include "session/client/client.h"
 #include "shell/shell.h"
 
 struct profile;

@@ -149,6 +149,8 @@ int policy_diag(struct strv *sv, const char *file, unsigned line, const char *fm
 int policy_finish(struct policy *p, struct diag *d);
 /* Frees the sections (not the policy). */
 void policy_sections_free(struct policy *p);
+/* Frees a list's values and array; l is left empty. */
+void policy_list_release(struct pol_list *l);
 
 extern const char *const policy_net_names[],
     *const policy_tmp_names[], *const policy_viol_names[], *const policy_monitor_names[];

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "platform/buf.h"
 #include "shell/policy_impl.h"
 
 #define POLICY_MAX_SIZE (1 << 20)
@@ -84,13 +85,12 @@ static int read_all(int fd, char **buf, size_t *len)
 				free(b);
 				return -EFBIG;
 			}
-			char *nb = realloc(b, cap * 2);
+			char *nb = array_grow(b, &cap, cap + 1, 1);
 			if (!nb) {
 				free(b);
 				return -ENOMEM;
 			}
 			b = nb;
-			cap *= 2;
 		}
 		ssize_t r = read(fd, b + n, cap - n);
 		if (r < 0 && errno == EINTR)
@@ -215,14 +215,11 @@ int policy_load_builtin(struct policy *p)
 	if (!policy_intern(p, policy_embedded_file))
 		return -ENOMEM;
 	p->nsys = p->files.n;
-	if (p->cap - p->nsecs < policy_default_nsecs) {
-		size_t cap = p->nsecs + policy_default_nsecs + 16;
-		struct section *ns = realloc(p->secs, cap * sizeof(*ns));
-		if (!ns)
-			return -ENOMEM;
-		p->secs = ns;
-		p->cap = cap;
-	}
+	struct section *ns =
+	    array_grow(p->secs, &p->cap, p->nsecs + policy_default_nsecs, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	p->secs = ns;
 	memcpy(p->secs + p->nsecs, policy_default_secs, policy_default_nsecs * sizeof(*p->secs));
 	p->nsecs += policy_default_nsecs;
 	return 0;
@@ -286,6 +283,18 @@ static int load_user(struct policy *p, const struct policy_opts *o, struct diag 
 	return load_confd(p, dir, true, o, d);
 }
 
+/* A load's last step: p (when r is 0) finished and handed to *out, else freed. */
+static int hand_over(struct policy *p, int r, struct policy **out, struct diag *d)
+{
+	if (r == 0)
+		r = policy_finish(p, d);
+	if (r == 0)
+		*out = p;
+	else
+		policy_free(p);
+	return r;
+}
+
 int policy_load(struct policy **out, const struct policy_opts *o, struct diag *d)
 {
 	struct policy *p = NULL;
@@ -301,15 +310,10 @@ int policy_load(struct policy **out, const struct policy_opts *o, struct diag *d
 		goto out;
 	if ((r = load_confd(p, dir, false, o, d)) < 0)
 		goto out;
-	if (!o->no_user && users_allowed(p) && (r = load_user(p, o, d)) < 0)
-		goto out;
-	if ((r = policy_finish(p, d)) < 0)
-		goto out;
-	*out = p;
-	p = NULL;
+	if (!o->no_user && users_allowed(p))
+		r = load_user(p, o, d);
 out:
-	policy_free(p);
-	return r;
+	return hand_over(p, r, out, d);
 }
 
 int policy_load_string(struct policy **out, const char *buf, size_t len, const char *name,
@@ -318,17 +322,9 @@ int policy_load_string(struct policy **out, const char *buf, size_t len, const c
 	struct policy *p = NULL;
 	int r;
 	*out = NULL;
-	if ((r = policy_new(&p, o, d)) < 0)
-		goto out;
-	if ((r = policy_parse_buffer(p, buf, len, name, true, d)) < 0)
-		goto out;
-	if ((r = policy_finish(p, d)) < 0)
-		goto out;
-	*out = p;
-	p = NULL;
-out:
-	policy_free(p);
-	return r;
+	if ((r = policy_new(&p, o, d)) == 0)
+		r = policy_parse_buffer(p, buf, len, name, true, d);
+	return hand_over(p, r, out, d);
 }
 
 int policy_check_files(char *const *files, size_t n, const struct policy_opts *o, struct diag *d)
@@ -363,9 +359,7 @@ void policy_free(struct policy *p)
 	free(p->set.prompt_marker);
 	free(p->set.bwrap);
 	free(p->set.log);
-	for (size_t i = 0; i < p->set.root_markers.n; i++)
-		free(p->set.root_markers.v[i].value);
-	free(p->set.root_markers.v);
+	policy_list_release(&p->set.root_markers);
 	free(p->home);
 	free(p->pw_home);
 	free(p->user_file);

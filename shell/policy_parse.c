@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "paths.h"
+#include "platform/buf.h"
 #include "platform/path.h"
 #include "proxy/domain.h"
 #include "shell/policy_impl.h"
@@ -245,14 +246,10 @@ static struct section *section_new(struct pctx *c, enum sec_kind kind, const cha
 				   const char *head)
 {
 	struct policy *p = c->p;
-	if (p->nsecs == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct section *ns = realloc(p->secs, cap * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		p->secs = ns;
-		p->cap = cap;
-	}
+	struct section *ns = array_grow(p->secs, &p->cap, p->nsecs + 1, sizeof(*ns));
+	if (!ns)
+		return NULL;
+	p->secs = ns;
 	struct section *s = &p->secs[p->nsecs];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
@@ -544,14 +541,10 @@ static int parse_name(struct pctx *c, const char *raw, enum key_id *key, enum op
 static int add_op(struct pctx *c, enum key_id key, enum op_kind op, struct strv *tokens)
 {
 	struct section *s = c->cur;
-	if (s->nops == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		struct pol_op *no = realloc(s->ops, cap * sizeof(*no));
-		if (!no)
-			return -ENOMEM;
-		s->ops = no;
-		s->cap = cap;
-	}
+	struct pol_op *no = array_grow(s->ops, &s->cap, s->nops + 1, sizeof(*no));
+	if (!no)
+		return -ENOMEM;
+	s->ops = no;
 	s->ops[s->nops++] = (struct pol_op){key, op, *tokens, c->file, c->line, c->user};
 	*tokens = (struct strv){0};
 	return 0;

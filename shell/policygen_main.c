@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/buf.h"
 #include "shell/policy_impl.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -22,7 +23,7 @@ static char *slurp(const char *path, size_t *len)
 		return NULL;
 	do {
 		if (n + 4096 > cap) {
-			char *nb = realloc(b, cap = n + 65536);
+			char *nb = array_grow(b, &cap, n + 65536, 1);
 			if (!nb) {
 				free(b);
 				fclose(f);

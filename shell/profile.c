@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "platform/buf.h"
 #include "platform/path.h"
 #include "platform/sandbox.h"
 #include "proxy/domain.h"
@@ -27,14 +28,10 @@ static int list_add(struct pol_list *l, const char *v, const char *file, unsigne
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->v[i].value, v) == 0)
 			return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct pol_value *nv = realloc(l->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		l->v = nv;
-		l->cap = cap;
-	}
+	struct pol_value *nv = array_grow(l->v, &l->cap, l->n + 1, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	l->v = nv;
 	char *c = strdup(v);
 	if (!c)
 		return -ENOMEM;
@@ -66,7 +63,7 @@ static void list_clear(struct pol_list *l)
 	l->n = 0;
 }
 
-static void list_release(struct pol_list *l)
+void policy_list_release(struct pol_list *l)
 {
 	list_clear(l);
 	free(l->v);
@@ -209,8 +206,13 @@ static int compile_dir(struct policy *p, struct section *s, struct path_cache *p
 		s->literal += !path_has_glob(s->comps.v[i]);
 	}
 	if (r == -EINVAL || stars > MAX_DOUBLE_STAR) {
-		policy_diag(&d->errors, s->file, s->line, "%s: the pattern %s", s->head,
-			    err ? err : "has more than 4 '**'; simplify it");
+		if (err)
+			policy_diag(&d->errors, s->file, s->line, "%s: the pattern %s", s->head,
+				    err);
+		else
+			policy_diag(&d->errors, s->file, s->line,
+				    "%s: the pattern has more than %d '**'; simplify it", s->head,
+				    MAX_DOUBLE_STAR);
 		r = -EINVAL;
 	}
 	free(exp);
@@ -855,9 +857,9 @@ static void limits_apply(struct rstate *st, struct limits *lim)
 
 static void limits_release(struct limits *lim)
 {
-	list_release(&lim->domains);
-	list_release(&lim->write);
-	list_release(&lim->deny_read);
+	policy_list_release(&lim->domains);
+	policy_list_release(&lim->write);
+	policy_list_release(&lim->deny_read);
 }
 
 /* --- profile_resolve --- */
@@ -1052,7 +1054,7 @@ void profile_free(struct profile *pr)
 				    &pr->allow_domains, &pr->deny_domains,  &pr->ignore_read,
 				    &pr->ignore_write,	&pr->ignore_network};
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
-		list_release(lists[i]);
+		policy_list_release(lists[i]);
 	strv_release(&pr->sections);
 	free(pr->cwd);
 	free(pr->root);

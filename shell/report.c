@@ -29,7 +29,7 @@
 #include "paths.h"
 #include "platform/monitor_src.h"
 #include "platform/sandbox.h"
-#include "session/client.h"
+#include "session/client/client.h"
 #include "platform/term.h"
 #include "session/ident.h"
 #include "session/vlog.h"

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "platform/buf.h"
 #include "platform/fds.h"
 #include "platform/log.h"
 #include "platform/sandbox.h"
@@ -308,11 +309,10 @@ static void quiet_tools(struct run *r)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
-		struct pol_value *v = realloc(l->v, (l->n + 1) * sizeof(*v));
+		struct pol_value *v = array_grow(l->v, &l->cap, l->n + 1, sizeof(*v));
 		if (!v)
 			sbx_fatal("out of memory");
 		l->v = v;
-		l->cap = l->n + 1;
 		if (asprintf(&v[l->n].value, "%s/%s", home, names[i]) < 0)
 			sbx_fatal("out of memory");
 		v[l->n].file = "<sbxsh>";

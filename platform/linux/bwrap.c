@@ -23,6 +23,8 @@
  */
 #include "platform/sandbox.h"
 
+#include "platform/buf.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,14 +42,11 @@ void sbx_mounts_release(struct sbx_mounts *m)
 
 int sbx_mounts_add(struct sbx_mounts *m, enum sbx_mount_op op, const char *src, const char *dst)
 {
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		struct sbx_mount *v = realloc(m->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		m->v = v;
-		m->cap = cap;
-	}
+	struct sbx_mount *v = array_grow(m->v, &m->cap, m->n + 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	m->v = v;
 	struct sbx_mount *e = &m->v[m->n];
 	e->op = op;
 	e->src = src ? strdup(src) : NULL;

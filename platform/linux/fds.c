@@ -1,6 +1,8 @@
 /* fds — descriptor housekeeping on Linux: close_range(2), which not every C library wraps. */
 #include "platform/fds.h"
 
+#include "platform/buf.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -88,7 +90,7 @@ static int open_fds(int **fds, size_t *n)
 {
 	DIR *d = opendir("/proc/self/fd");
 	size_t cap = 64;
-	int *v = malloc(cap * sizeof(*v));
+	int *v = malloc(cap * sizeof(*v)), *w;
 	struct rlimit rl;
 
 	*n = 0;
@@ -103,14 +105,11 @@ static int open_fds(int **fds, size_t *n)
 		for (rlim_t fd = 3; fd < rl.rlim_cur && fd < (1u << 20); fd++) {
 			if (fcntl((int)fd, F_GETFD) < 0)
 				continue;
-			if (*n == cap) {
-				int *w = realloc(v, (cap *= 2) * sizeof(*v));
-				if (!w) {
-					free(v);
-					return -ENOMEM;
-				}
-				v = w;
+			if (!(w = array_grow(v, &cap, *n + 1, sizeof(*v)))) {
+				free(v);
+				return -ENOMEM;
 			}
+			v = w;
 			v[(*n)++] = (int)fd;
 		}
 		*fds = v;
@@ -122,15 +121,12 @@ static int open_fds(int **fds, size_t *n)
 
 		if (*end || e->d_name[0] < '0' || e->d_name[0] > '9' || fd < 3 || fd == dirfd(d))
 			continue;
-		if (*n == cap) {
-			int *w = realloc(v, (cap *= 2) * sizeof(*v));
-			if (!w) {
-				free(v);
-				closedir(d);
-				return -ENOMEM;
-			}
-			v = w;
+		if (!(w = array_grow(v, &cap, *n + 1, sizeof(*v)))) {
+			free(v);
+			closedir(d);
+			return -ENOMEM;
 		}
+		v = w;
 		v[(*n)++] = (int)fd;
 	}
 	closedir(d);

@@ -675,6 +675,41 @@ static int resolve_final(struct ctx *x, int cmd_fd, const char *path, bool follo
 	}
 }
 
+/* The final name of path, which must exist, for a change of it (not followed at the end unless
+ * follow): 0, -ENOENT, -GUARD_REFUSED (ref filled) or resolve_final's error. */
+static int existing_name(struct ctx *x, int dirfd, const char *path, bool follow, struct final *f,
+			 struct stat *st, struct guard_refusal *ref)
+{
+	int r;
+
+	if ((r = resolve_final(x, dirfd, path, follow, f, st, NULL)) < 0)
+		return r;
+	if (!st->st_mode)
+		return -ENOENT;
+	return check(x, f->real, MAND_WRITE, ref) ? -GUARD_REFUSED : 0;
+}
+
+/* The final name of path, which must not exist yet (nor be . or ..: then taken, the call's
+ * EEXIST or EADDRINUSE), to be made for op: 0, taken, -GUARD_REFUSED (ref filled) or
+ * resolve_final's error. */
+static int new_name(struct ctx *x, int dirfd, const char *path, enum mand_op op, int taken,
+		    struct final *f, struct stat *st, struct guard_refusal *ref)
+{
+	int r;
+
+	if ((r = resolve_final(x, dirfd, path, false, f, st, NULL)) < 0)
+		return r;
+	if (st->st_mode || dots(f->name))
+		return taken;
+	return check(x, f->real, op, ref) ? -GUARD_REFUSED : 0;
+}
+
+/* f's name with the trailing slash it was spelled with (the kernel's checks of a directory). */
+static void name_slashed(char (*buf)[NAME_MAX + 3], const struct final *f)
+{
+	snprintf(*buf, sizeof(*buf), "%s%s", f->name, f->slash ? "/" : "");
+}
+
 /* ---- opens ---- */
 
 /* /dev/fd/N, /proc/{self,thread-self,PID}/fd/N, …/task/TID/fd/N: N, or -1. */
@@ -1291,23 +1326,20 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 static int link_fd(struct ctx *x, const struct guard_call *c, int n, struct guard_refusal *ref)
 {
 	struct final g = {.pfd = -1};
-	struct stat st2;
+	struct stat st, st2;
 	char p[48];
 	int ofd, r;
 
 	if ((r = cmd_fd_file(x, n, &ofd, ref)) < 0)
 		return r == -EBADF && c->path[0] ? -ENOENT : r;
-	if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
-		goto out;
-	if (st2.st_mode || dots(g.name)) {
-		r = -EEXIST;
-		goto out;
-	}
-	if (check(x, g.real, MAND_WRITE, ref)) {
-		r = -GUARD_REFUSED;
+	/* an O_PATH descriptor of a symbolic link links the link */
+	if (fstat(ofd, &st) < 0) {
+		r = -errno;
 		goto out;
 	}
-	if ((r = valid(x)) < 0)
+	if ((r = new_name(x, c->dirfd2, c->path2, S_ISLNK(st.st_mode) ? MAND_LINK : MAND_WRITE,
+			  -EEXIST, &g, &st2, ref)) < 0 ||
+	    (r = valid(x)) < 0)
 		goto out;
 	self_fd(p, sizeof(p), ofd);
 	r = linkat(AT_FDCWD, p, g.pfd, g.name, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
@@ -1327,16 +1359,8 @@ static int do_xattr(struct ctx *x, const struct guard_call *c, struct guard_refu
 	bool follow = !(c->flags & GUARD_X_NOFOLLOW);
 	int r, ofd = -1;
 
-	if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
+	if ((r = existing_name(x, c->dirfd, c->path, follow, &f, &st, ref)) < 0)
 		goto out;
-	if (!st.st_mode) {
-		r = -ENOENT;
-		goto out;
-	}
-	if (check(x, f.real, MAND_WRITE, ref)) {
-		r = -GUARD_REFUSED;
-		goto out;
-	}
 	if (S_ISLNK(st.st_mode)) {
 		r = -EPERM;
 		goto out;
@@ -1357,7 +1381,7 @@ out:
 /* mkdir, mknod: a new name */
 static int name_make(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
 {
-	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct final f = {.pfd = -1};
 	struct stat st;
 	int r;
 
@@ -1384,14 +1408,14 @@ static int name_make(struct ctx *x, const struct guard_call *c, struct guard_ref
 	r = r < 0 ? -errno : 0;
 out:
 	final_drop(&f);
-	final_drop(&g);
 	return r;
 }
 
 /* unlink, rmdir */
 static int name_unlink(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
 {
-	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct final f = {.pfd = -1};
+	char nm[NAME_MAX + 3];
 	struct stat st;
 	int r;
 
@@ -1407,14 +1431,10 @@ static int name_unlink(struct ctx *x, const struct guard_call *c, struct guard_r
 	}
 	if ((r = valid(x)) < 0)
 		goto out;
-	{
-		char nm[NAME_MAX + 3];
-		snprintf(nm, sizeof(nm), "%s%s", f.name, f.slash ? "/" : "");
-		r = unlinkat(f.pfd, nm, (int)(c->flags & AT_REMOVEDIR)) < 0 ? -errno : 0;
-	}
+	name_slashed(&nm, &f);
+	r = unlinkat(f.pfd, nm, (int)(c->flags & AT_REMOVEDIR)) < 0 ? -errno : 0;
 out:
 	final_drop(&f);
-	final_drop(&g);
 	return r;
 }
 
@@ -1423,6 +1443,7 @@ static int name_rename(struct ctx *x, const struct guard_call *c, struct guard_r
 {
 	struct final f = {.pfd = -1}, g = {.pfd = -1};
 	struct stat st, st2;
+	char a[NAME_MAX + 3], b[NAME_MAX + 3];
 	int r;
 
 	if ((r = resolve_final(x, c->dirfd, c->path, false, &f, &st, NULL)) < 0 ||
@@ -1454,12 +1475,9 @@ static int name_rename(struct ctx *x, const struct guard_call *c, struct guard_r
 	}
 	if ((r = valid(x)) < 0)
 		goto out;
-	{
-		char a[NAME_MAX + 3], b[NAME_MAX + 3];
-		snprintf(a, sizeof(a), "%s%s", f.name, f.slash ? "/" : "");
-		snprintf(b, sizeof(b), "%s%s", g.name, g.slash ? "/" : "");
-		r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0 ? -errno : 0;
-	}
+	name_slashed(&a, &f);
+	name_slashed(&b, &g);
+	r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0 ? -errno : 0;
 	if (r == 0 &&
 	    (S_ISDIR(st.st_mode) || ((c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode)))) {
 		ref->moved = true;
@@ -1522,29 +1540,17 @@ out:
 /* a symbolic link */
 static int name_symlink(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
 {
-	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct final g = {.pfd = -1};
 	struct stat st2;
 	int r;
 
-	if (!c->path[0]) {
-		r = -ENOENT;
-		goto out;
-	}
-	if ((r = resolve_final(x, c->dirfd2, c->path2, false, &g, &st2, NULL)) < 0)
-		goto out;
-	if (st2.st_mode || dots(g.name)) {
-		r = -EEXIST;
-		goto out;
-	}
-	if (check(x, g.real, MAND_LINK, ref)) {
-		r = -GUARD_REFUSED;
-		goto out;
-	}
-	if ((r = valid(x)) < 0)
+	if (!c->path[0])
+		return -ENOENT;
+	if ((r = new_name(x, c->dirfd2, c->path2, MAND_LINK, -EEXIST, &g, &st2, ref)) < 0 ||
+	    (r = valid(x)) < 0)
 		goto out;
 	r = symlinkat(c->path, g.pfd, g.name) < 0 ? -errno : 0;
 out:
-	final_drop(&f);
 	final_drop(&g);
 	return r;
 }
@@ -1552,23 +1558,13 @@ out:
 /* truncate, chmod, chown of a name */
 static int name_meta(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
 {
-	struct final f = {.pfd = -1}, g = {.pfd = -1};
+	struct final f = {.pfd = -1};
 	struct stat st;
+	bool follow = !(c->flags & AT_SYMLINK_NOFOLLOW);
 	int r;
-	bool follow;
 
-	follow = !(c->flags & AT_SYMLINK_NOFOLLOW);
-	if ((r = resolve_final(x, c->dirfd, c->path, follow, &f, &st, NULL)) < 0)
-		goto out;
-	if (!st.st_mode) {
-		r = -ENOENT;
-		goto out;
-	}
-	if (check(x, f.real, MAND_WRITE, ref)) {
-		r = -GUARD_REFUSED;
-		goto out;
-	}
-	if ((r = valid(x)) < 0)
+	if ((r = existing_name(x, c->dirfd, c->path, follow, &f, &st, ref)) < 0 ||
+	    (r = valid(x)) < 0)
 		goto out;
 	if (c->op == GOP_CHOWN) {
 		r = fchownat(f.pfd, f.name, (uid_t)c->a, (gid_t)c->b, AT_SYMLINK_NOFOLLOW);
@@ -1592,7 +1588,6 @@ static int name_meta(struct ctx *x, const struct guard_call *c, struct guard_ref
 	r = r < 0 ? -errno : 0;
 out:
 	final_drop(&f);
-	final_drop(&g);
 	return r;
 }
 
@@ -1693,17 +1688,8 @@ static int name_bind(struct ctx *x, const struct guard_call *c, struct guard_ref
 	}
 	memcpy(path, a->sun_path, c->size - off);
 	path[c->size - off] = '\0';
-	if ((r = resolve_final(x, AT_FDCWD, path, false, &f, &st, NULL)) < 0)
-		goto out;
-	if (st.st_mode || dots(f.name)) {
-		r = -EADDRINUSE;
-		goto out;
-	}
-	if (check(x, f.real, MAND_WRITE, ref)) {
-		r = -GUARD_REFUSED;
-		goto out;
-	}
-	if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
+	if ((r = new_name(x, AT_FDCWD, path, MAND_WRITE, -EADDRINUSE, &f, &st, ref)) < 0 ||
+	    (r = set_umask(x)) < 0 || (r = valid(x)) < 0)
 		goto out;
 	r = bind_at(sfd, f.pfd, f.name);
 out:

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "platform/buf.h"
 #include "platform/linux/canon.h"
 #include "platform/mandatory.h"
 #include "platform/path.h"
@@ -86,14 +87,11 @@ const char *const sandbox_hermetic_roots[] = {
 
 static int add(struct plan *pl, const char *path, enum kind k)
 {
-	if (pl->n == pl->cap) {
-		size_t cap = pl->cap ? pl->cap * 2 : 32;
-		struct entry *v = realloc(pl->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		pl->v = v;
-		pl->cap = cap;
-	}
+	struct entry *v = array_grow(pl->v, &pl->cap, pl->n + 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	pl->v = v;
 	if (!(pl->v[pl->n].path = strdup(path)))
 		return -ENOMEM;
 	pl->v[pl->n++].kind = k;

@@ -17,7 +17,7 @@ static int same(const struct sess_str *x, const struct sess_str *y)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sess_buf buf = {0};
+	struct buf buf = {0};
 	long want = sess_frame_len(data, size);
 
 	if (want <= 0 || (size_t)want > size)
@@ -39,6 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (memcmp(a.fds, b.fds, a.nfds * sizeof(a.fds[0])) != 0 ||
 	    memcmp(a.counter, b.counter, sizeof(a.counter)) != 0)
 		abort();
-	sess_buf_release(&buf);
+	buf_free(&buf);
 	return 0;
 }

@@ -4,6 +4,9 @@
 # 1. No file includes a header of a layer above its own.
 # 2. Outside platform/, no Linux-only interface: no platform/linux/ header, no <linux/...> or
 #    Linux-only <sys/...> header, no raw syscall().
+# 3. Within session/, a folder is a program: session/daemon/ headers are included by the
+#    daemon's files only, session/client/ headers (the front end's and the stage's) by
+#    session/client/ and shell/ only; session/ itself (both sides link it) by anyone above.
 # tests/lint/layers.allow lists the exceptions still to be removed, one "file: what" a line;
 # an entry that no longer occurs is an error too, so the list only shrinks.
 set -u
@@ -18,13 +21,23 @@ rank() {
 	esac
 }
 
+# The program an included session/ header belongs to may include it: 0 when f may.
+same_program() { # same_program FILE HEADER
+	case $2 in
+	session/daemon/*) case $1 in session/daemon/*) return 0 ;; esac; return 1 ;;
+	session/client/*) case $1 in session/client/* | shell/*) return 0 ;; esac; return 1 ;;
+	esac
+	return 0
+}
+
 linux_only='^#include <(linux/[a-z0-9_/]*\.h|sys/(prctl|signalfd|syscall|mount|capability|fsuid|inotify|epoll|eventfd|timerfd|pidfd|personality|ptrace)\.h)'
-for f in platform/*.[ch] platform/*/*.[ch] proxy/*.[ch] session/*.[ch] shell/*.[ch]; do
+for f in platform/*.[ch] platform/*/*.[ch] proxy/*.[ch] session/*.[ch] session/*/*.[ch] shell/*.[ch]; do
 	[ -f "$f" ] || continue
 	own=$(rank "$f")
 	grep -o '^#include "[a-z_]*/[a-z_/]*\.h"' "$f" | sed 's/^#include "//; s/"$//' |
 		while read -r inc; do
 			[ "$(rank "$inc")" -gt "$own" ] && echo "$f: $inc"
+			same_program "$f" "$inc" || echo "$f: $inc (another program's)"
 		done >> "$found"
 	case $f in platform/*) continue ;; esac
 	grep -o '^#include "platform/linux/[a-z_]*\.h"' "$f" | sed "s|^#include \"||; s|\"$||; s|^|$f: |" >> "$found"
@@ -38,7 +51,7 @@ check() { # check OK? DESCRIPTION
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi
 }
 new=$(sort -u "$found" | grep -vxF -f "$allow")
-check "$([ -z "$new" ] && echo 0 || echo 1)" "no upward include and no Linux-only interface outside platform/ (beyond $allow)"
+check "$([ -z "$new" ] && echo 0 || echo 1)" "no upward include, none of another program's session/ files, no Linux-only interface outside platform/ (beyond $allow)"
 [ -n "$new" ] && echo "$new" | sed 's/^/#   /'
 stale=$(grep -v '^#' "$allow" | grep -v '^$' | grep -vxF -f "$found")
 check "$([ -z "$stale" ] && echo 0 || echo 1)" "every exception in $allow still occurs (remove the fixed ones)"

@@ -518,6 +518,17 @@ static void test_strings(void)
 	is_int(http_error_status(HTTP_E_HEAD_TOO_LARGE), 431, "431 for a large head");
 	is_int(http_error_status(HTTP_E_VERSION), 505, "505 for HTTP/2");
 	is_int(http_error_status(HTTP_E_SCHEME), 501, "501 for https://");
+
+	/* the limits in the messages are the constants the parser checks, formatted here again */
+	char want[128];
+	snprintf(want, sizeof(want), "request line longer than %d bytes", HTTP_LINE_MAX);
+	is_str(http_strerror(HTTP_E_LINE_TOO_LONG), want, "the line limit is the constant's");
+	snprintf(want, sizeof(want), "request head larger than %d bytes", HTTP_HEAD_MAX);
+	is_str(http_strerror(HTTP_E_HEAD_TOO_LARGE), want, "the head limit is the constant's");
+	snprintf(want, sizeof(want), "more than %d header fields", HTTP_HEADERS_MAX);
+	is_str(http_strerror(HTTP_E_TOO_MANY_HEADERS), want, "the field limit is the constant's");
+	snprintf(want, sizeof(want), "more than %d interim (1xx) responses", HTTP_INTERIM_MAX);
+	is_str(http_strerror(HTTP_E_INTERIM), want, "the interim limit is the constant's");
 }
 
 int main(void)

@@ -290,6 +290,18 @@ static void test_strings(void)
 		   "response message for %d: %s", errs[i], http_response_strerror(errs[i]));
 	ok(strstr(http_response_strerror(HTTP_E_HEAD_TOO_LARGE), "response") != NULL,
 	   "response messages speak of the response");
+
+	char want[128];
+	snprintf(want, sizeof(want), "status line longer than %d bytes", HTTP_LINE_MAX);
+	is_str(http_response_strerror(HTTP_E_LINE_TOO_LONG), want, "line limit from the constant");
+	snprintf(want, sizeof(want), "response head larger than %d bytes", HTTP_HEAD_MAX);
+	is_str(http_response_strerror(HTTP_E_HEAD_TOO_LARGE), want, "head limit from the constant");
+	snprintf(want, sizeof(want), "more than %d header fields in the response",
+		 HTTP_HEADERS_MAX);
+	is_str(http_response_strerror(HTTP_E_TOO_MANY_HEADERS), want,
+	       "field limit from the constant");
+	snprintf(want, sizeof(want), "more than %d interim (1xx) responses", HTTP_INTERIM_MAX);
+	is_str(http_response_strerror(HTTP_E_INTERIM), want, "interim limit from the constant");
 }
 
 int main(void)

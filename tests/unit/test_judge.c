@@ -7,7 +7,7 @@
 #include "platform/sandbox.h"
 #include "shell/judge.h"
 #include "shell/monitor.h"
-#include "session/client.h"
+#include "session/client/client.h"
 #include "shell/report.h"
 #include "shell/policy.h"
 #include "tests/unit/tap.h"

@@ -400,7 +400,7 @@ static void root_case(const char *sub, const char *want_root, const char *desc)
 		snprintf(want, sizeof(want), "%s/%s", T, want_root + 1);
 	struct profile *pr = resolve(NULL, NULL, dir, &p, &d);
 	if (want_root)
-		is_str(pr ? pr->root : NULL, want_root[0] == '+' ? want : want_root, desc);
+		is_str(pr ? pr->root : NULL, want_root[0] == '+' ? want : want_root, "%s", desc);
 	else
 		ok(pr && !pr->root && pr->write.n == 0 && d.warnings.n == 1 &&
 		       has(&d.warnings, "grants nothing"),

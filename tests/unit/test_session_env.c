@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "platform/strv.h"
-#include "session/proxy_env.h"
+#include "session/client/proxy_env.h"
 #include "tests/unit/tap.h"
 
 static const char *get(const struct strv *sv, const char *name)

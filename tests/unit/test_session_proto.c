@@ -13,7 +13,7 @@ static struct sess_msg m, d;
 
 static void roundtrip(void)
 {
-	struct sess_buf b = {0};
+	struct buf b = {0};
 
 	memset(&m, 0, sizeof(m));
 	m.type = SESS_BEGIN;
@@ -51,7 +51,7 @@ static void roundtrip(void)
 		if (sess_decode(b.p, i, &d) == 0)
 			bad++;
 	is_int(bad, 0, "no truncation of the frame decodes");
-	sess_buf_release(&b);
+	buf_free(&b);
 
 	memset(&m, 0, sizeof(m));
 	m.type = SESS_STATUS_REPLY;
@@ -62,7 +62,7 @@ static void roundtrip(void)
 	is_int(sess_decode(b.p, b.n, &d), 0, "and decodes");
 	ok(d.counter[SC_BYTES_DOWN] == 0x0123456789abcdefULL && d.counter[SC_PID] == 42,
 	   "64-bit counters");
-	sess_buf_release(&b);
+	buf_free(&b);
 }
 
 /* A frame from hex-free bytes: header computed. */
@@ -79,7 +79,7 @@ static size_t mk(uint8_t *out, const uint8_t *body, size_t n)
 /* END's OK carries the command's network refusals; every malformed one is refused. */
 static void refusals(void)
 {
-	struct sess_buf b = {0};
+	struct buf b = {0};
 
 	memset(&m, 0, sizeof(m));
 	m.type = SESS_OK;
@@ -120,13 +120,13 @@ static void refusals(void)
 	m.type = SESS_OK;
 	m.nrefusals = SESS_REFUSALS_MAX + 1;
 	is_int(sess_encode(&m, &b), -E2BIG, "more refusals than the bound do not encode");
-	sess_buf_release(&b);
+	buf_free(&b);
 }
 
 /* END's OK carries the command's notes (upstream failures) apart from its refusals. */
 static void notes(void)
 {
-	struct sess_buf b = {0};
+	struct buf b = {0};
 
 	memset(&m, 0, sizeof(m));
 	m.type = SESS_OK;
@@ -164,7 +164,7 @@ static void notes(void)
 	free(big);
 	m.nnotes = SESS_NOTES_MAX + 1;
 	is_int(sess_encode(&m, &b), -E2BIG, "more notes than the bound do not encode");
-	sess_buf_release(&b);
+	buf_free(&b);
 }
 
 static void malformed(void)
@@ -205,7 +205,7 @@ static void malformed(void)
 
 static void limits(void)
 {
-	struct sess_buf b = {0};
+	struct buf b = {0};
 	static char big[SESS_FIELD_MAX + 2];
 
 	memset(&m, 0, sizeof(m));
@@ -235,14 +235,14 @@ static void limits(void)
 		is_int(sess_decode(p, b.n + 4, &d), -EPROTO, "entry SESS_LIST_MAX + 1 is refused");
 		free(p);
 	}
-	sess_buf_release(&b);
+	buf_free(&b);
 }
 
 static void wire(void)
 {
 	int sv[2], fds[SESS_FDS_MAX], pfd[2];
 	size_t nfds = 0;
-	struct sess_buf b = {0};
+	struct buf b = {0};
 	static uint8_t buf[SESS_HDR_LEN + SESS_BODY_MAX];
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
@@ -263,7 +263,7 @@ static void wire(void)
 	close(sv[1]);
 	close(pfd[0]);
 	close(pfd[1]);
-	sess_buf_release(&b);
+	buf_free(&b);
 }
 
 int main(void)

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/listen_relay.h"
+#include "session/client/listen_relay.h"
 #include "session/proto.h"
 #include "session/wire.h"
 #include "tests/unit/tap.h"
@@ -51,7 +51,7 @@ int main(void)
 	int sv[2], inner, hostl, client, hostconn, server;
 	uint16_t iport, hport;
 	struct sess_msg m = {.type = SESS_RELAY};
-	struct sess_buf b = {0};
+	struct buf b = {0};
 	char got[64] = "";
 	pid_t relay;
 	int st;
@@ -93,7 +93,7 @@ int main(void)
 	waitpid(relay, &st, 0);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 1,
 	   "a frame that is not SESS_RELAY ends it with an error");
-	sess_buf_release(&b);
+	buf_free(&b);
 	close(sv[0]);
 	close(inner);
 	close(hostl);

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "session/stage_net.h"
+#include "session/client/stage_net.h"
 #include "tests/unit/tap.h"
 
 static int lo_up(void)

@@ -44,7 +44,7 @@ static int bind_dgram(const char *path)
 
 static char *json(const char *s)
 {
-	struct vlog_buf b = {0};
+	struct buf b = {0};
 
 	vlog_json_string(&b, s);
 	return b.p;
@@ -54,7 +54,7 @@ static char *json(const char *s)
 static void test_json_append(void)
 {
 	char *s, path[128], got[256];
-	struct vlog_buf b = {0};
+	struct buf b = {0};
 	int fd;
 	ssize_t n;
 
@@ -104,7 +104,7 @@ static void test_json_append(void)
 
 static void test_roundtrip(void)
 {
-	struct vlog_buf b = {0};
+	struct buf b = {0};
 	struct vlog_entry e;
 	struct timespec t = {.tv_sec = 1764446400, .tv_nsec = 5000000};
 

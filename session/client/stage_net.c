@@ -5,7 +5,7 @@
  * without IPv6 is not an error (only ::1 is skipped), any other failure is, and names the
  * port.
  */
-#include "session/stage_net.h"
+#include "session/client/stage_net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,7 +17,7 @@
 #include "platform/sandbox.h"
 #include "platform/stage_fronts.h"
 #include "session/errf.h"
-#include "session/listen_relay.h"
+#include "session/client/listen_relay.h"
 
 /* Listens on loopback:port of family af. Returns the descriptor, -EAFNOSUPPORT /
  * -EADDRNOTAVAIL when the namespace has no such loopback, or another negative errno. */

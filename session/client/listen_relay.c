@@ -5,7 +5,7 @@
  * and only for ports the daemon bound for this command; every descriptor received is closed
  * in the parent once a child holds it.
  */
-#include "session/listen_relay.h"
+#include "session/client/listen_relay.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -9,7 +9,7 @@
 
 #include "proxy/http.h"
 #include "proxy/socks.h"
-#include "session/sessd.h"
+#include "session/daemon/sessd.h"
 
 enum pstate {
 	P_HEAD,	   /* HTTP listener: reading a request head */

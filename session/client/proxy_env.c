@@ -4,12 +4,12 @@
  * JAVA_TOOL_OPTIONS is kept and extended, never replaced; GIT_SSH_COMMAND is a shell string
  * (git runs it through sh), so the sbxsh path in it must need no quoting, else it is refused.
  */
-#include "session/proxy_env.h"
+#include "session/client/proxy_env.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "session/stage_net.h"
+#include "session/client/stage_net.h"
 
 #define HTTP_URL  "http://127.0.0.1:3128"
 #define SOCKS_URL "socks5h://127.0.0.1:1080"

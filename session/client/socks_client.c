@@ -4,7 +4,7 @@
  * never a remote host); the host is sent as a name for the proxy to judge; every reply byte
  * is checked before the socket is handed on.
  */
-#include "session/socks_client.h"
+#include "session/client/socks_client.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

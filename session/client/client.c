@@ -10,7 +10,7 @@
  * - no libuv, no OpenSSL: this is linked into the per-command front end.
  */
 #include "platform/fds.h"
-#include "session/client.h"
+#include "session/client/client.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -337,18 +337,18 @@ int sess_connect_existing(struct sess_conn **out, char **err)
 static int exchange(struct sess_conn *c, const struct sess_msg *m, const int *fds, size_t nfds,
 		    uint8_t *rbuf, struct sess_msg *reply, char **err)
 {
-	struct sess_buf b = {0};
+	struct buf b = {0};
 	int rfds[SESS_FDS_MAX];
 	size_t nr = 0;
 	long n;
 	int rc = sess_encode(m, &b);
 
 	if (rc < 0) {
-		sess_buf_release(&b);
+		buf_free(&b);
 		return sess_errf(err, rc, "session message: %s", strerror(-rc));
 	}
 	rc = sess_send(c->fd, b.p, b.n, fds, nfds);
-	sess_buf_release(&b);
+	buf_free(&b);
 	if (rc == -EPIPE || rc == -ECONNRESET)
 		return -ECONNRESET;
 	if (rc < 0)

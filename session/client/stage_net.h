@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "session/client.h"
+#include "session/client/client.h"
 
 #define SESS_HTTP_PORT	3128
 #define SESS_SOCKS_PORT 1080

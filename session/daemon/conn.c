@@ -20,7 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "session/conn.h"
+#include "session/daemon/conn.h"
 #include "session/proto.h"
 #include "session/wire.h"
 
@@ -390,13 +390,13 @@ void conn_finish(struct pconn *p)
 static void to_relay(struct lsn *l, uv_tcp_t *h)
 {
 	struct sess_msg m = {.type = SESS_RELAY, .port = l->port};
-	struct sess_buf b = {0};
+	struct buf b = {0};
 	uv_os_fd_t fd;
 
 	if (l->cmd->relay_fd >= 0 && uv_fileno((uv_handle_t *)h, &fd) == 0 &&
 	    sess_encode(&m, &b) == 0 && sess_send(l->cmd->relay_fd, b.p, b.n, &fd, 1) == 0)
 		l->cmd->d->allowed++;
-	sess_buf_release(&b);
+	buf_free(&b);
 	uv_close((uv_handle_t *)h, free_handle);
 }
 

@@ -18,9 +18,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "session/conn.h"
+#include "session/daemon/conn.h"
 #include "session/errf.h"
-#include "session/sessd.h"
+#include "session/daemon/sessd.h"
 #include "session/vlog.h"
 #include "session/wire.h"
 

@@ -28,7 +28,7 @@
 #include "platform/fdpass.h"
 #include "session/errf.h"
 #include "session/ident.h"
-#include "session/sessd.h"
+#include "session/daemon/sessd.h"
 #include "session/wire.h"
 
 struct ctl {
@@ -118,12 +118,12 @@ static void ctl_close(struct ctl *c)
 
 static int reply(struct ctl *c, struct sess_msg *m)
 {
-	struct sess_buf b = {0};
+	struct buf b = {0};
 	int rc = sess_encode(m, &b);
 
 	if (rc == 0 && send(c->fd, b.p, b.n, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)b.n)
 		rc = -EIO;
-	sess_buf_release(&b);
+	buf_free(&b);
 	return rc;
 }
 

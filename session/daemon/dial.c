@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "proxy/addr.h"
-#include "session/conn.h"
-#include "session/sessd.h"
+#include "session/daemon/conn.h"
+#include "session/daemon/sessd.h"
 
 #define OWN_MAX 128
 

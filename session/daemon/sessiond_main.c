@@ -1,4 +1,4 @@
-/* sbxsh-sessiond — the session daemon. Started by sbxsh (session/client.c), never by hand:
+/* sbxsh-sessiond — the session daemon. Started by sbxsh (session/client/client.c), never by hand:
  *   sbxsh-sessiond --dir DIR --session ID --idle-exit SECONDS --log PATH [--syslog 0|1]
  *                  [--ready-fd N]
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "platform/log.h"
-#include "session/sessd.h"
+#include "session/daemon/sessd.h"
 
 #ifdef __SANITIZE_ADDRESS__
 /* The daemon's stderr is /dev/null: sanitizer builds report to files instead. */

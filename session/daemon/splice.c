@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "platform/evset.h"
-#include "session/conn.h"
+#include "session/daemon/conn.h"
 
 #define PIPE_WANT (1024 * 1024)
 

@@ -27,7 +27,7 @@
 #include "proxy/addr.h"
 #include "proxy/refuse.h"
 #include "proxy/tls_sni.h"
-#include "session/conn.h"
+#include "session/daemon/conn.h"
 
 #define RESP_MAX 4096
 
