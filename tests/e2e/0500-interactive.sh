@@ -294,7 +294,7 @@ pid=$(pgrep -x -n sbxsh -P "$(TM display -p -t s '#{pane_pid}')")
 TM kill-server
 i=0; while kill -0 "$pid" 2> /dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 check "a terminal hang-up ends sbxsh" sh -c "! kill -0 $pid 2> /dev/null"
-i=0; while pgrep -f 'sleep 424[23]' > /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-check "…and its jobs, nohup ones too" sh -c "! pgrep -f 'sleep 424[23]' > /dev/null"
+i=0; while pgrep -u "$(id -u)" -f 'sleep 424[23]' > /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "…and its jobs, nohup ones too" sh -c "! pgrep -u "$(id -u)" -f 'sleep 424[23]' > /dev/null"
 
 done_testing

@@ -106,11 +106,11 @@ is "…through /proc/PID/fd/N" "$(got pid)" Permission_denied
 is "…through a symlink to /proc/self/fd/N" "$(got link)" Permission_denied
 is "an O_PATH /proc/1/mem (the stage's) re-opened for writing: refused" "$(got opath)" Permission_denied
 cmd '(sleep 4716 &); echo "bg $?"'
-i=0; while ! pgrep -xf 'sleep 4716' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while ! pgrep -u "$(id -u)" -xf 'sleep 4716' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 cmd "cd $B"
 like "the cd switches" "$(last)" "$MB"
 check "…and a command's background process (not a job) is gone with the old sandbox" \
-	sh -c "! pgrep -xf 'sleep 4716' > /dev/null"
+	sh -c "! pgrep -u "$(id -u)" -xf 'sleep 4716' > /dev/null"
 cmd 'true'
 check "…and nothing the command wrote runs in the new profile's sandbox" test ! -e "$B/pwned"
 cmd 'declare -p PROMPT_COMMAND'
@@ -143,14 +143,14 @@ cmd 'grep SigBlk /proc/self/status'
 like "after a switch a command starts with no signal blocked" "$(screen)" '^SigBlk:[[:space:]]+0+$'
 n=$(prompts)
 keys -l 'sleep 4715'; keys Enter
-i=0; while ! pgrep -xf 'sleep 4715' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while ! pgrep -u "$(id -u)" -xf 'sleep 4715' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.3
 keys C-c
 wait_screen "$PR" $((n + 1))
-i=0; while pgrep -xf 'sleep 4715' > /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if pgrep -xf 'sleep 4715' > /dev/null; then
+i=0; while pgrep -u "$(id -u)" -xf 'sleep 4715' > /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if pgrep -u "$(id -u)" -xf 'sleep 4715' > /dev/null; then
 	not_ok "…and C-c interrupts it"
-	for p in $(pgrep -xf 'sleep 4715'); do kill -9 "$p"; done
+	for p in $(pgrep -u "$(id -u)" -xf 'sleep 4715'); do kill -9 "$p"; done
 	wait_screen "$PR" $((n + 1))
 else
 	ok "…and C-c interrupts it"
