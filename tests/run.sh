@@ -27,8 +27,10 @@ selected() {
 run_suite() {
 	name=$1; shift
 	log=$out/log
+	t0=$(date +%s)
 	"$@" > "$log" 2>&1 < /dev/null # CI gives no stdin; suites that need one make it
 	rc=$?
+	echo "# took $(($(date +%s) - t0)) s" >> "$log"
 	p=$(grep -c '^ok ' "$log" | tr -d ' ') ; s=$(grep -c '^ok .*# SKIP' "$log" | tr -d ' ')
 	f=$(grep -c '^not ok' "$log" | tr -d ' ')
 	p=$((p - s))

@@ -6,37 +6,8 @@
 # cd back switches back; a command's own writes on the shell's channel count for nothing.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v tmux > /dev/null 2>&1; then
-	skip "profile switch on cd" "tmux is not installed (packaging/deps.sh test installs it)"
-	done_testing; exit 0
-fi
-# The sandbox's /tmp is private: HOME and the projects live under /var/tmp.
-var_home cdsw
-nsrv=0
-. "$(dirname "$0")/tmux_lib.sh"
-trap 'TM kill-server 2>/dev/null; chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
-A=$H/a B=$H/b
-mkdir -p "$HOME/.config/sbxsh" "$A" "$B"
-chmod 700 "$HOME"
-printf '%s\n' 'PS1="P> "' > "$HOME/.bashrc"
-user_policy "[dir $A]
-write = .
-[dir $B]
-write = ."
-
-PR='^(\[sbxsh:[^]]*\] )?P> '
-last() { screen | grep -v "^$" | tail -n 1; }
-prompts() { screen | grep -Ec "$PR"; }
-cmd() { n=$(prompts); keys -l "$1"; keys Enter; wait_screen "$PR" $((n + 1)); }
-start() {
-	TM kill-server 2>/dev/null
-	nsrv=$((nsrv + 1))
-	rm -f "$H/status"
-	TM new-session -d -s s -x 200 -y 50 -c "$A" \
-		"$*; echo \$? > $H/status.t; mv $H/status.t $H/status; exec sleep 1000"
-}
-MA="^\[sbxsh:dir $A\] P> "
-MB="^\[sbxsh:dir $B\] P> "
+CDSW_NAME=cdsw CDSW_WHAT="profile switch on cd"
+. "$(dirname "$0")/cdsw_lib.sh"
 
 start "$SBXSH"
 if ! wait_screen "$PR"; then
@@ -177,8 +148,7 @@ else
 	skip "i386: ptrace of the shell" "no try-syscall helper ($helper) or not x86_64"
 fi
 
-cmd 'exit'
-wait_file "$H/status"
+bye 'exit'
 is "exit after switches: the shell's status (0)" "$(cat "$H/status")" 0
 
 # A login shell (sbxsh -l, as sshd and su - start it) switches too: it read its profile files
@@ -206,8 +176,7 @@ if wait_screen "$PR"; then
 	cmd 'bash -c "echo child-pc=\${PROMPT_COMMAND-unset}"'
 	like "…and a child bash does not inherit the rc file's PROMPT_COMMAND" "$(screen)" \
 		'^child-pc=unset$'
-	cmd 'echo typed-in-b; logout'
-	wait_file "$H/status"
+	bye 'echo typed-in-b; logout'
 	is "logout from the switched login shell: status 0" "$(cat "$H/status")" 0
 	like "…where ~/.bash_logout runs" "$(screen)" '^logout-ran$'
 	hb=$(find "$HOME/.local/state/sbxsh-shell" -name bash_history -newer "$HOME/.profile" \
@@ -235,7 +204,7 @@ if wait_screen "$PR"; then
 	like "a note printed at a switch starts its own line" "$s" \
 		"^sbxsh: note: write grant $H/made-at-switch "
 	like "…and the switch's line the next one, at the margin" "$s" "^sbxsh: cd: now in profile \[dir $C\]"
-	cmd 'exit'
+	bye 'exit'
 else
 	not_ok "a session for the note at a switch shows the prompt"
 	diag "$(screen | tail -n 15)"

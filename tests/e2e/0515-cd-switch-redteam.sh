@@ -10,41 +10,12 @@
 # - after a switch the commands' signal mask is empty (C-c stops a command).
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v tmux > /dev/null 2>&1; then
-	skip "cd switch red team" "tmux is not installed (packaging/deps.sh test installs it)"
-	done_testing; exit 0
-fi
 if ! command -v python3 > /dev/null 2>&1; then
 	skip "cd switch red team" "python3 is not installed"
 	done_testing; exit 0
 fi
-var_home cdrt
-nsrv=0
-. "$(dirname "$0")/tmux_lib.sh"
-trap 'TM kill-server 2>/dev/null; chmod -R u+rwX "$H" 2>/dev/null; rm -rf "$H"; e2e_cleanup' EXIT
-A=$H/a B=$H/b
-mkdir -p "$HOME/.config/sbxsh" "$A" "$B"
-chmod 700 "$HOME"
-printf '%s\n' 'PS1="P> "' > "$HOME/.bashrc"
-user_policy "[dir $A]
-write = .
-[dir $B]
-write = ."
-
-PR='^(\[sbxsh:[^]]*\] )?P> '
-last() { screen | grep -v "^$" | tail -n 1; }
-prompts() { screen | grep -Ec "$PR"; }
-cmd() { n=$(prompts); keys -l "$1"; keys Enter; wait_screen "$PR" $((n + 1)); }
-start() {
-	TM kill-server 2>/dev/null
-	nsrv=$((nsrv + 1))
-	rm -f "$H/status"
-	TM new-session -d -s s -x 200 -y 50 -c "$A" \
-		"$SBXSH; echo \$? > $H/status.t; mv $H/status.t $H/status; exec sleep 1000"
-	wait_screen "$PR"
-}
-MA="^\[sbxsh:dir $A\] P> "
-MB="^\[sbxsh:dir $B\] P> "
+CDSW_NAME=cdrt CDSW_WHAT="cd switch red team"
+. "$(dirname "$0")/cdsw_lib.sh"
 
 # The attack: find the shell's PROMPT_COMMAND element "__sbxsh_prompt" (bash's ARRAY_ELEMENT
 # {index 1, value}) in its heap, read through a read-only /proc/PID/mem (the kernel allows
@@ -156,8 +127,7 @@ else
 	ok "…and C-c interrupts it"
 fi
 cmd 'true'
-cmd 'exit'
-wait_file "$H/status"
+bye 'exit'
 is "exit: the shell's status (0)" "$(cat "$H/status" 2>/dev/null)" 0
 
 # A command reading the shell's channel takes the front end's answers (the shell then keeps
@@ -195,8 +165,7 @@ for try in 1 2 3 4 5 6; do
 done
 if [ -n "$took_x" ]; then
 	like "a command took the shell's x: the shell keeps its profile" "$(last)" "$MA"
-	cmd 'exit'
-	wait_file "$H/status"
+	bye 'exit'
 	is "…and exit ends the session (no switch left pending)" "$(cat "$H/status" 2>/dev/null)" 0
 	is "…with no new sandbox" "$(screen | grep -c "now in profile \[dir $B\]")" "$pre"
 else
