@@ -22,6 +22,12 @@ void *array_grow(void *v, size_t *cap, size_t need, size_t size)
 		return v;
 	while (c < need)
 		c = c > SIZE_MAX / 2 ? need : c * 2;
+	/* checked here too (no object is larger than PTRDIFF_MAX): a sanitizer's reallocarray
+	 * aborts on an overflow or an impossible size instead of failing */
+	if (size && c > PTRDIFF_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	if (!(nv = reallocarray(v, c, size)))
 		return NULL;
 	*cap = c;
