@@ -1,7 +1,7 @@
 /* buf — growable buffer, fixed-capacity writer, grow-array (see buf.h).
  *
- * Rules kept: no size is multiplied or added without an overflow check (reallocarray, and
- * explicit checks against SIZE_MAX); a failure sticks, so a partly built text never passes
+ * Rules kept: no size is multiplied or added without an overflow check (explicit checks
+ * against PTRDIFF_MAX, the largest object there can be, then reallocarray); a failure sticks, so a partly built text never passes
  * for a whole one; a fixed writer never writes past its cap.
  */
 #include "platform/buf.h"
@@ -42,13 +42,14 @@ static int reserve(struct buf *b, size_t more)
 
 	if (b->err)
 		return b->err;
-	if (more > SIZE_MAX - 1 - b->n || (b->max && more > b->max - b->n))
+	/* no object is larger than PTRDIFF_MAX (and a sanitizer's realloc aborts past it) */
+	if (more > (size_t)PTRDIFF_MAX - 1 - b->n || (b->max && more > b->max - b->n))
 		return b->err = b->max ? -E2BIG : -ENOMEM;
 	if (b->n + more + 1 <= b->cap)
 		return 0;
 	cap = b->cap ? b->cap : 64;
 	while (cap < b->n + more + 1)
-		cap = cap > SIZE_MAX / 2 ? b->n + more + 1 : cap * 2;
+		cap = cap > (size_t)PTRDIFF_MAX / 2 ? b->n + more + 1 : cap * 2;
 	if (!(np = realloc(b->p, cap)))
 		return b->err = -ENOMEM;
 	b->p = np;

@@ -73,6 +73,12 @@ static void limited(void)
 	is_int(o.err, -ENOMEM, "a length that would overflow fails, never wraps");
 	is_str(o.p, "a", "and writes nothing");
 	buf_free(&o);
+
+	struct buf big = {0};
+	buf_putc(&big, 'a');
+	buf_add(&big, "x", (size_t)PTRDIFF_MAX - 1);
+	is_int(big.err, -ENOMEM, "a length past the largest object fails (no allocation tried)");
+	buf_free(&big);
 }
 
 static void fixed(void)
