@@ -1,8 +1,8 @@
 /* buf — growable buffer, fixed-capacity writer, grow-array (see buf.h).
  *
  * Rules kept: no size is multiplied or added without an overflow check (explicit checks
- * against PTRDIFF_MAX, the largest object there can be, then reallocarray); a failure sticks, so a partly built text never passes
- * for a whole one; a fixed writer never writes past its cap.
+ * against PTRDIFF_MAX, the largest object there can be, then reallocarray); a failure sticks, so a
+ * partly built text never passes for a whole one; a fixed writer never writes past its cap.
  */
 #include "platform/buf.h"
 
