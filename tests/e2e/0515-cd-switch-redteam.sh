@@ -4,7 +4,7 @@
 # - no write into the shell's memory through a re-open of a /proc/2/mem descriptor
 #   (/proc/self/fd/N, /dev/fd/N, a symlink to it: the guard opened it with its own rights);
 # - a command that reads the shell's channel (it inherits it) cannot make `exit` start the
-#   next profile's sandbox, nor stop later cds switching;
+#   next profile's sandbox;
 # - a command's background process, not a job of the shell's, ends with the old sandbox;
 # - names a command chose (directories with quotes, $(…), `…`, a newline) come along as data;
 # - after a switch the commands' signal mask is empty (C-c stops a command).
