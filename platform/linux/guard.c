@@ -873,28 +873,109 @@ static int proc_own(struct ctx *x, const char *path, uint64_t fl, struct guard_a
 struct fifo_job {
 	int listener, dfd; /* dfd -1: re-open ofd through /proc/thread-self/fd */
 	int ofd;
+	pid_t tid;
 	uint64_t id;
 	char name[NAME_MAX + 2];
 	uint64_t flags;
 	unsigned fdflags;
 };
 
+static int fifo_try(const struct fifo_job *j, int more)
+{
+	char p[48];
+
+	if (j->dfd >= 0)
+		return openat(j->dfd, j->name,
+			      (int)(j->flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY) | more);
+	snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", j->ofd);
+	return open(p, (int)(j->flags | O_CLOEXEC | O_NOCTTY) | more);
+}
+
+/* A mask of /proc/TID/status ("SigPnd:"), in hex; 0 if it cannot be read. */
+static uint64_t status_mask(const char *buf, const char *key)
+{
+	const char *s = strstr(buf, key);
+
+	return s ? strtoull(s + strlen(key), NULL, 16) : 0;
+}
+
+/* The waiting thread has a signal to take: one sent to it alone, or to its process when it is
+ * the only thread (the kernel woke it for that one, so its return to user space acts on it),
+ * not blocked. An ignored signal is never pending. */
+static bool signal_waiting(pid_t tid)
+{
+	char p[48], buf[4096];
+	ssize_t k;
+	int fd;
+
+	proc_path(p, sizeof(p), tid, "status");
+	if ((fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return false;
+	buf[k] = '\0';
+	uint64_t pend = status_mask(buf, "\nSigPnd:");
+	const char *t = strstr(buf, "\nThreads:");
+
+	if (t && strtol(t + strlen("\nThreads:"), NULL, 10) == 1)
+		pend |= status_mask(buf, "\nShdPnd:");
+	return (pend & ~status_mask(buf, "\nSigBlk:")) != 0;
+}
+
+/* The kernel's own wait for a FIFO's reader ends on a signal with ERESTARTSYS, which the
+ * return to user space makes EINTR or a restart as the handler's SA_RESTART says (a stop
+ * signal stops, then restarts). The guard's wait does the same: the open is tried again
+ * without blocking until a reader comes, the thread has a signal to take, or it no longer
+ * waits (killed). Only ever answered with a signal pending, so never seen as an errno. */
+#define GUARD_ERESTARTSYS 512
+
+static int fifo_wait_reader(const struct fifo_job *j)
+{
+	struct timespec ts = {0, 500 * 1000};
+	uint64_t id = j->id;
+
+	for (;;) {
+		int fd = fifo_try(j, O_NONBLOCK);
+
+		if (fd >= 0) {
+			int f = fcntl(fd, F_GETFL);
+
+			if (f < 0 || fcntl(fd, F_SETFL, f & ~O_NONBLOCK) < 0) {
+				close(fd);
+				return -EIO;
+			}
+			return fd;
+		}
+		if (errno != ENXIO)
+			return -errno;
+		bool sig = signal_waiting(j->tid);
+
+		/* after the read: a tid that still waits is the one read */
+		if (ioctl(j->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
+			return -ENOENT;
+		if (sig)
+			return -GUARD_ERESTARTSYS;
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 8 * 1000 * 1000)
+			ts.tv_nsec *= 2;
+	}
+}
+
 static void *fifo_open(void *arg)
 {
 	struct fifo_job *j = arg;
 	struct guard_answer a = {.fd = -1, .fdflags = j->fdflags};
-	char p[48];
 	int fd;
 
-	if (j->dfd >= 0) {
-		fd = openat(j->dfd, j->name, (int)(j->flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY));
-	} else {
-		snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", j->ofd);
-		fd = open(p, (int)(j->flags | O_CLOEXEC | O_NOCTTY));
-	}
+	if ((j->flags & O_ACCMODE) == O_WRONLY)
+		fd = fifo_wait_reader(j);
+	else if ((fd = fifo_try(j, 0)) < 0)
+		fd = -errno;
 	if (fd < 0)
-		a.error = -errno;
-	a.fd = fd;
+		a.error = fd;
+	a.fd = fd < 0 ? -1 : fd;
 	guard_send(j->listener, j->id, &a);
 	if (j->dfd >= 0)
 		close(j->dfd);
@@ -906,7 +987,8 @@ static void *fifo_open(void *arg)
 
 /* A FIFO (or pipe) opened for writing blocks until a reader comes, one opened for reading
  * until a writer does: a write open is tried without blocking first (ENXIO: no reader yet);
- * what would block goes to a thread of its own, so the other notifications go on. dfd/name,
+ * what would block goes to a thread of its own, so the other notifications go on; a write
+ * open waits there as fifo_wait_reader says (signals taken). dfd/name,
  * or (dfd -1) ofd re-opened; ofd is taken. Returns 0 with ans->fd or ans->async, or -errno. */
 static int fifo_open_for(struct ctx *x, int dfd, const char *name, int ofd, uint64_t flags,
 			 struct guard_answer *ans)
@@ -926,8 +1008,11 @@ static int fifo_open_for(struct ctx *x, int dfd, const char *name, int ofd, uint
 		if (fd >= 0) {
 			int f = fcntl(fd, F_GETFL);
 
-			if (f >= 0)
-				fcntl(fd, F_SETFL, f & ~O_NONBLOCK);
+			if (f < 0 || fcntl(fd, F_SETFL, f & ~O_NONBLOCK) < 0) {
+				close(fd);
+				r = -EIO;
+				goto out;
+			}
 			ans->fd = fd;
 			r = 0;
 			goto out;
@@ -947,6 +1032,7 @@ static int fifo_open_for(struct ctx *x, int dfd, const char *name, int ofd, uint
 	}
 	j->listener = x->listener;
 	j->id = x->req->id;
+	j->tid = (pid_t)x->req->pid;
 	j->dfd = dfd >= 0 ? fcntl(dfd, F_DUPFD_CLOEXEC, 0) : -1;
 	j->ofd = ofd;
 	snprintf(j->name, sizeof(j->name), "%s", name ? name : "");

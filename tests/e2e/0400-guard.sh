@@ -249,6 +249,62 @@ t.join()
 "'
 is "a FIFO's blocking open for writing does not stall another thread's create" "$(printf '%s' "$out" | tr '\n' ' ')" "created True hello"
 
+# --- a signal reaches a command waiting in a FIFO's open for writing, as natively: each
+# script's output and status under sbxsh equal bash's or python's own (before, the guard's
+# wait took no signal but SIGKILL: a trap never ran, Ctrl-C and Ctrl-Z were lost) ---
+mkdir -p "$P/fifo" "$H/fifo"
+cat > "$P/fifo/trap.sh" << 'EOS'
+trap 'echo INT' INT
+rm -f f; mkfifo f
+(sleep 0.3; kill -INT $$) &
+echo x > f
+echo "rc=$?"
+EOS
+cat > "$P/fifo/restart.sh" << 'EOS'
+rm -f f; mkfifo f
+(sleep 0.2) &
+(sleep 0.6; cat f > got) &
+echo x > f
+echo "rc=$?"
+wait
+cat got
+EOS
+cat > "$P/fifo/stop.sh" << 'EOS'
+rm -f f; mkfifo f
+sh -c 'echo stopped-writer > f' &
+w=$!
+sleep 0.3
+kill -STOP $w
+sleep 0.3
+state=$(cut -d' ' -f3 /proc/$w/stat)
+kill -CONT $w
+echo "state=$state"
+cat f
+wait $w
+echo "rc=$?"
+EOS
+cat > "$P/fifo/handler.py" << 'EOS'
+import os, signal, threading, time
+if not os.path.exists("f"):
+    os.mkfifo("f")
+signal.signal(signal.SIGUSR1, lambda *a: print("usr1", flush=True))
+pid = os.getpid()
+def r():
+    time.sleep(0.3); os.kill(pid, signal.SIGUSR1)
+    time.sleep(0.3); fd = os.open("f", os.O_RDONLY); print("read", os.read(fd, 9).decode(), flush=True)
+threading.Thread(target=r, daemon=True).start()
+fd = os.open("f", os.O_WRONLY); os.write(fd, b"data"); os.close(fd)
+time.sleep(0.2)
+print("done", flush=True)
+EOS
+for s in trap.sh restart.sh stop.sh handler.py; do
+	case $s in *.py) c="python3 $s" ;; *) c="bash $s" ;; esac
+	cp "$P/fifo/$s" "$H/fifo/$s"
+	native=$(cd "$H/fifo" && rm -f f && timeout -k 1 3 $c 2>&1; echo "exit $?")
+	run "cd fifo && rm -f f && timeout -k 1 3 $c 2>&1; echo \"exit \$?\""
+	is "fifo $s: a signal during its open for writing acts as natively ($(printf '%s' "$native" | tr '\n' ' '))" "$out" "$native"
+done
+
 # --- the other calls that change a file: fchmodat2, xattrs, a descriptor's chmod/chown, a
 # descriptor (O_TMPFILE) linked into place (tests/e2e/guard_gaps.py) ---
 if [ "$(uname -m)" = x86_64 ]; then

@@ -81,6 +81,16 @@ keys -l 'fg'; keys Enter; wait_screen '^sleep 103$'; keys C-c
 cmd 'echo "fg rc=$?"'
 like "fg brings a stopped job back to the foreground (and ^C ends it)" "$(screen)" '^fg rc=130$'
 
+# ^C at the shell's own open of a FIFO for writing, which the guard performs (no reader yet):
+# bash gives the prompt back with 130, as it does outside (before, only kill -9 ended it)
+cmd 'rm -f ff; mkfifo ff'
+n=$(prompts); keys -l 'printf x > ff'; keys Enter
+sleep 1 # (a wait for the open to block, not a measurement)
+keys C-c
+wait_screen "$PR" $((n + 1))
+cmd 'echo "fifo-intr rc=$?"; rm -f ff'
+like "^C ends a FIFO's open for writing that waits for a reader (130)" "$(screen)" '^fifo-intr rc=130$'
+
 cmd 'stty size'
 like "the pty has the terminal's size" "$(screen)" '^40 120$'
 TM resize-window -t s -x 100 -y 30 2> /dev/null || TM resize-pane -t s -x 100 -y 30
