@@ -21,15 +21,12 @@
  * ~240 ms (bench/RESULTS.md). Every user may pick reno. Other legs keep the system's choice.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "platform/evset.h"
+#include "platform/kpipe.h"
 #include "session/daemon/conn.h"
 
 #define PIPE_WANT (1024 * 1024)
@@ -84,10 +81,9 @@ void splice_close(struct pconn *p)
 static int drain(struct way *w, int to)
 {
 	while (w->held) {
-		ssize_t n =
-		    splice(w->pipe[0], NULL, to, NULL, w->held, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		ssize_t n = kpipe_move(w->pipe[0], to, w->held);
 		if (n < 0)
-			return errno == EAGAIN ? 0 : -1;
+			return n == -EAGAIN ? 0 : -1;
 		w->held -= (size_t)n;
 	}
 	if (w->eof && !w->shut) {
@@ -105,10 +101,9 @@ static ssize_t fill(struct way *w, int from)
 	size_t moved = 0;
 
 	while (!w->eof && w->held < w->cap) {
-		ssize_t n = splice(from, NULL, w->pipe[1], NULL, w->cap - w->held,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		ssize_t n = kpipe_move(from, w->pipe[1], w->cap - w->held);
 		if (n < 0)
-			return errno == EAGAIN ? (ssize_t)moved : -1;
+			return n == -EAGAIN ? (ssize_t)moved : -1;
 		if (n == 0)
 			w->eof = true;
 		w->held += (size_t)n;
@@ -162,17 +157,7 @@ static void on_poll(uv_poll_t *h, int status, int events)
 
 static int open_way(struct way *w)
 {
-	int n;
-
-	if (pipe2(w->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
-		return -errno;
-	if (fcntl(w->pipe[1], F_SETPIPE_SZ, PIPE_WANT) < 0) {
-		/* the default size (64 KiB) does, just slower */
-	}
-	if ((n = fcntl(w->pipe[1], F_GETPIPE_SZ)) <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	w->cap = (size_t)n;
-	return 0;
+	return kpipe_open(w->pipe, PIPE_WANT, &w->cap);
 }
 
 /* The epoll set; a socket already readable or writable when added is reported at once. */
@@ -180,34 +165,6 @@ static int open_set(struct spl *s)
 {
 	s->ep = evset_open(s->fd, 2);
 	return s->ep < 0 ? s->ep : 0;
-}
-
-static bool peer_is_loopback(int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-
-	if (getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
-		return false;
-	if (ss.ss_family == AF_INET)
-		return (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127;
-	if (ss.ss_family == AF_INET6) {
-		const uint8_t *a = ((struct sockaddr_in6 *)&ss)->sin6_addr.s6_addr;
-		return IN6_IS_ADDR_LOOPBACK((const struct in6_addr *)a) ||
-		       (memcmp(a, mapped, sizeof(mapped)) == 0 && a[12] == 127);
-	}
-	return false;
-}
-
-static void local_leg(int fd)
-{
-	static const char cc[] = "reno";
-
-	if (peer_is_loopback(fd) &&
-	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, sizeof(cc) - 1) < 0) {
-		/* the system's congestion control does, just slower */
-	}
 }
 
 int splice_start(struct pconn *p)
@@ -233,8 +190,8 @@ int splice_start(struct pconn *p)
 	    (rc = open_set(s)) < 0 || (rc = uv_poll_init(p->cmd->d->loop, &s->poll, s->ep)) < 0)
 		goto out;
 	s->poll.data = s;
-	local_leg(s->fd[0]);
-	local_leg(s->fd[1]);
+	kpipe_local_leg(s->fd[0]);
+	kpipe_local_leg(s->fd[1]);
 	p->handles++; /* released when the poll closed */
 	p->spl = s;
 	uv_read_stop((uv_stream_t *)&p->cli);
