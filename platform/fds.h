@@ -2,6 +2,7 @@
 #ifndef SBX_FDS_H
 #define SBX_FDS_H
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Closes every descriptor from lowfd up (close_range, with a /proc/self/fd walk where the
  * kernel lacks it). Returns 0 or -errno. Async-signal-safe: for a forked child. */
@@ -19,5 +20,10 @@ struct sbx_unix_fd {
  * it). fn may close the descriptor; a nonzero return stops the walk and is returned.
  * 0 or -errno (the descriptor table could not be read). Not for a forked child. */
 int sbx_unix_fds_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg);
+
+/* Opens path to be bound by its descriptor, without reading it (close-on-exec), and puts the
+ * name the kernel now gives it (every link resolved) in real[0…n). Returns the descriptor or
+ * -errno (-ENAMETOOLONG: the name does not fit). */
+int sbx_fd_pin(const char *path, char *real, size_t n);
 
 #endif

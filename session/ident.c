@@ -23,6 +23,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "platform/proc.h"
 #include "session/errf.h"
 
 static int valid_id(const char *s)
@@ -80,13 +81,10 @@ int sess_id_from(const char *audit, const char *env, char id[SESS_ID_MAX + 1], c
 int sess_id(char id[SESS_ID_MAX + 1], char **err)
 {
 	char buf[32] = "";
-	int fd = open("/proc/self/sessionid", O_RDONLY | O_CLOEXEC);
+	unsigned long sid = proc_login_session(0);
 
-	if (fd >= 0) {
-		ssize_t n = read(fd, buf, sizeof(buf) - 1);
-		buf[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
+	if (sid)
+		snprintf(buf, sizeof(buf), "%lu", sid);
 	return sess_id_from(buf[0] ? buf : NULL, getenv("SBXSH_SESSION"), id, err);
 }
 

@@ -19,24 +19,18 @@ int sess_send(int sock, const void *p, size_t n, const int *fds, size_t nfds)
 
 long sess_recv(int sock, uint8_t *buf, int *fds, size_t *nfds)
 {
-	union fdpass_cbuf u;
+	struct fdpass_in got = {.fds = fds, .cap = SESS_FDS_MAX};
 	size_t have = 0;
 	long want = SESS_HDR_LEN;
 	int bad = 0;
 
 	*nfds = 0;
 	while ((size_t)want > have) {
-		struct iovec iov = {buf + have, (size_t)want - have};
-		struct msghdr mh = {.msg_iov = &iov,
-				    .msg_iovlen = 1,
-				    .msg_control = u.buf,
-				    .msg_controllen = sizeof(u.buf)};
-		ssize_t r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = fdpass_recv(sock, buf + have, (size_t)want - have, 0, &got);
+		*nfds = got.nfds;
 		if (r < 0)
-			return -errno;
-		if (fdpass_take(&mh, fds, SESS_FDS_MAX, nfds) < 0)
+			return r;
+		if (got.lost)
 			bad = -EBADMSG;
 		if (r == 0)
 			return have ? -EPROTO : 0;

@@ -29,11 +29,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "platform/fdpass.h"
+#include "platform/memfile.h"
+#include "platform/proc.h"
 #include "platform/term.h"
 #include "shell/policy.h"
 #include "shell/shell.h"
@@ -115,7 +117,7 @@ static int above_stdio(int fd)
 
 int cdsw_prepare(struct cdsw *c, int *chan_fd, int *state_fd)
 {
-	int sv[2], one = 1;
+	int sv[2], r = 0;
 
 	*chan_fd = *state_fd = -1;
 	forget_channel(c);
@@ -126,14 +128,13 @@ int cdsw_prepare(struct cdsw *c, int *chan_fd, int *state_fd)
 		return -errno;
 	c->fd = above_stdio(sv[0]);
 	c->inner = above_stdio(sv[1]);
-	if (c->fd < 0 || c->inner < 0 ||
-	    setsockopt(c->fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0 ||
+	if (c->fd < 0 || c->inner < 0 || (r = fdpass_want_peer(c->fd)) < 0 ||
 	    fcntl(c->fd, F_SETFL, O_NONBLOCK) < 0)
-		return -errno;
+		return r < 0 ? r : -errno;
 	if (c->code) {
-		c->state_fd =
-		    above_stdio(memfd_create("sbxsh-cd-state", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-		if (c->state_fd < 0)
+		if ((r = memfile_open("sbxsh-cd-state", true)) < 0)
+			return r;
+		if ((c->state_fd = above_stdio(r)) < 0)
 			return -errno;
 	}
 	*chan_fd = c->inner;
@@ -226,10 +227,8 @@ static int write_state(struct cdsw *c, char *const *argv, const struct strv *now
 		off += (size_t)k;
 	}
 	free(t);
-	if (r == 0 && (fcntl(c->state_fd, F_ADD_SEALS,
-			     F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) < 0 ||
-		       lseek(c->state_fd, 0, SEEK_SET) != 0))
-		r = -errno;
+	if (r == 0)
+		r = memfile_seal(c->state_fd);
 	return r;
 }
 
@@ -266,52 +265,13 @@ int cdsw_poll_fd(void *arg)
 	return c->eof ? -1 : c->fd;
 }
 
-/* "Field:\tvalue" of /proc/PID/status, into out; false when missing. */
-static bool status_field(pid_t pid, const char *field, char *out, size_t n)
-{
-	char path[64], line[512];
-	size_t fl = strlen(field);
-	bool found = false;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		if (strncmp(line, field, fl) == 0 && line[fl] == ':') {
-			snprintf(out, n, "%s", line + fl + 1);
-			found = true;
-		}
-	fclose(f);
-	return found;
-}
-
-/* The last number of a NSpid line: the pid in the innermost namespace. */
-static bool ns_pid_is(const char *v, const char *want)
-{
-	const char *last = strrchr(v, '\t');
-
-	return last && last != v && strcmp(last + 1, want) == 0 && strchr(v, '\t') != last;
-}
-
 /* The first writer is the shell when it is pid 2 of its pid namespace (the stage's first
  * child) and its parent pid 1 (the stage). */
 static bool is_stage_child(pid_t pid)
 {
-	char v[256];
+	pid_t pp;
 
-	if (!status_field(pid, "NSpid", v, sizeof(v)))
-		return false;
-	v[strcspn(v, "\n")] = 0;
-	if (!ns_pid_is(v, "2"))
-		return false;
-	if (!status_field(pid, "PPid", v, sizeof(v)))
-		return false;
-	pid_t pp = (pid_t)strtol(v, NULL, 10);
-	if (pp <= 1 || !status_field(pp, "NSpid", v, sizeof(v)))
-		return false;
-	v[strcspn(v, "\n")] = 0;
-	return ns_pid_is(v, "1");
+	return proc_inner_pid(pid) == 2 && (pp = proc_parent(pid)) > 1 && proc_inner_pid(pp) == 1;
 }
 
 static void reply(struct cdsw *c, char ch)
@@ -337,18 +297,10 @@ static void say_once(struct cdsw *c, const char *cwd, const char *text)
 /* The shell is at its prompt; jobs: it has some. Reads its cwd and answers. */
 static void at_prompt(struct cdsw *c, bool jobs)
 {
-	char proc[64], cwd[PATH_MAX], *line = NULL;
-	ssize_t n;
+	char cwd[PATH_MAX], *line = NULL;
 
-	snprintf(proc, sizeof(proc), "/proc/%d/cwd", (int)c->shell);
-	n = readlink(proc, cwd, sizeof(cwd) - 1);
-	if (n <= 0 || cwd[0] != '/') {
-		reply(c, 'k');
-		return;
-	}
-	cwd[n] = 0;
-	if (n > 10 && strcmp(cwd + n - 10, " (deleted)") == 0) {
-		reply(c, 'k'); /* removed under the shell: nothing to judge */
+	if (proc_cwd(c->shell, cwd, sizeof(cwd)) < 0) {
+		reply(c, 'k'); /* unknown, or removed under the shell: nothing to judge */
 		return;
 	}
 	if (!c->seen || strcmp(c->seen, cwd) != 0) {
@@ -566,19 +518,13 @@ static void feed(struct cdsw *c, const char *d, size_t n)
 	}
 }
 
-/* The writer of one read: the shell, or (its first word) the stage's child. */
-static bool from_shell(struct cdsw *c, struct msghdr *mh)
+/* The writer of one read (pid, as the kernel saw it): the shell, or (its first word) the
+ * stage's child. */
+static bool from_shell(struct cdsw *c, pid_t pid)
 {
-	for (struct cmsghdr *m = CMSG_FIRSTHDR(mh); m; m = CMSG_NXTHDR(mh, m)) {
-		struct ucred cr;
-		if (m->cmsg_level != SOL_SOCKET || m->cmsg_type != SCM_CREDENTIALS)
-			continue;
-		memcpy(&cr, CMSG_DATA(m), sizeof(cr));
-		if (c->shell == 0 && cr.pid > 0 && is_stage_child(cr.pid))
-			c->shell = cr.pid;
-		return cr.pid > 0 && cr.pid == c->shell;
-	}
-	return false;
+	if (c->shell == 0 && pid > 0 && is_stage_child(pid))
+		c->shell = pid;
+	return pid > 0 && pid == c->shell;
 }
 
 void cdsw_ready(void *arg, short revents)
@@ -588,25 +534,15 @@ void cdsw_ready(void *arg, short revents)
 
 	(void)revents;
 	for (int i = 0; i < 64; i++) {
-		union {
-			char buf[CMSG_SPACE(sizeof(struct ucred))];
-			struct cmsghdr align;
-		} u;
-		struct iovec iov = {d, sizeof(d)};
-		struct msghdr mh = {.msg_iov = &iov,
-				    .msg_iovlen = 1,
-				    .msg_control = u.buf,
-				    .msg_controllen = sizeof(u.buf)};
-		ssize_t n = recvmsg(c->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
+		struct fdpass_in got = {0}; /* a descriptor sent here is closed */
+		ssize_t n = fdpass_recv(c->fd, d, sizeof(d), FDPASS_NONBLOCK, &got);
+		if (n == -EAGAIN)
 			return;
 		if (n <= 0) {
 			c->eof = true; /* every inner end is closed */
 			return;
 		}
-		if (from_shell(c, &mh))
+		if (from_shell(c, got.pid))
 			feed(c, d, (size_t)n);
 	}
 }

@@ -68,7 +68,7 @@ static long read_sysctl(const char *path)
 static void check_bind_fd(struct doc *d, char **probe)
 {
 	char out[256], fdarg[16];
-	int fd = open("/tmp", O_PATH | O_DIRECTORY), st = -1; /* inherited by the probe */
+	int fd = open("/tmp", O_RDONLY | O_DIRECTORY), st = -1; /* inherited by the probe */
 	char *argv[32];
 	size_t n = 0;
 

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -24,8 +23,10 @@
 
 #include "paths.h"
 #include "platform/buf.h"
+#include "platform/fdpass.h"
 #include "platform/fds.h"
 #include "platform/log.h"
+#include "platform/memfile.h"
 #include "platform/sandbox.h"
 #include "platform/term.h"
 #include "shell/agent.h"
@@ -563,8 +564,10 @@ static void check_helpers(const struct settings *set)
 static int data_memfd(const char *d)
 {
 	size_t n = strlen(d);
-	int fd = memfd_create("sbxsh-settings", MFD_CLOEXEC);
+	int fd = memfile_open("sbxsh-settings", false);
 
+	if (fd < 0)
+		errno = -fd;
 	if (fd < 0 || write(fd, d, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0)
 		sbx_fatal("cannot write a settings file's sanitised copy: %s", strerror(errno));
 	return fd;
@@ -606,21 +609,15 @@ static void pin_binds(struct run *r, int *pins)
 
 	for (size_t i = 0; i < r->spec.mounts.n; i++) {
 		const struct sbx_mount *m = &r->spec.mounts.v[i];
-		char proc[32], got[4096];
-		ssize_t len = -1;
+		char got[4096];
 
 		if (m->op != SBX_M_BIND)
 			continue;
 		if (r->nfds + 3 > sizeof(r->fds) / sizeof(*r->fds))
 			sbx_fatal("too many write grants (%zu); grant their parent instead", n);
-		int fd = open(m->src, O_PATH | O_CLOEXEC);
-		if (fd >= 0) {
-			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-			len = readlink(proc, got, sizeof(got) - 1);
-		}
-		if (fd < 0 || len < 0)
-			sbx_fatal("cannot open the write grant %s: %s", m->src, strerror(errno));
-		got[len] = 0;
+		int fd = sbx_fd_pin(m->src, got, sizeof(got));
+		if (fd < 0)
+			sbx_fatal("cannot open the write grant %s: %s", m->src, strerror(-fd));
 		if (strcmp(got, m->src) != 0)
 			sbx_fatal(
 			    "the write grant %s changed while the sandbox was being built (it now "
@@ -635,11 +632,12 @@ static void pin_binds(struct run *r, int *pins)
 
 static void make_socket(struct run *r)
 {
-	int sv[2], one = 1;
+	int sv[2], e;
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
-	    setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0)
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		sbx_fatal("cannot make the stage's socket: %s", strerror(errno));
+	if ((e = fdpass_want_peer(sv[0])) < 0)
+		sbx_fatal("cannot make the stage's socket: %s", strerror(-e));
 	r->sock = sv[0];
 	r->spec.stage_fd = sv[1];
 	r->fds[r->nfds++] = r->spec.stage_fd;

@@ -63,11 +63,6 @@ struct sup {
 	struct run_result *res;
 };
 
-union stage_cmsg {
-	char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * SBX_STAGE_NET_MAX)];
-	struct cmsghdr align;
-};
-
 /* The signals to watch: a forwarded one the caller left ignored stays ignored for the
  * command too, as bash keeps it (an async list starts with SIGINT and SIGQUIT ignored). */
 static void sigset_handled(sigset_t *set, bool relay)
@@ -157,35 +152,24 @@ static void on_net(struct sup *s, const struct stage_msg *m, const int *fds, siz
 static int on_message(struct sup *s)
 {
 	struct sbx_stage_net in; /* the largest message */
-	union stage_cmsg u;
 	int fds[SBX_STAGE_NET_MAX];
-	size_t nfds;
-	struct iovec iov = {&in, sizeof(in)};
-	struct msghdr mh = {.msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf)};
-	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	struct fdpass_in got = {.fds = fds, .cap = SBX_STAGE_NET_MAX};
+	ssize_t n = fdpass_recv(s->sock, &in, sizeof(in), FDPASS_NONBLOCK, &got);
+	size_t nfds = got.nfds;
 	struct stage_msg m;
 
 	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? -1 : 0;
+		return n == -EAGAIN ? -1 : 0;
 	if (n == 0)
 		return 0;
-	nfds = 0;
-	int bad = fdpass_take(&mh, fds, SBX_STAGE_NET_MAX, &nfds) < 0;
-	int kind = (mh.msg_flags & MSG_TRUNC) ? -EPROTO : stage_msg_decode(&in, (size_t)n, &m);
+	int bad = got.lost;
+	int kind = got.trunc ? -EPROTO : stage_msg_decode(&in, (size_t)n, &m);
 	if (kind == SBX_STAGE_NET ||
 	    (kind < 0 && n >= 8 && in.magic == SBX_STAGE_MAGIC && in.kind == SBX_STAGE_NET))
 		on_net(s, &m, fds, nfds, bad || kind < 0); /* a NET that does not decode: no-go */
 	if (kind == SBX_STAGE_STARTED && !s->res->started) {
-		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-		if (c && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_level == SOL_SOCKET) {
-			struct ucred cr;
-			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
-			if (cr.pid > 0)
-				s->pidfd = proc_handle_open(cr.pid);
-		}
+		if (got.pid > 0)
+			s->pidfd = proc_handle_open(got.pid);
 		if (s->relay) { /* the shell's pty, of the sandbox's own devpts (or none: ours) */
 			bool one = nfds == 1 && !bad;
 			relay_adopt(s->relay, one ? fds[0] : -1);

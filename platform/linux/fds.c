@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -150,4 +151,23 @@ int sbx_unix_fds_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), vo
 			r = fn(&u, arg);
 	free(fds);
 	return r;
+}
+
+int sbx_fd_pin(const char *path, char *real, size_t n)
+{
+	char proc[32];
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if ((len = readlink(proc, real, n)) < 0 || (size_t)len >= n) {
+		int e = len < 0 ? -errno : -ENAMETOOLONG;
+
+		close(fd);
+		return e;
+	}
+	real[len] = '\0';
+	return fd;
 }

@@ -9,6 +9,7 @@
  * - the daemon must run as our uid (SO_PEERCRED), though its directory is already private;
  * - no libuv, no OpenSSL: this is linked into the per-command front end.
  */
+#include "platform/fdpass.h"
 #include "platform/fds.h"
 #include "session/client/client.h"
 
@@ -65,8 +66,7 @@ static int conn_max_env(unsigned *out, char **err)
 static int try_connect(const char *path, int *out)
 {
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-	struct ucred cr;
-	socklen_t crl = sizeof(cr);
+	uid_t uid;
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
@@ -77,7 +77,7 @@ static int try_connect(const char *path, int *out)
 		close(fd);
 		return -e;
 	}
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl) < 0 || cr.uid != getuid()) {
+	if (fdpass_peer_cred(fd, &uid, NULL) < 0 || uid != getuid()) {
 		close(fd);
 		return -EPERM;
 	}

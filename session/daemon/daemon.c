@@ -26,6 +26,7 @@
 
 #include "paths.h"
 #include "platform/fdpass.h"
+#include "platform/proc.h"
 #include "session/errf.h"
 #include "session/ident.h"
 #include "session/daemon/sessd.h"
@@ -266,18 +267,13 @@ static void frame_done(struct ctl *c)
  * later, < 0 to close. */
 static int ctl_read(struct ctl *c)
 {
-	union fdpass_cbuf u;
-	struct iovec iov = {c->buf + c->have, c->want - c->have};
-	struct msghdr mh = {.msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf)};
-	ssize_t r = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	struct fdpass_in got = {.fds = c->fds, .cap = SESS_FDS_MAX, .nfds = c->nfds};
+	ssize_t r = fdpass_recv(c->fd, c->buf + c->have, c->want - c->have, FDPASS_NONBLOCK, &got);
 
+	c->nfds = got.nfds;
 	if (r < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-	int bad = fdpass_take(&mh, c->fds, SESS_FDS_MAX, &c->nfds) < 0;
-	if (r == 0 || bad)
+		return r == -EAGAIN ? 0 : (int)r;
+	if (r == 0 || got.lost)
 		return -EPROTO;
 	c->have += (size_t)r;
 	if (c->have == SESS_HDR_LEN && c->want == SESS_HDR_LEN) {
@@ -306,29 +302,17 @@ static void on_ctl(uv_poll_t *h, int status, int events)
 		frame_done(c);
 }
 
-/* 1 unless pid is known to be in the daemon's network namespace: a process inside a
- * sandbox (its own namespace) never gets a front, whatever it can reach on disk. */
-static int other_netns(pid_t pid)
-{
-	char path[64], peer[64] = "", self[64] = "";
-
-	/* A namespace that cannot be read (the peer gone, /proc hidden) is not ours: refused. */
-	snprintf(path, sizeof(path), "/proc/%ld/ns/net", (long)pid);
-	if (pid <= 0 || readlink(path, peer, sizeof(peer) - 1) <= 0 ||
-	    readlink("/proc/self/ns/net", self, sizeof(self) - 1) <= 0)
-		return 1;
-	return strcmp(peer, self) != 0;
-}
-
 /* NULL when the peer may talk to the daemon, else why not. */
 static const char *peer_refusal(int fd)
 {
-	struct ucred cr;
-	socklen_t l = sizeof(cr);
+	uid_t uid;
+	pid_t pid;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l) < 0 || cr.uid != getuid())
+	if (fdpass_peer_cred(fd, &uid, &pid) < 0 || uid != getuid())
 		return "refused: this session daemon serves only its own user";
-	if (other_netns(cr.pid))
+	/* a process inside a sandbox (its own namespace) never gets a front, whatever it can
+	 * reach on disk; one whose namespace cannot be read is refused too */
+	if (!proc_same_netns(pid))
 		return "refused: the peer is in another network namespace than the session daemon "
 		       "(set SBXSH_SESSION to give it a session of its own)";
 	return NULL;
@@ -436,70 +420,18 @@ static void on_signal(uv_signal_t *s, int sig)
 	sessd_stop(s->data);
 }
 
-/* The audit session id in text (/proc/PID/sessionid), or 0 when unset or unreadable. */
-static unsigned long read_sid(const char *path)
-{
-	char buf[32];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	char *end;
-	unsigned long v;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	v = strtoul(buf, &end, 10);
-	return end == buf || v == 4294967295UL ? 0 : v;
-}
-
-/* 1 when a process other than this one is in audit session sid. Processes /proc does not
- * show this user (hidepid) are not counted: the login's own processes are the user's. */
-static int session_has_others(unsigned long sid)
-{
-	static long hint; /* the last process found: usually still there, one read */
-	DIR *dir;
-	struct dirent *e;
-	char path[64];
-	long self = (long)getpid();
-	int found = 0;
-
-	if (hint) {
-		snprintf(path, sizeof(path), "/proc/%ld/sessionid", hint);
-		if (read_sid(path) == sid)
-			return 1;
-		hint = 0;
-	}
-	if (!(dir = opendir("/proc")))
-		return 1;
-	while (!found && (e = readdir(dir))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == self)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/sessionid", pid);
-		if ((found = read_sid(path) == sid))
-			hint = pid;
-	}
-	closedir(dir);
-	return found;
-}
-
 static void on_audit_watch(uv_timer_t *t)
 {
 	struct sessd *d = t->data;
 
-	if (d->nctl == 0 && d->live == 0 && !session_has_others(audit_sid))
+	if (d->nctl == 0 && d->live == 0 && !proc_login_session_others(audit_sid))
 		sessd_stop(d);
 }
 
 /* Watches the audit session when this daemon is its session's (audit-N, and N is ours). */
 static void audit_watch_start(struct sessd *d)
 {
-	unsigned long sid = read_sid("/proc/self/sessionid");
+	unsigned long sid = proc_login_session(0);
 	char want[40];
 
 	snprintf(want, sizeof(want), "audit-%lu", sid);

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -31,6 +30,7 @@
 #include <security/pam_modules.h>
 
 #include "platform/fds.h"
+#include "platform/proc.h"
 #include "paths.h"
 
 #define PAM_SBX_DATA "pam_sbxsh.session"
@@ -99,26 +99,19 @@ static int valid_id(const char *s)
  * environment, else a fresh random one. */
 static int choose_id(pam_handle_t *pamh, char id[ID_MAX + 1])
 {
-	char buf[32] = "";
 	unsigned char r[8];
 	const char *env = pam_getenv(pamh, "SBXSH_SESSION");
-	int fd = open("/proc/self/sessionid", O_RDONLY | O_CLOEXEC);
+	unsigned long sid = proc_login_session(0);
 
-	if (fd >= 0) {
-		ssize_t n = read(fd, buf, sizeof(buf) - 1);
-		buf[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (buf[0] && strspn(buf, "0123456789") == strlen(buf) && strcmp(buf, "4294967295") != 0) {
-		snprintf(id, ID_MAX + 1, "audit-%s", buf);
+	if (sid) {
+		snprintf(id, ID_MAX + 1, "audit-%lu", sid);
 		return 0;
 	}
 	if (env && valid_id(env)) {
 		snprintf(id, ID_MAX + 1, "%s", env);
 		return 0;
 	}
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+	if (getentropy(r, sizeof(r)) != 0)
 		return -EIO;
 	snprintf(id, ID_MAX + 1, "pam-%02x%02x%02x%02x%02x%02x%02x%02x", r[0], r[1], r[2], r[3],
 		 r[4], r[5], r[6], r[7]);
@@ -153,22 +146,6 @@ static int get_target(pam_handle_t *pamh, struct target *t)
 	return 0;
 }
 
-/* A negative oom_score_adj (sshd's unit sets -1000) is not the user's to inherit: back to 0,
- * as sshd does for its sessions. Raising it needs no privilege. */
-static void oom_restore(void)
-{
-	char buf[16] = "";
-	int fd = open("/proc/self/oom_score_adj", O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	if (read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == '-' &&
-	    (lseek(fd, 0, SEEK_SET) < 0 || write(fd, "0\n", 2) < 0)) {
-		/* left as it was: the daemon still runs as the user */
-	}
-	close(fd);
-}
-
 /* The child: becomes the user, then sbxsh. Never returns. */
 static _Noreturn void child_exec(const struct target *t, const struct pam_opts *o, int out,
 				 char *const argv[], char *const envp[])
@@ -182,7 +159,7 @@ static _Noreturn void child_exec(const struct target *t, const struct pam_opts *
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(126);
-	oom_restore(); /* sshd runs OOM-exempt; the user's daemon must not */
+	proc_oom_unprotect(); /* sshd runs OOM-exempt; the user's daemon must not */
 	sbx_close_from(3);
 	if (geteuid() == 0) {
 		if (setgroups((size_t)t->ngroups, t->groups) < 0 || setgid(t->gid) < 0 ||

@@ -3,7 +3,8 @@
 # Layers, lowest first: platform (with platform/linux, platform/musl) < proxy < session < shell.
 # 1. No file includes a header of a layer above its own.
 # 2. Outside platform/, no Linux-only interface: no platform/linux/ header, no <linux/...> or
-#    Linux-only <sys/...> header, no raw syscall().
+#    Linux-only <sys/...> header, no raw syscall(), no Linux-only call or constant by name
+#    (linux_ids below: splice, memfd_create, SO_PEERCRED, O_PATH, …).
 # 3. Within session/, a folder is a program: session/daemon/ headers are included by the
 #    daemon's files only, session/client/ headers (the front end's and the stage's) by
 #    session/client/ and shell/ only; session/ itself (both sides link it) by anyone above.
@@ -30,6 +31,9 @@ same_program() { # same_program FILE HEADER
 	return 0
 }
 
+# Linux-only calls and constants by name, in code (comments aside): each has a platform/
+# function that a second backend provides.
+linux_ids='\b(splice|vmsplice|memfd_create|getrandom|signalfd|epoll_[a-z_]+|inotify_[a-z_]+|pidfd_[a-z_]+|prctl|unshare|setns|close_range|statx|renameat2|process_vm_readv)\(|\b(SO_PASSCRED|SO_PEERCRED|SCM_CREDENTIALS|MSG_CMSG_CLOEXEC|O_PATH|O_TMPFILE|F_SETPIPE_SZ|F_GETPIPE_SZ|F_ADD_SEALS|MFD_[A-Z_]+|TCP_CONGESTION|PR_SET_[A-Z_]+)\b'
 linux_only='^#include <(linux/[a-z0-9_/]*\.h|sys/(prctl|signalfd|syscall|mount|capability|fsuid|inotify|epoll|eventfd|timerfd|pidfd|personality|ptrace)\.h)'
 for f in platform/*.[ch] platform/*/*.[ch] proxy/*.[ch] session/*.[ch] session/*/*.[ch] shell/*.[ch]; do
 	[ -f "$f" ] || continue
@@ -43,6 +47,8 @@ for f in platform/*.[ch] platform/*/*.[ch] proxy/*.[ch] session/*.[ch] session/*
 	grep -o '^#include "platform/linux/[a-z_]*\.h"' "$f" | sed "s|^#include \"||; s|\"$||; s|^|$f: |" >> "$found"
 	grep -Eo "$linux_only" "$f" | sed "s|^#include <||; s|^|$f: <|; s|\$|>|" >> "$found"
 	grep -q '[^_a-z]syscall(' "$f" && echo "$f: syscall()" >> "$found"
+	sed 's|/\*.*\*/||g; s|/\*.*||; s|^[[:space:]]*\*.*||' "$f" | grep -Eo "$linux_ids" | sort -u |
+		sed "s|^|$f: |" >> "$found"
 done
 
 n=0 bad=0
