@@ -72,6 +72,8 @@ struct sandbox_spec {
 				 cd switch): no command traces it or writes its memory */
 	const char *recovery; /* the recovery shell's writable config directory (not owned), or
 				 NULL: the guard's home rules leave it writable */
+	bool chld_ignored;    /* the caller ignores SIGCHLD: so does the inner shell (the stage
+				 and bwrap reap) */
 	bool unix_all;	      /* unix_sockets = all: no AF_UNIX filter */
 	bool git_discovery;
 	bool net_proxy;		/* network = proxy: the stage makes the fronts (--net) */

@@ -528,6 +528,7 @@ static void plan(struct run *r, const struct settings *set)
 	run_lines(r, &notices, "note: ");
 	r->spec.pty = r->relay;
 	r->spec.keep_shell = r->cd != NULL; /* its state is carried on: untraceable */
+	r->spec.chld_ignored = supervise_caller_ignores_chld();
 	if (e == 0 && r->recovery) {
 		e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, r->recovery, r->recovery);
 		r->spec.recovery = r->recovery;

@@ -86,6 +86,9 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 void supervise_keep_relay(bool keep);
 /* Reaps the bwrap of the run that reported (as supervise_exit does), before the next run. */
 void supervise_reap(void);
+/* The caller left SIGCHLD ignored (asked before any run changes it; the answer is kept): the
+ * command starts with it ignored too, as under bash, while sbxsh, bwrap and the stage reap. */
+bool supervise_caller_ignores_chld(void);
 /* Exits with wstatus: the same code, or dies of the same signal. */
 _Noreturn void supervise_exit(int wstatus);
 

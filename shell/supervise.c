@@ -80,9 +80,13 @@ static void sigset_handled(sigset_t *set, bool relay)
 }
 
 static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkeep, int tty,
-				 const sigset_t *old, const struct sigaction *chld)
+				 const sigset_t *old)
 {
-	sigaction(SIGCHLD, chld, NULL);
+	/* SIGCHLD default for bwrap (which must reap the stage), whatever the caller had: the
+	 * stage gives the command the caller's ignored SIGCHLD back (--chld-ign) */
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+	sigaction(SIGCHLD, &dfl, NULL);
 	for (int fd = 0; tty >= 0 && fd < 3; fd++)
 		if (dup2(tty, fd) < 0)
 			_exit(SBX_EXIT_REFUSED); /* never the caller's terminal instead */
@@ -105,14 +109,24 @@ static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkee
 /* vfork: the child only resets signals and descriptors and execs bwrap, so our page tables
  * are not copied; it has a descriptor table and signal dispositions of its own. Nothing here
  * lives across the vfork but the arguments. */
-static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, int tty, const sigset_t *old,
-		   const struct sigaction *chld)
+static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, int tty, const sigset_t *old)
 {
 	pid_t pid = vfork();
 
 	if (pid == 0)
-		child_exec(argv, keep, nkeep, tty, old, chld);
+		child_exec(argv, keep, nkeep, tty, old);
 	return pid;
+}
+
+static int chld_ignored = -1; /* the caller's SIGCHLD: -1 not asked yet */
+
+bool supervise_caller_ignores_chld(void)
+{
+	struct sigaction sa;
+
+	if (chld_ignored < 0)
+		chld_ignored = sigaction(SIGCHLD, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+	return chld_ignored == 1;
 }
 
 static void send_go(int sock, int32_t status)
@@ -286,8 +300,9 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 
 	memset(res, 0, sizeof(*res));
 	/* A caller that ignores SIGCHLD would have bwrap reaped behind our back. */
-	struct sigaction dfl = {.sa_handler = SIG_DFL}, chld;
-	sigaction(SIGCHLD, &dfl, &chld);
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	(void)supervise_caller_ignores_chld(); /* asked before it changes */
+	sigaction(SIGCHLD, &dfl, NULL);
 	sigset_handled(&set, relay != NULL);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	if (!caller_mask_saved) {
@@ -300,7 +315,7 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 		r = s.sigfd;
 		goto out;
 	}
-	s.bwrap = spawn(argv, keep_fds, nkeep, relay ? relay->slave : -1, &old, &chld);
+	s.bwrap = spawn(argv, keep_fds, nkeep, relay ? relay->slave : -1, &old);
 	if (s.bwrap < 0) {
 		r = -errno;
 		goto out;

@@ -275,6 +275,8 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 		r = strv_push(out, "--ctty");
 	if (r == 0 && s->keep_shell)
 		r = strv_push(out, "--keep-shell");
+	if (r == 0 && s->chld_ignored)
+		r = strv_push(out, "--chld-ign");
 	if (r == 0 && s->net_proxy)
 		r = strv_push(out, "--net");
 	for (size_t i = 0; r == 0 && s->net_proxy && i < s->net_nreach; i++)

@@ -54,6 +54,7 @@ struct stage_args {
 	bool unix_all, ctty;
 	bool net, relay;
 	bool keep_shell; /* the shell filter too; the shell must be pid 2 */
+	bool chld_ign;	 /* the shell starts with SIGCHLD ignored (the caller's) */
 	uint16_t reach[STAGE_REACH_MAX];
 	size_t nreach;
 	char **shell; /* SHELL ARGV0 ARGS… */
@@ -80,6 +81,8 @@ static int parse(int argc, char **argv, struct stage_args *a)
 			a->ctty = true;
 		} else if (strcmp(argv[i], "--keep-shell") == 0) {
 			a->keep_shell = true;
+		} else if (strcmp(argv[i], "--chld-ign") == 0) {
+			a->chld_ign = true;
 		} else if (strcmp(argv[i], "--net") == 0) {
 			a->net = true;
 		} else if (strcmp(argv[i], "--relay") == 0) {
@@ -206,23 +209,55 @@ static void net_setup(const struct stage_args *a)
 		fail(a->fd, -r, "handing the network fronts to sbxsh");
 }
 
+/* The inner shell with SIGCHLD ignored, which posix_spawn cannot give (the stage itself must
+ * reap it): vfork, whose child has dispositions of its own; its exec's errno comes back
+ * through the memory it shares with us until then. 0 with *pid, or an errno. */
+static int spawn_chld_ignored(const struct stage_args *a, const sigset_t *old, pid_t *pid)
+{
+	volatile int err = 0;
+	pid_t p = vfork();
+
+	if (p == 0) {
+		struct sigaction ign = {.sa_handler = SIG_IGN};
+
+		sigaction(SIGCHLD, &ign, NULL);
+		sigprocmask(SIG_SETMASK, old, NULL);
+		execve(a->shell[0], a->shell + 1, environ);
+		err = errno;
+		_exit(127);
+	}
+	if (p < 0)
+		return errno;
+	if (err) {
+		while (waitpid(p, NULL, 0) < 0 && errno == EINTR) {
+		}
+		return err;
+	}
+	*pid = p;
+	return 0;
+}
+
 /* The inner shell, with the caller's signal mask back (its handled signals return to their
- * defaults at exec; ignored ones stay ignored, as bash keeps them). posix_spawn, not fork:
- * the C library's vfork-style spawn copies no page tables. Returns its pid, or -(126/127)
- * when it cannot run (said on stderr; the status bash would give). */
+ * defaults at exec; ignored ones stay ignored, as bash keeps them; SIGCHLD as --chld-ign
+ * says). posix_spawn, not fork: the C library's vfork-style spawn copies no page tables.
+ * Returns its pid, or -(126/127) when it cannot run (said on stderr; the status bash would
+ * give). */
 static pid_t spawn_shell(const struct stage_args *a, const sigset_t *old)
 {
 	posix_spawnattr_t at;
 	pid_t pid = -1;
-	int e = posix_spawnattr_init(&at);
+	int e;
 
-	if (e == 0)
+	if (a->chld_ign) {
+		e = spawn_chld_ignored(a, old, &pid);
+	} else if ((e = posix_spawnattr_init(&at)) == 0) {
 		e = posix_spawnattr_setsigmask(&at, old);
-	if (e == 0)
-		e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
-	if (e == 0)
-		e = posix_spawn(&pid, a->shell[0], NULL, &at, a->shell + 1, environ);
-	posix_spawnattr_destroy(&at);
+		if (e == 0)
+			e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+		if (e == 0)
+			e = posix_spawn(&pid, a->shell[0], NULL, &at, a->shell + 1, environ);
+		posix_spawnattr_destroy(&at);
+	}
 	if (e == 0)
 		return pid;
 	fprintf(stderr, "sbxsh: cannot run the inner shell %s: %s\n", a->shell[0], strerror(e));
@@ -287,6 +322,9 @@ int main(int argc, char **argv)
 		fail(a.fd, errno, "closing the control socket to the command (FD_CLOEXEC)");
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		fail(a.fd, errno, "making the stage untraceable (PR_SET_DUMPABLE)");
+	/* the stage reaps its shell: never the kernel behind its back (the shell's own SIGCHLD
+	 * is the caller's, --chld-ign) */
+	signal(SIGCHLD, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++) {

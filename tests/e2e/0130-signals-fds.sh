@@ -53,6 +53,17 @@ for sh_ in "$SBXSH" /bin/bash; do
 	cp "$T/ign.out" "$T/ign.${sh_##*/}"
 done
 is "a SIGINT the caller ignores stays ignored, as bash keeps it" "$(cat "$T/ign.sbxsh")" "$(cat "$T/ign.bash")"
+# A caller that ignores SIGCHLD (a daemon that never reaps): sbxsh ends with the command's
+# status (before, the stage lost its shell's exit to the kernel's auto-reaping and waited for
+# ever), and the command sees SIGCHLD ignored as under bash.
+chld_ign() { timeout -k 1 20 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"; }
+for sh_ in "$SBXSH" /bin/bash; do
+	chld_ign "$sh_" -c 'python3 -c "import signal; print(\"chld\", int(signal.getsignal(signal.SIGCHLD)))"; sh -c "exit 3" & wait $!; exit 7' > "$T/chld.${sh_##*/}" 2>/dev/null
+	echo "status=$?" >> "$T/chld.${sh_##*/}"
+done
+is "a caller ignoring SIGCHLD: the status comes back, SIGCHLD stays ignored (as bash)" "$(cat "$T/chld.sbxsh")" "$(cat "$T/chld.bash")"
 rm -f started
 "$SBXSH" -c 'touch started; sleep 33.5 & sleep 33.6' 2>/dev/null &
 pid=$!
