@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ static bool keep_relay;		 /* supervise_keep_relay: a profile switch follows */
 static sigset_t caller_mask;
 static bool caller_mask_saved;
 
+extern char **environ;
+
 struct sup {
 	pid_t bwrap;
 	int sock, sigfd, pidfd;
@@ -79,43 +82,39 @@ static void sigset_handled(sigset_t *set, bool relay)
 	}
 }
 
-static _Noreturn void child_exec(char *const *argv, const int *keep, size_t nkeep, int tty,
-				 const sigset_t *old)
-{
-	/* SIGCHLD default for bwrap (which must reap the stage), whatever the caller had: the
-	 * stage gives the command the caller's ignored SIGCHLD back (--chld-ign) */
-	struct sigaction dfl = {.sa_handler = SIG_DFL};
-
-	sigaction(SIGCHLD, &dfl, NULL);
-	for (int fd = 0; tty >= 0 && fd < 3; fd++)
-		if (dup2(tty, fd) < 0)
-			_exit(SBX_EXIT_REFUSED); /* never the caller's terminal instead */
-	for (size_t i = 0; i < nkeep; i++)
-		fcntl(keep[i], F_SETFD, 0);
-	sigprocmask(SIG_SETMASK, old, NULL);
-	execv(argv[0], argv);
-	/* No stdio here: the monitor's thread may hold its lock across our fork. */
-	const char *e = strerror(errno);
-	struct iovec v[] = {{"sbxsh: cannot run ", 18},
-			    {argv[0], strlen(argv[0])},
-			    {": ", 2},
-			    {(void *)e, strlen(e)},
-			    {"\n", 1}};
-	ssize_t n = writev(2, v, 5);
-	(void)n;
-	_exit(SBX_EXIT_REFUSED);
-}
-
-/* vfork: the child only resets signals and descriptors and execs bwrap, so our page tables
- * are not copied; it has a descriptor table and signal dispositions of its own. Nothing here
- * lives across the vfork but the arguments. */
+/* bwrap, spawned as the stage spawns the shell (posix_spawn: the C library's vfork-style
+ * spawn copies no page tables): the terminal (tty >= 0) on 0-2 or nothing runs (never the
+ * caller's terminal instead), keep[] inheritable, the caller's signal mask, and SIGCHLD
+ * default, which bwrap needs to reap the stage (ours is default by now: inherited; the stage
+ * gives the command the caller's ignored SIGCHLD back, --chld-ign). Returns the pid, or
+ * -errno (nothing ran). */
 static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, int tty, const sigset_t *old)
 {
-	pid_t pid = vfork();
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	pid_t pid = -1;
+	int e = posix_spawn_file_actions_init(&fa);
 
-	if (pid == 0)
-		child_exec(argv, keep, nkeep, tty, old);
-	return pid;
+	if (e)
+		return -e;
+	if ((e = posix_spawnattr_init(&at))) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -e;
+	}
+	for (int fd = 0; e == 0 && tty >= 0 && fd < 3; fd++)
+		e = posix_spawn_file_actions_adddup2(&fa, tty, fd);
+	/* a descriptor dup2'd onto itself loses close-on-exec (POSIX.1-2024, musl, glibc) */
+	for (size_t i = 0; e == 0 && i < nkeep; i++)
+		e = posix_spawn_file_actions_adddup2(&fa, keep[i], keep[i]);
+	if (e == 0)
+		e = posix_spawnattr_setsigmask(&at, old);
+	if (e == 0)
+		e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+	if (e == 0)
+		e = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return e ? -e : pid;
 }
 
 static int chld_ignored = -1; /* the caller's SIGCHLD: -1 not asked yet */
@@ -317,7 +316,7 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 	}
 	s.bwrap = spawn(argv, keep_fds, nkeep, relay ? relay->slave : -1, &old);
 	if (s.bwrap < 0) {
-		r = -errno;
+		r = s.bwrap;
 		goto out;
 	}
 	for (size_t i = 0; i < nkeep; i++)
