@@ -392,12 +392,28 @@ void cmd_note(struct cmd *c, const char *host, unsigned port, const char *reason
 	c->nnotes++;
 }
 
-/* A network refusal of command c, in the session's violation log (session/vlog.h) and kept
- * for the command's END reply. */
+/* Log records one command may write: the log is a file of the user's outside every bound of
+ * the sandbox, and a command refused in a loop wrote one record per connection (~2.6 MB a
+ * second). As many as the monitor keeps of its own (MON_VIOL_MAX); the END reply still
+ * counts every refusal. */
+#define CMD_LOG_MAX 256
+
+/* A network refusal of command c, in the session's violation log (session/vlog.h), at most
+ * CMD_LOG_MAX of them and one saying the rest are not, and kept for the command's END reply. */
 void vlog_refusal(struct cmd *c, const char *host, unsigned port, const char *reason,
 		  const char *grant)
 {
+	char why[300];
+
 	keep_refusal(c, host, port, reason, grant);
+	if (c->logged > CMD_LOG_MAX)
+		return;
+	if (c->logged++ == CMD_LOG_MAX) {
+		snprintf(why, sizeof(why),
+			 "%s; further refusals of this command are not logged (%u were)",
+			 reason ? reason : "", CMD_LOG_MAX);
+		reason = why;
+	}
 	struct vlog_record r = {
 	    .session = c->d->o->session,
 	    .command = c->id,

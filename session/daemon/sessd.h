@@ -65,6 +65,7 @@ struct cmd {
 	size_t nconns;		/* live proxy and reach connections (the conn_max limit) */
 	size_t nrefused;	/* refused past the limit, still lingering (conn.c) */
 	bool limit_noted;	/* the limit's refusal is in the log once per command */
+	unsigned logged;	/* refusal records written to the log (CMD_LOG_MAX) */
 	struct cmd_refusal notes[SESS_NOTES_MAX]; /* upstream failures: distinct host:port */
 	size_t nnotes;
 };
