@@ -52,4 +52,30 @@ else
 	is "the next command's refusal is logged again" "$(grep -c 'rtbnext0' "$LOG" 2>/dev/null)" 1
 fi
 
+# --- 2. root: procfs's 0400 files of the kernel's memory layout, the host's trace buffers ---
+# (masked for root; a user fails the kernel's own permission check on them: 0400 root)
+for f in /proc/kpageflags /proc/kpagecount /proc/kpagecgroup /proc/slabinfo \
+	/proc/vmallocinfo /proc/pagetypeinfo; do
+	if [ ! -e "$f" ]; then
+		skip "$f gives nothing" "no $f on this kernel"
+		continue
+	fi
+	v=$(sb -c 'head -c 64 "$0" 2>/dev/null | wc -c' "$f" 2>/dev/null)
+	if is_root; then
+		is "$f is masked for root (reads empty)" "${v:-0}" 0
+	else
+		is "$f gives a user nothing" "${v:-0}" 0
+	fi
+done
+if [ -r /sys/kernel/tracing/README ] || { is_root && [ -e /sys/kernel/tracing/README ]; }; then
+	v=$(sb -c 'ls -A /sys/kernel/tracing 2>/dev/null | wc -l' 2>/dev/null)
+	if is_root; then
+		is "/sys/kernel/tracing is masked for root (an empty directory)" "$v" 0
+	else
+		is "/sys/kernel/tracing gives a user nothing" "$v" 0
+	fi
+else
+	skip "/sys/kernel/tracing is masked" "no tracefs there, or not readable by this user"
+fi
+
 done_testing
