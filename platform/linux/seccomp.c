@@ -151,6 +151,9 @@ static const struct rule rules[] = {
     R0("request_key", EPERM),
     R0("bpf", EPERM),
     R0("perf_event_open", EPERM),
+    /* user-mode faults need no privilege (UFFD_USER_MODE_ONLY): a way to stall the kernel
+     * mid-copy that exploits of kernel races use */
+    R0("userfaultfd", EPERM),
     R0("io_uring_setup", EPERM),
     R0("io_uring_enter", EPERM),
     R0("io_uring_register", EPERM),

@@ -78,4 +78,23 @@ else
 	skip "/sys/kernel/tracing is masked" "no tracefs there, or not readable by this user"
 fi
 
+# --- 3. userfaultfd ---
+if [ -x "$helper" ] && [ "$(uname -m)" = x86_64 ]; then
+	cp "$helper" "$T/proj/try"
+	ctl=$(./try x86_64 323 1 2>&1) # userfaultfd(UFFD_USER_MODE_ONLY)
+	if [ "$ctl" = ok ]; then
+		ok "control: outside, userfaultfd(UFFD_USER_MODE_ONLY) works"
+		for level in off on; do
+			user_policy "[sbxsh]
+monitor = $level
+[default]
+network = none"
+			is "monitor $level: userfaultfd is EPERM" "$(sb -c './try x86_64 323 1' 2>&1)" EPERM
+		done
+	else
+		skip "userfaultfd is refused by the filter" "the kernel refuses it here already ($ctl)"
+	fi
+else
+	skip "userfaultfd is refused by the filter" "no try-syscall helper or not x86_64"
+fi
 done_testing
