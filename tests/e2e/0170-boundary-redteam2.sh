@@ -10,7 +10,10 @@
 #   pagetypeinfo (the kernel heap's layout: what a kernel exploit grooms), and the host's
 #   trace buffers under /sys/kernel/tracing (reading trace_pipe consumes the host's events);
 # - userfaultfd (user-mode faults only, which needs no privilege) was open: a tool of kernel
-#   exploits no command needs.
+#   exploits no command needs;
+# - a command made setuid and setgid files in its project (cp /bin/sh x; chmod 4755 x): run by
+#   root, any local user who could reach the project then ran them as root on the host, past
+#   every sandbox (a user's: as that user, its ~/.ssh readable).
 TMPDIR=/var/tmp; export TMPDIR
 . "$(dirname "$0")/lib.sh"
 cd "$T/proj" || exit 1
@@ -97,4 +100,58 @@ network = none"
 else
 	skip "userfaultfd is refused by the filter" "no try-syscall helper or not x86_64"
 fi
+
+# --- 4. setuid and setgid files: never made by a command ---
+user_policy '[default]
+network = none'
+cp /bin/true "$T/proj/ctl" && chmod 4755 "$T/proj/ctl"
+is "control: outside, its owner makes a file setuid" "$(stat -c %a "$T/proj/ctl")" 4755
+rm -f "$T/proj/ctl"
+modes='import os, sys
+def t(label, f):
+    try:
+        f(); print(label, "ok")
+    except OSError as e:
+        print(label, e.strerror)
+os.close(os.open("f", os.O_CREAT | os.O_WRONLY, 0o755))
+t("chmod-4755", lambda: os.chmod("f", 0o4755))
+t("chmod-2755", lambda: os.chmod("f", 0o2755))
+fd = os.open("f", os.O_RDONLY)
+t("fchmod-4755", lambda: os.fchmod(fd, 0o4755))
+t("fchmod-2755", lambda: os.fchmod(fd, 0o2755))
+t("chmod-755", lambda: os.chmod("f", 0o700))
+os.mkdir("d")
+t("dir-g+s", lambda: os.chmod("d", 0o2775))'
+for level in off on; do
+	user_policy "[sbxsh]
+monitor = $level
+[default]
+network = none"
+	rm -rf "$T/proj/f" "$T/proj/d"
+	out=$(sb -c '"$0" -c "$1"' "$PY" "$modes" 2>&1)
+	is "monitor $level: chmod/fchmod to setuid or setgid are refused, 0700 and a directory's g+s work" \
+		"$(printf '%s\n' "$out" | grep -E '^[a-z+0-9-]+ ' | tr '\n' ' ')" \
+		"chmod-4755 Operation not permitted chmod-2755 Operation not permitted fchmod-4755 Operation not permitted fchmod-2755 Operation not permitted chmod-755 ok dir-g+s ok "
+	is "…and the file has no set-id bit on the host" "$(stat -c %a "$T/proj/f" 2>&1)" 700
+	is "…while the directory keeps its g+s" "$(stat -c %a "$T/proj/d" 2>&1)" 2775
+done
+# fchmodat2(fd, "", 04755, AT_EMPTY_PATH): a descriptor's chmod the guard performs
+if [ -x "$helper" ] && [ "$(uname -m)" = x86_64 ]; then
+	cp "$helper" "$T/proj/try"
+	: > "$T/proj/g"
+	ctl=$(cd "$T/proj" && ./try x86_64 452 3 s: 0x9ed 0x1000 3< g 2>&1)
+	if [ "$ctl" = ok ]; then
+		chmod 644 "$T/proj/g"
+		is "fchmodat2(fd, \"\", 04755, AT_EMPTY_PATH) is EPERM" \
+			"$(sb -c './try x86_64 452 3 s: 0x9ed 0x1000 3< g' 2>&1)" EPERM
+		is "…and g is not setuid on the host" "$(stat -c %a "$T/proj/g")" 644
+	else
+		skip "fchmodat2 with AT_EMPTY_PATH is refused" "the kernel lacks fchmodat2 here ($ctl)"
+	fi
+else
+	skip "fchmodat2 with AT_EMPTY_PATH is refused" "no try-syscall helper or not x86_64"
+fi
+out=$(sb -c 'cp /bin/true x && chmod u+s x; echo "rc=$?"' 2>&1)
+like "chmod u+s fails" "$out" 'rc=[1-9]'
+is "…and x is not setuid on the host" "$(stat -c %a "$T/proj/x" 2>&1)" 755
 done_testing
