@@ -129,10 +129,10 @@ static const struct rule rules[] = {
     R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xffffff00UL, 0x4B00)),
     R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xfffffff0UL, 0x5600)),
     R0("vhangup", EPERM),
-    /* A set-ID bit given to a file by its descriptor (chmod by a name is the guard's, which
-     * lets a directory keep g+s): the file would run as the caller for anyone on the host */
+    /* A set-user-ID bit given by a descriptor: the file would run as the caller for anyone
+     * on the host (chmod by a name, and fchmod with S_ISGID, which a directory may keep, are
+     * the guard's) */
     R1("fchmod", R_ALL, EPERM, HAS(1, S_ISUID)),
-    R1("fchmod", R_ALL, EPERM, HAS(1, S_ISGID)),
     /* New user namespaces: a way back to capabilities and mount rights */
     R1("unshare", R_ALL, EPERM, HAS(0, CLONE_NEWUSER)),
     R1("clone", R_ALL, EPERM, HAS(0, CLONE_NEWUSER)),

@@ -151,6 +151,9 @@ if [ -x "$helper" ] && [ "$(uname -m)" = x86_64 ]; then
 else
 	skip "fchmodat2 with AT_EMPTY_PATH is refused" "no try-syscall helper or not x86_64"
 fi
+# coreutils gives a directory g+s by fchmod of its descriptor: the guard lets it
+out=$(sb -c 'mkdir -m 2775 sd && install -d -m 2775 si && stat -c %a sd si' 2>&1)
+is "mkdir -m 2775 and install -d -m 2775 (fchmod of a directory) keep g+s" "$(printf '%s\n' "$out" | tr '\n' ' ')" "2775 2775 "
 out=$(sb -c 'cp /bin/true x && chmod u+s x; echo "rc=$?"' 2>&1)
 like "chmod u+s fails" "$out" 'rc=[1-9]'
 is "…and x is not setuid on the host" "$(stat -c %a "$T/proj/x" 2>&1)" 755
