@@ -4,7 +4,7 @@
 # - the session daemon wrote one log record per refused connection, with no bound: a command
 #   opening refused connections in a loop filled the user's disk through
 #   ~/.local/state/sbxsh/violations.jsonl (outside every bound of the sandbox), ~2.6 MB a
-#   second here;
+#   second here (now: once per host:port, at most 256 a command, as the monitor's own);
 # - root (uid 0 mapped to 0, the owner of every 0400 file of procfs) read /proc/kpageflags,
 #   kpagecount, kpagecgroup (the host's physical page map), slabinfo, vmallocinfo and
 #   pagetypeinfo (the kernel heap's layout: what a kernel exploit grooms), and the host's
@@ -29,9 +29,9 @@ network = proxy
 on_violation = warn'
 cat > "$T/proj/flood.py" << 'EOF'
 import socket, sys
-tag, n = sys.argv[1], int(sys.argv[2])
+tag, n, same = sys.argv[1], int(sys.argv[2]), len(sys.argv) > 3
 for i in range(n):
-    h = b"%s%d.invalid:443" % (tag.encode(), i)
+    h = b"%s%d.invalid:443" % (tag.encode(), 0 if same else i)
     s = socket.create_connection(("127.0.0.1", 3128))
     s.sendall(b"CONNECT " + h + b" HTTP/1.1\r\nHost: " + h + b"\r\n\r\n")
     s.recv(4096)
@@ -53,6 +53,10 @@ else
 		'"reason":"[^"]*further refusals of this command are not logged'
 	sb -c '"$0" flood.py rtbnext 1' "$PY" > /dev/null 2>&1
 	is "the next command's refusal is logged again" "$(grep -c 'rtbnext0' "$LOG" 2>/dev/null)" 1
+	out=$(sb -c '"$0" flood.py rtbsame 50 same' "$PY" 2>&1)
+	like "control: one host refused 50 times" "$out" '^sent 50$'
+	is "…is logged once (as the monitor logs a path once a command)" \
+		"$(grep -c 'rtbsame0' "$LOG" 2>/dev/null)" 1
 fi
 
 # --- 2. root: procfs's 0400 files of the kernel's memory layout, the host's trace buffers ---
