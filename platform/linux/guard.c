@@ -1366,16 +1366,31 @@ static void self_fd(char *buf, size_t n, int fd)
 	snprintf(buf, n, "/proc/thread-self/fd/%d", fd);
 }
 
+/* A set-user-ID bit, or a set-group-ID bit on anything but a directory (where it only passes
+ * the group on): a file that runs as the command's user for whoever runs it on the host, past
+ * every sandbox (root's for root). -EPERM, else 0. */
+static int setid_refused(uint64_t mode, mode_t type)
+{
+	if ((mode & S_ISUID) || ((mode & S_ISGID) && !S_ISDIR(type)))
+		return -EPERM;
+	return 0;
+}
+
 /* chmod, chown and the attribute calls on one file, ofd (O_PATH), by the path that reaches
  * exactly it. */
 static int by_fd(const struct guard_call *c, int ofd)
 {
+	struct stat st;
 	char p[48];
 	int r;
 
 	self_fd(p, sizeof(p), ofd);
 	switch (c->op) {
 	case GOP_CHMOD:
+		if (fstat(ofd, &st) < 0)
+			return -errno;
+		if ((r = setid_refused(c->mode, st.st_mode)) < 0)
+			return r;
 		r = chmod(p, (mode_t)c->mode);
 		break;
 	case GOP_CHOWN:
@@ -1654,6 +1669,8 @@ static int name_meta(struct ctx *x, const struct guard_call *c, struct guard_ref
 		goto out;
 	if (c->op == GOP_CHOWN) {
 		r = fchownat(f.pfd, f.name, (uid_t)c->a, (gid_t)c->b, AT_SYMLINK_NOFOLLOW);
+	} else if (c->op == GOP_CHMOD && !S_ISLNK(st.st_mode) && setid_refused(c->mode, st.st_mode)) {
+		r = (errno = EPERM, -1);
 	} else if (c->op == GOP_CHMOD) {
 		r = S_ISLNK(st.st_mode) ? (errno = EOPNOTSUPP, -1)
 					: fchmodat(f.pfd, f.name, (mode_t)c->mode, 0);

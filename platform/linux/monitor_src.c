@@ -136,7 +136,7 @@ static uint8_t gop_for(const char *name)
 	    {"truncate", GOP_TRUNCATE},	 {"truncate64", GOP_TRUNCATE}, {"chmod", GOP_CHMOD},
 	    {"fchmodat", GOP_CHMOD},	 {"chown", GOP_CHOWN},	       {"chown32", GOP_CHOWN},
 	    {"lchown", GOP_CHOWN},	 {"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
-	    {"fchmodat2", GOP_CHMOD},	 {"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
+	    {"fchmodat2", GOP_CHMOD},	 {"fchmod", GOP_CHMOD},	       {"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
 	    {"fsetxattr", GOP_XATTR},	 {"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
 	    {"fremovexattr", GOP_XATTR}, {"bind", GOP_BIND},	       {"umask", GOP_FACT},
 	    {"chdir", GOP_FACT},	 {"fchdir", GOP_FACT},
@@ -575,6 +575,13 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 			  strncmp(n, "fchmodat", 8) == 0 || strcmp(n, "fchownat") == 0;
 		int k = at ? 1 : 0;
 
+		if (strcmp(n, "fchmod") == 0) { /* a descriptor's: as fchmodat2(fd, "", AT_EMPTY_PATH) */
+			g->dirfd = INT(0);
+			buf[0][0] = '\0';
+			g->mode = (uint32_t)a[1];
+			g->flags = AT_EMPTY_PATH;
+			break;
+		}
 		if (at)
 			g->dirfd = INT(0);
 		r = read_str(pid, a[k], buf[0], PATH_MAX);

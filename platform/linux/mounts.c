@@ -70,7 +70,35 @@ static const char *const kernel_masked[] = {
     "/proc/scsi",
     "/sys/firmware",
     "/sys/devices/virtual/powercap",
+    /* beyond runc's: 0400 files of root's that uid 0 mapped to 0 reads as their owner — the
+     * host's physical page map and the kernel heap's layout (what an exploit grooms) — and
+     * the host's trace buffers, debugfs, securityfs and pstore (reading trace_pipe consumes
+     * the host's events) */
+    "/proc/kpagecount",
+    "/proc/kpageflags",
+    "/proc/kpagecgroup",
+    "/proc/slabinfo",
+    "/proc/vmallocinfo",
+    "/proc/pagetypeinfo",
+    "/sys/kernel/tracing",
+    "/sys/kernel/debug",
+    "/sys/kernel/security",
+    "/sys/fs/pstore",
 };
+
+/* A directory with no entry (nothing mounted there): nothing to mask, no mount spent. */
+static bool dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = d != NULL;
+
+	while (empty && (e = readdir(d)))
+		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+	if (d)
+		closedir(d);
+	return empty;
+}
 
 /* What bwrap's --proc itself binds read-only when it may write there (bubblewrap.c
  * cover_proc_dirs, since 2016): as root (uid 0 mapped to 0, every capability in the new
@@ -982,7 +1010,7 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 		const char *k = kernel_masked[i];
 		if (strncmp(k, "/sys/", 5) == 0 && sys != S_RO && sys != S_RW)
 			continue;
-		if (lstat(k, &sb) == 0)
+		if (lstat(k, &sb) == 0 && !(S_ISDIR(sb.st_mode) && dir_empty(k)))
 			r = sbx_mounts_add(&s->kernel,
 					   S_ISDIR(sb.st_mode) ? SBX_M_HIDE_DIR : SBX_M_HIDE_FILE,
 					   NULL, k);

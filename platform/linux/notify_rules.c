@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <seccomp.h>
 
@@ -61,6 +62,11 @@ static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monit
 	if (c->op == NOP_NOTE && strcmp(c->name, "clone") == 0)
 		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
 					SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, 0));
+	/* fchmod only with S_ISGID (the guard lets a directory have it; the filter refuses
+	 * S_ISUID itself): tar and install call it once a file */
+	if (strcmp(c->name, "fchmod") == 0)
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
+					SCMP_A1(SCMP_CMP_MASKED_EQ, S_ISGID, S_ISGID));
 	if (c->op == NOP_OPEN && !c->openat2 && level < MONITOR_FULL)
 		return add_write_opens(ctx, nr, c->flags);
 	if (c->op == NOP_READ && c->flags != NOTIFY_NOARG) /* not fstat's "" + AT_EMPTY_PATH */

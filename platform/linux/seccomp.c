@@ -34,6 +34,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
@@ -128,6 +129,10 @@ static const struct rule rules[] = {
     R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xffffff00UL, 0x4B00)),
     R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xfffffff0UL, 0x5600)),
     R0("vhangup", EPERM),
+    /* A set-user-ID bit given by a descriptor: the file would run as the caller for anyone
+     * on the host (chmod by a name, and fchmod with S_ISGID, which a directory may keep, are
+     * the guard's) */
+    R1("fchmod", R_ALL, EPERM, HAS(1, S_ISUID)),
     /* New user namespaces: a way back to capabilities and mount rights */
     R1("unshare", R_ALL, EPERM, HAS(0, CLONE_NEWUSER)),
     R1("clone", R_ALL, EPERM, HAS(0, CLONE_NEWUSER)),
@@ -151,6 +156,9 @@ static const struct rule rules[] = {
     R0("request_key", EPERM),
     R0("bpf", EPERM),
     R0("perf_event_open", EPERM),
+    /* user-mode faults need no privilege (UFFD_USER_MODE_ONLY): a way to stall the kernel
+     * mid-copy that exploits of kernel races use */
+    R0("userfaultfd", EPERM),
     R0("io_uring_setup", EPERM),
     R0("io_uring_enter", EPERM),
     R0("io_uring_register", EPERM),

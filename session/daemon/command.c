@@ -392,12 +392,52 @@ void cmd_note(struct cmd *c, const char *host, unsigned port, const char *reason
 	c->nnotes++;
 }
 
-/* A network refusal of command c, in the session's violation log (session/vlog.h) and kept
- * for the command's END reply. */
+/* Log records one command may write: the log is a file of the user's outside every bound of
+ * the sandbox, and a command refused in a loop wrote one record per connection (~2.6 MB a
+ * second). As the monitor keeps its own (MON_VIOL_MAX): once per host:port, at most
+ * CMD_LOG_MAX a command (a shell's whole session is one); the END reply still counts every
+ * refusal. */
+
+/* host:port's key among the command's logged ones (FNV-1a). */
+static uint64_t log_key(const char *host, unsigned port)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (const char *s = host; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return (h ^ port) * 1099511628211ull;
+}
+
+/* Whether host:port is in the log for c already; else it is counted as logged. */
+static bool logged_before(struct cmd *c, const char *host, unsigned port)
+{
+	uint64_t k = log_key(host, port);
+
+	for (unsigned i = 0; i < c->logged && i < CMD_LOG_MAX; i++)
+		if (c->log_keys[i] == k)
+			return true;
+	if (c->logged < CMD_LOG_MAX)
+		c->log_keys[c->logged] = k;
+	return false;
+}
+
+/* A network refusal of command c, in the session's violation log (session/vlog.h) once per
+ * host:port, at most CMD_LOG_MAX of them and one saying the rest are not, and kept for the
+ * command's END reply. */
 void vlog_refusal(struct cmd *c, const char *host, unsigned port, const char *reason,
 		  const char *grant)
 {
+	char why[300];
+
 	keep_refusal(c, host, port, reason, grant);
+	if (c->logged > CMD_LOG_MAX || logged_before(c, host, port))
+		return;
+	if (c->logged++ == CMD_LOG_MAX) {
+		snprintf(why, sizeof(why),
+			 "%s; further refusals of this command are not logged (%u were)",
+			 reason ? reason : "", CMD_LOG_MAX);
+		reason = why;
+	}
 	struct vlog_record r = {
 	    .session = c->d->o->session,
 	    .command = c->id,

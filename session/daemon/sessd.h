@@ -10,6 +10,9 @@
 #include "proxy/domain.h"
 #include "session/proto.h"
 
+/* Refusal records one command may write to the log (command.c vlog_refusal). */
+#define CMD_LOG_MAX 256
+
 struct sessd_opts {
 	const char *dir;     /* the session directory (checked by the client) */
 	const char *session; /* the session id */
@@ -65,6 +68,8 @@ struct cmd {
 	size_t nconns;		/* live proxy and reach connections (the conn_max limit) */
 	size_t nrefused;	/* refused past the limit, still lingering (conn.c) */
 	bool limit_noted;	/* the limit's refusal is in the log once per command */
+	unsigned logged;	/* refusal records written to the log (CMD_LOG_MAX) */
+	uint64_t log_keys[CMD_LOG_MAX]; /* their host:port, to log each once */
 	struct cmd_refusal notes[SESS_NOTES_MAX]; /* upstream failures: distinct host:port */
 	size_t nnotes;
 };
