@@ -104,6 +104,15 @@ if [ -n "$(ls -A /etc/ssl/private 2>/dev/null)" ] || { ! is_root && [ -d /etc/ss
 else
 	skip "/etc/ssl/private is hidden" "no /etc/ssl/private with entries here"
 fi
+# other services' root-only keys (WireGuard's here, made for the test when the host has none)
+if is_root && [ ! -e /etc/wireguard ]; then
+	mkdir -m 700 /etc/wireguard && echo 'PrivateKey = e2e-secret' > /etc/wireguard/e2e.conf
+	is "/etc/wireguard's keys cannot be read as root" \
+		"$(sb -c 'cat /etc/wireguard/e2e.conf 2>/dev/null; echo end' 2>/dev/null)" "end"
+	rm -rf /etc/wireguard
+else
+	skip "/etc/wireguard is hidden from root" "not root, or the host has its own /etc/wireguard"
+fi
 is "a public host key stays readable" \
 	"$(sb -c 'for f in /etc/ssh/ssh_host_*_key.pub; do [ -s "$f" ] && echo yes; break; done' 2>/dev/null)" \
 	"$(for f in /etc/ssh/ssh_host_*_key.pub; do [ -s "$f" ] && echo yes; break; done)"
