@@ -492,6 +492,19 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 	return 0;
 }
 
+/* The hooks directories and included files git's config names (mand_ctx.hooks): at or below
+ * one, or a directory on the way to one as holder_ok says. */
+static int hooks_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		      struct mand_hit *h)
+{
+	for (size_t i = 0; i < x->nhooks; i++)
+		if (below(path, x->hooks[i]) >= 0 ||
+		    (!holder_ok(x, path, op) && below(x->hooks[i], path) >= 0))
+			return hit_(h, MAND_NEVER,
+				    "core.hooksPath, include.path (what git's config names)");
+	return 0;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
@@ -507,7 +520,7 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		op = MAND_WRITE;
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
-	if ((r = fixed_rule(x, path, op, h)) != 0)
+	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0)
 		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {

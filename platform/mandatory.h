@@ -52,6 +52,12 @@ struct mand_ctx {
 	 * or moved by renaming a directory that holds them */
 	const char *const *policy;
 	size_t npolicy;
+	/* the hooks directories git's configuration names (core.hooksPath) and the files it
+	 * includes (include.path), found at start: git runs what is there as it would
+	 * .git/hooks, reads them as it would .git/config; never written, made, or moved by
+	 * renaming a directory that holds them */
+	const char *const *hooks;
+	size_t nhooks;
 };
 
 struct mand_hit {

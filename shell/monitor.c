@@ -24,6 +24,7 @@
 #include "platform/path.h"
 #include "platform/sandbox.h"
 #include "shell/policy.h"
+#include "shell/gitcfg.h"
 
 #define MON_VC_SLOTS	 256  /* judged (kind, flags, path) kept per command: a cache that */
 #define MON_VC_SLOTS_MAX 4096 /* grows from these sizes (a short command touches few pages) */
@@ -69,6 +70,7 @@ struct monitor {
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
 	struct strv fixed; /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
+	struct strv hooks; /* mand_ctx.hooks: what core.hooksPath names */
 	bool quiet;	   /* monitor = off: the guard works, nothing is reported */
 };
 
@@ -137,6 +139,48 @@ static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
 	m->mc.gitdirs = m->gitdir_v;
 }
 
+static char *real_name(const char *p);
+static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The hooks directories core.hooksPath names for the repositories of the project, the cwd
+ * and the write grants (mand_ctx.hooks), canonical and as spelled (a symlink on the way is
+ * then a directory holding one). */
+static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
+{
+	const char *dirs[66];
+	struct strv found = {0};
+	size_t n = 0;
+	int r;
+
+	if (jc->prof && jc->prof->root)
+		dirs[n++] = jc->prof->root;
+	if (jc->spec && jc->spec->cwd)
+		dirs[n++] = jc->spec->cwd;
+	for (size_t i = 0; i < m->mc.ngrants && n < 66; i++)
+		dirs[n++] = m->grants[i];
+	r = gitcfg_hooks_dirs(&found, dirs, n, jc->home);
+	for (size_t i = 0; r == 0 && i < found.n; i++) {
+		char *c = real_name(found.v[i]);
+		const char *v[2] = {c, found.v[i]};
+
+		path_normalize(found.v[i]);
+		/* only where a command could write (core.hooksPath = /dev/null: no hooks) */
+		for (int k = 0; k < 2 && r == 0; k++) {
+			bool in = v[k] && jc->home && path_under(v[k], jc->home);
+
+			for (size_t j = 0; v[k] && !in && j < m->mc.ngrants; j++)
+				in = path_under(v[k], m->grants[j]);
+			if (in)
+				r = push_new(&m->hooks, "%s", v[k]);
+		}
+		free(c);
+	}
+	strv_release(&found);
+	m->mc.hooks = (const char *const *)m->hooks.v;
+	m->mc.nhooks = m->hooks.n;
+	return r;
+}
+
 /* A path as the guard checks it: canonical where it exists, else its directory's canonical
  * form and its name, else as spelled (absolute). NULL when none. Caller frees. */
 static char *real_name(const char *p)
@@ -161,7 +205,6 @@ static char *real_name(const char *p)
 }
 
 /* Pushes the path fmt makes, normalized, unless sv holds it. 0 or -ENOMEM. */
-static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int push_new(struct strv *sv, const char *fmt, ...)
 {
 	char *p = NULL;
@@ -271,7 +314,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
 	find_gitdirs(m, jc);
-	if (find_fixed(m, jc) < 0)
+	if (find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0)
 		goto out;
 	m->jc.mand = &m->mc; /* the judge names what the guard refuses, by the same rules */
 	m->jc.moved = NULL;
@@ -585,6 +628,7 @@ void monitor_free(struct monitor *m)
 	free(m->vc.arena);
 	strv_release(&m->grant_store);
 	strv_release(&m->gitdirs);
+	strv_release(&m->hooks);
 	strv_release(&m->fixed);
 	strv_release(&m->roots);
 	free(m);

@@ -458,6 +458,29 @@ static void test_list(void)
 	ok(found == 1, "the home list ends with the patterns, for the mounts' probes");
 }
 
+/* core.hooksPath's directories (mand_ctx.hooks): at or below one, and a directory holding
+ * one renamed, removed or replaced; mkdir on the way works */
+static void test_hooks(void)
+{
+	static const char *hooks[] = {H "/proj/tools/hooks"};
+
+	cx.hooks = hooks;
+	cx.nhooks = 1;
+	DENY(H "/proj/tools/hooks/pre-commit", MAND_WRITE, MAND_NEVER, "a hook there");
+	DENY(H "/proj/tools/hooks", MAND_MKDIR, MAND_NEVER, "the directory made");
+	DENY(H "/proj/tools/hooks", MAND_REMOVE, MAND_NEVER, "the directory renamed away");
+	DENY(H "/proj/tools", MAND_REMOVE, MAND_NEVER, "its parent renamed away");
+	DENY(H "/proj/tools", MAND_DIR_TO, MAND_NEVER,
+	     "a directory renamed into its parent's place");
+	DENY(H "/proj/tools", MAND_LINK, MAND_NEVER, "a link in its parent's place");
+	ALLOW(H "/proj/tools", MAND_MKDIR, "its parent made");
+	ALLOW(H "/proj/tools/hooks.x/pre-commit", MAND_WRITE, "a sibling written");
+	ALLOW(H "/proj/tools/other", MAND_REMOVE, "a sibling removed");
+	cx.hooks = NULL;
+	cx.nhooks = 0;
+	ALLOW(H "/proj/tools/hooks/pre-commit", MAND_WRITE, "control: no hooksPath");
+}
+
 int main(void)
 {
 	test_names();
@@ -467,6 +490,7 @@ int main(void)
 	test_fixed();
 	test_gaps();
 	test_policy();
+	test_hooks();
 	test_list();
 	return tap_done();
 }

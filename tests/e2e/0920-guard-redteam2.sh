@@ -1,0 +1,111 @@
+#!/bin/sh
+# 0920 the guard, attacked again: a hooks directory git's configuration names inside a write
+# grant (core.hooksPath: git runs what is there at the host's next commit, as it would
+# .git/hooks) and a config file git's config includes there; each with a control that the
+# same kind of write lands where it is allowed.
+. "$(dirname "$0")/lib.sh"
+
+var_home redteam2 # HOME and the project under /var/tmp
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@x GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@x
+export GIT_CONFIG_NOSYSTEM=1
+unset GIT_CONFIG_GLOBAL
+P=$H/proj
+mkdir -p "$HOME/.config/sbxsh" "$P"
+chmod 700 "$HOME"
+printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+chmod 600 "$HOME/.config/sbxsh/sbxsh.ini"
+if ! command -v git > /dev/null 2>&1; then
+	skip "the guard attacked again" "needs git"
+	done_testing
+	exit
+fi
+git -C "$P" init -q && git -C "$P" commit -q --allow-empty -m init || exit 1
+cd "$P" || exit 1
+if ! "$SBXSH" -c true 2> "$H/err"; then
+	skip "the guard attacked again" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
+	done_testing
+	exit
+fi
+absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists; $err"; fi; }
+present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
+run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
+# hook D NAME: a command that writes an executable hook NAME in D leaving a mark
+hook() { echo "mkdir -p '$1' && printf '#!/bin/sh\\ntouch $H/pwned\\n' > '$1/$2' && chmod +x '$1/$2'"; }
+# host_commit: the user's next commit on the host; ok when no hook ran
+host_commit() {
+	rm -f "$H/pwned"
+	git -C "$P" commit -q --allow-empty -m x > /dev/null 2>&1
+	if [ -e "$H/pwned" ]; then not_ok "$1"; diag "a planted hook ran; $err"; else ok "$1"; fi
+}
+
+# --- core.hooksPath in the repository's own config, relative to the worktree (git runs hooks
+# from the worktree's top) ---
+git -C "$P" config core.hooksPath .githooks
+mkdir "$P/.githooks"
+run "$(hook .githooks pre-commit); $(hook .githooks2 pre-commit)"
+absent "a hook is not written in the hooks directory core.hooksPath names" "$P/.githooks/pre-commit"
+present "… control: the same hook under another directory is" "$P/.githooks2/pre-commit"
+host_commit "… and the host's next git commit runs nothing"
+like "… the refusal names the rule" "$err" 'core\.hooksPath'
+run "mv .githooks .githooks.x; mkdir -p hk && printf '#!/bin/sh\\ntouch $H/pwned\\n' > hk/pre-commit && chmod +x hk/pre-commit && mv hk .githooks; ln -s hk .githooks"
+host_commit "… nor made by renaming it away and a directory or a link into its place"
+present "… (it is still there)" "$P/.githooks"
+absent "… (nothing renamed into it)" "$P/.githooks/pre-commit"
+rm -rf "$P/.githooks.x" "$P/.githooks2" "$P/hk"
+
+# missing when the command starts, through a symlink on the way, and spelled absolute
+git -C "$P" config core.hooksPath tools/hooks
+run "mkdir tools && ln -s tools t; $(hook t/hooks pre-commit)"
+absent "… a missing hooks directory is not made (through a symlinked parent)" "$P/tools/hooks"
+host_commit "… and the host's commit runs nothing"
+rm -rf "$P/tools" "$P/t"
+git -C "$P" config core.hooksPath "$P/abs-hooks"
+run "$(hook abs-hooks post-commit)"
+absent "… nor one spelled absolute" "$P/abs-hooks/post-commit"
+# hooks turned off (core.hooksPath = /dev/null) leaves the device alone
+git -C "$P" config core.hooksPath /dev/null
+run 'echo x > /dev/null && echo written'
+is "… control: core.hooksPath = /dev/null, and /dev/null is still written" "$out" written
+git -C "$P" config --unset core.hooksPath
+
+# --- a file the repository's config includes (include.path), in the worktree: git reads it
+# as its config (core.fsmonitor runs at the next git status) ---
+git -C "$P" config include.path ../tools/gitcfg
+mkdir -p "$P/tools"
+: > "$P/tools/gitcfg"
+run "printf '[core]\\n\\tfsmonitor = touch $H/pwned\\n' >> tools/gitcfg; printf '[core]\\n' > tools/other; mv tools tools.x"
+is "a file the repository's config includes is not written" "$(cat "$P/tools/gitcfg")" ""
+present "… nor moved away with its directory" "$P/tools/gitcfg"
+present "… control: another file beside it is written" "$P/tools/other"
+rm -f "$H/pwned"
+git -C "$P" status > /dev/null 2>&1
+absent "… and the host's next git status runs nothing" "$H/pwned"
+like "… the refusal names the rule" "$err" 'include\.path'
+git -C "$P" config --unset include.path
+rm -rf "$P/tools"
+
+# --- in the user's global config: ~/ expanded, and a relative one is every repository's ---
+git config --global core.hooksPath '~/proj-hooks'
+mkdir -p "$H/home/proj-hooks"
+run "$(hook "$H/home/proj-hooks" pre-commit)"
+absent "a hooks directory ~/.gitconfig names (~/…) is not written" "$H/home/proj-hooks/pre-commit"
+printf '[default]\nnetwork = none\nwrite += ~/proj-hooks\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+run "$(hook "$H/home/proj-hooks" pre-commit)"
+absent "… even when a write grant names it" "$H/home/proj-hooks/pre-commit"
+printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+git config --global core.hooksPath .hooks-g
+run "$(hook .hooks-g pre-commit)"
+absent "… nor a relative one, in the project" "$P/.hooks-g/pre-commit"
+host_commit "… and the host's commit runs nothing"
+git config --global --unset core.hooksPath
+# quoted and commented in $XDG_CONFIG_HOME/git/config, in a section spelled [CORE]
+mkdir -p "$XDG_CONFIG_HOME/git"
+printf '[CORE] # x\n\thooksPATH = "q h" ; c\n' > "$XDG_CONFIG_HOME/git/config"
+run "$(hook 'q h' pre-commit)"
+absent "… nor one \$XDG_CONFIG_HOME/git/config names, quoted" "$P/q h/pre-commit"
+rm -rf "$XDG_CONFIG_HOME/git"
+run "$(hook 'q h' pre-commit)"
+present "… control: without that config it is written" "$P/q h/pre-commit"
+rm -rf "$P/q h"
+
+done_testing
