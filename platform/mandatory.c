@@ -78,6 +78,8 @@ static const char *const probe_names[] = {
     ANY_NAMES(STR) /* then the two-level ones */
     ".claude/commands",
     ".claude/agents",
+    ".claude/hooks",
+    ".claude/skills",
     ".claude/settings*.json",
     ".git/hooks",
     ".git/config",
@@ -547,14 +549,20 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		if (i + 1 == c.n) {
 			/* renamed away, or a link or a file in its place */
 			if (!holder_ok(x, path, op))
-				return hit_(h, MAND_NEVER,
-					    ".claude/{commands,agents,settings*.json}");
+				return hit_(
+				    h, MAND_NEVER,
+				    ".claude/{commands,agents,hooks,skills,settings*.json}");
 			continue;
 		}
 		if (eq(&c, i + 1, "commands"))
 			return hit_(h, MAND_NEVER, ".claude/commands");
 		if (eq(&c, i + 1, "agents"))
 			return hit_(h, MAND_NEVER, ".claude/agents");
+		/* the scripts its settings' hooks run by path, and skills (commands it runs) */
+		if (eq(&c, i + 1, "hooks"))
+			return hit_(h, MAND_NEVER, ".claude/hooks");
+		if (eq(&c, i + 1, "skills"))
+			return hit_(h, MAND_NEVER, ".claude/skills");
 		char nm[256];
 
 		if (c.len[i + 1] < sizeof(nm)) {

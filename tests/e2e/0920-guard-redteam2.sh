@@ -1,8 +1,9 @@
 #!/bin/sh
 # 0920 the guard, attacked again: a hooks directory git's configuration names inside a write
 # grant (core.hooksPath: git runs what is there at the host's next commit, as it would
-# .git/hooks) and a config file git's config includes there; each with a control that the
-# same kind of write lands where it is allowed.
+# .git/hooks) and a config file git's config includes there; an agent's hook scripts and
+# skills beside its protected settings; each with a control that the same kind of write
+# lands where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
 var_home redteam2 # HOME and the project under /var/tmp
@@ -107,5 +108,15 @@ rm -rf "$XDG_CONFIG_HOME/git"
 run "$(hook 'q h' pre-commit)"
 present "… control: without that config it is written" "$P/q h/pre-commit"
 rm -rf "$P/q h"
+
+# --- an agent's hooks and skills: settings.json runs .claude/hooks/* by path, a skill is
+# a command the agent runs (as .claude/commands) ---
+mkdir -p "$P/.claude/hooks" "$P/.claude/skills/x"
+run 'echo x > .claude/hooks/check.sh; echo x > .claude/skills/x/SKILL.md; mkdir -p sk/y && echo x > sk/y/SKILL.md && mv sk .claude/skills2 && mv .claude/skills .claude/s.x && mv .claude/skills2 .claude/skills; echo ok > .claude/notes.md'
+absent "a hook script in .claude/hooks is not written" "$P/.claude/hooks/check.sh"
+absent "… nor a skill in .claude/skills (written, or a directory renamed into its place)" "$P/.claude/skills/x/SKILL.md"
+absent "…" "$P/.claude/skills/y"
+present "… control: another file in .claude is" "$P/.claude/notes.md"
+like "… the refusal names the rule" "$err" '\.claude/hooks'
 
 done_testing

@@ -61,6 +61,9 @@ static void test_names(void)
 	DENY(H "/proj/.claude/commands/x.md", MAND_WRITE, MAND_NEVER, ".claude/commands");
 	DENY(H "/proj/.claude/commands", MAND_MKDIR, MAND_NEVER, "mkdir .claude/commands");
 	DENY(H "/proj/.claude/agents/a.md", MAND_WRITE, MAND_NEVER, ".claude/agents");
+	DENY(H "/proj/.claude/hooks/check.sh", MAND_WRITE, MAND_NEVER, ".claude/hooks");
+	DENY(H "/proj/a/.claude/skills/x/SKILL.md", MAND_WRITE, MAND_NEVER, ".claude/skills");
+	DENY(H "/proj/.claude/skills", MAND_DIR_TO, MAND_NEVER, "a directory renamed to it");
 	DENY(H "/proj/.claude/settings.json", MAND_WRITE, MAND_NEVER, ".claude/settings.json");
 	DENY(H "/proj/.claude/settings.local.json", MAND_WRITE, MAND_NEVER, "settings*.json");
 	DENY(H "/proj/.claude", MAND_REMOVE, MAND_NEVER, "renaming .claude away");
