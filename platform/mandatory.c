@@ -507,6 +507,26 @@ static int hooks_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 	return 0;
 }
 
+/* The directories of $PATH (mand_ctx.bins): a name directly in one (a subdirectory made
+ * there runs nothing: PATH lookups do not descend), the directory itself but for mkdir, and a
+ * directory on the way to one as holder_ok says. */
+static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		     struct mand_hit *h)
+{
+	for (size_t i = 0; i < x->nbins; i++) {
+		const char *d = x->bins[i], *rel;
+
+		if (below(path, d) >= 0) {
+			rel = path + strlen(d);
+			if (op != MAND_MKDIR && (!*rel || !strchr(rel + 1, '/')))
+				return hit_(h, MAND_NEVER, "a directory on $PATH");
+		} else if (!holder_ok(x, path, op) && below(d, path) >= 0) {
+			return hit_(h, MAND_NEVER, "a directory on $PATH");
+		}
+	}
+	return 0;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
@@ -522,7 +542,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		op = MAND_WRITE;
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
-	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0)
+	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
+	    (r = bins_rule(x, path, op, h)) != 0)
 		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {

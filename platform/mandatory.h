@@ -58,6 +58,11 @@ struct mand_ctx {
 	 * renaming a directory that holds them */
 	const char *const *hooks;
 	size_t nhooks;
+	/* the absolute directories of the user's $PATH that lie in the home directory or a write
+	 * grant: a file in one runs as the host's next command of its name; nothing made,
+	 * written or renamed directly in them, no directory holding one removed or replaced */
+	const char *const *bins;
+	size_t nbins;
 };
 
 struct mand_hit {

@@ -70,7 +70,7 @@ struct monitor {
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
 	struct strv fixed; /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
-	struct strv hooks; /* mand_ctx.hooks: what core.hooksPath names */
+	struct strv hooks; /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
 	bool quiet;	   /* monitor = off: the guard works, nothing is reported */
 };
 
@@ -142,14 +142,36 @@ static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
 static char *real_name(const char *p);
 static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The hooks directories core.hooksPath names for the repositories of the project, the cwd
- * and the write grants (mand_ctx.hooks), canonical and as spelled (a symlink on the way is
- * then a directory holding one). */
+/* Pushes p (absolute, its spelling normalized in place) into sv, canonical and as spelled (a
+ * symlink on the way is then a directory holding it), each only where a command could write:
+ * in the home directory or a write grant (core.hooksPath = /dev/null turns hooks off). */
+static int push_writable(struct monitor *m, const struct judge_ctx *jc, struct strv *sv, char *p)
+{
+	char *c = real_name(p);
+	const char *v[2] = {c, p};
+	int r = 0;
+
+	path_normalize(p);
+	for (int k = 0; k < 2 && r == 0; k++) {
+		bool in = v[k] && strcmp(v[k], "/") != 0 && jc->home && path_under(v[k], jc->home);
+
+		for (size_t j = 0; v[k] && strcmp(v[k], "/") != 0 && !in && j < m->mc.ngrants; j++)
+			in = path_under(v[k], m->grants[j]);
+		if (in)
+			r = push_new(sv, "%s", v[k]);
+	}
+	free(c);
+	return r;
+}
+
+/* The hooks directories core.hooksPath names and the files git's configs include, for the
+ * repositories of the project, the cwd and the write grants (mand_ctx.hooks); then the
+ * absolute directories of $PATH (mand_ctx.bins). */
 static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 {
-	const char *dirs[66];
+	const char *dirs[66], *path = getenv("PATH");
 	struct strv found = {0};
-	size_t n = 0;
+	size_t n = 0, nhooks;
 	int r;
 
 	if (jc->prof && jc->prof->root)
@@ -159,25 +181,25 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 	for (size_t i = 0; i < m->mc.ngrants && n < 66; i++)
 		dirs[n++] = m->grants[i];
 	r = gitcfg_hooks_dirs(&found, dirs, n, jc->home);
-	for (size_t i = 0; r == 0 && i < found.n; i++) {
-		char *c = real_name(found.v[i]);
-		const char *v[2] = {c, found.v[i]};
-
-		path_normalize(found.v[i]);
-		/* only where a command could write (core.hooksPath = /dev/null: no hooks) */
-		for (int k = 0; k < 2 && r == 0; k++) {
-			bool in = v[k] && jc->home && path_under(v[k], jc->home);
-
-			for (size_t j = 0; v[k] && !in && j < m->mc.ngrants; j++)
-				in = path_under(v[k], m->grants[j]);
-			if (in)
-				r = push_new(&m->hooks, "%s", v[k]);
-		}
-		free(c);
-	}
+	for (size_t i = 0; r == 0 && i < found.n; i++)
+		r = push_writable(m, jc, &m->hooks, found.v[i]);
 	strv_release(&found);
+	nhooks = m->hooks.n;
+	for (const char *s = path; r == 0 && s && *s; s += *s == ':') {
+		size_t l = strcspn(s, ":");
+		char *d = s[0] == '/' ? strndup(s, l) : NULL; /* a relative one is every cwd's */
+
+		if (s[0] == '/' && !d)
+			r = -ENOMEM;
+		else if (d)
+			r = push_writable(m, jc, &m->hooks, d);
+		free(d);
+		s += l;
+	}
 	m->mc.hooks = (const char *const *)m->hooks.v;
-	m->mc.nhooks = m->hooks.n;
+	m->mc.nhooks = nhooks;
+	m->mc.bins = (const char *const *)m->hooks.v + nhooks;
+	m->mc.nbins = m->hooks.n - nhooks;
 	return r;
 }
 

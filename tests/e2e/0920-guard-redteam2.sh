@@ -2,8 +2,8 @@
 # 0920 the guard, attacked again: a hooks directory git's configuration names inside a write
 # grant (core.hooksPath: git runs what is there at the host's next commit, as it would
 # .git/hooks) and a config file git's config includes there; an agent's hook scripts and
-# skills beside its protected settings; each with a control that the same kind of write
-# lands where it is allowed.
+# skills beside its protected settings; a directory of PATH in a write grant; each with a
+# control that the same kind of write lands where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
 var_home redteam2 # HOME and the project under /var/tmp
@@ -119,4 +119,22 @@ absent "…" "$P/.claude/skills/y"
 present "… control: another file in .claude is" "$P/.claude/notes.md"
 like "… the refusal names the rule" "$err" '\.claude/hooks'
 
+# --- a directory on the user's PATH inside a write grant (write += ~/.cargo for cargo's
+# registry also hands over ~/.cargo/bin): a program planted there runs as the host's next
+# command of that name, as ~/.local/bin's would ---
+mkdir -p "$HOME/.cargo/bin" "$HOME/.cargo/registry" "$P/bin"
+printf '[default]\nnetwork = none\nwrite += ~/.cargo\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+plant="printf '#!/bin/sh\\ntouch $H/pwned\\n' > x.sh && chmod +x x.sh"
+OPATH=$PATH
+PATH="$HOME/.cargo/bin:$P/bin:.:$PATH"
+run "$plant; cp x.sh ~/.cargo/bin/ls; mv x.sh ~/.cargo/bin/cat; ln -s $P/x.sh ~/.cargo/bin/id; $plant; ln x.sh ~/.cargo/bin/wc; mv ~/.cargo/bin ~/.cargo/b.x; cp x.sh bin/git; echo ok > ~/.cargo/registry/x; mkdir -p bin/sub && echo ok > bin/sub/y; echo ok > z"
+is "nothing is written, renamed, linked or moved into a PATH directory inside a write grant" "$(ls -A "$HOME/.cargo/bin" "$P/bin" | tr '\n' ' ')" "$(printf '%s:\n\n%s:\nsub\n' "$HOME/.cargo/bin" "$P/bin" | tr '\n' ' ')"
+present "… control: the rest of the grant is written" "$HOME/.cargo/registry/x"
+present "… control: a subdirectory of a PATH directory is (PATH lookups do not descend)" "$P/bin/sub/y"
+present "… control: a relative PATH entry (.) protects nothing" "$P/z"
+like "… the refusal names the rule" "$err" 'PATH'
+PATH=$OPATH
+rm -f "$H/pwned"; (PATH="$HOME/.cargo/bin:$P/bin:$PATH"; ls > /dev/null 2>&1; git --version > /dev/null 2>&1)
+absent "… and the host's next ls or git runs nothing planted" "$H/pwned"
+printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
 done_testing

@@ -484,6 +484,31 @@ static void test_hooks(void)
 	ALLOW(H "/proj/tools/hooks/pre-commit", MAND_WRITE, "control: no hooksPath");
 }
 
+/* $PATH's directories (mand_ctx.bins): a name directly in one, the directory itself, a
+ * directory holding one; a subdirectory and what is below it are not */
+static void test_bins(void)
+{
+	static const char *bins[] = {H "/proj/bin", "/srv/w/tools/bin"};
+
+	cx.bins = bins;
+	cx.nbins = 2;
+	DENY(H "/proj/bin/git", MAND_WRITE, MAND_NEVER, "a program made there");
+	DENY(H "/proj/bin/git", MAND_LINK, MAND_NEVER, "a link made there");
+	DENY(H "/proj/bin/git", MAND_REMOVE, MAND_NEVER, "a program removed (a later one shows)");
+	DENY(H "/proj/bin/d", MAND_DIR_TO, MAND_NEVER, "a directory renamed there");
+	DENY(H "/proj/bin", MAND_REMOVE, MAND_NEVER, "the directory renamed away");
+	DENY(H "/proj/bin", MAND_LINK, MAND_NEVER, "a link in its place");
+	DENY("/srv/w/tools", MAND_REMOVE, MAND_NEVER, "its parent renamed away");
+	ALLOW(H "/proj/bin", MAND_MKDIR, "the directory made");
+	ALLOW(H "/proj/bin/sub", MAND_MKDIR, "a subdirectory made");
+	ALLOW(H "/proj/bin/sub/x", MAND_WRITE, "a file below a subdirectory");
+	ALLOW(H "/proj/bin.x/git", MAND_WRITE, "a sibling directory's");
+	ALLOW(H "/proj", MAND_WRITE, "chmod of the grant holding it");
+	cx.bins = NULL;
+	cx.nbins = 0;
+	ALLOW(H "/proj/bin/git", MAND_WRITE, "control: not on PATH");
+}
+
 int main(void)
 {
 	test_names();
@@ -494,6 +519,7 @@ int main(void)
 	test_gaps();
 	test_policy();
 	test_hooks();
+	test_bins();
 	test_list();
 	return tap_done();
 }
