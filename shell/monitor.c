@@ -164,6 +164,27 @@ static int push_writable(struct monitor *m, const struct judge_ctx *jc, struct s
 	return r;
 }
 
+/* A directory of $PATH that is the project's own tooling, which its package managers write
+ * (pip into an activated virtualenv, npm into node_modules/.bin): one in the project (direnv's
+ * PATH_add), or a virtualenv's or conda environment's bin. */
+static bool own_bin(const struct judge_ctx *jc, const char *d)
+{
+	/* canonical where it exists (node_modules/.bin is missing before the first install) */
+	char *c = real_name(d), p[PATH_MAX];
+	bool own;
+
+	if (c)
+		path_normalize(c);
+	own = c && jc->prof && jc->prof->root && path_under(c, jc->prof->root);
+
+	for (int k = 0; !own && c && k < 2; k++)
+		own = snprintf(p, sizeof(p), "%s/../%s", c, k ? "conda-meta" : "pyvenv.cfg") <
+			  (int)sizeof(p) &&
+		      access(p, F_OK) == 0;
+	free(c);
+	return own;
+}
+
 /* The hooks directories core.hooksPath names and the files git's configs include, for the
  * repositories of the project, the cwd and the write grants (mand_ctx.hooks); then the
  * absolute directories of $PATH (mand_ctx.bins). */
@@ -191,7 +212,7 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 
 		if (s[0] == '/' && !d)
 			r = -ENOMEM;
-		else if (d)
+		else if (d && !own_bin(jc, d))
 			r = push_writable(m, jc, &m->hooks, d);
 		free(d);
 		s += l;

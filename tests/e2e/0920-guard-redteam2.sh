@@ -122,19 +122,29 @@ like "… the refusal names the rule" "$err" '\.claude/hooks'
 # --- a directory on the user's PATH inside a write grant (write += ~/.cargo for cargo's
 # registry also hands over ~/.cargo/bin): a program planted there runs as the host's next
 # command of that name, as ~/.local/bin's would ---
-mkdir -p "$HOME/.cargo/bin" "$HOME/.cargo/registry" "$P/bin"
-printf '[default]\nnetwork = none\nwrite += ~/.cargo\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+mkdir -p "$HOME/.cargo/bin" "$HOME/.cargo/registry" "$H/work/bin"
+printf '[default]\nnetwork = none\nwrite += ~/.cargo %s/work\n' "$H" > "$HOME/.config/sbxsh/sbxsh.ini"
 plant="printf '#!/bin/sh\\ntouch $H/pwned\\n' > x.sh && chmod +x x.sh"
 OPATH=$PATH
-PATH="$HOME/.cargo/bin:$P/bin:.:$PATH"
-run "$plant; cp x.sh ~/.cargo/bin/ls; mv x.sh ~/.cargo/bin/cat; ln -s $P/x.sh ~/.cargo/bin/id; $plant; ln x.sh ~/.cargo/bin/wc; mv ~/.cargo/bin ~/.cargo/b.x; cp x.sh bin/git; echo ok > ~/.cargo/registry/x; mkdir -p bin/sub && echo ok > bin/sub/y; echo ok > z"
-is "nothing is written, renamed, linked or moved into a PATH directory inside a write grant" "$(ls -A "$HOME/.cargo/bin" "$P/bin" | tr '\n' ' ')" "$(printf '%s:\n\n%s:\nsub\n' "$HOME/.cargo/bin" "$P/bin" | tr '\n' ' ')"
+PATH="$HOME/.cargo/bin:$H/work/bin:.:$PATH"
+run "$plant; cp x.sh ~/.cargo/bin/ls; mv x.sh ~/.cargo/bin/cat; ln -s $P/x.sh ~/.cargo/bin/id; $plant; ln x.sh ~/.cargo/bin/wc; mv ~/.cargo/bin ~/.cargo/b.x; cp x.sh $H/work/bin/git; echo ok > ~/.cargo/registry/x; mkdir -p $H/work/bin/sub && echo ok > $H/work/bin/sub/y; echo ok > z"
+is "nothing is written, renamed, linked or moved into a PATH directory inside a write grant" "$(ls -A "$HOME/.cargo/bin" "$H/work/bin" | tr '\n' ' ')" "$(printf '%s:\n\n%s:\nsub\n' "$HOME/.cargo/bin" "$H/work/bin" | tr '\n' ' ')"
 present "… control: the rest of the grant is written" "$HOME/.cargo/registry/x"
-present "… control: a subdirectory of a PATH directory is (PATH lookups do not descend)" "$P/bin/sub/y"
+present "… control: a subdirectory of a PATH directory is (PATH lookups do not descend)" "$H/work/bin/sub/y"
 present "… control: a relative PATH entry (.) protects nothing" "$P/z"
 like "… the refusal names the rule" "$err" 'PATH'
 PATH=$OPATH
-rm -f "$H/pwned"; (PATH="$HOME/.cargo/bin:$P/bin:$PATH"; ls > /dev/null 2>&1; git --version > /dev/null 2>&1)
+rm -f "$H/pwned"; (PATH="$HOME/.cargo/bin:$H/work/bin:$PATH"; ls > /dev/null 2>&1; git --version > /dev/null 2>&1)
 absent "… and the host's next ls or git runs nothing planted" "$H/pwned"
+# an activated virtualenv (pip install writes its bin), the project's own node_modules/.bin
+# (direnv's PATH_add; missing before the first npm install) and any directory of the project:
+# its own tooling, not the host's
+mkdir -p "$HOME/.cargo/venv/bin" "$P/.venv/bin" "$P/tools/bin"
+: > "$HOME/.cargo/venv/pyvenv.cfg"
+PATH="$HOME/.cargo/venv/bin:$P/node_modules/.bin:$P/.venv/bin:$P/tools/bin:$PATH"
+run "echo ok > ~/.cargo/venv/bin/tool; mkdir -p node_modules/.bin && echo ok > node_modules/.bin/tool; echo ok > .venv/bin/tool; echo ok > tools/bin/tool"
+is "… control: a virtualenv's bin and the project's own PATH directories are written" \
+	"$(cat "$HOME/.cargo/venv/bin/tool" "$P/node_modules/.bin/tool" "$P/.venv/bin/tool" "$P/tools/bin/tool" 2>&1 | tr '\n' ' ')" "ok ok ok ok "
+PATH=$OPATH
 printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
 done_testing
