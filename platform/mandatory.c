@@ -46,6 +46,10 @@
 	/* what git's hook managers run at the host's next commit */                               \
 	X(".pre-commit-config.yaml")                                                               \
 	X(".husky")                                                                                \
+	X(".lefthook")                                                                             \
+	X(".lefthook-local")                                                                       \
+	/* mise's config directory (its [hooks] run at the next cd) */                             \
+	X(".mise")                                                                                 \
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
@@ -72,6 +76,15 @@ static const char *const names[] = {ANY_NAMES(STR)};
 /* As names, but only as the last component and never against mkdir: .env is read as a file
  * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
 static const char *const file_names[] = {".env"};
+
+/* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
+ * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
+ * content (.rtx: its former name); lefthook's, what its installed hooks run at the next
+ * commit. Below .config (mise, lefthook) and mise/ (config*.toml) too: tool_config(). */
+static const char *const file_globs[] = {
+    "mise.toml",	"mise.*.toml",		 ".mise.toml",	    ".mise.*.toml",
+    ".rtx.toml",	".rtx.*.toml",		 "lefthook.[jty]*", "lefthook-local.[jty]*",
+    ".lefthook.[jty]*", ".lefthook-local.[jty]*"};
 
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
@@ -103,7 +116,8 @@ static const char *const probe_names[] = {
 	X("autostart")                                                                             \
 	X("environment.d")                                                                         \
 	X("plasma-workspace")                                                                      \
-	X("autostart-scripts") X("fish") X("hg") X("direnv") X("nvim") X("bash_completion")
+	X("autostart-scripts")                                                                     \
+	X("fish") X("hg") X("direnv") X("nvim") X("bash_completion") X("mise")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
 	X("bash-completion")                                                                       \
@@ -527,6 +541,47 @@ static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 	return 0;
 }
 
+static bool comp_match(const struct comps *c, size_t i, const char *pat)
+{
+	char nm[256];
+
+	if (c->len[i] >= sizeof(nm))
+		return false;
+	memcpy(nm, c->p[i], c->len[i]);
+	nm[c->len[i]] = '\0';
+	return fnmatch(pat, nm, 0) == 0;
+}
+
+/* mise's and lefthook's configs (file_globs), from component base on: a file's name (never
+ * against mkdir), mise/config*.toml, .config/{mise*.toml,lefthook.*}, all of .config/mise. */
+static int tool_config(const struct comps *c, size_t base, enum mand_op op, struct mand_hit *h)
+{
+	static const char rule[] = "mise's and lefthook's configs";
+	size_t n = c->n;
+
+	for (size_t i = base; i + 1 < n; i++)
+		if (eq(c, i, ".config") && eq(c, i + 1, "mise"))
+			return hit_(h, MAND_NEVER, rule);
+	if (op == MAND_MKDIR || n == 0 || n - 1 < base)
+		return 0;
+	const char *l = c->p[n - 1];
+	size_t ll = c->len[n - 1];
+
+	/* the common name pays two compares: every pattern ends .toml or starts [.]lefthook */
+	if (!(ll > 5 && memcmp(l + ll - 5, ".toml", 5) == 0) &&
+	    !(ll > 8 && memcmp(l + (*l == '.'), "lefthook", 8) == 0))
+		return 0;
+	for (size_t k = 0; k < N(file_globs); k++)
+		if (comp_match(c, n - 1, file_globs[k]))
+			return hit_(h, MAND_NEVER, rule);
+	if (n >= 2 && n - 2 >= base &&
+	    ((eq(c, n - 2, "mise") && comp_match(c, n - 1, "config*.toml")) ||
+	     (eq(c, n - 2, ".config") &&
+	      (comp_match(c, n - 1, "mise*.toml") || comp_match(c, n - 1, "lefthook.[jty]*")))))
+		return hit_(h, MAND_NEVER, rule);
+	return 0;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
@@ -593,6 +648,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 				return hit_(h, MAND_NEVER, ".claude/settings*.json");
 		}
 	}
+	if ((r = tool_config(&c, base < 0 ? c.n : (size_t)base, op, h)) != 0)
+		return r;
 	/* git: a .git component anywhere */
 	for (size_t i = 0; i < c.n; i++) {
 		if (!eq(&c, i, ".git"))

@@ -2,8 +2,9 @@
 # 0920 the guard, attacked again: a hooks directory git's configuration names inside a write
 # grant (core.hooksPath: git runs what is there at the host's next commit, as it would
 # .git/hooks) and a config file git's config includes there; an agent's hook scripts and
-# skills beside its protected settings; a directory of PATH in a write grant; each with a
-# control that the same kind of write lands where it is allowed.
+# skills beside its protected settings; a directory of PATH in a write grant; mise's and
+# lefthook's configs; each with a control that the same kind of write lands where it is
+# allowed.
 . "$(dirname "$0")/lib.sh"
 
 var_home redteam2 # HOME and the project under /var/tmp
@@ -146,5 +147,18 @@ run "echo ok > ~/.cargo/venv/bin/tool; mkdir -p node_modules/.bin && echo ok > n
 is "… control: a virtualenv's bin and the project's own PATH directories are written" \
 	"$(cat "$HOME/.cargo/venv/bin/tool" "$P/node_modules/.bin/tool" "$P/.venv/bin/tool" "$P/tools/bin/tool" 2>&1 | tr '\n' ' ')" "ok ok ok ok "
 PATH=$OPATH
+printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+
+# --- mise's config (its [hooks] and [env] _.source run at the host's next cd into a directory
+# trusted once, by path, not by content) and lefthook's (what its installed hooks run at the
+# host's next commit), at any depth ---
+run 'mkdir -p sub .mise mise .config/mise .lefthook/pre-commit; for f in lefthook.yml .lefthook.yaml lefthook-local.toml .lefthook-local.json mise.toml .mise.toml mise.local.toml .mise.dev.local.toml .rtx.toml sub/mise.toml .mise/config.toml mise/config.toml mise/config.dev.toml .config/mise.toml .config/mise/config.toml .lefthook/pre-commit/x.sh sub/lefthook.yml; do echo x > $f; done; echo ok > mise.txt; echo ok > mise/other.txt; echo ok > .config/other.toml; echo ok > lefthook.md.txt'
+is "no mise or lefthook config is made" "$(cd "$P" && find . -path ./.git -prune -o -type f -print | grep -Ei 'mise|rtx|lefthook' | sort | tr '\n' ' ')" "./lefthook.md.txt ./mise.txt ./mise/other.txt "
+present "… control: another file in .config is" "$P/.config/other.toml"
+like "… the refusal names the rule" "$err" 'mandatory deny \((mise|lefthook)'
+printf '[default]\nnetwork = none\nwrite += ~/.config/mise ~/.config/other\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+run 'mkdir -p ~/.config/mise ~/.config/other; echo x > ~/.config/mise/config.toml; echo ok > ~/.config/other/x'
+absent "… nor ~/.config/mise/config.toml, even granted" "$HOME/.config/mise/config.toml"
+present "… control: another granted directory of ~/.config is written" "$HOME/.config/other/x"
 printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
 done_testing

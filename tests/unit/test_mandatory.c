@@ -509,6 +509,33 @@ static void test_bins(void)
 	ALLOW(H "/proj/bin/git", MAND_WRITE, "control: not on PATH");
 }
 
+/* mise's and lefthook's configs, at any depth; their look-alikes are not */
+static void test_tools(void)
+{
+	static const char *deny[] = {
+	    "mise.toml",	   "mise.local.toml",	    ".mise.dev.local.toml",
+	    ".rtx.toml",	   "a/b/mise.toml",	    "mise/config.toml",
+	    "mise/config.ci.toml", ".config/mise.toml",	    ".config/mise/conf.d/x",
+	    ".mise/config.toml",   "lefthook.yml",	    ".lefthook-local.json",
+	    "lefthook-local.toml", ".config/lefthook.yaml", ".lefthook/pre-commit/x.sh"};
+	static const char *allow[] = {"mise.txt",	   "mise/other.toml", "x/config.toml",
+				      "lefthook.md.txt",   "notmise.toml",    "main.c",
+				      ".config/other.toml"};
+	char p[256];
+
+	for (size_t i = 0; i < sizeof(deny) / sizeof(deny[0]); i++) {
+		snprintf(p, sizeof(p), H "/proj/%s", deny[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "mise's or lefthook's config");
+	}
+	for (size_t i = 0; i < sizeof(allow) / sizeof(allow[0]); i++) {
+		snprintf(p, sizeof(p), H "/proj/%s", allow[i]);
+		ALLOW(p, MAND_WRITE, "a look-alike");
+	}
+	ALLOW(H "/proj/mise.toml", MAND_MKDIR, "a directory named so holds nothing mise reads");
+	DENY(H "/.config/mise/config.toml", MAND_WRITE, MAND_NEVER,
+	     "~/.config/mise, granted or not");
+}
+
 int main(void)
 {
 	test_names();
@@ -520,6 +547,7 @@ int main(void)
 	test_policy();
 	test_hooks();
 	test_bins();
+	test_tools();
 	test_list();
 	return tap_done();
 }
