@@ -294,7 +294,7 @@ static int read_file(struct walk *w, const char *path)
 	size_t n = 0;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0)
 		return 0;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		goto out;
@@ -339,7 +339,8 @@ static void git_dirs(const char *d, char *g, char *c, size_t cap)
 		return;
 	if (S_ISDIR(st.st_mode)) {
 		join(g, cap, "", p);
-	} else if (S_ISREG(st.st_mode) && (fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
+	} else if (S_ISREG(st.st_mode) &&
+		   (fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) >= 0) {
 		k = read(fd, b, sizeof(b) - 1);
 		close(fd);
 		b[k > 0 ? k : 0] = '\0';
@@ -349,7 +350,7 @@ static void git_dirs(const char *d, char *g, char *c, size_t cap)
 		join(g, cap, b[8] == '/' ? "" : d, b + 8);
 	}
 	if (!g[0] || snprintf(p, sizeof(p), "%s/commondir", g) >= (int)sizeof(p) ||
-	    (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	    (fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0)
 		return;
 	k = read(fd, b, sizeof(b) - 1);
 	close(fd);

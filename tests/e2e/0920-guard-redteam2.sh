@@ -85,6 +85,15 @@ absent "… and the host's next git status runs nothing" "$H/pwned"
 like "… the refusal names the rule" "$err" 'include\.path'
 git -C "$P" config --unset include.path
 rm -rf "$P/tools"
+# a FIFO where an include points (made before the user added the include) stalls nothing
+# (git itself would block on it: the config is restored by hand)
+mkfifo "$P/gitcfg.fifo"
+cp "$P/.git/config" "$H/config.saved"
+printf '[include]\n\tpath = ../gitcfg.fifo\n' >> "$P/.git/config"
+out=$(cd "$P" && timeout 60 "$SBXSH" -c 'echo ran' 2> "$H/err" < /dev/null)
+is "… control: an include naming a FIFO does not stall the command's start" "$out" ran
+cp "$H/config.saved" "$P/.git/config"
+rm -f "$P/gitcfg.fifo"
 
 # --- in the user's global config: ~/ expanded, and a relative one is every repository's ---
 git config --global core.hooksPath '~/proj-hooks'
