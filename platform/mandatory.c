@@ -108,7 +108,9 @@ static const char *const probe_names[] = {
  * ~/.local/share, which $XDG_DATA_HOME moves (mandatory_xdg_data). Each is what a host tool
  * loads and runs by itself: bash-completion's, fish's vendor and generated directories,
  * Neovim's site directory (in 'runtimepath'), D-Bus session services, desktop entries, the
- * desktop session's start-up scripts and extensions (KDE's env/, GNOME Shell's, plasmoids). */
+ * desktop session's start-up scripts and extensions (KDE's env/, GNOME Shell's, plasmoids);
+ * or what says which project file runs at cd: direnv's allow list (share/direnv), mise's
+ * trusted configs (state/mise). */
 #define CONFIG_FIXED(X)                                                                            \
 	X("sbxsh")                                                                                 \
 	X("git")                                                                                   \
@@ -126,7 +128,7 @@ static const char *const probe_names[] = {
 	X("fish/vendor_functions.d")                                                               \
 	X("fish/vendor_completions.d")                                                             \
 	X("fish/generated_completions")                                                            \
-	X("dbus-1") X("applications") X("gnome-shell/extensions") X("plasma")
+	X("dbus-1") X("applications") X("gnome-shell/extensions") X("plasma") X("direnv")
 #define HOME_FIXED(X, C, D)                                                                        \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \
@@ -134,7 +136,8 @@ static const char *const probe_names[] = {
 	X(".local/bin")                                                                            \
 	DATA_FIXED(D)                                                                              \
 	X(".pam_environment")                                                                      \
-	X(".local/state/sbxsh")
+	X(".local/state/sbxsh")                                                                    \
+	X(".local/state/mise")
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
  * usercustomize and sitecustomize (a module, a package, a .pyc, an extension, or its cached

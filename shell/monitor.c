@@ -273,7 +273,7 @@ static int push_new(struct strv *sv, const char *fmt, ...)
  * SBXSH_CONFIG) and the system directory. */
 static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 {
-	static const char *const state[] = {"sbxsh"};
+	static const char *const state[] = {"sbxsh", "mise"};
 	size_t ncfg, ndat, nfixed;
 	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *const *dat = mandatory_xdg_data(&ndat);
@@ -282,7 +282,7 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 		const char *const *v;
 		size_t n;
 	} xdg[3] = {{getenv("XDG_CONFIG_HOME"), cfg, ncfg},
-		    {getenv("XDG_STATE_HOME"), state, 1},
+		    {getenv("XDG_STATE_HOME"), state, 2},
 		    {getenv("XDG_DATA_HOME"), dat, ndat}};
 	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when
 	 * --config won (the next command without --config loads it), the system directory */

@@ -170,4 +170,15 @@ run 'mkdir -p ~/.config/mise ~/.config/other; echo x > ~/.config/mise/config.tom
 absent "… nor ~/.config/mise/config.toml, even granted" "$HOME/.config/mise/config.toml"
 present "… control: another granted directory of ~/.config is written" "$HOME/.config/other/x"
 printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+
+# --- what direnv and mise trust, under write += ~/.local (the hint pip install --user gets):
+# an allow file there makes the next cd run an .envrc the user never allowed (a cloned
+# repository's), a trusted-configs entry a mise.toml ---
+printf '[default]\nnetwork = none\nwrite += ~/.local\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+mkdir -p "$HOME/.local/share/direnv/allow" "$HOME/.local/state/mise/trusted-configs"
+run 'echo x > ~/.local/share/direnv/allow/0123; echo x > ~/.local/state/mise/trusted-configs/x; mkdir -p ~/.local/share/other && echo ok > ~/.local/share/other/x'
+is "no direnv allow file nor mise trust is made under a grant of ~/.local" "$(ls -A "$HOME/.local/share/direnv/allow" "$HOME/.local/state/mise/trusted-configs" | tr '\n' ' ')" \
+	"$(printf '%s:\n\n%s:\n' "$HOME/.local/share/direnv/allow" "$HOME/.local/state/mise/trusted-configs" | tr '\n' ' ')"
+present "… control: another directory of ~/.local/share is written" "$HOME/.local/share/other/x"
+printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
 done_testing
