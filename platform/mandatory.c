@@ -46,6 +46,10 @@
 	/* what git's hook managers run at the host's next commit */                               \
 	X(".pre-commit-config.yaml")                                                               \
 	X(".husky")                                                                                \
+	X(".lefthook")                                                                             \
+	X(".lefthook-local")                                                                       \
+	/* mise's config directory (its [hooks] run at the next cd) */                             \
+	X(".mise")                                                                                 \
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
@@ -73,11 +77,22 @@ static const char *const names[] = {ANY_NAMES(STR)};
  * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
 static const char *const file_names[] = {".env"};
 
+/* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
+ * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
+ * content (.rtx: its former name); lefthook's, what its installed hooks run at the next
+ * commit. Below .config (mise, lefthook) and mise/ (config*.toml) too: tool_config(). */
+static const char *const file_globs[] = {
+    "mise.toml",	"mise.*.toml",		 ".mise.toml",	    ".mise.*.toml",
+    ".rtx.toml",	".rtx.*.toml",		 "lefthook.[jty]*", "lefthook-local.[jty]*",
+    ".lefthook.[jty]*", ".lefthook-local.[jty]*"};
+
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
     ANY_NAMES(STR) /* then the two-level ones */
     ".claude/commands",
     ".claude/agents",
+    ".claude/hooks",
+    ".claude/skills",
     ".claude/settings*.json",
     ".git/hooks",
     ".git/config",
@@ -93,7 +108,9 @@ static const char *const probe_names[] = {
  * ~/.local/share, which $XDG_DATA_HOME moves (mandatory_xdg_data). Each is what a host tool
  * loads and runs by itself: bash-completion's, fish's vendor and generated directories,
  * Neovim's site directory (in 'runtimepath'), D-Bus session services, desktop entries, the
- * desktop session's start-up scripts and extensions (KDE's env/, GNOME Shell's, plasmoids). */
+ * desktop session's start-up scripts and extensions (KDE's env/, GNOME Shell's, plasmoids);
+ * or what says which project file runs at cd: direnv's allow list (share/direnv), mise's
+ * trusted configs (state/mise). */
 #define CONFIG_FIXED(X)                                                                            \
 	X("sbxsh")                                                                                 \
 	X("git")                                                                                   \
@@ -101,7 +118,8 @@ static const char *const probe_names[] = {
 	X("autostart")                                                                             \
 	X("environment.d")                                                                         \
 	X("plasma-workspace")                                                                      \
-	X("autostart-scripts") X("fish") X("hg") X("direnv") X("nvim") X("bash_completion")
+	X("autostart-scripts")                                                                     \
+	X("fish") X("hg") X("direnv") X("nvim") X("bash_completion") X("mise")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
 	X("bash-completion")                                                                       \
@@ -110,7 +128,7 @@ static const char *const probe_names[] = {
 	X("fish/vendor_functions.d")                                                               \
 	X("fish/vendor_completions.d")                                                             \
 	X("fish/generated_completions")                                                            \
-	X("dbus-1") X("applications") X("gnome-shell/extensions") X("plasma")
+	X("dbus-1") X("applications") X("gnome-shell/extensions") X("plasma") X("direnv")
 #define HOME_FIXED(X, C, D)                                                                        \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \
@@ -118,7 +136,8 @@ static const char *const probe_names[] = {
 	X(".local/bin")                                                                            \
 	DATA_FIXED(D)                                                                              \
 	X(".pam_environment")                                                                      \
-	X(".local/state/sbxsh")
+	X(".local/state/sbxsh")                                                                    \
+	X(".local/state/mise")
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
  * usercustomize and sitecustomize (a module, a package, a .pyc, an extension, or its cached
@@ -492,6 +511,80 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 	return 0;
 }
 
+/* The hooks directories and included files git's config names (mand_ctx.hooks): at or below
+ * one, or a directory on the way to one as holder_ok says. */
+static int hooks_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		      struct mand_hit *h)
+{
+	for (size_t i = 0; i < x->nhooks; i++)
+		if (below(path, x->hooks[i]) >= 0 ||
+		    (!holder_ok(x, path, op) && below(x->hooks[i], path) >= 0))
+			return hit_(h, MAND_NEVER,
+				    "core.hooksPath, include.path (what git's config names)");
+	return 0;
+}
+
+/* The directories of $PATH (mand_ctx.bins): a name directly in one (a subdirectory made
+ * there runs nothing: PATH lookups do not descend), the directory itself but for mkdir, and a
+ * directory on the way to one as holder_ok says. */
+static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		     struct mand_hit *h)
+{
+	for (size_t i = 0; i < x->nbins; i++) {
+		const char *d = x->bins[i], *rel;
+
+		if (below(path, d) >= 0) {
+			rel = path + strlen(d);
+			if (op != MAND_MKDIR && (!*rel || !strchr(rel + 1, '/')))
+				return hit_(h, MAND_NEVER, "a directory on $PATH");
+		} else if (!holder_ok(x, path, op) && below(d, path) >= 0) {
+			return hit_(h, MAND_NEVER, "a directory on $PATH");
+		}
+	}
+	return 0;
+}
+
+static bool comp_match(const struct comps *c, size_t i, const char *pat)
+{
+	char nm[256];
+
+	if (c->len[i] >= sizeof(nm))
+		return false;
+	memcpy(nm, c->p[i], c->len[i]);
+	nm[c->len[i]] = '\0';
+	return fnmatch(pat, nm, 0) == 0;
+}
+
+/* mise's and lefthook's configs (file_globs), from component base on: a file's name (never
+ * against mkdir), mise/config*.toml, .config/{mise*.toml,lefthook.*}, all of .config/mise. */
+static int tool_config(const struct comps *c, size_t base, enum mand_op op, struct mand_hit *h)
+{
+	static const char rule[] = "mise's and lefthook's configs";
+	size_t n = c->n;
+
+	for (size_t i = base; i + 1 < n; i++)
+		if (eq(c, i, ".config") && eq(c, i + 1, "mise"))
+			return hit_(h, MAND_NEVER, rule);
+	if (op == MAND_MKDIR || n == 0 || n - 1 < base)
+		return 0;
+	const char *l = c->p[n - 1];
+	size_t ll = c->len[n - 1];
+
+	/* the common name pays two compares: every pattern ends .toml or starts [.]lefthook */
+	if (!(ll > 5 && memcmp(l + ll - 5, ".toml", 5) == 0) &&
+	    !(ll > 8 && memcmp(l + (*l == '.'), "lefthook", 8) == 0))
+		return 0;
+	for (size_t k = 0; k < N(file_globs); k++)
+		if (comp_match(c, n - 1, file_globs[k]))
+			return hit_(h, MAND_NEVER, rule);
+	if (n >= 2 && n - 2 >= base &&
+	    ((eq(c, n - 2, "mise") && comp_match(c, n - 1, "config*.toml")) ||
+	     (eq(c, n - 2, ".config") &&
+	      (comp_match(c, n - 1, "mise*.toml") || comp_match(c, n - 1, "lefthook.[jty]*")))))
+		return hit_(h, MAND_NEVER, rule);
+	return 0;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
@@ -507,7 +600,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		op = MAND_WRITE;
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
-	if ((r = fixed_rule(x, path, op, h)) != 0)
+	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
+	    (r = bins_rule(x, path, op, h)) != 0)
 		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {
@@ -534,14 +628,20 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		if (i + 1 == c.n) {
 			/* renamed away, or a link or a file in its place */
 			if (!holder_ok(x, path, op))
-				return hit_(h, MAND_NEVER,
-					    ".claude/{commands,agents,settings*.json}");
+				return hit_(
+				    h, MAND_NEVER,
+				    ".claude/{commands,agents,hooks,skills,settings*.json}");
 			continue;
 		}
 		if (eq(&c, i + 1, "commands"))
 			return hit_(h, MAND_NEVER, ".claude/commands");
 		if (eq(&c, i + 1, "agents"))
 			return hit_(h, MAND_NEVER, ".claude/agents");
+		/* the scripts its settings' hooks run by path, and skills (commands it runs) */
+		if (eq(&c, i + 1, "hooks"))
+			return hit_(h, MAND_NEVER, ".claude/hooks");
+		if (eq(&c, i + 1, "skills"))
+			return hit_(h, MAND_NEVER, ".claude/skills");
 		char nm[256];
 
 		if (c.len[i + 1] < sizeof(nm)) {
@@ -551,6 +651,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 				return hit_(h, MAND_NEVER, ".claude/settings*.json");
 		}
 	}
+	if ((r = tool_config(&c, base < 0 ? c.n : (size_t)base, op, h)) != 0)
+		return r;
 	/* git: a .git component anywhere */
 	for (size_t i = 0; i < c.n; i++) {
 		if (!eq(&c, i, ".git"))

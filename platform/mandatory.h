@@ -52,6 +52,17 @@ struct mand_ctx {
 	 * or moved by renaming a directory that holds them */
 	const char *const *policy;
 	size_t npolicy;
+	/* the hooks directories git's configuration names (core.hooksPath) and the files it
+	 * includes (include.path), found at start: git runs what is there as it would
+	 * .git/hooks, reads them as it would .git/config; never written, made, or moved by
+	 * renaming a directory that holds them */
+	const char *const *hooks;
+	size_t nhooks;
+	/* the absolute directories of the user's $PATH that lie in the home directory or a write
+	 * grant: a file in one runs as the host's next command of its name; nothing made,
+	 * written or renamed directly in them, no directory holding one removed or replaced */
+	const char *const *bins;
+	size_t nbins;
 };
 
 struct mand_hit {

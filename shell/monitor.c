@@ -24,6 +24,7 @@
 #include "platform/path.h"
 #include "platform/sandbox.h"
 #include "shell/policy.h"
+#include "shell/gitcfg.h"
 
 #define MON_VC_SLOTS	 256  /* judged (kind, flags, path) kept per command: a cache that */
 #define MON_VC_SLOTS_MAX 4096 /* grows from these sizes (a short command touches few pages) */
@@ -69,6 +70,7 @@ struct monitor {
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
 	struct strv fixed; /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
+	struct strv hooks; /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
 	bool quiet;	   /* monitor = off: the guard works, nothing is reported */
 };
 
@@ -137,6 +139,91 @@ static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
 	m->mc.gitdirs = m->gitdir_v;
 }
 
+static char *real_name(const char *p);
+static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Pushes p (absolute, its spelling normalized in place) into sv, canonical and as spelled (a
+ * symlink on the way is then a directory holding it), each only where a command could write:
+ * in the home directory or a write grant (core.hooksPath = /dev/null turns hooks off). */
+static int push_writable(struct monitor *m, const struct judge_ctx *jc, struct strv *sv, char *p)
+{
+	char *c = real_name(p);
+	const char *v[2] = {c, p};
+	int r = 0;
+
+	path_normalize(p);
+	for (int k = 0; k < 2 && r == 0; k++) {
+		bool in = v[k] && strcmp(v[k], "/") != 0 && jc->home && path_under(v[k], jc->home);
+
+		for (size_t j = 0; v[k] && strcmp(v[k], "/") != 0 && !in && j < m->mc.ngrants; j++)
+			in = path_under(v[k], m->grants[j]);
+		if (in)
+			r = push_new(sv, "%s", v[k]);
+	}
+	free(c);
+	return r;
+}
+
+/* A directory of $PATH that is the project's own tooling, which its package managers write
+ * (pip into an activated virtualenv, npm into node_modules/.bin): one in the project (direnv's
+ * PATH_add), or a virtualenv's or conda environment's bin. */
+static bool own_bin(const struct judge_ctx *jc, const char *d)
+{
+	/* canonical where it exists (node_modules/.bin is missing before the first install) */
+	char *c = real_name(d), p[PATH_MAX];
+	bool own;
+
+	if (c)
+		path_normalize(c);
+	own = c && jc->prof && jc->prof->root && path_under(c, jc->prof->root);
+
+	for (int k = 0; !own && c && k < 2; k++)
+		own = snprintf(p, sizeof(p), "%s/../%s", c, k ? "conda-meta" : "pyvenv.cfg") <
+			  (int)sizeof(p) &&
+		      access(p, F_OK) == 0;
+	free(c);
+	return own;
+}
+
+/* The hooks directories core.hooksPath names and the files git's configs include, for the
+ * repositories of the project, the cwd and the write grants (mand_ctx.hooks); then the
+ * absolute directories of $PATH (mand_ctx.bins). */
+static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
+{
+	const char *dirs[66], *path = getenv("PATH");
+	struct strv found = {0};
+	size_t n = 0, nhooks;
+	int r;
+
+	if (jc->prof && jc->prof->root)
+		dirs[n++] = jc->prof->root;
+	if (jc->spec && jc->spec->cwd)
+		dirs[n++] = jc->spec->cwd;
+	for (size_t i = 0; i < m->mc.ngrants && n < 66; i++)
+		dirs[n++] = m->grants[i];
+	r = gitcfg_hooks_dirs(&found, dirs, n, jc->home);
+	for (size_t i = 0; r == 0 && i < found.n; i++)
+		r = push_writable(m, jc, &m->hooks, found.v[i]);
+	strv_release(&found);
+	nhooks = m->hooks.n;
+	for (const char *s = path; r == 0 && s && *s; s += *s == ':') {
+		size_t l = strcspn(s, ":");
+		char *d = s[0] == '/' ? strndup(s, l) : NULL; /* a relative one is every cwd's */
+
+		if (s[0] == '/' && !d)
+			r = -ENOMEM;
+		else if (d && !own_bin(jc, d))
+			r = push_writable(m, jc, &m->hooks, d);
+		free(d);
+		s += l;
+	}
+	m->mc.hooks = (const char *const *)m->hooks.v;
+	m->mc.nhooks = nhooks;
+	m->mc.bins = (const char *const *)m->hooks.v + nhooks;
+	m->mc.nbins = m->hooks.n - nhooks;
+	return r;
+}
+
 /* A path as the guard checks it: canonical where it exists, else its directory's canonical
  * form and its name, else as spelled (absolute). NULL when none. Caller frees. */
 static char *real_name(const char *p)
@@ -161,7 +248,6 @@ static char *real_name(const char *p)
 }
 
 /* Pushes the path fmt makes, normalized, unless sv holds it. 0 or -ENOMEM. */
-static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int push_new(struct strv *sv, const char *fmt, ...)
 {
 	char *p = NULL;
@@ -187,7 +273,7 @@ static int push_new(struct strv *sv, const char *fmt, ...)
  * SBXSH_CONFIG) and the system directory. */
 static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 {
-	static const char *const state[] = {"sbxsh"};
+	static const char *const state[] = {"sbxsh", "mise"};
 	size_t ncfg, ndat, nfixed;
 	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *const *dat = mandatory_xdg_data(&ndat);
@@ -196,7 +282,7 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 		const char *const *v;
 		size_t n;
 	} xdg[3] = {{getenv("XDG_CONFIG_HOME"), cfg, ncfg},
-		    {getenv("XDG_STATE_HOME"), state, 1},
+		    {getenv("XDG_STATE_HOME"), state, 2},
 		    {getenv("XDG_DATA_HOME"), dat, ndat}};
 	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when
 	 * --config won (the next command without --config loads it), the system directory */
@@ -271,7 +357,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
 	find_gitdirs(m, jc);
-	if (find_fixed(m, jc) < 0)
+	if (find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0)
 		goto out;
 	m->jc.mand = &m->mc; /* the judge names what the guard refuses, by the same rules */
 	m->jc.moved = NULL;
@@ -585,6 +671,7 @@ void monitor_free(struct monitor *m)
 	free(m->vc.arena);
 	strv_release(&m->grant_store);
 	strv_release(&m->gitdirs);
+	strv_release(&m->hooks);
 	strv_release(&m->fixed);
 	strv_release(&m->roots);
 	free(m);

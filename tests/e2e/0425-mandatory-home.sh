@@ -177,5 +177,5 @@ run 'mkdir -p ev && ln -s ev .claude; echo "{}" > ev/settings.json; echo x > .cl
 absent "a link named .claude is refused (at depth 1 and 2)" "$P/.claude"
 absent "… nor below" "$P/ev2/sub/.claude"
 present "… control: a file beside it lands" "$P/.claude-notes"
-like "… the refusal names the rule" "$err" 'mandatory deny \(\.claude/\{commands,agents,settings\*\.json\}\)'
+like "… the refusal names the rule" "$err" 'mandatory deny \(\.claude/\{commands,agents,hooks,skills,settings\*\.json\}\)'
 done_testing

@@ -61,6 +61,9 @@ static void test_names(void)
 	DENY(H "/proj/.claude/commands/x.md", MAND_WRITE, MAND_NEVER, ".claude/commands");
 	DENY(H "/proj/.claude/commands", MAND_MKDIR, MAND_NEVER, "mkdir .claude/commands");
 	DENY(H "/proj/.claude/agents/a.md", MAND_WRITE, MAND_NEVER, ".claude/agents");
+	DENY(H "/proj/.claude/hooks/check.sh", MAND_WRITE, MAND_NEVER, ".claude/hooks");
+	DENY(H "/proj/a/.claude/skills/x/SKILL.md", MAND_WRITE, MAND_NEVER, ".claude/skills");
+	DENY(H "/proj/.claude/skills", MAND_DIR_TO, MAND_NEVER, "a directory renamed to it");
 	DENY(H "/proj/.claude/settings.json", MAND_WRITE, MAND_NEVER, ".claude/settings.json");
 	DENY(H "/proj/.claude/settings.local.json", MAND_WRITE, MAND_NEVER, "settings*.json");
 	DENY(H "/proj/.claude", MAND_REMOVE, MAND_NEVER, "renaming .claude away");
@@ -458,6 +461,81 @@ static void test_list(void)
 	ok(found == 1, "the home list ends with the patterns, for the mounts' probes");
 }
 
+/* core.hooksPath's directories (mand_ctx.hooks): at or below one, and a directory holding
+ * one renamed, removed or replaced; mkdir on the way works */
+static void test_hooks(void)
+{
+	static const char *hooks[] = {H "/proj/tools/hooks"};
+
+	cx.hooks = hooks;
+	cx.nhooks = 1;
+	DENY(H "/proj/tools/hooks/pre-commit", MAND_WRITE, MAND_NEVER, "a hook there");
+	DENY(H "/proj/tools/hooks", MAND_MKDIR, MAND_NEVER, "the directory made");
+	DENY(H "/proj/tools/hooks", MAND_REMOVE, MAND_NEVER, "the directory renamed away");
+	DENY(H "/proj/tools", MAND_REMOVE, MAND_NEVER, "its parent renamed away");
+	DENY(H "/proj/tools", MAND_DIR_TO, MAND_NEVER,
+	     "a directory renamed into its parent's place");
+	DENY(H "/proj/tools", MAND_LINK, MAND_NEVER, "a link in its parent's place");
+	ALLOW(H "/proj/tools", MAND_MKDIR, "its parent made");
+	ALLOW(H "/proj/tools/hooks.x/pre-commit", MAND_WRITE, "a sibling written");
+	ALLOW(H "/proj/tools/other", MAND_REMOVE, "a sibling removed");
+	cx.hooks = NULL;
+	cx.nhooks = 0;
+	ALLOW(H "/proj/tools/hooks/pre-commit", MAND_WRITE, "control: no hooksPath");
+}
+
+/* $PATH's directories (mand_ctx.bins): a name directly in one, the directory itself, a
+ * directory holding one; a subdirectory and what is below it are not */
+static void test_bins(void)
+{
+	static const char *bins[] = {H "/proj/bin", "/srv/w/tools/bin"};
+
+	cx.bins = bins;
+	cx.nbins = 2;
+	DENY(H "/proj/bin/git", MAND_WRITE, MAND_NEVER, "a program made there");
+	DENY(H "/proj/bin/git", MAND_LINK, MAND_NEVER, "a link made there");
+	DENY(H "/proj/bin/git", MAND_REMOVE, MAND_NEVER, "a program removed (a later one shows)");
+	DENY(H "/proj/bin/d", MAND_DIR_TO, MAND_NEVER, "a directory renamed there");
+	DENY(H "/proj/bin", MAND_REMOVE, MAND_NEVER, "the directory renamed away");
+	DENY(H "/proj/bin", MAND_LINK, MAND_NEVER, "a link in its place");
+	DENY("/srv/w/tools", MAND_REMOVE, MAND_NEVER, "its parent renamed away");
+	ALLOW(H "/proj/bin", MAND_MKDIR, "the directory made");
+	ALLOW(H "/proj/bin/sub", MAND_MKDIR, "a subdirectory made");
+	ALLOW(H "/proj/bin/sub/x", MAND_WRITE, "a file below a subdirectory");
+	ALLOW(H "/proj/bin.x/git", MAND_WRITE, "a sibling directory's");
+	ALLOW(H "/proj", MAND_WRITE, "chmod of the grant holding it");
+	cx.bins = NULL;
+	cx.nbins = 0;
+	ALLOW(H "/proj/bin/git", MAND_WRITE, "control: not on PATH");
+}
+
+/* mise's and lefthook's configs, at any depth; their look-alikes are not */
+static void test_tools(void)
+{
+	static const char *deny[] = {
+	    "mise.toml",	   "mise.local.toml",	    ".mise.dev.local.toml",
+	    ".rtx.toml",	   "a/b/mise.toml",	    "mise/config.toml",
+	    "mise/config.ci.toml", ".config/mise.toml",	    ".config/mise/conf.d/x",
+	    ".mise/config.toml",   "lefthook.yml",	    ".lefthook-local.json",
+	    "lefthook-local.toml", ".config/lefthook.yaml", ".lefthook/pre-commit/x.sh"};
+	static const char *allow[] = {"mise.txt",	   "mise/other.toml", "x/config.toml",
+				      "lefthook.md.txt",   "notmise.toml",    "main.c",
+				      ".config/other.toml"};
+	char p[256];
+
+	for (size_t i = 0; i < sizeof(deny) / sizeof(deny[0]); i++) {
+		snprintf(p, sizeof(p), H "/proj/%s", deny[i]);
+		DENY(p, MAND_WRITE, MAND_NEVER, "mise's or lefthook's config");
+	}
+	for (size_t i = 0; i < sizeof(allow) / sizeof(allow[0]); i++) {
+		snprintf(p, sizeof(p), H "/proj/%s", allow[i]);
+		ALLOW(p, MAND_WRITE, "a look-alike");
+	}
+	ALLOW(H "/proj/mise.toml", MAND_MKDIR, "a directory named so holds nothing mise reads");
+	DENY(H "/.config/mise/config.toml", MAND_WRITE, MAND_NEVER,
+	     "~/.config/mise, granted or not");
+}
+
 int main(void)
 {
 	test_names();
@@ -467,6 +545,9 @@ int main(void)
 	test_fixed();
 	test_gaps();
 	test_policy();
+	test_hooks();
+	test_bins();
+	test_tools();
 	test_list();
 	return tap_done();
 }

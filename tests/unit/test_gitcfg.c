@@ -1,0 +1,134 @@
+/* test_gitcfg — core.hooksPath as git reads it (shell/gitcfg.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "platform/path.h"
+#include "shell/gitcfg.h"
+#include "tests/unit/tap.h"
+
+static char got[4096];
+
+static int collect(const char *section, const char *sub, const char *key, const char *value,
+		   void *arg)
+{
+	(void)arg;
+	size_t l = strlen(got);
+
+	snprintf(got + l, sizeof(got) - l, "%s%s%s%s.%s=%s|", section, sub ? "(" : "",
+		 sub ? sub : "", sub ? ")" : "", key, value ? value : "<none>");
+	return 0;
+}
+
+static const char *parse(const char *text)
+{
+	got[0] = '\0';
+	gitcfg_parse(text, strlen(text), collect, NULL);
+	return got;
+}
+
+static void test_parse(void)
+{
+	is_str(parse("[core]\n\thooksPath = .githooks\n"), "core.hookspath=.githooks|", "plain");
+	is_str(parse("[CORE] hooksPATH=x\n"), "core.hookspath=x|",
+	       "names lowercased, a key on the header's line");
+	is_str(parse("[core]\n hookspath = \"a b\" ; c\n"), "core.hookspath=a b|",
+	       "quoted, a comment after");
+	is_str(parse("[core]\n hookspath = a   b  # c\n"), "core.hookspath=a   b|",
+	       "inner spaces kept, trailing ones dropped");
+	is_str(parse("[core]\n hookspath = a\\\nb\n"), "core.hookspath=ab|", "a continued line");
+	is_str(parse("[core]\n hookspath = \"a\\\"b\\\\c\\td\"\n"), "core.hookspath=a\"b\\c\td|",
+	       "escapes");
+	is_str(parse("[core \"x\"]\n hookspath = a\n[core.y]\nk\n"),
+	       "core(x).hookspath=a|core(y).k=<none>|", "subsections, a key without a value");
+	is_str(parse("# c\n; c\n[includeIf \"gitdir:~/w/\"]\n path = inc\n"),
+	       "includeif(gitdir:~/w/).path=inc|", "comments, includeIf");
+	is_str(parse("[core]\n a = 1\n b = \"open\n c = 2\n"), "core.a=1|",
+	       "stops at an open quote (git refuses the file)");
+	is_str(parse("[core\n a = 1\n"), "", "stops at a broken header");
+	is_str(parse("[core]\n a = x\\q\n b = 1\n"), "", "stops at an unknown escape");
+	is_str(parse("k = 1\n[core]\nb=2"), "", "a key before any section is an error");
+	is_str(parse("[core]\nb=2"), "core.b=2|", "no newline at the end");
+}
+
+/* A repository in a scratch directory, its config, a global one included from it */
+static void test_dirs(void)
+{
+	char t[] = "/tmp/test_gitcfg.XXXXXX", p[PATH_MAX], want[PATH_MAX * 2];
+	struct strv out = {0};
+	FILE *f;
+
+	if (!mkdtemp(t)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/wt/.git", t);
+	snprintf(want, sizeof(want), "mkdir -p %s %s/home/.config/git %s/wt2", p, t, t);
+	ok(system(want) == 0, "scratch repository");
+	snprintf(p, sizeof(p), "%s/wt/.git/config", t);
+	if ((f = fopen(p, "w"))) {
+		fprintf(f, "[core]\n\thooksPath = .githooks\n[include]\n\tpath = ../../inc\n");
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/inc", t);
+	if ((f = fopen(p, "w"))) {
+		fprintf(f, "[core]\n\thooksPath = /abs/h\n");
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/home/.gitconfig", t);
+	if ((f = fopen(p, "w"))) {
+		fprintf(f, "[core]\n\thooksPath = ~/gh\n\thooksPath = rel\n");
+		fclose(f);
+	}
+	/* a linked worktree: its .git file names a git directory, whose commondir has a config */
+	snprintf(p, sizeof(p), "%s/wt2/.git", t);
+	if ((f = fopen(p, "w"))) {
+		fprintf(f, "gitdir: ../wt/.git/worktrees/x\n");
+		fclose(f);
+	}
+	snprintf(want, sizeof(want),
+		 "mkdir -p %s/wt/.git/worktrees/x && echo ../.. > %s/wt/.git/worktrees/x/commondir",
+		 t, t);
+	ok(system(want) == 0, "a linked worktree");
+	snprintf(p, sizeof(p), "%s/wt", t);
+	char p2[PATH_MAX], home[PATH_MAX];
+	snprintf(p2, sizeof(p2), "%s/wt2", t);
+	snprintf(home, sizeof(home), "%s/home", t);
+	const char *wt[] = {p, "/nonexistent", p2};
+	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("GIT_CONFIG_SYSTEM");
+	unsetenv("XDG_CONFIG_HOME");
+	is_int(gitcfg_hooks_dirs(&out, wt, 3, home), 0, "found");
+	got[0] = '\0';
+	for (size_t i = 0; i < out.n; i++) {
+		size_t l = strlen(got);
+		char *v = out.v[i];
+
+		path_normalize(v);
+
+		if (strncmp(v, t, strlen(t)) == 0)
+			snprintf(got + l, sizeof(got) - l, "T%s|", v + strlen(t));
+		else
+			snprintf(got + l, sizeof(got) - l, "%s|", v);
+	}
+	is_str(got,
+	       "T/wt/.githooks|T/inc|/abs/h|T/wt2/.githooks|T/inc|T/home/gh|T/wt/rel|T/wt2/rel|",
+	       "the repository's (relative to its worktree), the file it includes and its value, "
+	       "the linked worktree's "
+	       "(through commondir; its include spelled another way), the global ones (~ expanded, "
+	       "a relative one every "
+	       "repository's); none for a directory without a repository");
+	strv_release(&out);
+	snprintf(want, sizeof(want), "rm -rf %s", t);
+	ok(system(want) == 0, "cleaned up");
+}
+
+int main(void)
+{
+	test_parse();
+	test_dirs();
+	return tap_done();
+}
