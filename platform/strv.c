@@ -86,3 +86,70 @@ void strv_release(struct strv *sv)
 	sv->v = NULL;
 	sv->n = sv->cap = 0;
 }
+
+static const char *env_get(char *const *env, const struct strv *hidden, const char *name,
+			   size_t len)
+{
+	for (size_t i = 0; hidden && i < hidden->n; i++)
+		if (strlen(hidden->v[i]) == len && !memcmp(hidden->v[i], name, len))
+			return NULL;
+	for (; env && *env; env++)
+		if (!strncmp(*env, name, len) && (*env)[len] == '=')
+			return *env + len + 1;
+	return NULL;
+}
+
+/* The reference at s ("${…}"): its value (or word) appended to b; *end just past the '}'. */
+static int env_ref(const char *s, char *const *env, const struct strv *hidden, struct buf *b,
+		   const char **end)
+{
+	const char *name = s + 2, *p = name, *word = NULL, *close;
+
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+	       *p == '_')
+		p++;
+	size_t len = (size_t)(p - name);
+	if (!len || (*name >= '0' && *name <= '9'))
+		return -EINVAL;
+	if (p[0] == ':' && p[1] == '-')
+		word = p + 2;
+	else if (*p != '}')
+		return -EINVAL;
+	close = strchr(p, '}');
+	if (!close || (word && strcspn(word, "${") < (size_t)(close - word)))
+		return -EINVAL;
+	const char *v = env_get(env, hidden, name, len);
+	if (v && *v)
+		buf_puts(b, v);
+	else if (word)
+		buf_add(b, word, (size_t)(close - word));
+	*end = close + 1;
+	return 0;
+}
+
+int env_expand(const char *value, char *const *env, const struct strv *hidden, char **out)
+{
+	struct buf b = {0};
+	int r = 0;
+
+	*out = NULL;
+	buf_puts(&b, "");
+	for (const char *s = value; r == 0 && *s;) {
+		size_t n = strcspn(s, "$");
+		buf_add(&b, s, n);
+		s += n;
+		if (!*s)
+			break;
+		if (s[1] != '{') {
+			buf_putc(&b, *s++);
+			continue;
+		}
+		r = env_ref(s, env, hidden, &b, &s);
+	}
+	if (r < 0) {
+		buf_free(&b);
+		return r;
+	}
+	*out = buf_steal(&b);
+	return *out ? 0 : -ENOMEM;
+}

@@ -466,8 +466,12 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 		char name[256] = "";
 		if (eq && (size_t)(eq - tok) < sizeof(name))
 			memcpy(name, tok, (size_t)(eq - tok)), name[eq - tok] = '\0';
+		char *x = NULL;
 		if (!eq || !valid_env_name(name, false))
 			perr(c, "env_set: '%s' is not NAME=value (one pair per line)", tok);
+		else if (env_expand(eq + 1, NULL, NULL, &x) == -EINVAL)
+			perr(c, "env_set: '%s': %s", tok, ENV_EXPAND_HINT);
+		free(x);
 		break;
 	}
 	case V_SIZE: {

@@ -1116,14 +1116,21 @@ static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
 	free(keep);
 	for (size_t i = 0; r == 0 && i < p->env_set.n; i++) {
 		const struct pol_value *v = &p->env_set.v[i];
+		char *x = NULL;
 		const char *eq = strchr(v->value, '=');
 		if (!eq || eq == v->value)
 			r = strv_pushf(errors, "%s:%u: env_set %s: want NAME=value", v->file,
 				       v->line, v->value) < 0
 				? -ENOMEM
 				: -EINVAL;
-		else
-			r = strv_push(&s->env_set, v->value);
+		else if ((r = env_expand(v->value, c->environ, &s->env_unset, &x)) == -EINVAL)
+			r = strv_pushf(errors, "%s:%u: env_set %s: %s", v->file, v->line, v->value,
+				       ENV_EXPAND_HINT) < 0
+				? -ENOMEM
+				: -EINVAL;
+		else if (r == 0)
+			r = strv_push_owned(&s->env_set, x);
+		x = NULL;
 	}
 	return r;
 }
