@@ -1135,6 +1135,50 @@ static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
 	return r;
 }
 
+/* The last NAME=value of v for name, or NULL. */
+static const char *env_in(char *const *v, size_t n, const char *name)
+{
+	const char *found = NULL;
+	size_t len = strlen(name);
+	for (size_t i = 0; v && (n ? i < n : v[i] != NULL); i++)
+		if (!strncmp(v[i], name, len) && v[i][len] == '=')
+			found = v[i] + len + 1;
+	return found;
+}
+
+/* A path under the private /tmp, with no . or .. component and no //. */
+static bool in_private_tmp(const struct sandbox_spec *s, const char *p)
+{
+	return s->tmp_private && p && !strncmp(p, "/tmp/", 5) && p[5] && !strstr(p, "//") &&
+	       !strstr(p, "/./") && !strstr(p, "/../") && strcmp(p + strlen(p) - 2, "/.") &&
+	       strcmp(p + strlen(p) - 3, "/..");
+}
+
+/* env_set moved cargo's home into the private /tmp (sbxsh.ini(5) "Package caches"): the
+ * user's ~/.cargo/config.toml (or $CARGO_HOME's) is still read there, through a symlink to
+ * the host's path as the sandbox sees it (hidden or read-only as the policy says). */
+static int cargo_config_links(struct sandbox_spec *s, const struct sandbox_ctx *c)
+{
+	const char *dst = env_in(s->env_set.v, s->env_set.n, "CARGO_HOME");
+	const char *host = env_in(c->environ, 0, "CARGO_HOME");
+	char src[4096], at[4096];
+	struct stat st;
+	int r = 0;
+
+	if (!in_private_tmp(s, dst) || (!(host && host[0] == '/') && !c->home))
+		return 0;
+	for (const char *const *f = (const char *const[]){"config.toml", "config", NULL};
+	     r == 0 && *f; f++) {
+		int n = host && host[0] == '/' ? snprintf(src, sizeof(src), "%s/%s", host, *f)
+					       : snprintf(src, sizeof(src), "%s/.cargo/%s", c->home, *f);
+		if (n < 0 || (size_t)n >= sizeof(src) || lstat(src, &st) < 0 ||
+		    snprintf(at, sizeof(at), "%s/%s", dst, *f) >= (int)sizeof(at))
+			continue;
+		r = sbx_mounts_add(&s->mounts, SBX_M_SYMLINK, src, at);
+	}
+	return r;
+}
+
 static bool holds_git(const struct plan *pl, const struct sandbox_req *p)
 {
 	char buf[4096];
@@ -1242,6 +1286,8 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 		out->stage_shown = stage_shown(out->stage, done, st, (size_t)nd);
 	if (r == 0)
 		r = plan_env(out, p, c, errors);
+	if (r == 0)
+		r = cargo_config_links(out, c);
 	if (r == 0)
 		out->git_discovery = holds_git(&pl, p);
 	free(st);
