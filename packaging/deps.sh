@@ -30,7 +30,11 @@ test|bench)
 	# by path, with the modules the tests use: the unprivileged e2e run has
 	# PATH=/usr/local/bin:/usr/bin:/bin, whatever root's PATH finds
 	/usr/bin/python3 -c 'import http.server, ssl, socket' 2>/dev/null || add python3
-	/usr/bin/python3 -m pip --version > /dev/null 2>&1 || add python3-pip ;;
+	/usr/bin/python3 -m pip --version > /dev/null 2>&1 || add python3-pip
+	# e2e 0635 runs the Debian packages' cargo and go (a rustup proxy in root's PATH keeps its
+	# toolchains in the real HOME)
+	[ -x /usr/bin/cargo ] || add cargo
+	[ -x /usr/bin/go ] || add golang-go ;;
 esac
 case $what in bench) for pair in $bench_cmds; do have_cmd "${pair%%:*}" || add "${pair#*:}"; done ;; esac
 
