@@ -4,6 +4,7 @@
 #include "platform/buf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,31 +100,57 @@ static const char *env_get(char *const *env, const struct strv *hidden, const ch
 	return NULL;
 }
 
-/* The reference at s ("${…}"): its value (or word) appended to b; *end just past the '}'. */
-static int env_ref(const char *s, char *const *env, const struct strv *hidden, struct buf *b,
-		   const char **end)
+static size_t name_len(const char *p)
 {
-	const char *name = s + 2, *p = name, *word = NULL, *close;
+	size_t n = 0;
+	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+	       (p[n] >= '0' && p[n] <= '9') || p[n] == '_')
+		n++;
+	return n && !(p[0] >= '0' && p[0] <= '9') ? n : 0;
+}
 
-	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-	       *p == '_')
-		p++;
-	size_t len = (size_t)(p - name);
-	if (!len || (*name >= '0' && *name <= '9'))
+/* The reference at s ("${…}"): its value (or word) appended to b; *end just past the '}'.
+ * nested: s is inside a word (no :- there). */
+static int env_ref(const char *s, char *const *env, const struct strv *hidden, struct buf *b,
+		   const char **end, bool nested)
+{
+	const char *name = s + 2, *p, *word = NULL, *q;
+	size_t len = name_len(name);
+
+	p = name + len;
+	if (!len)
 		return -EINVAL;
-	if (p[0] == ':' && p[1] == '-')
+	if (!nested && p[0] == ':' && p[1] == '-')
 		word = p + 2;
 	else if (*p != '}')
 		return -EINVAL;
-	close = strchr(p, '}');
-	if (!close || (word && strcspn(word, "${") < (size_t)(close - word)))
+	/* the word: text and ${NAME} references, up to the first } outside them */
+	for (q = word ? word : p; word && *q && *q != '}';) {
+		size_t n = q[0] == '$' && q[1] == '{' ? name_len(q + 2) : 0;
+		if (n && q[2 + n] == '}')
+			q += 3 + n;
+		else if (*q == '$' || *q == '{')
+			return -EINVAL;
+		else
+			q++;
+	}
+	if (*q != '}')
 		return -EINVAL;
 	const char *v = env_get(env, hidden, name, len);
-	if (v && *v)
+	if (v && *v) {
 		buf_puts(b, v);
-	else if (word)
-		buf_add(b, word, (size_t)(close - word));
-	*end = close + 1;
+	} else {
+		for (const char *w = word; w && w < q;) {
+			if (*w == '$') {
+				int r = env_ref(w, env, hidden, b, &w, true);
+				if (r < 0)
+					return r;
+			} else {
+				buf_putc(b, *w++);
+			}
+		}
+	}
+	*end = q + 1;
 	return 0;
 }
 
@@ -144,7 +171,7 @@ int env_expand(const char *value, char *const *env, const struct strv *hidden, c
 			buf_putc(&b, *s++);
 			continue;
 		}
-		r = env_ref(s, env, hidden, &b, &s);
+		r = env_ref(s, env, hidden, &b, &s, false);
 	}
 	if (r < 0) {
 		buf_free(&b);

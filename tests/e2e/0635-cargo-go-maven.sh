@@ -91,11 +91,11 @@ EOF
 	printf 'module app\n\ngo 1.18\n\nrequire example.test/sbxdemo v1.0.0\n' > "$T/proj/gm/go.mod"
 	printf 'package main\n\nimport (\n\t"fmt"\n\n\t"example.test/sbxdemo"\n)\n\nfunc main() { fmt.Println(sbxdemo.Hi()) }\n' > "$T/proj/gm/main.go"
 	export GONOSUMDB=example.test GOFLAGS=-mod=mod
-	out=$(cd gm && GOPROXY="file://$T/gp" sb -c 'go run . 2>&1; echo "proxy=$(go env GOPROXY) cache=$(go env GOMODCACHE)"' 2>&1); rc=$?
+	out=$(cd gm && GOPROXY="file://$T/gp" sb -c 'go run . 2>&1; echo "proxy=$(go env GOPROXY) cache=$(go env GOMODCACHE) path=$(go env GOPATH)"' 2>&1); rc=$?
 	is "go run with a module from the user's file:// GOPROXY in the sandbox: exit 0" "$rc" 0
 	like "…the module was fetched and built" "$out" "^from the module$"
-	like "…the user's GOPROXY comes after the host's cache, the module cache is the private /tmp's" "$out" \
-		"^proxy=file://$HOME/go/pkg/mod/cache/download,file://$T/gp cache=/tmp/.go-mod$"
+	like "…the user's GOPROXY comes after the host's cache; the module cache and GOPATH's first entry are the private /tmp's" "$out" \
+		"^proxy=file://$HOME/go/pkg/mod/cache/download,file://$T/gp cache=/tmp/.go-mod path=/tmp/.go:$HOME/go$"
 	unlike "…no violation" "$out" "violation"
 	check "…nothing was written to the host's ~/go" test ! -e "$HOME/go"
 	# the host fetches the module itself (outside the sandbox): its warm cache
@@ -113,6 +113,9 @@ EOF
 	else
 		skip "go, offline: the host's warm module cache serves the build" "the host-side go mod download failed"
 	fi
+	out=$(GOMODCACHE=/srv/mod GOPATH=/srv/gp sb -c 'echo "$GOPROXY $GOPATH"' 2>&1)
+	is "…the user's own GOMODCACHE is the upstream read, the user's GOPATH follows the private one" "$out" \
+		"file:///srv/mod/cache/download,https://proxy.golang.org,direct /tmp/.go:/srv/gp"
 	unset GONOSUMDB GOFLAGS
 else
 	skip "go run with a module from a file:// GOPROXY" "/usr/bin/go is not installed (packaging/deps.sh test installs golang-go)"

@@ -42,7 +42,12 @@ static void expand_tests(void)
 	refuses("${}", "an empty name is refused");
 	refuses("${1X}", "a name starting with a digit is refused");
 	refuses("${HO-ME}", "a name with another character is refused");
-	refuses("${A:-${B}}", "a $ in the word is refused (no nesting)");
+	expands("${UNSET:-${HOME}/go}:${GOPROXY:-${HOME}}", "/home/u/go:https://p,direct",
+		"a word may hold ${NAME}, expanded only when it is used");
+	expands("${UNSET:-a${UNSET}b${TOK}c}", "abc", "...unset and hidden names in it are empty");
+	refuses("${A:-${B:-c}}", "a default inside a default is refused");
+	refuses("${A:-$B}", "a $ in the word not starting ${NAME} is refused");
+	refuses("${A:-${B}", "an unclosed reference with a word is refused");
 	refuses("${A:-x{y}", "a { in the word is refused");
 	refuses("${A:=x}", "another operator is refused");
 }
