@@ -584,7 +584,8 @@ static void take_value(struct pctx *c, enum key_id key, enum op_kind op, const c
 	}
 	unsigned before = c->errors;
 	for (size_t i = 0; i < toks.n; i++)
-		check_token(c, k, toks.v[i]);
+		if (!(k->kind == V_ENVSET && op == OP_DEL && valid_env_name(toks.v[i], false)))
+			check_token(c, k, toks.v[i]); /* (env_set -= NAME: by its name) */
 	if (c->errors != before)
 		goto out;
 	if (key == K_USER_CONFIG && c->user) {

@@ -65,8 +65,21 @@ if [ -x /usr/bin/cargo ] && command -v sha256sum > /dev/null 2>&1; then
 	check "…and the host's cache does not see it" test ! -e "$HOME/.cargo/registry/src/x/build.rs"
 	out=$(cd cr && sb -c 'cat "$CARGO_HOME/registry/src/x/build.rs"' 2>&1)
 	unlike "…nor the next command (the cache lives as long as the command)" "$out" "planted"
-	skip "cargo: a warm host cache serves an offline build" \
-		"cargo has no read-only upstream for its registry: the sandbox's cache starts cold (sbxsh.ini(5) \"Package caches\")"
+	# cargo has no read-only upstream: the host's warm cache serves only with the opt-out
+	(cd cr && cargo fetch -q) > /dev/null 2>&1 # the host's own fetch
+	before=$(tree "$HOME/.cargo")
+	user_policy '[default]
+network = none
+env_set -= CARGO_HOME
+ignore_write += ~/.cargo/.package-cache ~/.cargo/registry/CACHEDIR.TAG'
+	out=$(cd cr && sb -c 'echo "home=$CARGO_HOME"; cargo build -q --offline 2>&1 && ./target/debug/app' 2>&1); rc=$?
+	is "cargo, env_set -= CARGO_HOME: the host's warm ~/.cargo serves an offline build, read-only" "$rc" 0
+	like "…built from it" "$out" "^from the crate$"
+	like "…(the variable is gone)" "$out" "^home=$"
+	unlike "…no violation" "$out" "violation"
+	is "…the host's ~/.cargo is unchanged" "$(tree "$HOME/.cargo")" "$before"
+	user_policy '[default]
+network = none'
 	rm -rf "$T/proj/cr/target"
 else
 	skip "cargo build from a local-registry" "/usr/bin/cargo is not installed (packaging/deps.sh test installs it)"
