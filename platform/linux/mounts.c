@@ -1146,12 +1146,19 @@ static const char *env_in(char *const *v, size_t n, const char *name)
 	return found;
 }
 
-/* A path under the private /tmp, with no . or .. component and no //. */
+/* A path under the private /tmp, with no . or .. component and no //, and under no host
+ * directory bound there (a link made in one would be made on the host). */
 static bool in_private_tmp(const struct sandbox_spec *s, const char *p)
 {
-	return s->tmp_private && p && !strncmp(p, "/tmp/", 5) && p[5] && !strstr(p, "//") &&
-	       !strstr(p, "/./") && !strstr(p, "/../") && strcmp(p + strlen(p) - 2, "/.") &&
-	       strcmp(p + strlen(p) - 3, "/..");
+	if (!s->tmp_private || !p || strncmp(p, "/tmp/", 5) || !p[5] || strstr(p, "//") ||
+	    strstr(p, "/./") || strstr(p, "/../") || !strcmp(p + strlen(p) - 2, "/.") ||
+	    !strcmp(p + strlen(p) - 3, "/.."))
+		return false;
+	for (size_t i = 0; i < s->mounts.n; i++)
+		if ((s->mounts.v[i].op == SBX_M_BIND || s->mounts.v[i].op == SBX_M_RO_BIND) &&
+		    canon_under(s->mounts.v[i].dst, "/tmp") && canon_under(p, s->mounts.v[i].dst))
+			return false;
+	return true;
 }
 
 /* env_set moved cargo's home into the private /tmp (sbxsh.ini(5) "Package caches"): the

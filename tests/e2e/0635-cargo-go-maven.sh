@@ -60,6 +60,18 @@ if [ -x /usr/bin/cargo ] && command -v sha256sum > /dev/null 2>&1; then
 	like "…the user's ~/.cargo/config.toml is read from the private cargo home" "$out" "^$HOME/.cargo/config.toml$"
 	like "…writing through that link fails: the host's config is read-only" "$out" "Read-only file system"
 	like "…and unchanged" "$out" "^replace-with = \"lab\"$"
+	# a CARGO_HOME in a host directory granted under /tmp: no link is made there (on the host)
+	G=$(mktemp -d /tmp/sbxsh-e2e-cargo.XXXXXX)
+	user_policy "[default]
+network = none
+write += $G
+env_set += CARGO_HOME=$G/home"
+	out=$(sb -c 'echo "home=$CARGO_HOME"' 2>&1); rc=$?
+	is "…a CARGO_HOME under a granted host directory in /tmp: the command runs" "$rc:$out" "0:home=$G/home"
+	is "…and no link is made in the host's directory" "$(ls -A "$G")" ""
+	rm -rf "$G"
+	user_policy '[default]
+network = none'
 	out=$(cd cr && sb -c 'mkdir -p "$CARGO_HOME/registry/src/x" && echo planted > "$CARGO_HOME/registry/src/x/build.rs"' 2>&1); rc=$?
 	is "a sandboxed write into the cargo cache succeeds (its own)" "$rc" 0
 	check "…and the host's cache does not see it" test ! -e "$HOME/.cargo/registry/src/x/build.rs"
