@@ -1161,28 +1161,45 @@ static bool in_private_tmp(const struct sandbox_spec *s, const char *p)
 	return true;
 }
 
-/* env_set moved cargo's home into the private /tmp (sbxsh.ini(5) "Package caches"): the
- * user's ~/.cargo/config.toml (or $CARGO_HOME's) is still read there, through a symlink to
- * the host's path as the sandbox sees it (hidden or read-only as the policy says). */
-static int cargo_config_links(struct sandbox_spec *s, const struct sandbox_ctx *c)
+/* A tool's home moved into the private /tmp by env_set (sbxsh.ini(5) "Package caches"): the
+ * user's own settings in it are still read there, through symlinks to the host's paths as the
+ * sandbox sees them (hidden, sanitised or read-only as the policy says). */
+static const struct tool_home {
+	const char *var, *dflt; /* the variable; its default under the home */
+	const char *const files[5];
+} tool_homes[] = {
+    {"CARGO_HOME", ".cargo", {"config.toml", "config", NULL}},
+    {"GRADLE_USER_HOME", ".gradle",
+     {"gradle.properties", "init.gradle", "init.gradle.kts", "init.d", NULL}},
+};
+
+static int tool_links(struct sandbox_spec *s, const struct sandbox_ctx *c, const struct tool_home *t)
 {
-	const char *dst = env_in(s->env_set.v, s->env_set.n, "CARGO_HOME");
-	const char *host = env_in(c->environ, 0, "CARGO_HOME");
+	const char *dst = env_in(s->env_set.v, s->env_set.n, t->var);
+	const char *host = env_in(c->environ, 0, t->var);
 	char src[4096], at[4096];
 	struct stat st;
 	int r = 0;
 
 	if (!in_private_tmp(s, dst) || (!(host && host[0] == '/') && !c->home))
 		return 0;
-	for (const char *const *f = (const char *const[]){"config.toml", "config", NULL};
-	     r == 0 && *f; f++) {
-		int n = host && host[0] == '/' ? snprintf(src, sizeof(src), "%s/%s", host, *f)
-					       : snprintf(src, sizeof(src), "%s/.cargo/%s", c->home, *f);
+	for (const char *const *f = t->files; r == 0 && *f; f++) {
+		int n = host && host[0] == '/'
+			    ? snprintf(src, sizeof(src), "%s/%s", host, *f)
+			    : snprintf(src, sizeof(src), "%s/%s/%s", c->home, t->dflt, *f);
 		if (n < 0 || (size_t)n >= sizeof(src) || lstat(src, &st) < 0 ||
 		    snprintf(at, sizeof(at), "%s/%s", dst, *f) >= (int)sizeof(at))
 			continue;
 		r = sbx_mounts_add(&s->mounts, SBX_M_SYMLINK, src, at);
 	}
+	return r;
+}
+
+static int tool_home_links(struct sandbox_spec *s, const struct sandbox_ctx *c)
+{
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < sizeof(tool_homes) / sizeof(*tool_homes); i++)
+		r = tool_links(s, c, &tool_homes[i]);
 	return r;
 }
 
@@ -1294,7 +1311,7 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 	if (r == 0)
 		r = plan_env(out, p, c, errors);
 	if (r == 0)
-		r = cargo_config_links(out, c);
+		r = tool_home_links(out, c);
 	if (r == 0)
 		out->git_discovery = holds_git(&pl, p);
 	free(st);

@@ -1,10 +1,11 @@
 #!/bin/sh
-# 0635-cargo-go-maven — cargo, go and maven work in the sandbox with the default policy, from
-# local sources only (a cargo local-registry, a file:// GOPROXY, a file:// maven repository),
-# and the host's own caches (~/.cargo, ~/go/pkg/mod, ~/.m2/repository) stay as they were: the
-# default policy's env_set moves each tool's cache into the command's private /tmp (go and
-# maven 3.9+ still read the host's warm cache, read-only, as an upstream). Also the env_set
-# ${NAME} expansion it relies on (sbxsh.ini(5) "Package caches", "Values").
+# 0635-cargo-go-maven — cargo, go, maven and gradle work in the sandbox with the default
+# policy, from local sources only (a cargo local-registry, a file:// GOPROXY, a file:// maven
+# repository), and the host's own caches (~/.cargo, ~/go/pkg/mod, ~/.m2/repository,
+# ~/.gradle) stay as they were: the default policy's env_set moves each tool's cache into the
+# command's private /tmp (go, maven 3.9+ and gradle 6.2+ still read the host's warm cache,
+# read-only, as an upstream). Also the env_set ${NAME} expansion it relies on (sbxsh.ini(5)
+# "Package caches", "Values").
 TMPDIR=/var/tmp; export TMPDIR # HOME and the sources outside /tmp (sbxsh hides the host's /tmp)
 . "$(dirname "$0")/lib.sh"
 cd "$T/proj" || exit 1
@@ -147,6 +148,7 @@ else
 fi
 
 # --- maven: a parent POM and a build extension (a jar) from a file:// repository ---
+# (the repository is gradle's below too)
 if [ -x /usr/bin/mvn ] && [ -x /usr/bin/python3 ]; then
 	R=$T/m2r
 	for a in com/example/sbxparent/1.0/sbxparent-1.0 com/example/sbxext/1.0/sbxext-1.0 \
@@ -194,5 +196,48 @@ z = zipfile.ZipFile(sys.argv[1], "w"); z.writestr("META-INF/MANIFEST.MF", "Manif
 	fi
 else
 	skip "mvn validate from a file:// repository" "/usr/bin/mvn is not installed (packaging/deps.sh test installs maven)"
+fi
+
+# --- gradle: a jar from a file:// repository, the user's gradle.properties (sanitised) ---
+if [ -x /usr/bin/gradle ] && [ -d "$T/m2r" ]; then
+	mkdir -p "$HOME/.gradle/caches" "$T/proj/gr"
+	printf 'sbxGreeting=from the properties\nsbxPassword=SECRET21\n' > "$HOME/.gradle/gradle.properties"
+	echo host > "$HOME/.gradle/caches/keep"
+	cat > "$T/proj/gr/build.gradle" <<-EOF
+	repositories { maven { url "file://$T/m2r" } }
+	configurations { lab }
+	dependencies { lab 'com.example:sbxext:1.0' }
+	task show { doLast {
+		configurations.lab.files.each { println "got " + it.name }
+		println "greeting: " + project.sbxGreeting
+		println "password: " + project.findProperty('sbxPassword')
+	} }
+	EOF
+	before=$(tree "$HOME/.gradle")
+	out=$(cd gr && sb -c 'gradle -q --offline show 2>&1; echo "home=$GRADLE_USER_HOME"' 2>&1); rc=$?
+	is "gradle resolves a jar from a file:// repository in the sandbox: exit 0" "$rc" 0
+	like "…the jar was fetched" "$out" "^got sbxext-1.0.jar$"
+	like "…into a gradle home in the private /tmp" "$out" "^home=/tmp/.gradle$"
+	like "…the user's gradle.properties is read there" "$out" "^greeting: from the properties$"
+	like "…sanitised: its password is not" "$out" "^password: null$"
+	unlike "…no violation" "$out" "violation"
+	is "…the host's ~/.gradle is unchanged" "$(tree "$HOME/.gradle")" "$before"
+	v=$(gradle --version 2> /dev/null | sed -n 's/^Gradle \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	set -- $v
+	if [ $# = 2 ] && { [ "$1" -gt 6 ] || { [ "$1" = 6 ] && [ "$2" -ge 2 ]; }; }; then
+		(cd gr && gradle -q show) > /dev/null 2>&1 # the host's own build: its warm cache
+		before=$(tree "$HOME/.gradle/caches/modules-2")
+		rm -rf "$T/m2r.off" && mv "$T/m2r" "$T/m2r.off"
+		out=$(cd gr && sb -c 'gradle -q --offline show 2>&1' 2>&1); rc=$?
+		mv "$T/m2r.off" "$T/m2r"
+		is "gradle, offline, the repository gone: the host's warm cache serves (GRADLE_RO_DEP_CACHE)" "$rc" 0
+		like "…the jar came from it" "$out" "^got sbxext-1.0.jar$"
+		is "…and the host's cache is unchanged" "$(tree "$HOME/.gradle/caches/modules-2")" "$before"
+	else
+		skip "gradle, offline: the host's warm cache serves" \
+			"gradle ${1:-?}.${2:-?} has no read-only dependency cache (GRADLE_RO_DEP_CACHE is gradle 6.2's): its cache starts cold"
+	fi
+else
+	skip "gradle resolves a jar from a file:// repository" "/usr/bin/gradle is not installed (packaging/deps.sh test installs it)"
 fi
 done_testing
