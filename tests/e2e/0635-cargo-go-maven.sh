@@ -117,7 +117,7 @@ EOF
 	printf 'module app\n\ngo 1.18\n\nrequire example.test/sbxdemo v1.0.0\n' > "$T/proj/gm/go.mod"
 	printf 'package main\n\nimport (\n\t"fmt"\n\n\t"example.test/sbxdemo"\n)\n\nfunc main() { fmt.Println(sbxdemo.Hi()) }\n' > "$T/proj/gm/main.go"
 	export GONOSUMDB=example.test GOFLAGS=-mod=mod
-	out=$(cd gm && GOPROXY="file://$T/gp" sb -c 'go run . 2>&1; echo "proxy=$(go env GOPROXY) cache=$(go env GOMODCACHE) path=$(go env GOPATH)"' 2>&1); rc=$?
+	out=$(cd gm && GOPROXY="file://$T/gp" sb -c 'go run . 2>&1 && echo "proxy=$(go env GOPROXY) cache=$(go env GOMODCACHE) path=$(go env GOPATH)"' 2>&1); rc=$?
 	is "go run with a module from the user's file:// GOPROXY in the sandbox: exit 0" "$rc" 0
 	like "…the module was fetched and built" "$out" "^from the module$"
 	like "…the user's GOPROXY comes after the host's cache; the module cache and GOPATH's first entry are the private /tmp's" "$out" \
@@ -214,7 +214,7 @@ if [ -x /usr/bin/gradle ] && [ -d "$T/m2r" ]; then
 	} }
 	EOF
 	before=$(tree "$HOME/.gradle")
-	out=$(cd gr && sb -c 'gradle -q --offline show 2>&1; echo "home=$GRADLE_USER_HOME"' 2>&1); rc=$?
+	out=$(cd gr && sb -c 'gradle -q --offline show 2>&1 && echo "home=$GRADLE_USER_HOME"' 2>&1); rc=$?
 	is "gradle resolves a jar from a file:// repository in the sandbox: exit 0" "$rc" 0
 	like "…the jar was fetched" "$out" "^got sbxext-1.0.jar$"
 	like "…into a gradle home in the private /tmp" "$out" "^home=/tmp/.gradle$"
