@@ -213,8 +213,16 @@ if [ -x /usr/bin/gradle ] && [ -d "$T/m2r" ]; then
 		println "password: " + project.findProperty('sbxPassword')
 	} }
 	EOF
+	# gradle_sb CMD: sb -c CMD in gr, again (at most twice) when its shell script's own fork
+	# failed ("Cannot fork": seen only under other jobs' load on a shared machine, as root)
+	gradle_sb() {
+		for _ in 1 2 3; do
+			out=$(cd gr && sb -c "$1" 2>&1); rc=$?
+			case $out in *"Cannot fork"*) diag "gradle: Cannot fork; again" ;; *) break ;; esac
+		done
+	}
 	before=$(tree "$HOME/.gradle")
-	out=$(cd gr && sb -c 'gradle -q --offline show 2>&1 && echo "home=$GRADLE_USER_HOME"' 2>&1); rc=$?
+	gradle_sb 'gradle -q --offline show 2>&1 && echo "home=$GRADLE_USER_HOME"'
 	is "gradle resolves a jar from a file:// repository in the sandbox: exit 0" "$rc" 0
 	like "…the jar was fetched" "$out" "^got sbxext-1.0.jar$"
 	like "…into a gradle home in the private /tmp" "$out" "^home=/tmp/.gradle$"
@@ -228,7 +236,7 @@ if [ -x /usr/bin/gradle ] && [ -d "$T/m2r" ]; then
 		(cd gr && gradle -q show) > /dev/null 2>&1 # the host's own build: its warm cache
 		before=$(tree "$HOME/.gradle/caches/modules-2")
 		rm -rf "$T/m2r.off" && mv "$T/m2r" "$T/m2r.off"
-		out=$(cd gr && sb -c 'gradle -q --offline show 2>&1' 2>&1); rc=$?
+		gradle_sb 'gradle -q --offline show 2>&1'
 		mv "$T/m2r.off" "$T/m2r"
 		is "gradle, offline, the repository gone: the host's warm cache serves (GRADLE_RO_DEP_CACHE)" "$rc" 0
 		like "…the jar came from it" "$out" "^got sbxext-1.0.jar$"
