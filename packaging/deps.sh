@@ -8,7 +8,7 @@ what=${1:-build}
 build_mods="libseccomp:libseccomp-dev libcap-ng:libcap-ng-dev inih:libinih-dev libuv:libuv1-dev openssl:libssl-dev pam:libpam0g-dev"
 # command -> Debian package
 build_cmds="pkg-config:pkg-config cc:gcc musl-gcc:musl-tools bwrap:bubblewrap"
-test_cmds="curl:curl tmux:tmux vi:vim-tiny git:git sshd:openssh-server ssh:openssh-client pamtester:pamtester ip:iproute2 openssl:openssl runuser:util-linux setpriv:util-linux npm:npm zsh:zsh mandoc:mandoc rsync:rsync time:time mvn:maven hg:mercurial direnv:direnv"
+test_cmds="curl:curl tmux:tmux vi:vim-tiny git:git sshd:openssh-server ssh:openssh-client pamtester:pamtester ip:iproute2 openssl:openssl runuser:util-linux setpriv:util-linux npm:npm zsh:zsh mandoc:mandoc rsync:rsync time:time mvn:maven gradle:gradle hg:mercurial direnv:direnv"
 test_files="/usr/lib/x86_64-linux-gnu/libpam_wrapper.so:libpam-wrapper"
 bench_cmds="hyperfine:hyperfine tinyproxy:tinyproxy-bin wrk:wrk strace:strace"
 
@@ -30,7 +30,11 @@ test|bench)
 	# by path, with the modules the tests use: the unprivileged e2e run has
 	# PATH=/usr/local/bin:/usr/bin:/bin, whatever root's PATH finds
 	/usr/bin/python3 -c 'import http.server, ssl, socket' 2>/dev/null || add python3
-	/usr/bin/python3 -m pip --version > /dev/null 2>&1 || add python3-pip ;;
+	/usr/bin/python3 -m pip --version > /dev/null 2>&1 || add python3-pip
+	# e2e 0635 runs the Debian packages' cargo and go (a rustup proxy in root's PATH keeps its
+	# toolchains in the real HOME)
+	[ -x /usr/bin/cargo ] || add cargo
+	[ -x /usr/bin/go ] || add golang-go ;;
 esac
 case $what in bench) for pair in $bench_cmds; do have_cmd "${pair%%:*}" || add "${pair#*:}"; done ;; esac
 

@@ -24,4 +24,14 @@ void strv_remove(struct strv *sv, size_t i);
 /* Frees every entry and the array; sv is left empty and reusable. */
 void strv_release(struct strv *sv);
 
+/* env_set's value with each ${NAME} and ${NAME:-word} replaced from env (NAME=value strings,
+ * NULL-terminated; NULL: none): a NAME unset, empty or listed in hidden (the names env_unset
+ * removes; may be NULL) gives word (which may hold ${NAME} references, without a default), or
+ * "". A $ not followed by { is kept. *out is the caller's. Returns 0, -EINVAL (an unclosed ${,
+ * a NAME not letters, digits and _, any other $ or { in word; *out NULL) or -ENOMEM. */
+#define ENV_EXPAND_HINT                                                                        \
+	"write ${NAME} or ${NAME:-default} (a NAME of letters, digits and _; a default of text and " \
+	"${NAME})"
+int env_expand(const char *value, char *const *env, const struct strv *hidden, char **out);
+
 #endif

@@ -466,8 +466,12 @@ static void check_token(struct pctx *c, const struct key_def *k, const char *tok
 		char name[256] = "";
 		if (eq && (size_t)(eq - tok) < sizeof(name))
 			memcpy(name, tok, (size_t)(eq - tok)), name[eq - tok] = '\0';
+		char *x = NULL;
 		if (!eq || !valid_env_name(name, false))
 			perr(c, "env_set: '%s' is not NAME=value (one pair per line)", tok);
+		else if (env_expand(eq + 1, NULL, NULL, &x) == -EINVAL)
+			perr(c, "env_set: '%s': %s", tok, ENV_EXPAND_HINT);
+		free(x);
 		break;
 	}
 	case V_SIZE: {
@@ -580,7 +584,8 @@ static void take_value(struct pctx *c, enum key_id key, enum op_kind op, const c
 	}
 	unsigned before = c->errors;
 	for (size_t i = 0; i < toks.n; i++)
-		check_token(c, k, toks.v[i]);
+		if (!(k->kind == V_ENVSET && op == OP_DEL && valid_env_name(toks.v[i], false)))
+			check_token(c, k, toks.v[i]); /* (env_set -= NAME: by its name) */
 	if (c->errors != before)
 		goto out;
 	if (key == K_USER_CONFIG && c->user) {

@@ -1144,15 +1144,90 @@ static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
 	free(keep);
 	for (size_t i = 0; r == 0 && i < p->env_set.n; i++) {
 		const struct pol_value *v = &p->env_set.v[i];
+		char *x = NULL;
 		const char *eq = strchr(v->value, '=');
 		if (!eq || eq == v->value)
 			r = strv_pushf(errors, "%s:%u: env_set %s: want NAME=value", v->file,
 				       v->line, v->value) < 0
 				? -ENOMEM
 				: -EINVAL;
-		else
-			r = strv_push(&s->env_set, v->value);
+		else if ((r = env_expand(v->value, c->environ, &s->env_unset, &x)) == -EINVAL)
+			r = strv_pushf(errors, "%s:%u: env_set %s: %s", v->file, v->line, v->value,
+				       ENV_EXPAND_HINT) < 0
+				? -ENOMEM
+				: -EINVAL;
+		else if (r == 0)
+			r = strv_push_owned(&s->env_set, x);
+		x = NULL;
 	}
+	return r;
+}
+
+/* The last NAME=value of v for name, or NULL. */
+static const char *env_in(char *const *v, size_t n, const char *name)
+{
+	const char *found = NULL;
+	size_t len = strlen(name);
+	for (size_t i = 0; v && (n ? i < n : v[i] != NULL); i++)
+		if (!strncmp(v[i], name, len) && v[i][len] == '=')
+			found = v[i] + len + 1;
+	return found;
+}
+
+/* A path under the private /tmp, with no . or .. component and no //, and under no host
+ * directory bound there (a link made in one would be made on the host). */
+static bool in_private_tmp(const struct sandbox_spec *s, const char *p)
+{
+	if (!s->tmp_private || !p || strncmp(p, "/tmp/", 5) || !p[5] || strstr(p, "//") ||
+	    strstr(p, "/./") || strstr(p, "/../") || !strcmp(p + strlen(p) - 2, "/.") ||
+	    !strcmp(p + strlen(p) - 3, "/.."))
+		return false;
+	for (size_t i = 0; i < s->mounts.n; i++)
+		if ((s->mounts.v[i].op == SBX_M_BIND || s->mounts.v[i].op == SBX_M_RO_BIND) &&
+		    canon_under(s->mounts.v[i].dst, "/tmp") && canon_under(p, s->mounts.v[i].dst))
+			return false;
+	return true;
+}
+
+/* A tool's home moved into the private /tmp by env_set (sbxsh.ini(5) "Package caches"): the
+ * user's own settings in it are still read there, through symlinks to the host's paths as the
+ * sandbox sees them (hidden, sanitised or read-only as the policy says). */
+static const struct tool_home {
+	const char *var, *dflt; /* the variable; its default under the home */
+	const char *const files[5];
+} tool_homes[] = {
+    {"CARGO_HOME", ".cargo", {"config.toml", "config", NULL}},
+    {"GRADLE_USER_HOME", ".gradle",
+     {"gradle.properties", "init.gradle", "init.gradle.kts", "init.d", NULL}},
+};
+
+static int tool_links(struct sandbox_spec *s, const struct sandbox_ctx *c, const struct tool_home *t)
+{
+	const char *dst = env_in(s->env_set.v, s->env_set.n, t->var);
+	const char *host = env_in(c->environ, 0, t->var);
+	char src[4096], at[4096];
+	struct stat st;
+	int r = 0;
+
+	if (!in_private_tmp(s, dst) || (!(host && host[0] == '/') && !c->home))
+		return 0;
+	for (const char *const *f = t->files; r == 0 && *f; f++) {
+		int n = host && host[0] == '/'
+			    ? snprintf(src, sizeof(src), "%s/%s", host, *f)
+			    : snprintf(src, sizeof(src), "%s/%s/%s", c->home, t->dflt, *f);
+		if (n < 0 || (size_t)n >= sizeof(src) || lstat(src, &st) < 0 ||
+		    snprintf(at, sizeof(at), "%s/%s", dst, *f) >= (int)sizeof(at))
+			continue;
+		r = sbx_mounts_add(&s->mounts, SBX_M_SYMLINK, src, at);
+	}
+	return r;
+}
+
+static int tool_home_links(struct sandbox_spec *s, const struct sandbox_ctx *c)
+{
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < sizeof(tool_homes) / sizeof(*tool_homes); i++)
+		r = tool_links(s, c, &tool_homes[i]);
 	return r;
 }
 
@@ -1263,6 +1338,8 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 		out->stage_shown = stage_shown(out->stage, done, st, (size_t)nd);
 	if (r == 0)
 		r = plan_env(out, p, c, errors);
+	if (r == 0)
+		r = tool_home_links(out, c);
 	if (r == 0)
 		out->git_discovery = holds_git(&pl, p);
 	free(st);

@@ -100,7 +100,8 @@ sb -c 'echo "<settings/>" > ~/.m2/settings.xml' 2> /dev/null
 like "…read-only: the host's file is unchanged" "$(cat "$HOME/.m2/settings.xml")" SECRET8
 if command -v mvn > /dev/null 2>&1; then
 	printf '<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>t</artifactId><version>1</version><packaging>pom</packaging></project>\n' > "$T/proj/pom.xml"
-	out=$(sb -c 'mvn -B -X -Duser.home="$HOME" validate' 2>&1)
+	# (MAVEN_OPTS emptied: the default policy's -Dmaven.repo.local would override the settings')
+	out=$(sb -c 'MAVEN_OPTS= mvn -B -X -Duser.home="$HOME" validate' 2>&1)
 	like "mvn reads the sanitised settings: its local repository is the user's" "$out" "Using local repository at $T/proj/m2repo"
 	like "…and the build runs" "$out" "BUILD SUCCESS"
 	rm -f "$T/proj/pom.xml"
