@@ -269,8 +269,14 @@ static int on_entry(const char *section, const char *sub, const char *key, const
 
 		if (!p)
 			return 0;
-		/* a file included is git's config as much as the one that includes it */
-		if (strv_find(w->out, p) < 0 && (w->err = strv_push(w->out, p)) != 0) {
+		/* a file included is git's config as much as the one that includes it; one already
+		 * read gives nothing new (and a file including itself or another many times would
+		 * make the walk exponential) */
+		if (strv_find(w->out, p) >= 0) {
+			free(p);
+			return 0;
+		}
+		if ((w->err = strv_push(w->out, p)) != 0) {
 			free(p);
 			return 1;
 		}

@@ -75,7 +75,11 @@ static void test_dirs(void)
 	}
 	snprintf(p, sizeof(p), "%s/inc", t);
 	if ((f = fopen(p, "w"))) {
-		fprintf(f, "[core]\n\thooksPath = /abs/h\n");
+		/* it includes itself, eight times: read once (git stops at depth 10; a walk
+		 * that read it again each time would take 8^10 reads) */
+		fprintf(f, "[core]\n\thooksPath = /abs/h\n[include]\n");
+		for (int i = 0; i < 8; i++)
+			fprintf(f, "\tpath = inc\n");
 		fclose(f);
 	}
 	snprintf(p, sizeof(p), "%s/home/.gitconfig", t);
