@@ -585,6 +585,20 @@ static int tool_config(const struct comps *c, size_t base, enum mand_op op, stru
 	return 0;
 }
 
+bool mandatory_scratch(const struct mand_ctx *x, const char *path)
+{
+	for (size_t i = 0; i < x->nscratch; i++) {
+		if (below(path, x->scratch[i]) < 0)
+			continue;
+		for (size_t k = 0; k < x->ngrants; k++)
+			if (below(x->grants[k], x->scratch[i]) >= 0 &&
+			    below(path, x->grants[k]) >= 0)
+				return false; /* a host directory bound there */
+		return true;
+	}
+	return false;
+}
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
 {
 	static __thread struct comps c;
@@ -594,6 +608,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 
 	if (path[0] != '/')
 		return -EINVAL;
+	if (mandatory_scratch(x, path))
+		return 0;
 	if (into)
 		op = MAND_REMOVE;
 	if (link)

@@ -63,12 +63,21 @@ struct mand_ctx {
 	 * written or renamed directly in them, no directory holding one removed or replaced */
 	const char *const *bins;
 	size_t nbins;
+	/* the sandbox's own file systems no host program reads (the private /tmp, /dev/shm):
+	 * nothing made there outlives the command or reaches the host (a rename or a link out
+	 * is EXDEV, a copy makes names that are judged), so no rule holds there, except below
+	 * a write grant bound into one (a host directory) */
+	const char *const *scratch;
+	size_t nscratch;
 };
 
 struct mand_hit {
 	enum mand_lift lift;
 	const char *rule; /* static: ".bashrc", ".git/hooks", "~/.ssh", "~/.*" … */
 };
+
+/* path lies in one of c's scratch file systems, and not in a write grant bound into it. */
+bool mandatory_scratch(const struct mand_ctx *c, const char *path);
 
 /* 1 when op on path is refused (*hit says by which rule), 0 when not, -EINVAL when path is
  * not absolute. */

@@ -66,6 +66,7 @@ struct monitor {
 	/* the guard's rules (docs/monitor.md "The guard") */
 	struct mand_ctx mc;
 	const char *grants[64];
+	const char *scratch[2];
 	struct strv grant_store; /* the profile's write grants, as plain directories */
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
@@ -340,6 +341,12 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	m->mc.grants = m->grants;
 	m->mc.git_config = jc->prof && jc->prof->git_config;
 	m->mc.recovery = jc->spec ? jc->spec->recovery : NULL;
+	/* the sandbox's own tmpfs mounts (platform/linux/bwrap.c): /dev/shm always, /tmp when
+	 * private */
+	m->scratch[m->mc.nscratch++] = "/dev/shm";
+	if (jc->spec && jc->spec->tmp_private)
+		m->scratch[m->mc.nscratch++] = "/tmp";
+	m->mc.scratch = m->scratch;
 	/* the grants as written (the mounts merge nested ones: ~/.cache under ~ is one bind, and
 	 * the home rule wants the grant that names it) and as mounted; a glob by its fixed part */
 	for (size_t i = 0; jc->prof && i < jc->prof->write.n; i++) {

@@ -620,6 +620,8 @@ static int check(const struct ctx *x, const char *real, enum mand_op op, struct 
 {
 	struct mand_hit h;
 
+	if (mandatory_scratch(x->mc, real))
+		return 0; /* the private /tmp or /dev/shm: nothing there reaches the host */
 	if (mandatory_check(x->mc, real, op, &h) != 1 &&
 	    !(op != MAND_MKDIR && in_bare(x, real, &h)))
 		return 0;
@@ -1669,7 +1671,8 @@ static int name_meta(struct ctx *x, const struct guard_call *c, struct guard_ref
 		goto out;
 	if (c->op == GOP_CHOWN) {
 		r = fchownat(f.pfd, f.name, (uid_t)c->a, (gid_t)c->b, AT_SYMLINK_NOFOLLOW);
-	} else if (c->op == GOP_CHMOD && !S_ISLNK(st.st_mode) && setid_refused(c->mode, st.st_mode)) {
+	} else if (c->op == GOP_CHMOD && !S_ISLNK(st.st_mode) &&
+		   setid_refused(c->mode, st.st_mode)) {
 		r = (errno = EPERM, -1);
 	} else if (c->op == GOP_CHMOD) {
 		r = S_ISLNK(st.st_mode) ? (errno = EOPNOTSUPP, -1)

@@ -96,6 +96,24 @@ absent "git init in a plain directory fails" "$P/plain/.git"
 like "… with a hint naming git_config = yes" "$err" "git_config = yes"
 git -C "$P/plain" status > /dev/null 2>&1
 absent "… and git status there runs nothing" "$M.5"
+# ... but in the sandbox's own /tmp and /dev/shm (tmpfs mounts no host program reads, gone
+# with the command) no rule holds: a clone or git init there works (cargo's git
+# dependencies, go's VCS fetches, an agent's scratch clone); a host directory granted into
+# the private /tmp keeps every rule
+run 'cd /tmp && git init -q s && cd s && git -c user.name=t -c user.email=t@x commit -q --allow-empty -m s && git log --oneline | wc -l && mkdir -p /dev/shm/r/.git && echo x > /tmp/.bashrc && echo scratch-ok'
+is "git init and commit in the private /tmp, .git in /dev/shm, a .bashrc in /tmp: allowed" \
+	"$(printf '%s' "$out" | tr '\n' ' ')" "1 scratch-ok"
+HB=$(mktemp -d /tmp/e2e-scratch.XXXXXX)
+chmod 755 "$HB"; chown "$(id -u):$(id -g)" "$HB"
+pol "[default]
+network = none
+write += $HB"
+run "cd $HB && git init -q && echo x > .bashrc; echo done"
+absent "a host directory granted into the private /tmp: git init there still fails" "$HB/.git"
+absent "… and a .bashrc there is not made" "$HB/.bashrc"
+run "echo kept > $HB/ok.txt"
+is "… while a plain file there lands on the host" "$(cat "$HB/ok.txt" 2>&1)" kept
+rm -rf "$HB"
 pol '[default]
 network = none
 git_config = yes'

@@ -536,6 +536,33 @@ static void test_tools(void)
 	     "~/.config/mise, granted or not");
 }
 
+/* the sandbox's own tmpfs mounts: no rule there, but below a host directory granted into one */
+static void test_scratch(void)
+{
+	static const char *scratch[] = {"/dev/shm", "/tmp"};
+	static const char *g[] = {H "/proj", "/tmp/hostdir"};
+	struct mand_ctx saved = cx;
+
+	DENY("/tmp/r/.git", MAND_MKDIR, MAND_GIT_CONFIG, "control: no scratch list");
+	cx.scratch = scratch;
+	cx.nscratch = 2;
+	cx.grants = g;
+	cx.ngrants = 2;
+	ALLOW("/tmp/r/.git", MAND_MKDIR, "a repository in the private /tmp");
+	ALLOW("/tmp/r/.git/hooks/pre-commit", MAND_WRITE, "its hooks");
+	ALLOW("/tmp/.bashrc", MAND_WRITE, "a start-up file's name there");
+	ALLOW("/dev/shm/x/.git/config", MAND_WRITE, "a git config in /dev/shm");
+	DENY("/tmp/hostdir/.git", MAND_MKDIR, MAND_GIT_CONFIG, "a host directory granted there");
+	DENY("/tmp/hostdir/a/.bashrc", MAND_WRITE, MAND_NEVER, "… at any depth");
+	ALLOW("/tmp/hostdir.x/.git", MAND_MKDIR, "a sibling of the granted one");
+	DENY("/tmpx/.git", MAND_MKDIR, MAND_GIT_CONFIG, "a look-alike of /tmp");
+	DENY(H "/proj/.git/hooks/x", MAND_WRITE, MAND_NEVER, "the project, as before");
+	ok(mandatory_scratch(&cx, "/tmp") && !mandatory_scratch(&cx, "/tmp/hostdir") &&
+	       !mandatory_scratch(&cx, H),
+	   "mandatory_scratch: /tmp yes, its granted host directory and the home no");
+	cx = saved;
+}
+
 int main(void)
 {
 	test_names();
@@ -548,6 +575,7 @@ int main(void)
 	test_hooks();
 	test_bins();
 	test_tools();
+	test_scratch();
 	test_list();
 	return tap_done();
 }
