@@ -372,11 +372,13 @@ int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const c
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *glob = getenv("GIT_CONFIG_GLOBAL"),
 		   *sys = getenv("GIT_CONFIG_SYSTEM");
 	struct walk w = {.out = out, .home = home};
-	const char *rep[80];
+	const char **rep = calloc(n + 1, sizeof(*rep));
 	size_t k = 0;
 
+	if (!rep)
+		return -ENOMEM;
 	/* the repositories among them, each read with its own worktree */
-	for (size_t i = 0; i < n && k < 80 && w.err == 0; i++) {
+	for (size_t i = 0; i < n && w.err == 0; i++) {
 		git_dirs(wt[i], g, c, sizeof(g));
 		if (!g[0])
 			continue;
@@ -402,5 +404,6 @@ int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const c
 		   : false)
 		read_file(&w, f);
 	read_file(&w, sys && sys[0] ? sys : "/etc/gitconfig");
+	free(rep);
 	return w.err;
 }

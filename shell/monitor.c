@@ -65,7 +65,7 @@ struct monitor {
 	unsigned long dropped; /* mon_stats.dropped */
 	/* the guard's rules (docs/monitor.md "The guard") */
 	struct mand_ctx mc;
-	const char *grants[64];
+	const char **grants; /* every write grant: one left out would have no rule */
 	const char *scratch[2];
 	struct strv grant_store; /* the profile's write grants, as plain directories */
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
@@ -120,24 +120,28 @@ static void read_git_link(struct strv *sv, const char *dir, const char *name, co
 
 /* The git directories the guard protects beyond the `.git` name: what the .git files of the
  * project, the cwd and the write grants point to, and their commondirs (docs/monitor.md). */
-static void find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
+static int find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
 {
-	const char *dirs[66];
+	const char **dirs = calloc(m->mc.ngrants + 2, sizeof(*dirs));
 	size_t n = 0;
 
+	if (!dirs)
+		return -ENOMEM;
 	if (jc->prof && jc->prof->root)
 		dirs[n++] = jc->prof->root;
 	if (jc->spec && jc->spec->cwd)
 		dirs[n++] = jc->spec->cwd;
-	for (size_t i = 0; i < m->mc.ngrants && n < 66; i++)
+	for (size_t i = 0; i < m->mc.ngrants; i++)
 		dirs[n++] = m->grants[i];
 	for (size_t i = 0; i < n; i++)
 		read_git_link(&m->gitdirs, dirs[i], ".git", "gitdir: ");
+	free(dirs);
 	for (size_t i = 0, k = m->gitdirs.n; i < k; i++)
 		read_git_link(&m->gitdirs, m->gitdirs.v[i], "commondir", "");
 	for (size_t i = 0; i < m->gitdirs.n && i < 16; i++)
 		m->gitdir_v[m->mc.ngitdirs++] = m->gitdirs.v[i];
 	m->mc.gitdirs = m->gitdir_v;
+	return 0;
 }
 
 static char *real_name(const char *p);
@@ -191,18 +195,21 @@ static bool own_bin(const struct judge_ctx *jc, const char *d)
  * absolute directories of $PATH (mand_ctx.bins). */
 static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 {
-	const char *dirs[66], *path = getenv("PATH");
+	const char **dirs = calloc(m->mc.ngrants + 2, sizeof(*dirs)), *path = getenv("PATH");
 	struct strv found = {0};
 	size_t n = 0, nhooks;
 	int r;
 
+	if (!dirs)
+		return -ENOMEM;
 	if (jc->prof && jc->prof->root)
 		dirs[n++] = jc->prof->root;
 	if (jc->spec && jc->spec->cwd)
 		dirs[n++] = jc->spec->cwd;
-	for (size_t i = 0; i < m->mc.ngrants && n < 66; i++)
+	for (size_t i = 0; i < m->mc.ngrants; i++)
 		dirs[n++] = m->grants[i];
 	r = gitcfg_hooks_dirs(&found, dirs, n, jc->home);
+	free(dirs);
 	for (size_t i = 0; r == 0 && i < found.n; i++)
 		r = push_writable(m, jc, &m->hooks, found.v[i]);
 	strv_release(&found);
@@ -338,7 +345,6 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	if (!m->viol)
 		goto out;
 	m->mc.home = jc->home;
-	m->mc.grants = m->grants;
 	m->mc.git_config = jc->prof && jc->prof->git_config;
 	m->mc.recovery = jc->spec ? jc->spec->recovery : NULL;
 	/* the sandbox's own tmpfs mounts (platform/linux/bwrap.c): /dev/shm always, /tmp when
@@ -358,13 +364,17 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (v && v[0] == '/' && l > 0 && strv_pushf(&m->grant_store, "%.*s", (int)l, v) < 0)
 			goto out;
 	}
-	for (size_t i = 0; i < m->grant_store.n && m->mc.ngrants < 64; i++)
+	m->grants = calloc(m->grant_store.n + (jc->spec ? jc->spec->mounts.n : 0) + 1,
+			   sizeof(*m->grants));
+	if (!m->grants)
+		goto out;
+	m->mc.grants = m->grants;
+	for (size_t i = 0; i < m->grant_store.n; i++)
 		m->grants[m->mc.ngrants++] = m->grant_store.v[i];
-	for (size_t i = 0; jc->spec && i < jc->spec->mounts.n && m->mc.ngrants < 64; i++)
+	for (size_t i = 0; jc->spec && i < jc->spec->mounts.n; i++)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
-	find_gitdirs(m, jc);
-	if (find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0)
+	if (find_gitdirs(m, jc) < 0 || find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0)
 		goto out;
 	m->jc.mand = &m->mc; /* the judge names what the guard refuses, by the same rules */
 	m->jc.moved = NULL;
@@ -677,6 +687,7 @@ void monitor_free(struct monitor *m)
 	free(m->vc.slot);
 	free(m->vc.arena);
 	strv_release(&m->grant_store);
+	free(m->grants);
 	strv_release(&m->gitdirs);
 	strv_release(&m->hooks);
 	strv_release(&m->fixed);

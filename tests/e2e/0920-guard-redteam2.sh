@@ -181,4 +181,19 @@ is "no direnv allow file nor mise trust is made under a grant of ~/.local" "$(ls
 	"$(printf '%s:\n\n%s:\n' "$HOME/.local/share/direnv/allow" "$HOME/.local/state/mise/trusted-configs" | tr '\n' ' ')"
 present "… control: another directory of ~/.local/share is written" "$HOME/.local/share/other/x"
 printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
+# --- many write grants: the guard's list of them held 64, and a grant outside the home
+# directory past the 64th had no rule at all (a .bashrc, .claude/hooks made there) ---
+G="[default]
+network = none"
+i=0
+while [ $i -lt 70 ]; do i=$((i + 1)); mkdir -p "$H/many/g$i"; G="$G
+write += $H/many/g$i"; done
+mkdir -p "$H/many/last"
+user_policy "$G
+write += $H/many/last"
+run "echo x > $H/many/last/.bashrc; mkdir -p $H/many/last/.claude/hooks; echo x > $H/many/last/.claude/hooks/h.sh; echo ok > $H/many/last/ok"
+absent "the 71st write grant outside home keeps the rules: no .bashrc" "$H/many/last/.bashrc"
+absent "… no .claude/hooks" "$H/many/last/.claude/hooks"
+present "… control: a plain file there is written" "$H/many/last/ok"
+printf '[default]\nnetwork = none\n' > "$HOME/.config/sbxsh/sbxsh.ini"
 done_testing
