@@ -324,6 +324,40 @@ out:
 	return w->err;
 }
 
+/* GIT_CONFIG_COUNT's GIT_CONFIG_KEY_<n> = GIT_CONFIG_VALUE_<n> in the caller's environment,
+ * which the host's git takes as config entries (git-config(1) "ENVIRONMENT"); up to the first
+ * pair missing (where git stops with an error). */
+static void read_env(struct walk *w)
+{
+	const char *c = getenv("GIT_CONFIG_COUNT");
+	char *end, name[256];
+	long n = c && *c ? strtol(c, &end, 10) : 0;
+
+	if (!c || !*c || *end || n <= 0)
+		return;
+	for (long i = 0; i < n && w->err == 0; i++) {
+		char kn[48], vn[48];
+
+		snprintf(kn, sizeof(kn), "GIT_CONFIG_KEY_%ld", i);
+		snprintf(vn, sizeof(vn), "GIT_CONFIG_VALUE_%ld", i);
+		const char *k = getenv(kn), *v = getenv(vn), *d1, *d2;
+		if (!k || !v)
+			return;
+		d1 = strchr(k, '.'), d2 = strrchr(k, '.');
+		if (!d1 || strlen(k) >= sizeof(name))
+			continue;
+		memcpy(name, k, strlen(k) + 1);
+		/* section and key are case-insensitive, a subsection is not */
+		for (char *q = name; q < name + (d1 - k); q++)
+			*q = (char)tolower((unsigned char)*q);
+		for (char *q = name + (d2 - k) + 1; *q; q++)
+			*q = (char)tolower((unsigned char)*q);
+		name[d1 - k] = '\0';
+		name[d2 - k] = '\0';
+		on_entry(name, d1 == d2 ? NULL : name + (d1 - k) + 1, name + (d2 - k) + 1, v, w);
+	}
+}
+
 /* a/b into o, or "" when it does not fit */
 static void join(char *o, size_t cap, const char *a, const char *b)
 {
@@ -404,6 +438,7 @@ int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const c
 		   : false)
 		read_file(&w, f);
 	read_file(&w, sys && sys[0] ? sys : "/etc/gitconfig");
+	read_env(&w);
 	free(rep);
 	return w.err;
 }

@@ -69,6 +69,13 @@ git -C "$P" config core.hooksPath /dev/null
 run 'echo x > /dev/null && echo written'
 is "… control: core.hooksPath = /dev/null, and /dev/null is still written" "$out" written
 git -C "$P" config --unset core.hooksPath
+# the caller's GIT_CONFIG_COUNT pairs: the host's git takes them as config entries
+export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Core.HooksPath GIT_CONFIG_VALUE_0=envhooks
+run "$(hook envhooks pre-commit)"
+absent "… nor one GIT_CONFIG_KEY_0 of the caller's environment names" "$P/envhooks/pre-commit"
+host_commit "… and the host's commit (with that environment) runs nothing"
+unset GIT_CONFIG_COUNT GIT_CONFIG_KEY_0 GIT_CONFIG_VALUE_0
+rm -rf "$P/envhooks"
 
 # --- a file the repository's config includes (include.path), in the worktree: git reads it
 # as its config (core.fsmonitor runs at the next git status) ---
