@@ -458,6 +458,14 @@ struct final {
 	char real[PATH_MAX];
 };
 
+/* The mode a file is created with (open's O_CREAT and O_TMPFILE, mknod): never set-user-ID or
+ * set-group-ID (the kernel keeps both bits of the mode asked for, and a later write by a
+ * capable host process keeps them), as chmod's setid_refused; the file type as asked. */
+static mode_t new_mode(uint64_t mode)
+{
+	return (mode_t)mode & ~(mode_t)(S_ISUID | S_ISGID);
+}
+
 /* A directory of procfs or sysfs (where the front end's view is not the command's): -EROFS on
  * a read-only mount (/proc/sys, /sys in the sandbox), as the kernel says there, else -EACCES,
  * as for a file the command may not write; 0 for any other file system. */
@@ -1213,7 +1221,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		if ((r = kernel_fs(d)) < 0)
 			;
 		else if ((r = valid(x)) == 0 &&
-			 (r = openat(d, ".", (int)(fl | O_CLOEXEC | O_NOCTTY), (mode_t)c->mode)) <
+			 (r = openat(d, ".", (int)(fl | O_CLOEXEC | O_NOCTTY), new_mode(c->mode))) <
 			     0)
 			r = -errno;
 		close(d);
@@ -1231,7 +1239,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
 				goto out;
 			r = openat(f.pfd, f.name, (int)(fl | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY),
-				   (mode_t)c->mode);
+				   new_mode(c->mode));
 			if (r < 0) {
 				r = -errno;
 				goto out;
@@ -1316,7 +1324,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			ofl &= ~(uint64_t)O_CREAT;
 		else
 			ofl |= O_EXCL;
-		r = openat(f.pfd, f.name, (int)ofl | O_NOCTTY, (mode_t)c->mode);
+		r = openat(f.pfd, f.name, (int)ofl | O_NOCTTY, new_mode(c->mode));
 		if (r >= 0) {
 			ans->fd = r;
 			r = 0;
@@ -1507,7 +1515,7 @@ static int name_make(struct ctx *x, const struct guard_call *c, struct guard_ref
 	if (c->op == GOP_MKDIR)
 		r = mkdirat(f.pfd, f.name, (mode_t)c->mode);
 	else
-		r = mknodat(f.pfd, f.name, (mode_t)c->mode, (dev_t)c->a);
+		r = mknodat(f.pfd, f.name, new_mode(c->mode), (dev_t)c->a);
 	r = r < 0 ? -errno : 0;
 out:
 	final_drop(&f);

@@ -158,6 +158,27 @@ fi
 # coreutils gives a directory g+s by fchmod of its descriptor: the guard lets it
 out=$(sb -c 'mkdir -m 2775 sd && install -d -m 2775 si && stat -c %a sd si' 2>&1)
 is "mkdir -m 2775 and install -d -m 2775 (fchmod of a directory) keep g+s" "$(printf '%s\n' "$out" | tr '\n' ' ')" "2775 2775 "
+# a set-ID mode asked at creation (open O_CREAT, O_TMPFILE, mknod): the kernel kept both
+# bits, and a later write by a capable host process (root's cp onto it) keeps them
+creat='import os
+os.umask(0)
+os.close(os.open("c1", os.O_CREAT | os.O_WRONLY, 0o6755))
+os.mknod("c2", 0o100000 | 0o6755)
+fd = os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o4755)
+print("tmpfile", oct(os.fstat(fd).st_mode & 0o7777))'
+for level in off on; do
+	user_policy "[sbxsh]
+monitor = $level
+[default]
+network = none"
+	rm -f "$T/proj/c1" "$T/proj/c2"
+	out=$(sb -c '"$0" -c "$1"' "$PY" "$creat" 2>&1)
+	is "monitor $level: open(O_CREAT, 06755) and mknod(S_IFREG|06755) make no set-ID file on the host" \
+		"$(stat -c %a "$T/proj/c1" "$T/proj/c2" 2>&1 | tr '\n' ' ')" "755 755 "
+	like "…nor O_TMPFILE with 04755" "$out" "tmpfile 0o755"
+done
+user_policy '[default]
+network = none'
 out=$(sb -c 'cp /bin/true x && chmod u+s x; echo "rc=$?"' 2>&1)
 like "chmod u+s fails" "$out" 'rc=[1-9]'
 is "…and x is not setuid on the host" "$(stat -c %a "$T/proj/x" 2>&1)" 755
