@@ -253,6 +253,9 @@ static int on_entry(const char *section, const char *sub, const char *key, const
 
 	if (!value || !value[0])
 		return 0;
+	/* git 2.52's optional path (a variable whose path is missing is ignored): the same path */
+	if (strncmp(value, ":(optional)", 11) == 0 && !*(value += 11))
+		return 0;
 	if (strcmp(section, "core") == 0 && !sub && strcmp(key, "hookspath") == 0) {
 		if (value[0] == '/' || value[0] == '~')
 			return (w->err = push_once(w, absolute(w, value, NULL))) ? 1 : 0;

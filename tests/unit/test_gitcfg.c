@@ -127,7 +127,9 @@ static void test_dirs(void)
 	       "repository's); none for a directory without a repository");
 	strv_release(&out);
 	/* the caller's GIT_CONFIG_COUNT pairs, which the host's git reads as config */
-	setenv("GIT_CONFIG_COUNT", "4", 1);
+	setenv("GIT_CONFIG_COUNT", "5", 1);
+	setenv("GIT_CONFIG_KEY_4", "include.path", 1);
+	setenv("GIT_CONFIG_VALUE_4", ":(optional)/abs/optinc", 1);
 	setenv("GIT_CONFIG_KEY_0", "Core.HooksPath", 1);
 	setenv("GIT_CONFIG_VALUE_0", "envhk", 1);
 	setenv("GIT_CONFIG_KEY_1", "core.Sub.hookspath", 1);
@@ -137,16 +139,18 @@ static void test_dirs(void)
 	setenv("GIT_CONFIG_KEY_3", "core.hooksPath", 1);
 	setenv("GIT_CONFIG_VALUE_3", "~/envgh", 1);
 	is_int(gitcfg_hooks_dirs(&out, wt, 1, home), 0, "found with GIT_CONFIG_COUNT");
-	bool hk = false, inc = false, gh = false, sub = false;
+	bool hk = false, inc = false, gh = false, sub = false, opt = false;
 	for (size_t i = 0; i < out.n; i++) {
 		path_normalize(out.v[i]);
 		hk |= strcmp(out.v[i] + strlen(t), "/wt/envhk") == 0;
 		gh |= strcmp(out.v[i] + strlen(t), "/home/envgh") == 0;
 		inc |= strcmp(out.v[i], "/abs/envinc") == 0;
 		sub |= strstr(out.v[i], "not-core") != NULL;
+		opt |= strcmp(out.v[i], "/abs/optinc") == 0;
 	}
 	ok(hk && inc && gh && !sub, "the environment's core.hooksPath (any case, relative to the "
 				    "worktree or ~) and include.path are taken; a subsection's not");
+	ok(opt, "a path spelled :(optional)PATH (git 2.52) is PATH");
 	unsetenv("GIT_CONFIG_COUNT");
 	strv_release(&out);
 	snprintf(want, sizeof(want), "rm -rf %s", t);
