@@ -120,19 +120,31 @@ static void read_git_link(struct strv *sv, const char *dir, const char *name, co
 
 /* The git directories the guard protects beyond the `.git` name: what the .git files of the
  * project, the cwd and the write grants point to, and their commondirs (docs/monitor.md). */
-static int find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
+/* The directories whose repositories are read at start: the project's root, the cwd and the
+ * write grants; *n of them (the caller frees the array, not the names), or NULL. */
+static const char **repo_dirs(const struct monitor *m, const struct judge_ctx *jc, size_t *n)
 {
 	const char **dirs = calloc(m->mc.ngrants + 2, sizeof(*dirs));
-	size_t n = 0;
+
+	*n = 0;
+	if (!dirs)
+		return NULL;
+	if (jc->prof && jc->prof->root)
+		dirs[(*n)++] = jc->prof->root;
+	if (jc->spec && jc->spec->cwd)
+		dirs[(*n)++] = jc->spec->cwd;
+	for (size_t i = 0; i < m->mc.ngrants; i++)
+		dirs[(*n)++] = m->grants[i];
+	return dirs;
+}
+
+static int find_gitdirs(struct monitor *m, const struct judge_ctx *jc)
+{
+	size_t n;
+	const char **dirs = repo_dirs(m, jc, &n);
 
 	if (!dirs)
 		return -ENOMEM;
-	if (jc->prof && jc->prof->root)
-		dirs[n++] = jc->prof->root;
-	if (jc->spec && jc->spec->cwd)
-		dirs[n++] = jc->spec->cwd;
-	for (size_t i = 0; i < m->mc.ngrants; i++)
-		dirs[n++] = m->grants[i];
 	for (size_t i = 0; i < n; i++)
 		read_git_link(&m->gitdirs, dirs[i], ".git", "gitdir: ");
 	free(dirs);
@@ -195,19 +207,13 @@ static bool own_bin(const struct judge_ctx *jc, const char *d)
  * absolute directories of $PATH (mand_ctx.bins). */
 static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 {
-	const char **dirs = calloc(m->mc.ngrants + 2, sizeof(*dirs)), *path = getenv("PATH");
+	size_t n, nhooks;
+	const char **dirs = repo_dirs(m, jc, &n), *path = getenv("PATH");
 	struct strv found = {0};
-	size_t n = 0, nhooks;
 	int r;
 
 	if (!dirs)
 		return -ENOMEM;
-	if (jc->prof && jc->prof->root)
-		dirs[n++] = jc->prof->root;
-	if (jc->spec && jc->spec->cwd)
-		dirs[n++] = jc->spec->cwd;
-	for (size_t i = 0; i < m->mc.ngrants; i++)
-		dirs[n++] = m->grants[i];
 	r = gitcfg_hooks_dirs(&found, dirs, n, jc->home);
 	free(dirs);
 	for (size_t i = 0; r == 0 && i < found.n; i++)
@@ -364,8 +370,8 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (v && v[0] == '/' && l > 0 && strv_pushf(&m->grant_store, "%.*s", (int)l, v) < 0)
 			goto out;
 	}
-	m->grants = calloc(m->grant_store.n + (jc->spec ? jc->spec->mounts.n : 0) + 1,
-			   sizeof(*m->grants));
+	m->grants =
+	    calloc(m->grant_store.n + (jc->spec ? jc->spec->mounts.n : 0) + 1, sizeof(*m->grants));
 	if (!m->grants)
 		goto out;
 	m->mc.grants = m->grants;
