@@ -555,6 +555,30 @@ static bool comp_match(const struct comps *c, size_t i, const char *pat)
 	return fnmatch(pat, nm, 0) == 0;
 }
 
+/* Below a .claude at component i: the agent's commands, agents, the scripts its settings'
+ * hooks run by path, skills (commands it runs) and settings*.json; the directory itself is
+ * not renamed away or replaced by a link or a file. */
+static int claude_rule(const struct mand_ctx *x, const char *path, const struct comps *c, size_t i,
+		       enum mand_op op, struct mand_hit *h)
+{
+	static const char *const subs[][2] = {{"commands", ".claude/commands"},
+					      {"agents", ".claude/agents"},
+					      {"hooks", ".claude/hooks"},
+					      {"skills", ".claude/skills"}};
+
+	if (i + 1 == c->n)
+		return holder_ok(x, path, op)
+			   ? 0
+			   : hit_(h, MAND_NEVER,
+				  ".claude/{commands,agents,hooks,skills,settings*.json}");
+	for (size_t k = 0; k < N(subs); k++)
+		if (eq(c, i + 1, subs[k][0]))
+			return hit_(h, MAND_NEVER, subs[k][1]);
+	if (comp_match(c, i + 1, "settings*.json"))
+		return hit_(h, MAND_NEVER, ".claude/settings*.json");
+	return 0;
+}
+
 /* mise's and lefthook's configs (file_globs), from component base on: a file's name (never
  * against mkdir), mise/config*.toml, .config/{mise*.toml,lefthook.*}, all of .config/mise. */
 static int tool_config(const struct comps *c, size_t base, enum mand_op op, struct mand_hit *h)
@@ -639,33 +663,8 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		for (size_t k = 0; k < N(file_names); k++)
 			if (i + 1 == c.n && op != MAND_MKDIR && eq(&c, i, file_names[k]))
 				return hit_(h, MAND_NEVER, file_names[k]);
-		if (!eq(&c, i, ".claude"))
-			continue;
-		if (i + 1 == c.n) {
-			/* renamed away, or a link or a file in its place */
-			if (!holder_ok(x, path, op))
-				return hit_(
-				    h, MAND_NEVER,
-				    ".claude/{commands,agents,hooks,skills,settings*.json}");
-			continue;
-		}
-		if (eq(&c, i + 1, "commands"))
-			return hit_(h, MAND_NEVER, ".claude/commands");
-		if (eq(&c, i + 1, "agents"))
-			return hit_(h, MAND_NEVER, ".claude/agents");
-		/* the scripts its settings' hooks run by path, and skills (commands it runs) */
-		if (eq(&c, i + 1, "hooks"))
-			return hit_(h, MAND_NEVER, ".claude/hooks");
-		if (eq(&c, i + 1, "skills"))
-			return hit_(h, MAND_NEVER, ".claude/skills");
-		char nm[256];
-
-		if (c.len[i + 1] < sizeof(nm)) {
-			memcpy(nm, c.p[i + 1], c.len[i + 1]);
-			nm[c.len[i + 1]] = '\0';
-			if (fnmatch("settings*.json", nm, FNM_PERIOD) == 0)
-				return hit_(h, MAND_NEVER, ".claude/settings*.json");
-		}
+		if (eq(&c, i, ".claude") && (r = claude_rule(x, path, &c, i, op, h)) != 0)
+			return r;
 	}
 	if ((r = tool_config(&c, base < 0 ? c.n : (size_t)base, op, h)) != 0)
 		return r;
