@@ -58,10 +58,16 @@ i386 ioctl pty 0x540C 0
 x86_64 ioctl pty 0x540A 0
 i386 ioctl pty 0x540A 0'
 	script='while read -r abi call args; do printf "%s " "$(./try "$abi" "$call" $args 2>&1)"; done'
-	out=$(cd "$T/proj" && printf '%s\n' "$cases" | sh -c "$script")
 	ia32=yes
-	case $out in "ok ok ok ok ok ") ;; "ok ok "*) ia32=no ;; esac
-	like "control: TIOCEXCL and TCXONC work on a pty outside" "$out" "^ok ok [^ ]+ ok "
+	# without IA32 emulation int 0x80 faults (no answer at all): the i386 cases are left out
+	[ "$(cd "$T/proj" && ./try i386 getpid 2>&1)" = ok ] ||
+		{ ia32=no; cases=$(printf '%s\n' "$cases" | grep -v '^i386 '); }
+	out=$(cd "$T/proj" && printf '%s\n' "$cases" | sh -c "$script")
+	if [ $ia32 = yes ]; then
+		is "control: TIOCEXCL and TCXONC work on a pty outside" "$out" "ok ok ok ok ok "
+	else
+		is "control: TIOCEXCL and TCXONC work on a pty outside" "$out" "ok ok ok "
+	fi
 	for level in off on; do
 		user_policy "[sbxsh]
 monitor = $level
@@ -72,8 +78,8 @@ network = none"
 			is "monitor $level: TIOCEXCL (64, high bits, i386) and TCXONC (64, i386) are EPERM" \
 				"$out" "EPERM EPERM EPERM EPERM EPERM "
 		else
-			like "monitor $level: TIOCEXCL and TCXONC are EPERM (no IA32 here)" \
-				"$out" "^EPERM EPERM [^ ]+ EPERM "
+			is "monitor $level: TIOCEXCL and TCXONC are EPERM (no IA32 here)" \
+				"$out" "EPERM EPERM EPERM "
 		fi
 	done
 	out=$(cd "$T/proj" && "$SBXSH" -c './try x86_64 ioctl pty 0x540D 0' 2>&1)
