@@ -139,6 +139,10 @@ check "a user's deny_write of a name that does not exist yet holds (mkdir, a ren
 rm -rf z
 user_policy '[default]
 network = none'
+mkdir -p .gemini && echo GEMINI_API_KEY=gem-secret > .gemini/.env
+is "gemini: the project's .gemini/.env (the agent's API key) is hidden" \
+	"$(SBXSH_PRESET=gemini "$SBXSH" -c 'cat .gemini/.env; echo end' 2>/dev/null)" end
+rm -rf .gemini
 unset SBXSH_PRESET
 # (the credentials are hidden by the default deny_read too: the preset's own grant tells)
 rm -f "$HOME/.claude/shell-snapshots/snapshot-bash-2.sh"
