@@ -127,9 +127,9 @@ rm -f CLAUDE.md
 # a deny_write name that does not exist yet (a fresh project): no bind can hold it, the guard does
 out=$("$SBXSH" -c 'echo injected > CLAUDE.md' 2>&1)
 check "…nor made where there is none yet" test ! -e CLAUDE.md
-out=$("$SBXSH" -c 'echo injected > CLAUDE.local.md' 2>&1)
-check "…nor CLAUDE.local.md (Claude Code reads it as the project's instructions too)" test ! -e CLAUDE.local.md
 like "…and that is reported as the preset's deny_write" "$out" 'write ~?/.*CLAUDE\.md \(openat\): read-only by deny_write'
+"$SBXSH" -c 'echo injected > CLAUDE.local.md' > /dev/null 2>&1
+check "…nor CLAUDE.local.md (Claude Code reads it as the project's instructions too)" test ! -e CLAUDE.local.md
 "$SBXSH" -c 'mkdir .claude; mkdir y && echo "{}" > y/settings.local.json && mv y .claude' > /dev/null 2>&1
 check "…no ./.claude is made or renamed into place" test ! -e .claude
 rm -rf y
