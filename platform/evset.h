@@ -11,8 +11,9 @@
  * caller closes it) or -errno. */
 int evset_open(const int *fds, size_t n);
 
-/* Consumes the edges reported so far (the set stays readable until then). Returns 1 when one
- * of them is an error on a descriptor, 0 when none is, or -errno. Never blocks. */
-int evset_take(int set);
+/* Consumes the edges reported so far (the set stays readable until then); *in gets bit i set
+ * when fds[i] reported input or its peer's end. Returns 1 when one of them is an error on a
+ * descriptor, 0 when none is, or -errno. Never blocks. */
+int evset_take(int set, unsigned *in);
 
 #endif

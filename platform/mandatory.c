@@ -623,17 +623,47 @@ bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 	return false;
 }
 
+/* The deny_write paths that did not exist at start (mand_ctx.denies): at or below one, or a
+ * directory on the way to one as holder_ok says. After every other rule: a mandatory one is
+ * the stronger word. */
+static int deny_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		     struct mand_hit *h)
+{
+	for (size_t i = 0; i < x->ndenies; i++)
+		if (below(path, x->denies[i]) >= 0 ||
+		    (!holder_ok(x, path, op) && below(x->denies[i], path) >= 0))
+			return hit_(h, MAND_DENY_WRITE, x->denies[i]);
+	return 0;
+}
+
+static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op op,
+		       struct mand_hit *h);
+
 int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op, struct mand_hit *h)
+{
+	int r;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	if (mandatory_scratch(x, path))
+		return 0;
+	if ((r = check_rules(x, path, op, h)) != 0)
+		return r;
+	if (op == MAND_DIR_TO)
+		op = MAND_REMOVE;
+	else if (op == MAND_LINK)
+		op = MAND_WRITE;
+	return deny_rule(x, path, op, h);
+}
+
+static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op op,
+		       struct mand_hit *h)
 {
 	static __thread struct comps c;
 	long base = -1, hb;
 	int r;
 	bool into = op == MAND_DIR_TO, link = op == MAND_LINK;
 
-	if (path[0] != '/')
-		return -EINVAL;
-	if (mandatory_scratch(x, path))
-		return 0;
 	if (into)
 		op = MAND_REMOVE;
 	if (link)

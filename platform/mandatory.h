@@ -29,6 +29,7 @@ enum mand_lift {
 	MAND_NEVER = 1,	     /* no grant lifts it */
 	MAND_GIT_CONFIG = 2, /* git_config = yes lifts it (.git/config, a new repository) */
 	MAND_HOME_GRANT = 3, /* the home rule: a grant naming that dot-entry lifts it */
+	MAND_DENY_WRITE = 4, /* the user's deny_write (mand_ctx.denies): the policy lifts it */
 };
 
 struct mand_ctx {
@@ -69,6 +70,12 @@ struct mand_ctx {
 	 * a write grant bound into one (a host directory) */
 	const char *const *scratch;
 	size_t nscratch;
+	/* the policy's deny_write paths that did not exist at start (no read-only bind can
+	 * hold a name that is not there), canonical and as spelled, where a command could
+	 * write: nothing made, written or renamed at or below one, no directory holding one
+	 * removed or replaced; a hit's rule is the entry itself (a pointer into this list) */
+	const char *const *denies;
+	size_t ndenies;
 };
 
 struct mand_hit {

@@ -447,7 +447,7 @@ static const char *mandatory_of(const struct judge_ctx *c, const char *path, boo
 
 	if (c->mand) {
 		if (mandatory_check(c->mand, path, MAND_WRITE, &h) != 1 ||
-		    h.lift == MAND_HOME_GRANT)
+		    h.lift == MAND_HOME_GRANT || h.lift == MAND_DENY_WRITE)
 			return NULL;
 		*git_config = h.lift == MAND_GIT_CONFIG;
 		return h.rule;

@@ -70,9 +70,11 @@ struct monitor {
 	struct strv grant_store; /* the profile's write grants, as plain directories */
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
-	struct strv fixed; /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
-	struct strv hooks; /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
-	bool quiet;	   /* monitor = off: the guard works, nothing is reported */
+	struct strv fixed;  /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
+	struct strv hooks;  /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
+	struct strv denies; /* mand_ctx.denies: deny_write paths missing at start */
+	size_t *deny_of;    /* for each, its index in the profile's deny_write */
+	bool quiet;	    /* monitor = off: the guard works, nothing is reported */
 };
 
 /* The source's kinds and flags are the judge's. */
@@ -200,6 +202,38 @@ static bool own_bin(const struct judge_ctx *jc, const char *d)
 		      access(p, F_OK) == 0;
 	free(c);
 	return own;
+}
+
+/* The profile's deny_write paths that do not exist (the mounts bind the others read-only), for
+ * the guard (mand_ctx.denies): a glob's matches are only what exists at start
+ * (docs/sbxsh.ini.5.md). */
+static int find_denies(struct monitor *m, const struct judge_ctx *jc)
+{
+	const struct pol_list *l = jc->prof ? &jc->prof->deny_write : NULL;
+	int r = 0;
+
+	for (size_t i = 0; l && r == 0 && i < l->n; i++) {
+		const char *v = l->v[i].value;
+		char *lit = v && v[0] == '/' && !path_has_glob(v) ? path_unescape(v) : NULL;
+		struct stat st;
+		size_t n0 = m->denies.n;
+
+		if (lit && lstat(lit, &st) < 0 && errno == ENOENT)
+			r = push_writable(m, jc, &m->denies, lit);
+		free(lit);
+		if (r == 0 && m->denies.n > n0) {
+			size_t *d = realloc(m->deny_of, m->denies.n * sizeof(*d));
+
+			if (!d)
+				return -ENOMEM;
+			m->deny_of = d;
+			while (n0 < m->denies.n)
+				d[n0++] = i;
+		}
+	}
+	m->mc.denies = (const char *const *)m->denies.v;
+	m->mc.ndenies = m->denies.n;
+	return r;
 }
 
 /* The hooks directories core.hooksPath names and the files git's configs include, for the
@@ -380,7 +414,8 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	for (size_t i = 0; jc->spec && i < jc->spec->mounts.n; i++)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
-	if (find_gitdirs(m, jc) < 0 || find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0)
+	if (find_gitdirs(m, jc) < 0 || find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0 ||
+	    find_denies(m, jc) < 0)
 		goto out;
 	m->jc.mand = &m->mc; /* the judge names what the guard refuses, by the same rules */
 	m->jc.moved = NULL;
@@ -567,6 +602,12 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 		: ref->hit->lift == MAND_HOME_GRANT ? VW_HOME
 						    : VW_MANDATORY;
 	v.mandatory = ref->hit->rule;
+	for (size_t i = 0; ref->hit->lift == MAND_DENY_WRITE && i < m->denies.n; i++)
+		if (ref->hit->rule == m->denies.v[i]) { /* the entry itself: the profile's word */
+			v.why = VW_DENY_WRITE;
+			v.mandatory = NULL;
+			v.rule = &m->jc.prof->deny_write.v[m->deny_of[i]];
+		}
 	snprintf(v.path, sizeof(v.path), "%s", ref->path);
 	if (!kept(m, VK_WRITE, v.path))
 		keep(m, &v, call, pid);
@@ -696,6 +737,8 @@ void monitor_free(struct monitor *m)
 	free(m->grants);
 	strv_release(&m->gitdirs);
 	strv_release(&m->hooks);
+	strv_release(&m->denies);
+	free(m->deny_of);
 	strv_release(&m->fixed);
 	strv_release(&m->roots);
 	free(m);

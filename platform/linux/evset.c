@@ -27,17 +27,21 @@ int evset_open(const int *fds, size_t n)
 	return ep;
 }
 
-int evset_take(int set)
+int evset_take(int set, unsigned *in)
 {
 	struct epoll_event ev[EVSET_MAX];
 	int n;
 
+	*in = 0;
 	while ((n = epoll_wait(set, ev, EVSET_MAX, 0)) < 0 && errno == EINTR)
 		;
 	if (n < 0)
 		return -errno;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (ev[i].events & EPOLLERR)
 			return 1;
+		if ((ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP)) && ev[i].data.u32 < 32)
+			*in |= 1u << ev[i].data.u32;
+	}
 	return 0;
 }

@@ -9,9 +9,12 @@
  * Wake-ups: both sockets sit in an epoll set (platform/evset.h) of the connection's own,
  * edge-triggered and registered once; libuv polls that set. Every wake-up moves what it can both
  * ways until each way waits on a socket (EAGAIN, so its next edge will come) or on its end of
- * stream. Level-triggered libuv polls of the sockets had to be re-armed as pipes filled and
- * drained: uv_poll_start is an epoll_ctl DEL + ADD, a fifth of the relay's CPU. The set is private,
- * so libuv, which no longer watches the sockets once their reads stopped, never clashes.
+ * stream; a socket that reported no input edge since its last EAGAIN is not read (an npm
+ * install's keep-alive requests made 60% of the splices EAGAIN), and each read is passed on
+ * before the next (bench/RESULTS.md, "Agents" notes). Level-triggered libuv polls of the sockets
+ * had to be re-armed as pipes filled and drained: uv_poll_start is an epoll_ctl DEL + ADD, a fifth
+ * of the relay's CPU. The set is private, so libuv, which no longer watches the sockets once their
+ * reads stopped, never clashes.
  *
  * A leg whose peer is a loopback address (always the client's: the sandbox's 127.0.0.1
  * listeners; the upstream's for a local service) is switched to reno congestion control:
@@ -35,6 +38,7 @@ struct way {
 	int pipe[2];
 	size_t held, cap;
 	bool eof, shut;
+	bool ready; /* its source may hold input: an input edge came since its last EAGAIN */
 };
 
 struct spl {
@@ -94,28 +98,29 @@ static int drain(struct way *w, int to)
 	return 0;
 }
 
-/* Fills way w's pipe from socket from until it is full, from is empty or ended. Returns the
- * bytes moved, or -1 on an error. */
+/* One read from socket from into way w's pipe: the bytes moved (0 at the end of stream, also
+ * when from has nothing: then w->ready is cleared, its next input edge sets it), or -1 on an
+ * error. */
 static ssize_t fill(struct way *w, int from)
 {
-	size_t moved = 0;
+	ssize_t n = kpipe_move(from, w->pipe[1], w->cap - w->held);
 
-	while (!w->eof && w->held < w->cap) {
-		ssize_t n = kpipe_move(from, w->pipe[1], w->cap - w->held);
-		if (n < 0)
-			return n == -EAGAIN ? (ssize_t)moved : -1;
-		if (n == 0)
-			w->eof = true;
-		w->held += (size_t)n;
-		moved += (size_t)n;
+	if (n == -EAGAIN) {
+		w->ready = false;
+		return 0;
 	}
-	return (ssize_t)moved;
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		w->eof = true;
+	w->held += (size_t)n;
+	return n;
 }
 
-/* Moves way w as far as it goes: stops when from has nothing (from's next edge wakes it), when
- * to is full (to's next edge wakes it), or once the end of stream went. A fill that moved
- * nothing follows a drain that emptied the pipe or could not write: either way an edge is
- * due. -1 on an error. */
+/* Moves way w as far as it goes, each read passed on at once (the request a client waits on
+ * goes out before the relay looks for more): stops when from has nothing (EAGAIN: from's next
+ * edge wakes it; a source without an input edge since is not read at all), when to is full
+ * (to's next edge wakes it), or once the end of stream went. -1 on an error. */
 static int move(struct way *w, int from, int to, uint64_t *count)
 {
 	for (;;) {
@@ -123,13 +128,11 @@ static int move(struct way *w, int from, int to, uint64_t *count)
 
 		if (drain(w, to) < 0)
 			return -1;
-		if (w->eof || w->held == w->cap)
+		if (w->eof || w->held == w->cap || !w->ready)
 			return 0;
 		if ((n = fill(w, from)) < 0)
 			return -1;
 		*count += (uint64_t)n;
-		if (n == 0 && !w->eof)
-			return 0;
 	}
 }
 
@@ -138,6 +141,8 @@ static void on_poll(uv_poll_t *h, int status, int events)
 	struct spl *s = h->data;
 	struct pconn *p = s->p;
 	struct sessd *d = p->cmd->d;
+	unsigned in = 0;
+	int rc;
 
 	(void)events;
 	if (status < 0) {
@@ -145,10 +150,15 @@ static void on_poll(uv_poll_t *h, int status, int events)
 		return;
 	}
 	/* consumes the edges (the set stays readable to libuv until it is read) */
-	if (evset_take(s->ep) == 1) {
+	if ((rc = evset_take(s->ep, &in)) == 1) {
 		conn_close(p);
 		return;
 	}
+	if (rc < 0)
+		in = 3; /* the edges unread: both ways read until EAGAIN */
+	for (int i = 0; i < 2; i++)
+		if (in & (1u << i))
+			s->way[i].ready = true; /* way i reads socket i */
 	if (move(&s->way[0], s->fd[0], s->fd[1], &d->bytes_up) < 0 ||
 	    move(&s->way[1], s->fd[1], s->fd[0], &d->bytes_down) < 0 ||
 	    (s->way[0].shut && s->way[1].shut))
@@ -179,8 +189,10 @@ int splice_start(struct pconn *p)
 		return -ENOMEM;
 	s->p = p;
 	s->ep = -1;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		s->way[i].pipe[0] = s->way[i].pipe[1] = -1;
+		s->way[i].ready = true; /* bytes may wait already: read until EAGAIN */
+	}
 	if ((rc = uv_fileno((uv_handle_t *)&p->cli, &fd[0])) < 0 ||
 	    (rc = uv_fileno((uv_handle_t *)&p->up, &fd[1])) < 0)
 		goto out;

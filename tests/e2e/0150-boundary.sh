@@ -151,6 +151,7 @@ user_policy "$base"
 
 # --- credential files the deny list used to miss (made under the test HOME) ---
 creds=".config/git/credentials .claude/.credentials.json .codex/auth.json .gemini/oauth_creds.json
+.gemini/.env .codex/.env .env
 .config/github-copilot/hosts.json .m2/settings.xml .config/containers/auth.json
 .config/sops/age/keys.txt .cache/huggingface/token .huggingface/token .bash_history .zsh_history
 .local/share/fish/fish_history .python_history .psql_history .mysql_history .sqlite_history

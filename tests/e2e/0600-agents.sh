@@ -123,6 +123,28 @@ is "…and unchanged" "$(cat "$HOME/.claude/settings.json")" '{}'
 echo mine > CLAUDE.md
 "$SBXSH" -c 'echo injected > CLAUDE.md' > /dev/null 2>&1
 is "…the project's CLAUDE.md is not rewritten by a command" "$(cat CLAUDE.md)" mine
+rm -f CLAUDE.md
+# a deny_write name that does not exist yet (a fresh project): no bind can hold it, the guard does
+out=$("$SBXSH" -c 'echo injected > CLAUDE.md' 2>&1)
+check "…nor made where there is none yet" test ! -e CLAUDE.md
+like "…and that is reported as the preset's deny_write" "$out" 'write ~?/.*CLAUDE\.md \(openat\): read-only by deny_write'
+"$SBXSH" -c 'echo injected > CLAUDE.local.md' > /dev/null 2>&1
+check "…nor CLAUDE.local.md (Claude Code reads it as the project's instructions too)" test ! -e CLAUDE.local.md
+"$SBXSH" -c 'mkdir .claude; mkdir y && echo "{}" > y/settings.local.json && mv y .claude' > /dev/null 2>&1
+check "…no ./.claude is made or renamed into place" test ! -e .claude
+rm -rf y
+user_policy '[default]
+network = none
+deny_write += ./dist'
+"$SBXSH" -c 'mkdir -p dist/a && echo x > dist/a/f; mkdir z && echo x > z/f && mv z dist' > /dev/null 2>&1
+check "a user's deny_write of a name that does not exist yet holds (mkdir, a rename into place)" test ! -e dist
+rm -rf z
+user_policy '[default]
+network = none'
+mkdir -p .gemini && echo GEMINI_API_KEY=gem-secret > .gemini/.env
+is "gemini: the project's .gemini/.env (the agent's API key) is hidden" \
+	"$(SBXSH_PRESET=gemini "$SBXSH" -c 'cat .gemini/.env; echo end' 2>/dev/null)" end
+rm -rf .gemini
 unset SBXSH_PRESET
 # (the credentials are hidden by the default deny_read too: the preset's own grant tells)
 rm -f "$HOME/.claude/shell-snapshots/snapshot-bash-2.sh"

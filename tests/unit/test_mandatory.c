@@ -563,6 +563,28 @@ static void test_scratch(void)
 	cx = saved;
 }
 
+static void test_denies(void)
+{
+	static const char *const dn[] = {H "/proj/CLAUDE.md", H "/proj/sub/.claude"};
+	struct mand_ctx save = cx;
+
+	ALLOW(H "/proj/CLAUDE.md", MAND_WRITE, "control: no deny list");
+	cx.denies = dn;
+	cx.ndenies = 2;
+	DENY(H "/proj/CLAUDE.md", MAND_WRITE, MAND_DENY_WRITE, "a deny_write missing at start");
+	ok(hit.rule == dn[0], "… the hit names the entry itself");
+	DENY(H "/proj/sub/.claude", MAND_MKDIR, MAND_DENY_WRITE, "… made as a directory");
+	DENY(H "/proj/sub/.claude/x.json", MAND_WRITE, MAND_DENY_WRITE, "… below one");
+	DENY(H "/proj/sub", MAND_REMOVE, MAND_DENY_WRITE, "… a directory holding one renamed");
+	DENY(H "/proj/sub", MAND_DIR_TO, MAND_DENY_WRITE, "… a directory renamed into its place");
+	ALLOW(H "/proj/sub", MAND_MKDIR, "… the directory holding one made");
+	ALLOW(H "/proj/CLAUDE.md.bak", MAND_WRITE, "a name that only starts like one");
+	ALLOW(H "/proj/sub/x", MAND_WRITE, "another name beside one");
+	DENY(H "/proj/sub/.claude/settings.json", MAND_WRITE, MAND_NEVER,
+	     "a mandatory rule is the stronger word");
+	cx = save;
+}
+
 int main(void)
 {
 	test_names();
@@ -576,6 +598,7 @@ int main(void)
 	test_bins();
 	test_tools();
 	test_scratch();
+	test_denies();
 	test_list();
 	return tap_done();
 }
