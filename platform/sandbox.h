@@ -41,8 +41,10 @@ enum sbx_mount_op {
 
 struct sbx_mount {
 	enum sbx_mount_op op;
-	char *src; /* owned; NULL for HIDE_*; the file's text for DATA_FILE */
-	char *dst; /* owned; canonical */
+	char *src;     /* owned; NULL for HIDE_*; the file's text for DATA_FILE */
+	char *dst;     /* owned; canonical */
+	bool stage_ok; /* the stage may make it (a mask or a read-only self-bind whose path is
+			  no link, when spec.stage_mounts); sbx_mounts_add leaves it false */
 };
 
 struct sbx_mounts {
@@ -58,7 +60,13 @@ struct sandbox_spec {
 	char *cwd;		  /* canonical, visible in the sandbox */
 	char *stage;		  /* absolute path of sbxsh-stage (bound read-only) */
 	bool stage_shown;	  /* the mounts show stage read-only as on the host: no bind */
+	bool stage_mounts;	  /* the stage makes the masks no later mount overlaps, the
+				     marker and /dev's read-only remount itself (root: it holds
+				     CAP_SYS_ADMIN over the sandbox's mounts until it drops every
+				     capability; a kernel with mount_setattr) */
 	char *marker;		  /* the host's marker file, or NULL when it is not installed */
+	bool marker_shown;	  /* the mounts show it as on the host (as stage_shown): the
+				     stage may bind over it */
 	char *inner_shell;	  /* absolute */
 	char *profile_name;	  /* informative, e.g. "[dir ~/src/app]" */
 	bool tmp_private;	  /* a fresh 0700 tmpfs on /tmp; else the host's /tmp, writable */
@@ -164,8 +172,11 @@ void sandbox_spec_release(struct sandbox_spec *s);
 int sbx_mounts_add(struct sbx_mounts *m, enum sbx_mount_op op, const char *src, const char *dst);
 void sbx_mounts_release(struct sbx_mounts *m);
 
-/* Number of data descriptors sandbox_argv needs (the marker, then each hidden file). */
+/* Number of data descriptors sandbox_argv needs (the marker, then each hidden file bwrap
+ * makes). */
 size_t sandbox_data_fds(const struct sandbox_spec *s);
+/* Whether data descriptor 0 is the marker's (bwrap binds it; else the stage makes it). */
+bool sandbox_data_marker(const struct sandbox_spec *s);
 
 /* The text bwrap reads from data descriptor i (the order sandbox_argv uses them): "" for
  * an empty hidden file, the sanitised text of a DATA_FILE; NULL for the marker (index 0 when
@@ -181,6 +192,8 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 
 /* The marker's content for this sandbox (caller frees). */
 char *sandbox_marker_text(const struct sandbox_spec *s);
+/* The same from its parts (the stage: its inner shell and --profile). */
+char *sandbox_marker_format(const char *inner_shell, const char *profile_name);
 
 /* The stage: sets NO_NEW_PRIVS and installs the seccomp filter (AF_UNIX refused unless
  * unix_all), as libseccomp compiled it at build time. 0 or -errno. */

@@ -587,7 +587,7 @@ static void make_data_fds(struct run *r)
 		int p[2];
 		if (pipe2(p, O_CLOEXEC) < 0)
 			sbx_fatal("cannot make a pipe: %s", strerror(errno));
-		if (i == 0 && r->spec.marker &&
+		if (i == 0 && sandbox_data_marker(&r->spec) &&
 		    write(p[1], text, strlen(text)) != (ssize_t)strlen(text))
 			sbx_fatal("cannot write the sandbox marker: %s", strerror(errno));
 		const char *d = sandbox_data_text(&r->spec, i);

@@ -16,6 +16,11 @@
  *   write into it fails instead of vanishing with the sandbox.
  * - The stage and the marker are mounted last, so no grant or deny can hide or replace them
  *   (the stage only when the mounts do not already show it read-only as on the host).
+ * - With spec.stage_mounts (root), the masks and read-only self-binds the plan marked
+ *   stage_ok and that no later mount bwrap makes overlaps, the marker and /dev's read-only
+ *   remount are the stage's (stage_mounts.h: bwrap 0.8 re-reads the whole mount table after
+ *   each bind or remount); it makes them after bwrap's mounts, in the same order, holding
+ *   CAP_SYS_ADMIN (--cap-add) until it drops every capability.
  * - A write grant is bound from the descriptor the caller opened and checked (--bind-fd),
  *   when it gives one: a grant's path may lie where another sandbox writes, which can turn
  *   it into a link to ~ between the check and bwrap's mount (bwrap then dies, "Race
@@ -24,6 +29,7 @@
 #include "platform/sandbox.h"
 
 #include "platform/buf.h"
+#include "platform/linux/canon.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -51,6 +57,7 @@ int sbx_mounts_add(struct sbx_mounts *m, enum sbx_mount_op op, const char *src, 
 	e->op = op;
 	e->src = src ? strdup(src) : NULL;
 	e->dst = strdup(dst);
+	e->stage_ok = false;
 	if ((src && !e->src) || !e->dst) {
 		free(e->src);
 		free(e->dst);
@@ -81,44 +88,145 @@ static bool data_op(enum sbx_mount_op op)
 	return op == SBX_M_HIDE_FILE || op == SBX_M_DATA_FILE;
 }
 
+/* Which mounts the stage makes (spec.stage_mounts): m[i] for mounts.v[i], k[i] for
+ * kernel.v[i]; marker, dev_ro; any: the stage has something to mount. */
+struct staging {
+	bool *m, *k;
+	bool marker, dev_ro, any;
+};
+
+static bool overlap(const char *a, const char *b)
+{
+	return canon_under(a, b) || canon_under(b, a);
+}
+
+static bool stage_kind(const struct sbx_mount *e)
+{
+	return e->stage_ok && (e->op == SBX_M_HIDE_FILE || e->op == SBX_M_HIDE_DIR ||
+			       (e->op == SBX_M_RO_BIND && e->src && strcmp(e->src, e->dst) == 0));
+}
+
+static void staging_release(struct staging *g)
+{
+	free(g->m);
+	free(g->k);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The stage mounts after bwrap: a mount is its only if every later mount overlapping it
+ * (at, above or beneath its path) is the stage's too, so the order of overlapping mounts
+ * stays the spec's. The marker is the stage's where the mounts show it as on the host
+ * (marker_shown) and no hidden directory holds it (else bwrap makes the file), and the
+ * stage's bind (when bwrap makes one) is bwrap's. 0 or -ENOMEM. */
+static int staging(const struct sandbox_spec *s, struct staging *g)
+{
+	size_t nm = s->mounts.n, n = nm + s->kernel.n;
+
+	memset(g, 0, sizeof(*g));
+	if (!(g->m = calloc(nm + 1, sizeof(bool))) ||
+	    !(g->k = calloc(s->kernel.n + 1, sizeof(bool)))) {
+		staging_release(g);
+		return -ENOMEM;
+	}
+	if (!s->stage_mounts)
+		return 0;
+	g->marker = s->marker && s->marker_shown;
+	for (size_t i = 0; g->marker && i < n; i++) {
+		const struct sbx_mount *e = i < nm ? &s->mounts.v[i] : &s->kernel.v[i - nm];
+		g->marker = !(e->op == SBX_M_HIDE_DIR && canon_under(s->marker, e->dst));
+	}
+	for (size_t i = n; i-- > 0;) {
+		const struct sbx_mount *e = i < nm ? &s->mounts.v[i] : &s->kernel.v[i - nm];
+		bool ok = stage_kind(e) && !(!s->stage_shown && overlap(s->stage, e->dst)) &&
+			  !(s->marker && !g->marker && overlap(s->marker, e->dst));
+		for (size_t j = i + 1; ok && j < n; j++) {
+			const struct sbx_mount *l = j < nm ? &s->mounts.v[j] : &s->kernel.v[j - nm];
+			ok = !overlap(l->dst, e->dst) || (j < nm ? g->m[j] : g->k[j - nm]);
+		}
+		*(i < nm ? &g->m[i] : &g->k[i - nm]) = ok;
+		g->any |= ok;
+	}
+	g->dev_ro = s->shm_size != 0;
+	g->any |= g->marker || g->dev_ro;
+	return 0;
+}
+
+/* Whether bwrap reads data for mount i of list l (0: mounts, 1: kernel). */
+static bool bwrap_data(const struct staging *g, const struct sbx_mount *m, size_t l, size_t i)
+{
+	return data_op(m->op) && !(l ? g->k[i] : g->m[i]);
+}
+
+/* The marker is bwrap's: no stage mounts, or a hidden directory holds it. */
+static bool marker_by_bwrap(const struct sandbox_spec *s, const struct staging *g)
+{
+	return s->marker && !g->marker;
+}
+
+bool sandbox_data_marker(const struct sandbox_spec *s)
+{
+	struct staging g;
+	bool r;
+
+	if (staging(s, &g) < 0)
+		return s->marker != NULL;
+	r = marker_by_bwrap(s, &g);
+	staging_release(&g);
+	return r;
+}
+
 size_t sandbox_data_fds(const struct sandbox_spec *s)
 {
-	size_t n = s->marker ? 1 : 0;
+	struct staging g;
+	size_t n;
+
+	if (staging(s, &g) < 0)
+		return 0;
+	n = marker_by_bwrap(s, &g);
 	for (size_t i = 0; i < s->mounts.n; i++)
-		n += data_op(s->mounts.v[i].op);
+		n += bwrap_data(&g, &s->mounts.v[i], 0, i);
 	for (size_t i = 0; i < s->kernel.n; i++)
-		n += data_op(s->kernel.v[i].op);
+		n += bwrap_data(&g, &s->kernel.v[i], 1, i);
+	staging_release(&g);
 	return n;
 }
 
 const char *sandbox_data_text(const struct sandbox_spec *s, size_t i)
 {
 	const struct sbx_mounts *lists[] = {&s->mounts, &s->kernel};
-	size_t k = s->marker ? 1 : 0;
+	const char *t = NULL;
+	struct staging g;
+	size_t k;
 
-	if (s->marker && i == 0)
+	if (staging(s, &g) < 0)
 		return NULL;
-	for (size_t l = 0; l < 2; l++)
-		for (size_t j = 0; j < lists[l]->n; j++) {
+	k = marker_by_bwrap(s, &g);
+	for (size_t l = 0; !t && (k == 0 || i != 0) && l < 2; l++)
+		for (size_t j = 0; !t && j < lists[l]->n; j++) {
 			const struct sbx_mount *m = &lists[l]->v[j];
-			if (!data_op(m->op))
-				continue;
-			if (k++ == i)
-				return m->op == SBX_M_DATA_FILE && m->src ? m->src : "";
+			if (bwrap_data(&g, m, l, j) && k++ == i)
+				t = m->op == SBX_M_DATA_FILE && m->src ? m->src : "";
 		}
-	return NULL;
+	staging_release(&g);
+	return t;
 }
 
-char *sandbox_marker_text(const struct sandbox_spec *s)
+char *sandbox_marker_format(const char *inner_shell, const char *profile_name)
 {
 	char *t = NULL;
-	if (asprintf(&t, SBX_MARKER_MAGIC "1\ninner_shell=%s\nprofile=%s\n", s->inner_shell,
-		     s->profile_name ? s->profile_name : "") < 0)
+	if (asprintf(&t, SBX_MARKER_MAGIC "1\ninner_shell=%s\nprofile=%s\n", inner_shell,
+		     profile_name ? profile_name : "") < 0)
 		return NULL;
 	return t;
 }
 
-static int push_ns(const struct sandbox_spec *s, const char *bwrap, struct strv *out)
+char *sandbox_marker_text(const struct sandbox_spec *s)
+{
+	return sandbox_marker_format(s->inner_shell, s->profile_name);
+}
+
+static int push_ns(const struct sandbox_spec *s, const struct staging *g, const char *bwrap,
+		   struct strv *out)
 {
 	int r = strv_pushl(out, bwrap, "--die-with-parent", "--as-pid-1", NULL);
 	if (r == 0 && s->unshare_user)
@@ -129,6 +237,9 @@ static int push_ns(const struct sandbox_spec *s, const char *bwrap, struct strv 
 		/* As root, CAP_SETPCAP is kept for the stage alone: it empties the bounding set
 		 * with it, then drops it with the rest before the shell runs. */
 		r = strv_pushl(out, "--cap-drop", "ALL", "--cap-add", "CAP_SETPCAP", NULL);
+	/* The stage's own mounts (staging): it drops this one with the rest before the shell. */
+	if (r == 0 && g->any)
+		r = strv_pushl(out, "--cap-add", "CAP_SYS_ADMIN", NULL);
 	if (r == 0)
 		r = strv_pushl(out, "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 			       "--unshare-cgroup-try", NULL);
@@ -200,9 +311,11 @@ static int push_mount(const struct sbx_mount *m, const int *data_fds, size_t *di
 	return -EINVAL;
 }
 
-static int push_mounts(const struct sandbox_spec *s, const int *data_fds, struct strv *out)
+static int push_mounts(const struct sandbox_spec *s, const struct staging *g, const int *data_fds,
+		       struct strv *out)
 {
-	size_t di = s->marker ? 1 : 0, bi = 0, i = 0;
+	bool by_bwrap = marker_by_bwrap(s, g);
+	size_t di = by_bwrap ? 1 : 0, bi = 0, i = 0;
 	int r = 0;
 
 	if (s->mounts.n && strcmp(s->mounts.v[0].dst, "/") == 0)
@@ -210,26 +323,55 @@ static int push_mounts(const struct sandbox_spec *s, const int *data_fds, struct
 	if (r == 0)
 		r = push_base(s, out);
 	for (; r == 0 && i < s->mounts.n; i++)
-		r = push_mount(&s->mounts.v[i], data_fds, &di, s->bind_fds, &bi, out);
+		if (!g->m[i])
+			r = push_mount(&s->mounts.v[i], data_fds, &di, s->bind_fds, &bi, out);
 	/* the kernel knobs are never bound writable */
 	for (i = 0; r == 0 && i < s->kernel.n; i++)
-		r = push_mount(&s->kernel.v[i], data_fds, &di, NULL, &bi, out);
+		if (!g->k[i])
+			r = push_mount(&s->kernel.v[i], data_fds, &di, NULL, &bi, out);
 	if (r == 0 && !s->stage_shown)
 		r = strv_pushl(out, "--ro-bind", s->stage, s->stage, NULL);
-	if (r == 0 && s->marker)
+	if (r == 0 && by_bwrap)
 		r = strv_push(out, "--ro-bind-data");
-	if (r == 0 && s->marker)
+	if (r == 0 && by_bwrap)
 		r = strv_pushf(out, "%d", data_fds[0]);
-	if (r == 0 && s->marker)
+	if (r == 0 && by_bwrap)
 		r = strv_push(out, s->marker);
 	for (i = 0; r == 0 && i < s->mounts.n; i++)
-		if (s->mounts.v[i].op == SBX_M_HIDE_DIR)
+		if (s->mounts.v[i].op == SBX_M_HIDE_DIR && !g->m[i])
 			r = strv_pushl(out, "--remount-ro", s->mounts.v[i].dst, NULL);
 	for (i = 0; r == 0 && i < s->kernel.n; i++)
-		if (s->kernel.v[i].op == SBX_M_HIDE_DIR)
+		if (s->kernel.v[i].op == SBX_M_HIDE_DIR && !g->k[i])
 			r = strv_pushl(out, "--remount-ro", s->kernel.v[i].dst, NULL);
-	if (r == 0 && s->shm_size)
+	if (r == 0 && s->shm_size && !g->dev_ro)
 		r = strv_pushl(out, "--remount-ro", "/dev", NULL);
+	return r;
+}
+
+/* The stage's own mounts, in the spec's order (stage_main.c, stage_mounts.h). */
+static int push_stage_mounts(const struct sandbox_spec *s, const struct staging *g,
+			     struct strv *out)
+{
+	const struct sbx_mounts *lists[] = {&s->mounts, &s->kernel};
+	int r = 0;
+
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; r == 0 && i < lists[l]->n; i++) {
+			const struct sbx_mount *m = &lists[l]->v[i];
+			if (!(l ? g->k[i] : g->m[i]))
+				continue;
+			r = strv_pushf(out, "--%s=%s",
+				       m->op == SBX_M_HIDE_FILE	 ? "mask-file"
+				       : m->op == SBX_M_HIDE_DIR ? "mask-dir"
+								 : "ro",
+				       m->dst);
+		}
+	if (r == 0 && g->marker)
+		r = strv_pushf(out, "--marker=%s", s->marker);
+	if (r == 0 && g->marker)
+		r = strv_pushf(out, "--profile=%s", s->profile_name ? s->profile_name : "");
+	if (r == 0 && g->dev_ro)
+		r = strv_push(out, "--dev-ro");
 	return r;
 }
 
@@ -258,9 +400,13 @@ static int push_env(const struct sandbox_spec *s, struct strv *out)
 int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *data_fds,
 		 char *const *shell_argv, struct strv *out)
 {
-	int r = push_ns(s, bwrap, out);
+	struct staging g;
+	int r = staging(s, &g);
+
 	if (r == 0)
-		r = push_mounts(s, data_fds, out);
+		r = push_ns(s, &g, bwrap, out);
+	if (r == 0)
+		r = push_mounts(s, &g, data_fds, out);
 	if (r == 0)
 		r = strv_pushl(out, "--chdir", s->cwd, NULL);
 	if (r == 0)
@@ -269,6 +415,9 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 		r = strv_pushl(out, "--", s->stage, NULL);
 	if (r == 0)
 		r = strv_pushf(out, "--fd=%d", s->stage_fd);
+	if (r == 0)
+		r = push_stage_mounts(s, &g, out);
+	staging_release(&g);
 	if (r == 0 && s->unix_all)
 		r = strv_push(out, "--unix-all");
 	if (r == 0 && s->pty)

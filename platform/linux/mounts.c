@@ -31,6 +31,7 @@
 #include "paths.h"
 #include "platform/buf.h"
 #include "platform/linux/canon.h"
+#include "platform/linux/stage_mounts.h"
 #include "platform/mandatory.h"
 #include "platform/path.h"
 #include "platform/settings.h"
@@ -883,6 +884,15 @@ static int op_for(enum kind k, enum state above, const char *path, enum state *n
 	return -1;
 }
 
+/* A mask the stage may make (bwrap.c): its path is no link (the stage mounts on what it opens
+ * without following one), and it lies outside what bwrap mounts afresh (/dev, /proc, the
+ * private /tmp), so it is there in the sandbox as on the host. */
+static bool stage_may_mask(const char *path, struct stat *ls)
+{
+	return lstat(path, ls) == 0 && !S_ISLNK(ls->st_mode) && !canon_under(path, "/dev") &&
+	       !canon_under(path, "/proc") && !canon_under(path, "/tmp");
+}
+
 /* The sorted entries → mounts. done/st record each distinct path and the state below it. */
 static int emit(struct plan *pl, struct sandbox_spec *s, struct entry *done, enum state *st)
 {
@@ -898,9 +908,12 @@ static int emit(struct plan *pl, struct sandbox_spec *s, struct entry *done, enu
 		int op = op_for(e->kind, above, e->path, &now);
 		bool hide = op == SBX_M_HIDE_DIR || op == SBX_M_HIDE_FILE;
 		/* /tmp itself is bwrap.c's to mount (private or shared); only its state counts. */
+		struct stat ls;
 		if (op >= 0 && strcmp(e->path, "/tmp") != 0)
 			r = sbx_mounts_add(&s->mounts, (enum sbx_mount_op)op, hide ? NULL : e->path,
 					   e->path);
+		if (r == 0 && op >= 0 && hide && strcmp(e->path, "/tmp") != 0)
+			s->mounts.v[s->mounts.n - 1].stage_ok = stage_may_mask(e->path, &ls);
 		done[nd] = *e;
 		st[nd++] = now;
 	}
@@ -976,6 +989,17 @@ static int add_symlinks(struct sandbox_spec *s, const struct sandbox_req *p)
 	return r;
 }
 
+/* One kernel knob's mount; stage_ok: the stage may make it (a path of the kernel's, no link;
+ * a read-only bind only of a directory). */
+static int kernel_add(struct sandbox_spec *s, enum sbx_mount_op op, const char *src,
+		      const char *dst, bool stage_ok)
+{
+	int r = sbx_mounts_add(&s->kernel, op, src, dst);
+	if (r == 0)
+		s->kernel.v[s->kernel.n - 1].stage_ok = stage_ok;
+	return r;
+}
+
 /* The kernel knobs (kernel_ro, kernel_masked) that exist, after everything else: /proc is
  * always the sandbox's own; /sys only when a grant shows it (and read-only even then). */
 static int add_kernel(struct sandbox_spec *s, const struct entry *done, const enum state *st,
@@ -986,7 +1010,7 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 	int r = 0;
 
 	if (sys == S_RW)
-		r = sbx_mounts_add(&s->kernel, SBX_M_RO_BIND, "/sys", "/sys");
+		r = kernel_add(s, SBX_M_RO_BIND, "/sys", "/sys", true);
 	/* Only root needs them: a user's uid fails the kernel's own permission checks on every
 	 * knob (0644/0200 files of the host's root; uid 0 mapped to 0 passes them), and what the
 	 * masked files show a user (its own keys' names, ACPI and firmware tables it may read) it
@@ -1004,16 +1028,16 @@ static int add_kernel(struct sandbox_spec *s, const struct entry *done, const en
 		     !proc_granted && j < sizeof(bwrap_covers) / sizeof(*bwrap_covers); j++)
 			covered |= strcmp(kernel_ro[i], bwrap_covers[j]) == 0;
 		if (!covered && lstat(kernel_ro[i], &sb) == 0)
-			r = sbx_mounts_add(&s->kernel, SBX_M_RO_BIND, kernel_ro[i], kernel_ro[i]);
+			r = kernel_add(s, SBX_M_RO_BIND, kernel_ro[i], kernel_ro[i],
+				       S_ISDIR(sb.st_mode));
 	}
 	for (size_t i = 0; r == 0 && i < sizeof(kernel_masked) / sizeof(*kernel_masked); i++) {
 		const char *k = kernel_masked[i];
 		if (strncmp(k, "/sys/", 5) == 0 && sys != S_RO && sys != S_RW)
 			continue;
 		if (lstat(k, &sb) == 0 && !(S_ISDIR(sb.st_mode) && dir_empty(k)))
-			r = sbx_mounts_add(&s->kernel,
-					   S_ISDIR(sb.st_mode) ? SBX_M_HIDE_DIR : SBX_M_HIDE_FILE,
-					   NULL, k);
+			r = kernel_add(s, S_ISDIR(sb.st_mode) ? SBX_M_HIDE_DIR : SBX_M_HIDE_FILE,
+				       NULL, k, !S_ISLNK(sb.st_mode));
 	}
 	return r;
 }
@@ -1336,6 +1360,15 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 		r = add_kernel(out, done, st, (size_t)nd, c->root);
 	if (r == 0)
 		out->stage_shown = stage_shown(out->stage, done, st, (size_t)nd);
+	/* the stage binds the marker where it finds it; bwrap makes it where it is not */
+	if (r == 0)
+		out->marker_shown = stage_shown(out->marker, done, st, (size_t)nd);
+	/* Root's masks are the stage's (bwrap.c, stage_mounts.h): as root, uid 0 is bwrap's own
+	 * in the sandbox's user namespace, so what bwrap leaves the stage holds over the
+	 * sandbox's mounts. A user's uid is mapped in a second namespace (bwrap's devpts), whose
+	 * capabilities do not reach them: bwrap makes a user's. */
+	if (r == 0)
+		out->stage_mounts = c->root && stage_mounts_supported();
 	if (r == 0)
 		r = plan_env(out, p, c, errors);
 	if (r == 0)

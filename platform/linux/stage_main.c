@@ -1,11 +1,16 @@
 /* sbxsh-stage — runs inside the sandbox as its pid 1, between bwrap and the inner shell.
  *
  * Usage (bwrap runs it; not for people):
- *   sbxsh-stage --fd=N [--unix-all] [--ctty] [--net [--reach=PORT]… [--relay]] -- SHELL ARGV0 ARGS…
+ *   sbxsh-stage --fd=N [--mask-file=PATH|--mask-dir=PATH|--ro=PATH]… [--marker=PATH
+ *               --profile=NAME] [--dev-ro] [--unix-all] [--ctty] [--net [--reach=PORT]…
+ *               [--relay]] -- SHELL ARGV0 ARGS…
  *
  * Rules kept here:
  * - Nothing the command runs before the filter is installed, the capabilities (and the
  *   bounding set) dropped and NO_NEW_PRIVS set; a failure there stops it (fail closed).
+ * - The mounts it is given (--mask-*, --ro, --marker, --dev-ro: root's masks, bwrap.c) are
+ *   made first, with the CAP_SYS_ADMIN bwrap left it for them (stage_mounts.c); any that
+ *   fails stops the command.
  * - The control socket (fd N) is the front end's; the shell never inherits it.
  * - As pid 1 it reaps every orphan, forwards the signals the front end sends to the
  *   command's process group, and reports the shell's real wait status, so the front end
@@ -35,6 +40,7 @@
 #include <unistd.h>
 
 #include "platform/linux/notify.h"
+#include "platform/linux/stage_mounts.h"
 #include "platform/fdpass.h"
 #include "platform/log.h"
 #include "platform/pty.h"
@@ -57,8 +63,32 @@ struct stage_args {
 	bool chld_ign;	 /* the shell starts with SIGCHLD ignored (the caller's) */
 	uint16_t reach[STAGE_REACH_MAX];
 	size_t nreach;
+	struct stage_mount *mounts; /* --mask-file, --mask-dir, --ro, in order */
+	size_t nmounts;
+	const char *marker, *profile;
+	bool dev_ro;
 	char **shell; /* SHELL ARGV0 ARGS… */
 };
+
+/* --mask-file=PATH and the like: the kind, with *path; -1 for another option. */
+static int mount_opt(const char *arg, const char **path)
+{
+	static const struct {
+		const char *opt;
+		enum stage_mount_kind kind;
+	} opts[] = {{"--mask-file=", STAGE_MASK_FILE},
+		    {"--mask-dir=", STAGE_MASK_DIR},
+		    {"--ro=", STAGE_RO}};
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(*opts); i++) {
+		size_t n = strlen(opts[i].opt);
+		if (strncmp(arg, opts[i].opt, n) == 0 && arg[n] == '/') {
+			*path = arg + n;
+			return (int)opts[i].kind;
+		}
+	}
+	return -1;
+}
 
 static void noop(int sig)
 {
@@ -68,8 +98,22 @@ static void noop(int sig)
 static int parse(int argc, char **argv, struct stage_args *a)
 {
 	a->fd = -1;
+	a->mounts = calloc((size_t)argc, sizeof(*a->mounts));
+	if (!a->mounts)
+		return -ENOMEM;
 	for (int i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--fd=", 5) == 0) {
+		const char *path;
+		int kind = mount_opt(argv[i], &path);
+		if (kind >= 0) {
+			a->mounts[a->nmounts].kind = (enum stage_mount_kind)kind;
+			a->mounts[a->nmounts++].path = path;
+		} else if (strncmp(argv[i], "--marker=/", 10) == 0) {
+			a->marker = argv[i] + 9;
+		} else if (strncmp(argv[i], "--profile=", 10) == 0) {
+			a->profile = argv[i] + 10;
+		} else if (strcmp(argv[i], "--dev-ro") == 0) {
+			a->dev_ro = true;
+		} else if (strncmp(argv[i], "--fd=", 5) == 0) {
 			char *end;
 			long v = strtol(argv[i] + 5, &end, 10);
 			if (*end || v < 3 || v > 65535)
@@ -307,6 +351,24 @@ static int supervise(pid_t shell, bool ctty, const sigset_t *set)
 	}
 }
 
+/* The mounts bwrap left to us, before anything else (fail closed). */
+static void make_mounts(const struct stage_args *a)
+{
+	char *text = a->marker ? sandbox_marker_format(a->shell[0], a->profile) : NULL;
+	const char *failed = NULL;
+	char what[4200];
+
+	if (a->marker && !text)
+		fail(a->fd, ENOMEM, "writing the sandbox marker");
+	int r = stage_mounts_make(a->mounts, a->nmounts, a->marker, text, a->dev_ro, &failed);
+	free(text);
+	if (r < 0) {
+		snprintf(what, sizeof(what), "mounting over %s in the sandbox",
+			 failed ? failed : "?");
+		fail(a->fd, -r, what);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct stage_args a = {0};
@@ -322,6 +384,7 @@ int main(int argc, char **argv)
 		fail(a.fd, errno, "closing the control socket to the command (FD_CLOEXEC)");
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		fail(a.fd, errno, "making the stage untraceable (PR_SET_DUMPABLE)");
+	make_mounts(&a);
 	/* the stage reaps its shell: never the kernel behind its back (the shell's own SIGCHLD
 	 * is the caller's, --chld-ign) */
 	signal(SIGCHLD, SIG_DFL);

@@ -162,6 +162,82 @@ static void test_pure(void)
 	is_int(sandbox_data_fds(&s), 2, "data fds: the marker and one masked kernel file");
 	sandbox_spec_release(&s);
 
+	/* Root with the stage's mounts (stage_mounts): the masks the plan marked stage_ok and no
+	 * later bwrap mount overlaps, the marker and /dev's remount go to the stage, in order;
+	 * it gets CAP_SYS_ADMIN for them. A hidden directory with a mount beneath it, a mask not
+	 * marked (its path a link) and a settings copy stay bwrap's. */
+	spec_base(&s);
+	s.root = true;
+	s.stage_mounts = true;
+	s.marker_shown = true;
+	s.shm_size = 2097152;
+	sbx_mounts_add(&s.mounts, SBX_M_RO_BIND, "/", "/");
+	sbx_mounts_add(&s.mounts, SBX_M_HIDE_FILE, NULL, "/etc/shadow");
+	s.mounts.v[1].stage_ok = true;
+	sbx_mounts_add(&s.mounts, SBX_M_HIDE_FILE, NULL, "/etc/link");
+	sbx_mounts_add(&s.mounts, SBX_M_HIDE_DIR, NULL, "/h/.ssh");
+	s.mounts.v[3].stage_ok = true;
+	sbx_mounts_add(&s.mounts, SBX_M_HIDE_DIR, NULL, "/h/.aws");
+	s.mounts.v[4].stage_ok = true;
+	sbx_mounts_add(&s.mounts, SBX_M_DATA_FILE, "registry=x\n", "/h/.npmrc");
+	s.mounts.v[5].stage_ok = true; /* not a kind the stage makes */
+	sbx_mounts_add(&s.mounts, SBX_M_RO_BIND, "/h/.ssh/known_hosts", "/h/.ssh/known_hosts");
+	sbx_mounts_add(&s.kernel, SBX_M_RO_BIND, "/proc/sys", "/proc/sys");
+	sbx_mounts_add(&s.kernel, SBX_M_HIDE_FILE, NULL, "/proc/kcore");
+	sbx_mounts_add(&s.kernel, SBX_M_HIDE_DIR, NULL, "/proc/acpi");
+	sbx_mounts_add(&s.kernel, SBX_M_RO_BIND, "/proc/sysrq-trigger", "/proc/sysrq-trigger");
+	for (size_t i = 0; i < 3; i++)
+		s.kernel.v[i].stage_ok = true;
+	golden(
+	    &s,
+	    "/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --uid 0 --gid 0 "
+	    "--cap-drop ALL --cap-add CAP_SETPCAP --cap-add CAP_SYS_ADMIN --unshare-pid "
+	    "--unshare-ipc --unshare-uts --unshare-cgroup-try --unshare-net --new-session "
+	    "--ro-bind / / --dev /dev --size 2097152 --perms 1777 --tmpfs /dev/shm --proc /proc "
+	    "--perms 0700 --tmpfs /tmp --ro-bind-data 10 /etc/link --tmpfs /h/.ssh "
+	    "--ro-bind-data 11 /h/.npmrc --ro-bind /h/.ssh/known_hosts /h/.ssh/known_hosts "
+	    "--ro-bind /proc/sysrq-trigger /proc/sysrq-trigger "
+	    "--ro-bind /lx/sbxsh-stage /lx/sbxsh-stage --remount-ro /h/.ssh " TAIL TMPENV
+	    "-- /lx/sbxsh-stage --fd=7 --mask-file=/etc/shadow --mask-dir=/h/.aws "
+	    "--ro=/proc/sys --mask-file=/proc/kcore --mask-dir=/proc/acpi "
+	    "--marker=/lx/sandbox-marker --profile=[default] --dev-ro -- /bin/bash sbxsh -c true",
+	    "root, the stage's mounts: masks and knobs no later bwrap mount overlaps, the marker, "
+	    "/dev read-only");
+	is_int(sandbox_data_fds(&s), 2, "data fds: the link's mask and the settings copy only");
+	ok(!sandbox_data_marker(&s), "descriptor 0 is not the marker's (the stage writes it)");
+	is_str(sandbox_data_text(&s, 0), "", "…0 the mask bwrap makes");
+	is_str(sandbox_data_text(&s, 1), "registry=x\n", "…1 the settings copy");
+	ok(sandbox_data_text(&s, 2) == NULL, "…none past the end");
+	/* a later bwrap mount above a mask (here the stage's own bind over a hidden file's path)
+	 * keeps that mask bwrap's, so bwrap's order holds */
+	free(s.stage);
+	s.stage = strdup("/h/.aws/stage");
+	{
+		struct strv out = {0};
+		int fds[8] = {10, 11, 12, 13};
+		char *argv[] = {"sbxsh", "-c", "true", NULL};
+		char *got;
+
+		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		got = joined(&out);
+		ok(strstr(got, " --tmpfs /h/.aws ") && !strstr(got, "--mask-dir=/h/.aws") &&
+		       strstr(got, "--remount-ro /h/.aws "),
+		   "a hidden directory the stage's bind lands in stays bwrap's: %s", got);
+		free(got);
+		strv_release(&out);
+	}
+	/* a marker the mounts do not show as on the host (under the private /tmp, in a write
+	 * grant): bwrap's, which makes the file where it is missing */
+	s.marker_shown = false;
+	ok(sandbox_data_marker(&s), "a marker not shown as on the host is bwrap's");
+	s.marker_shown = true;
+	/* a marker in a hidden directory: bwrap's (it makes the file there), as before */
+	free(s.marker);
+	s.marker = strdup("/h/.aws/sandbox-marker");
+	ok(sandbox_data_marker(&s), "a marker under a hidden directory is bwrap's");
+	is_int(sandbox_data_fds(&s), 3, "…with its data descriptor");
+	sandbox_spec_release(&s);
+
 	/* Without a user namespace (a hand-made spec): capabilities dropped by bwrap. No
 	 * marker installed: none bound. */
 	spec_base(&s);
@@ -343,6 +419,19 @@ static void test_session_dir(void)
 }
 
 /* ok when got matches the extended regular expression re. */
+static void unlike_(const char *got, const char *re, const char *name)
+{
+	regex_t rx;
+	bool m = got && regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) == 0;
+	bool hit = m && regexec(&rx, got, 0, NULL, 0) == 0;
+
+	if (m)
+		regfree(&rx);
+	ok(m && !hit, "%s", name);
+	if (hit)
+		printf("#   got:  '%s'\n#   want no /%s/\n", got ? got : "(null)", re);
+}
+
 static void like(const char *got, const char *re, const char *name)
 {
 	regex_t rx;
@@ -355,6 +444,10 @@ static void like(const char *got, const char *re, const char *name)
 	if (!hit)
 		printf("#   got:  '%s'\n#   want: /%s/\n", got ? got : "(null)", re);
 }
+
+/* -1: the plan's own stage_mounts; 0 or 1: forced (the checks of either path, whatever
+ * this kernel offers). */
+static int force_stage = -1;
 
 /* The whole argv of a plan (root or not), for the checks that need its head or tail. */
 static char *plan_all(const struct profile *p, bool root)
@@ -378,6 +471,8 @@ static char *plan_all(const struct profile *p, bool root)
 	profile_sandbox_req(p, &req);
 	if (sandbox_plan(&req, &c, &s, &notes, &errs) == 0) {
 		s.stage_fd = 9;
+		if (force_stage >= 0)
+			s.stage_mounts = force_stage;
 		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
 		j = joined(&out);
 		sandbox_spec_release(&s);
@@ -398,6 +493,7 @@ static void test_kernel(void)
 	p.tmp_size = (struct pol_size){3u << 20, 0};
 	p.shm_size = (struct pol_size){0, 1};
 	lval(&p.write, "", "/proc");
+	force_stage = 0;
 	m = plan_all(&p, true);
 	like(m,
 	     "^/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --uid 0 --gid 0 "
@@ -410,6 +506,16 @@ static void test_kernel(void)
 	     "shm_size 1% is a size for /dev/shm");
 	like(m, " --remount-ro /dev ", "/dev is read-only (only /dev/shm can be filled)");
 	free(m);
+	force_stage = 1;
+	m = plan_all(&p, true);
+	like(m, " --cap-add CAP_SETPCAP --cap-add CAP_SYS_ADMIN ",
+	     "root, the stage's mounts: it gets CAP_SYS_ADMIN for them");
+	like(m, " --fd=9 (--[a-z-]+=[^ ]+ )*--ro=/proc/sys ",
+	     "…/proc/sys read-only by the stage, after bwrap's mounts (the grant of /proc)");
+	like(m, " --dev-ro -- ", "…and /dev");
+	unlike_(m, "--remount-ro /dev|--ro-bind /proc/sys", "…not by bwrap");
+	free(m);
+	force_stage = -1;
 	m = plan_all(&p, false);
 	like(m, "^/usr/bin/bwrap --die-with-parent --as-pid-1 --unshare-user --unshare-pid ",
 	     "a user: a user namespace, no --uid");
