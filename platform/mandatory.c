@@ -119,7 +119,55 @@ static const char *const probe_names[] = {
 	X("environment.d")                                                                         \
 	X("plasma-workspace")                                                                      \
 	X("autostart-scripts")                                                                     \
-	X("fish") X("hg") X("direnv") X("nvim") X("bash_completion") X("mise")
+	X("fish")                                                                                  \
+	X("hg")                                                                                    \
+	X("direnv")                                                                                \
+	X("nvim")                                                                                  \
+	X("bash_completion")                                                                       \
+	X("mise")                                                                                  \
+	/* shells, prompts, terminals and multiplexers: read at their next start */                \
+	X("zsh")                                                                                   \
+	X("nushell")                                                                               \
+	X("xonsh")                                                                                 \
+	X("powershell")                                                                            \
+	X("starship.toml")                                                                         \
+	X("tmux")                                                                                  \
+	X("kitty")                                                                                 \
+	X("alacritty")                                                                             \
+	X("wezterm")                                                                               \
+	X("zellij")                                                                                \
+	X("foot")                                                                                  \
+	/* editors (a vimrc, init.el, tasks.json: run on open) and gdb (its gdbinit) */            \
+	X("vim")                                                                                   \
+	X("emacs")                                                                                 \
+	X("doom")                                                                                  \
+	X("helix")                                                                                 \
+	X("zed")                                                                                   \
+	X("Code")                                                                                  \
+	X("Code - OSS")                                                                            \
+	X("VSCodium")                                                                              \
+	X("Cursor")                                                                                \
+	X("Windsurf")                                                                              \
+	X("gdb")                                                                                   \
+	/* where pip and uv fetch from (index-url, find-links), what jj runs (ui.pager) */         \
+	X("pip")                                                                                   \
+	X("uv")                                                                                    \
+	X("jj")                                                                                    \
+	/* the desktop session: MIME handlers, window managers' configs (exec at login) */         \
+	X("mimeapps.list")                                                                         \
+	X("i3")                                                                                    \
+	X("sway")                                                                                  \
+	X("hypr")                                                                                  \
+	X("openbox")                                                                               \
+	X("labwc")                                                                                 \
+	X("bspwm")                                                                                 \
+	X("awesome")                                                                               \
+	X("qtile")                                                                                 \
+	X("niri")                                                                                  \
+	X("river")                                                                                 \
+	X("xmonad")                                                                                \
+	X("herbstluftwm")                                                                          \
+	X("lxsession")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
 	X("bash-completion")                                                                       \
@@ -128,7 +176,20 @@ static const char *const probe_names[] = {
 	X("fish/vendor_functions.d")                                                               \
 	X("fish/vendor_completions.d")                                                             \
 	X("fish/generated_completions")                                                            \
-	X("dbus-1") X("applications") X("gnome-shell/extensions") X("plasma") X("direnv")
+	X("dbus-1")                                                                                \
+	X("applications")                                                                          \
+	X("gnome-shell/extensions")                                                                \
+	X("plasma")                                                                                \
+	X("direnv")                                                                                \
+	/* Neovim's plugin managers' and language servers' directories */                          \
+	X("nvim/lazy")                                                                             \
+	X("nvim/mason")                                                                            \
+	X("nvim/plugged")                                                                          \
+	X("nvim/rocks")                                                                            \
+	/* Jupyter's kernels (argv runs), zinit's plugins, mise's installed tools */               \
+	X("jupyter")                                                                               \
+	X("zinit")                                                                                 \
+	X("mise")
 #define HOME_FIXED(X, C, D)                                                                        \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \
@@ -137,7 +198,24 @@ static const char *const probe_names[] = {
 	DATA_FIXED(D)                                                                              \
 	X(".pam_environment")                                                                      \
 	X(".local/state/sbxsh")                                                                    \
-	X(".local/state/mise")
+	X(".local/state/mise")                                                                     \
+	/* caches a host tool takes code from without checking it again: pre-commit's hook         \
+	 * environments (run at the next git commit), built wheels and downloads (pip, uv,         \
+	 * poetry, yarn 1, deno), build outputs (bazel's install base and action cache, go's       \
+	 * build cache, ccache, sccache), browsers test runners start, zsh plugins */              \
+	X(".cache/pre-commit")                                                                     \
+	X(".cache/pip")                                                                            \
+	X(".cache/uv")                                                                             \
+	X(".cache/pypoetry")                                                                       \
+	X(".cache/yarn")                                                                           \
+	X(".cache/deno")                                                                           \
+	X(".cache/bazel")                                                                          \
+	X(".cache/go-build")                                                                       \
+	X(".cache/ccache")                                                                         \
+	X(".cache/sccache")                                                                        \
+	X(".cache/ms-playwright")                                                                  \
+	X(".cache/puppeteer")                                                                      \
+	X(".cache/antidote")
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
  * usercustomize and sitecustomize (a module, a package, a .pyc, an extension, or its cached
@@ -147,7 +225,10 @@ static const char *const probe_names[] = {
 	X(PY_SITE "*.pth")                                                                         \
 	X(PY_SITE "usercustomize*")                                                                \
 	X(PY_SITE "sitecustomize*")                                                                \
-	X(PY_SITE "__pycache__/usercustomize*") X(PY_SITE "__pycache__/sitecustomize*")
+	X(PY_SITE "__pycache__/usercustomize*")                                                    \
+	X(PY_SITE "__pycache__/sitecustomize*")                                                    \
+	/* powerlevel10k's instant prompt, sourced first thing by every zsh start */               \
+	X(".cache/p10k-*")
 #define TILDE(s)     "~/" s,
 #define CFG(s)	     ".config/" s,
 #define TILDE_CFG(s) "~/.config/" s,
@@ -158,6 +239,7 @@ static const char *const home_probe[] = {HOME_FIXED(STR, CFG, DAT) HOME_GLOBS(ST
 /* the fixed paths as hints name them: one for each of home_probe's first */
 static const char *const home_rules[] = {HOME_FIXED(TILDE, TILDE_CFG, TILDE_DAT)};
 static const char *const home_globs[] = {HOME_GLOBS(STR)};
+static const char *const home_glob_rules[] = {HOME_GLOBS(TILDE)};
 static const char *const xdg_config[] = {CONFIG_FIXED(STR)};
 static const char *const xdg_data[] = {DATA_FIXED(STR)};
 
@@ -373,8 +455,10 @@ static int home_fixed_rule(const struct mand_ctx *x, const char *path, const cha
 
 		if (g == 2 || (g == 1 && !hold))
 			return hit_(h, MAND_NEVER,
-				    "~/.local/lib/python*/site-packages/"
-				    "{*.pth,usercustomize*,sitecustomize*}");
+				    strncmp(home_globs[i], PY_SITE, sizeof(PY_SITE) - 1) == 0
+					? "~/.local/lib/python*/site-packages/"
+					  "{*.pth,usercustomize*,sitecustomize*}"
+					: home_glob_rules[i]);
 	}
 	return 0;
 }
@@ -513,14 +597,65 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 
 /* The hooks directories and included files git's config names (mand_ctx.hooks): at or below
  * one, or a directory on the way to one as holder_ok says. */
+static int hooks_in(const struct mand_ctx *x, const char *const *hooks, size_t n, const char *path,
+		    enum mand_op op, struct mand_hit *h)
+{
+	for (size_t i = 0; i < n; i++)
+		if (below(path, hooks[i]) >= 0 ||
+		    (!holder_ok(x, path, op) && below(hooks[i], path) >= 0))
+			return hit_(h, MAND_NEVER,
+				    "core.hooksPath, include.path (what git's config names)");
+	return 0;
+}
+
 static int hooks_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
 		      struct mand_hit *h)
 {
-	for (size_t i = 0; i < x->nhooks; i++)
-		if (below(path, x->hooks[i]) >= 0 ||
-		    (!holder_ok(x, path, op) && below(x->hooks[i], path) >= 0))
-			return hit_(h, MAND_NEVER,
-				    "core.hooksPath, include.path (what git's config names)");
+	return hooks_in(x, x->hooks, x->nhooks, path, op, h);
+}
+
+int mandatory_hooks(const struct mand_ctx *x, const char *const *hooks, size_t n, const char *path,
+		    enum mand_op op, struct mand_hit *h)
+{
+	if (path[0] != '/' || mandatory_scratch(x, path))
+		return 0;
+	if (op == MAND_DIR_TO)
+		op = MAND_REMOVE;
+	if (op == MAND_LINK)
+		op = MAND_WRITE;
+	return hooks_in(x, hooks, n, path, op, h);
+}
+
+/* The global relative core.hooksPath values (mand_ctx.hooknames), by name from component
+ * base on: at or below one, anything; a path that is the start of one (`tools` of
+ * tools/hooks), as holder_ok says (a directory moved or linked there brings a hooks
+ * directory in). */
+static int hooknames_rule(const struct mand_ctx *x, const char *path, const struct comps *c,
+			  size_t base, enum mand_op op, struct mand_hit *h)
+{
+	static const char rule[] = "core.hooksPath (a relative one of git's global config)";
+	bool hold = holder_ok(x, path, op);
+
+	for (size_t k = 0; k < x->nhooknames; k++) {
+		const char *hn = x->hooknames[k];
+
+		for (size_t i = base; i < c->n; i++) {
+			const char *p = hn;
+			size_t j = i;
+
+			while (j < c->n && *p) {
+				size_t l = strcspn(p, "/");
+
+				if (c->len[j] != l || memcmp(c->p[j], p, l) != 0)
+					break;
+				j++;
+				p += l;
+				p += *p == '/';
+			}
+			if (!*p || (j == c->n && j > i && !hold))
+				return hit_(h, MAND_NEVER, rule);
+		}
+	}
 	return 0;
 }
 
@@ -696,7 +831,8 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 		if (eq(&c, i, ".claude") && (r = claude_rule(x, path, &c, i, op, h)) != 0)
 			return r;
 	}
-	if ((r = tool_config(&c, base < 0 ? c.n : (size_t)base, op, h)) != 0)
+	if ((r = tool_config(&c, base < 0 ? c.n : (size_t)base, op, h)) != 0 ||
+	    (r = hooknames_rule(x, path, &c, base < 0 ? c.n : (size_t)base, op, h)) != 0)
 		return r;
 	/* git: a .git component anywhere */
 	for (size_t i = 0; i < c.n; i++) {

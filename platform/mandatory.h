@@ -59,6 +59,20 @@ struct mand_ctx {
 	 * renaming a directory that holds them */
 	const char *const *hooks;
 	size_t nhooks;
+	/* the relative core.hooksPath values of git's global and system configs ("a/b", no "."
+	 * nor ".." component): a directory of every repository's worktree, a nested one's too,
+	 * so protected by name at any depth in the home directory or a write grant, as
+	 * .git/hooks is */
+	const char *const *hooknames;
+	size_t nhooknames;
+	/* for the guard: the hooks directories and included files the configs of the repository
+	 * whose worktree is wt name (core.hooksPath, include.path; a relative one against wt),
+	 * absolute, where a command could write them, as a malloc'd list of strings each ended
+	 * by a NUL, the list by an empty one; NULL when none. Asked once for each repository
+	 * the guard meets below a write grant or the home directory that was not read at start
+	 * (a nested one, a submodule's checkout). NULL: none is read. */
+	char *(*nested_hooks)(void *arg, const char *wt);
+	void *nested_arg;
 	/* the absolute directories of the user's $PATH that lie in the home directory or a write
 	 * grant: a file in one runs as the host's next command of its name; nothing made,
 	 * written or renamed directly in them, no directory holding one removed or replaced */
@@ -85,6 +99,11 @@ struct mand_hit {
 
 /* path lies in one of c's scratch file systems, and not in a write grant bound into it. */
 bool mandatory_scratch(const struct mand_ctx *c, const char *path);
+
+/* As mandatory_check's core.hooksPath rule, against the list hooks (n of them) instead of
+ * c->hooks: 1 when refused (*hit filled), else 0. */
+int mandatory_hooks(const struct mand_ctx *c, const char *const *hooks, size_t n, const char *path,
+		    enum mand_op op, struct mand_hit *hit);
 
 /* 1 when op on path is refused (*hit says by which rule), 0 when not, -EINVAL when path is
  * not absolute. */

@@ -196,7 +196,8 @@ struct walk {
 	const char *const *wt; /* the worktrees a relative hooksPath is taken against */
 	size_t nwt;
 	const char *home;
-	const char *dir; /* the directory of the file read (an include's base) */
+	struct strv *rel; /* a relative core.hooksPath of the global and system files, or NULL */
+	const char *dir;  /* the directory of the file read (an include's base) */
 	int depth;
 	int err;
 };
@@ -246,6 +247,36 @@ static int push_once(struct walk *w, char *p)
 	return r;
 }
 
+/* A relative hooksPath of the global and system files names a directory in every
+ * repository's worktree, nested ones included: pushed once into rel, normalized ("./a//b/" is
+ * "a/b"); one with a ".." component, or naming the worktree itself, is not a name. */
+static int push_rel(struct strv *rel, const char *v)
+{
+	char n[PATH_MAX];
+	size_t o = 0;
+
+	for (const char *s = v; *s;) {
+		size_t l = strcspn(s, "/");
+
+		if ((l == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		if (l && !(l == 1 && s[0] == '.')) {
+			if (o + l + 2 >= sizeof(n))
+				return 0;
+			if (o)
+				n[o++] = '/';
+			memcpy(n + o, s, l);
+			o += l;
+		}
+		s += l;
+		s += *s == '/';
+	}
+	n[o] = '\0';
+	if (!o || strv_find(rel, n) >= 0)
+		return 0;
+	return strv_push(rel, n);
+}
+
 static int on_entry(const char *section, const char *sub, const char *key, const char *value,
 		    void *arg)
 {
@@ -259,6 +290,8 @@ static int on_entry(const char *section, const char *sub, const char *key, const
 	if (strcmp(section, "core") == 0 && !sub && strcmp(key, "hookspath") == 0) {
 		if (value[0] == '/' || value[0] == '~')
 			return (w->err = push_once(w, absolute(w, value, NULL))) ? 1 : 0;
+		if (w->rel && (w->err = push_rel(w->rel, value)) != 0)
+			return 1;
 		for (size_t i = 0; i < w->nwt; i++)
 			if ((w->err = push_once(w, absolute(w, value, w->wt[i]))) != 0)
 				return 1;
@@ -403,7 +436,8 @@ static void git_dirs(const char *d, char *g, char *c, size_t cap)
 		join(c, cap, b[0] == '/' ? "" : g, b);
 }
 
-int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const char *home)
+int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const char *home,
+		      struct strv *rel)
 {
 	char g[PATH_MAX], c[PATH_MAX], f[PATH_MAX + 32];
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *glob = getenv("GIT_CONFIG_GLOBAL"),
@@ -432,6 +466,7 @@ int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const c
 	/* the global and system files: a relative value is every repository's */
 	w.wt = rep;
 	w.nwt = k;
+	w.rel = rel;
 	if (glob && glob[0])
 		read_file(&w, glob);
 	else if (home && snprintf(f, sizeof(f), "%s/.gitconfig", home) < (int)sizeof(f))

@@ -20,7 +20,10 @@ int gitcfg_parse(const char *text, size_t len,
  * is wt[i] names (its config, config.worktree, its commondir's config, the global and system
  * files and what they include), absolute: ~ expanded with home, a relative one against the
  * worktree; and every file included (include.path, includeIf.*.path), absolute. A value
- * repeated is pushed once. 0 or -ENOMEM. */
-int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const char *home);
+ * repeated is pushed once. rel (or NULL) gets each relative core.hooksPath of the global and
+ * system files and the environment, normalized: a directory of every repository's worktree,
+ * nested ones whose configs were not read included. 0 or -ENOMEM. */
+int gitcfg_hooks_dirs(struct strv *out, const char *const *wt, size_t n, const char *home,
+		      struct strv *rel);
 
 #endif

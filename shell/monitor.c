@@ -70,11 +70,12 @@ struct monitor {
 	struct strv grant_store; /* the profile's write grants, as plain directories */
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
-	struct strv fixed;  /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
-	struct strv hooks;  /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
-	struct strv denies; /* mand_ctx.denies: deny_write paths missing at start */
-	size_t *deny_of;    /* for each, its index in the profile's deny_write */
-	bool quiet;	    /* monitor = off: the guard works, nothing is reported */
+	struct strv fixed;     /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
+	struct strv hooks;     /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
+	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
+	struct strv denies;    /* mand_ctx.denies: deny_write paths missing at start */
+	size_t *deny_of;       /* for each, its index in the profile's deny_write */
+	bool quiet;	       /* monitor = off: the guard works, nothing is reported */
 };
 
 /* The source's kinds and flags are the judge's. */
@@ -164,7 +165,7 @@ static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format
 /* Pushes p (absolute, its spelling normalized in place) into sv, canonical and as spelled (a
  * symlink on the way is then a directory holding it), each only where a command could write:
  * in the home directory or a write grant (core.hooksPath = /dev/null turns hooks off). */
-static int push_writable(struct monitor *m, const struct judge_ctx *jc, struct strv *sv, char *p)
+static int push_writable(struct monitor *m, const char *home, struct strv *sv, char *p)
 {
 	char *c = real_name(p);
 	const char *v[2] = {c, p};
@@ -172,7 +173,7 @@ static int push_writable(struct monitor *m, const struct judge_ctx *jc, struct s
 
 	path_normalize(p);
 	for (int k = 0; k < 2 && r == 0; k++) {
-		bool in = v[k] && strcmp(v[k], "/") != 0 && jc->home && path_under(v[k], jc->home);
+		bool in = v[k] && strcmp(v[k], "/") != 0 && home && path_under(v[k], home);
 
 		for (size_t j = 0; v[k] && strcmp(v[k], "/") != 0 && !in && j < m->mc.ngrants; j++)
 			in = path_under(v[k], m->grants[j]);
@@ -219,7 +220,7 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 		size_t n0 = m->denies.n;
 
 		if (lit && lstat(lit, &st) < 0 && errno == ENOENT)
-			r = push_writable(m, jc, &m->denies, lit);
+			r = push_writable(m, jc->home, &m->denies, lit);
 		free(lit);
 		if (r == 0 && m->denies.n > n0) {
 			size_t *d = realloc(m->deny_of, m->denies.n * sizeof(*d));
@@ -236,6 +237,34 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 	return r;
 }
 
+/* mand_ctx.nested_hooks: what the configs of a repository the guard met name (a nested one,
+ * a submodule's checkout, whose relative core.hooksPath no config read at start names). */
+static char *nested_hooks(void *arg, const char *wt)
+{
+	struct monitor *m = arg;
+	struct strv found = {0}, keep = {0};
+	const char *w[1] = {wt};
+	char *list = NULL;
+	size_t len = 0;
+
+	if (gitcfg_hooks_dirs(&found, w, 1, m->mc.home, NULL) == 0)
+		for (size_t i = 0; i < found.n; i++)
+			if (push_writable(m, m->mc.home, &keep, found.v[i]) != 0)
+				break;
+	strv_release(&found);
+	for (size_t i = 0; i < keep.n; i++)
+		len += strlen(keep.v[i]) + 1;
+	if (keep.n && (list = malloc(len + 1))) {
+		char *o = list;
+
+		for (size_t i = 0; i < keep.n; i++)
+			o = stpcpy(o, keep.v[i]) + 1;
+		*o = '\0';
+	}
+	strv_release(&keep);
+	return list;
+}
+
 /* The hooks directories core.hooksPath names and the files git's configs include, for the
  * repositories of the project, the cwd and the write grants (mand_ctx.hooks); then the
  * absolute directories of $PATH (mand_ctx.bins). */
@@ -248,10 +277,10 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 
 	if (!dirs)
 		return -ENOMEM;
-	r = gitcfg_hooks_dirs(&found, dirs, n, jc->home);
+	r = gitcfg_hooks_dirs(&found, dirs, n, jc->home, &m->hooknames);
 	free(dirs);
 	for (size_t i = 0; r == 0 && i < found.n; i++)
-		r = push_writable(m, jc, &m->hooks, found.v[i]);
+		r = push_writable(m, jc->home, &m->hooks, found.v[i]);
 	strv_release(&found);
 	nhooks = m->hooks.n;
 	for (const char *s = path; r == 0 && s && *s; s += *s == ':') {
@@ -261,10 +290,14 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 		if (s[0] == '/' && !d)
 			r = -ENOMEM;
 		else if (d && !own_bin(jc, d))
-			r = push_writable(m, jc, &m->hooks, d);
+			r = push_writable(m, jc->home, &m->hooks, d);
 		free(d);
 		s += l;
 	}
+	m->mc.nested_hooks = nested_hooks;
+	m->mc.nested_arg = m;
+	m->mc.hooknames = (const char *const *)m->hooknames.v;
+	m->mc.nhooknames = m->hooknames.n;
 	m->mc.hooks = (const char *const *)m->hooks.v;
 	m->mc.nhooks = nhooks;
 	m->mc.bins = (const char *const *)m->hooks.v + nhooks;
@@ -737,6 +770,7 @@ void monitor_free(struct monitor *m)
 	free(m->grants);
 	strv_release(&m->gitdirs);
 	strv_release(&m->hooks);
+	strv_release(&m->hooknames);
 	strv_release(&m->denies);
 	free(m->deny_of);
 	strv_release(&m->fixed);

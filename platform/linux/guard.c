@@ -169,12 +169,27 @@ static void dirs_drop(struct guard_cache *gc)
 	}
 }
 
+static void seen_drop(struct guard_cache *gc)
+{
+	for (unsigned i = 0; i < GUARD_SEEN; i++) {
+		free(gc->seen[i]);
+		gc->seen[i] = NULL;
+	}
+	gc->nseen = 0;
+}
+
 void guard_cache_release(struct guard_cache *gc)
 {
 	if (gc->root >= 0)
 		close(gc->root);
 	gc->root = -1;
 	dirs_drop(gc);
+	seen_drop(gc);
+	for (size_t i = 0; i < gc->nnhooks; i++)
+		free(gc->nhooks[i]);
+	free(gc->nhooks);
+	gc->nhooks = NULL;
+	gc->nnhooks = gc->capnhooks = 0;
 	for (unsigned i = 0; i < GUARD_THREADS; i++)
 		thread_clear(&gc->t[i]);
 }
@@ -624,14 +639,127 @@ static bool in_bare(const struct ctx *x, const char *real, struct mand_hit *h)
 	return true;
 }
 
+/* The slot of path's first l bytes in gc->seen: where it is, or the empty one to take. */
+static unsigned seen_slot(const struct guard_cache *gc, const char *path, size_t l)
+{
+	uint32_t hsh = 2166136261u;
+
+	for (size_t i = 0; i < l; i++)
+		hsh = (hsh ^ (unsigned char)path[i]) * 16777619u;
+	for (unsigned i = hsh & (GUARD_SEEN - 1);; i = (i + 1) & (GUARD_SEEN - 1))
+		if (!gc->seen[i] || (strncmp(gc->seen[i], path, l) == 0 && !gc->seen[i][l]))
+			return i;
+}
+
+/* What the configs of the repository whose worktree is path's first l bytes name, kept. */
+static void nested_learn(const struct ctx *x, const char *path, size_t l)
+{
+	struct guard_cache *gc = x->gc;
+	char wt[PATH_MAX], *list;
+
+	if (l >= sizeof(wt))
+		return;
+	memcpy(wt, path, l);
+	wt[l] = '\0';
+	if (!(list = x->mc->nested_hooks(x->mc->nested_arg, wt)))
+		return;
+	for (const char *p = list; *p; p += strlen(p) + 1) {
+		bool have = false;
+
+		for (size_t i = 0; i < gc->nnhooks && !have; i++)
+			have = strcmp(gc->nhooks[i], p) == 0;
+		if (have)
+			continue;
+		if (gc->nnhooks == gc->capnhooks) {
+			size_t cap = gc->capnhooks ? 2 * gc->capnhooks : 16;
+			char **v = realloc(gc->nhooks, cap * sizeof(*v));
+
+			if (!v)
+				break;
+			gc->nhooks = v;
+			gc->capnhooks = cap;
+		}
+		if (!(gc->nhooks[gc->nnhooks] = strdup(p)))
+			break;
+		gc->nnhooks++;
+	}
+	free(list);
+}
+
+/* Nested repositories: the directory of real and each of its ancestors up to the root of the
+ * deepest write grant holding it (or the home directory) not looked at since the last rename
+ * of a directory is looked at once for a `.git`; the configs of one found are read
+ * (nested_learn). A repository cannot be made in the sandbox (mandatory.c) and a directory
+ * renamed empties what was seen, so one seen without a .git is none until then. One call
+ * costs a lookup; a directory met for the first time an open of its .git. */
+static void nested_meet(const struct ctx *x, const char *real)
+{
+	struct guard_cache *gc = x->gc;
+	const struct mand_ctx *mc = x->mc;
+	const char *b = strrchr(real, '/');
+	size_t base = 0, l;
+	bool in = false;
+
+	if (!mc->nested_hooks || !b || b == real)
+		return;
+	for (size_t i = 0; i < mc->ngrants; i++) {
+		size_t gl = strlen(mc->grants[i]);
+
+		while (gl > 1 && mc->grants[i][gl - 1] == '/')
+			gl--;
+		if (gl > 1 && strncmp(real, mc->grants[i], gl) == 0 &&
+		    (real[gl] == '/' || !real[gl]) && gl >= base) {
+			base = gl;
+			in = true;
+		}
+	}
+	if (!in && mc->home && mc->home[1]) {
+		size_t hl = strlen(mc->home);
+
+		if (strncmp(real, mc->home, hl) == 0 && (real[hl] == '/' || !real[hl])) {
+			base = hl;
+			in = true;
+		}
+	}
+	l = (size_t)(b - real);
+	if (!in || l < base)
+		return;
+	for (;;) {
+		unsigned k = seen_slot(gc, real, l);
+
+		if (gc->seen[k])
+			return; /* it and its ancestors were looked at */
+		if (gc->nseen >= GUARD_SEEN / 2) {
+			seen_drop(gc);
+			k = seen_slot(gc, real, l);
+		}
+		if (!(gc->seen[k] = strndup(real, l)))
+			return;
+		gc->nseen++;
+		if (exists_in_root(x, real, l, ".git"))
+			nested_learn(x, real, l);
+		if (l <= base)
+			return;
+		while (l > 0 && real[l - 1] != '/')
+			l--;
+		if (l > 0)
+			l--;
+		if (l < base)
+			return;
+	}
+}
+
 static int check(const struct ctx *x, const char *real, enum mand_op op, struct guard_refusal *ref)
 {
 	struct mand_hit h;
 
 	if (mandatory_scratch(x->mc, real))
 		return 0; /* the private /tmp or /dev/shm: nothing there reaches the host */
+	nested_meet(x, real);
 	if (mandatory_check(x->mc, real, op, &h) != 1 &&
-	    !(op != MAND_MKDIR && in_bare(x, real, &h)))
+	    !(op != MAND_MKDIR && in_bare(x, real, &h)) &&
+	    mandatory_hooks(x->mc, (const char *const *)x->gc->nhooks, x->gc->nnhooks, real, op,
+			    &h) != 1)
 		return 0;
 	ref->refused = true;
 	ref->hit = h;
@@ -1859,6 +1987,9 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 	 * that failed changed nothing (git unlinks each name before it creates it) */
 	if (r == 0 && (c->op == GOP_RENAME || c->op == GOP_UNLINK || c->op == GOP_CHMOD))
 		dirs_drop(x->gc);
+	/* a directory renamed may bring a repository where a directory was seen without one */
+	if (r == 0 && c->op == GOP_RENAME && ref->moved)
+		seen_drop(x->gc);
 	(void)ans;
 	return r;
 }

@@ -79,6 +79,7 @@ struct guard_refusal {
  *   its file-system context (kcmp KCMP_FS) neither use nor fill them. */
 #define GUARD_THREADS 16
 #define GUARD_DIRS    8
+#define GUARD_SEEN    1024 /* directories looked at for a nested repository (a power of 2) */
 #define GUARD_PENDING 32
 struct guard_cache {
 	int root;
@@ -104,6 +105,13 @@ struct guard_cache {
 	uint32_t pending[GUARD_PENDING]; /* threads in a chdir, fchdir or umask call */
 	unsigned npending, epoch;
 	bool off; /* more pending than fit: the facts are unused from then on */
+	/* nested repositories (mand_ctx.nested_hooks): the directories looked at for a .git
+	 * since the last rename of a directory (each one's ancestors up to its write grant's
+	 * root, or the home directory, too), by path; and what the configs of those found name */
+	char *seen[GUARD_SEEN];
+	unsigned nseen;
+	char **nhooks;
+	size_t nnhooks, capnhooks;
 };
 void guard_cache_init(struct guard_cache *gc);
 void guard_cache_release(struct guard_cache *gc);

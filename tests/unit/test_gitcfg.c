@@ -105,7 +105,11 @@ static void test_dirs(void)
 	unsetenv("GIT_CONFIG_GLOBAL");
 	unsetenv("GIT_CONFIG_SYSTEM");
 	unsetenv("XDG_CONFIG_HOME");
-	is_int(gitcfg_hooks_dirs(&out, wt, 3, home), 0, "found");
+	struct strv rel = {0};
+	is_int(gitcfg_hooks_dirs(&out, wt, 3, home, &rel), 0, "found");
+	is_str(rel.n == 1 ? rel.v[0] : "", "rel",
+	       "the global file's relative hooksPath is a name (the repository's own is not)");
+	strv_release(&rel);
 	got[0] = '\0';
 	for (size_t i = 0; i < out.n; i++) {
 		size_t l = strlen(got);
@@ -138,7 +142,21 @@ static void test_dirs(void)
 	setenv("GIT_CONFIG_VALUE_2", "/abs/envinc", 1);
 	setenv("GIT_CONFIG_KEY_3", "core.hooksPath", 1);
 	setenv("GIT_CONFIG_VALUE_3", "~/envgh", 1);
-	is_int(gitcfg_hooks_dirs(&out, wt, 1, home), 0, "found with GIT_CONFIG_COUNT");
+	setenv("GIT_CONFIG_COUNT", "7", 1);
+	setenv("GIT_CONFIG_KEY_5", "core.hooksPath", 1);
+	setenv("GIT_CONFIG_VALUE_5", "./a//b/", 1);
+	setenv("GIT_CONFIG_KEY_6", "core.hooksPath", 1);
+	setenv("GIT_CONFIG_VALUE_6", "../up", 1);
+	is_int(gitcfg_hooks_dirs(&out, wt, 1, home, &rel), 0, "found with GIT_CONFIG_COUNT");
+	{
+		char names[256] = "";
+		for (size_t i = 0; i < rel.n; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s|",
+				 rel.v[i]);
+		is_str(names, "rel|envhk|a/b|",
+		       "the environment's relative ones are names, normalized; one with .. is not");
+	}
+	strv_release(&rel);
 	bool hk = false, inc = false, gh = false, sub = false, opt = false;
 	for (size_t i = 0; i < out.n; i++) {
 		path_normalize(out.v[i]);

@@ -199,7 +199,16 @@ static void test_home(void)
 	DENY(H "/.config/tool/x", MAND_WRITE, MAND_HOME_GRANT, "… nor what is below a dot-entry");
 	DENY(H "/bin/evil", MAND_WRITE, MAND_HOME_GRANT, "… nor ~/bin");
 	DENY(H "/bin", MAND_MKDIR, MAND_HOME_GRANT, "… mkdir ~/bin");
-	ALLOW(H "/.cache/pip/x", MAND_WRITE, "~/.cache is granted by name");
+	ALLOW(H "/.cache/thumbnails/x", MAND_WRITE, "~/.cache is granted by name");
+	DENY(H "/.cache/pip/wheels/x.whl", MAND_WRITE, MAND_NEVER,
+	     "… but not a cache a host tool takes code from");
+	DENY(H "/.cache/pre-commit", MAND_DIR_TO, MAND_NEVER, "… nor a directory moved in there");
+	DENY(H "/.cache/p10k-instant-prompt-u.zsh", MAND_WRITE, MAND_NEVER,
+	     "… nor zsh's instant prompt (a pattern)");
+	ok(hit.rule && strcmp(hit.rule, "~/.cache/p10k-*") == 0, "… named %s", hit.rule);
+	ALLOW(H "/.cache/p10k", MAND_MKDIR, "… a name only like it");
+	DENY(H "/.config/tmux/tmux.conf", MAND_WRITE, MAND_NEVER,
+	     "~/.config/tmux, ~/.config not granted");
 	ALLOW(H "/.local/lib/python3/x", MAND_WRITE, "~/.local granted");
 	DENY(H "/.local/bin/pip", MAND_WRITE, MAND_NEVER, "… but ~/.local/bin stays read-only");
 	ALLOW(H "/notes.txt", MAND_WRITE, "a plain file in a granted ~");
@@ -262,6 +271,15 @@ static void test_home_local(void)
 	ALLOW(H, MAND_WRITE, "chmod of home");
 	ALLOW(H "/.local/share/nvim/shada", MAND_WRITE, "Neovim's other data");
 	ALLOW(H "/.local/share/nvim/sitex", MAND_WRITE, "a name that only starts like site");
+	DENY(H "/.local/share/nvim/lazy/p/plugin/x.lua", MAND_WRITE, MAND_NEVER,
+	     "lazy.nvim's plugins (loaded at every start)");
+	DENY(H "/.local/share/jupyter/kernels/k/kernel.json", MAND_WRITE, MAND_NEVER,
+	     "a Jupyter kernel (its argv runs)");
+	DENY(H "/.config/Code - OSS/User/tasks.json", MAND_WRITE, MAND_NEVER,
+	     "an editor's tasks (~/.config granted)");
+	DENY(H "/.config/mimeapps.list", MAND_WRITE, MAND_NEVER, "the MIME handlers");
+	ALLOW(H "/.config/mimeapps.list.x", MAND_WRITE, "a name that only starts like it");
+	ALLOW(H "/.config/tmuxinator/x.yml", MAND_WRITE, "… another");
 	ALLOW(H "/.local/share/fish/fish_history", MAND_WRITE, "fish's history");
 	ALLOW(H "/.local/share/bash-completionx", MAND_WRITE, "a name that only starts like it");
 	ALLOW(H "/.local/share/other/x", MAND_WRITE, "another directory in ~/.local/share");
@@ -484,6 +502,33 @@ static void test_hooks(void)
 	ALLOW(H "/proj/tools/hooks/pre-commit", MAND_WRITE, "control: no hooksPath");
 }
 
+/* the global config's relative core.hooksPath (mand_ctx.hooknames): by name at any depth in
+ * the home directory or a write grant, as .git/hooks is */
+static void test_hooknames(void)
+{
+	static const char *names[] = {".githooks", "tools/hooks"};
+
+	cx.hooknames = names;
+	cx.nhooknames = 2;
+	DENY(H "/proj/vendor/lib/.githooks/pre-commit", MAND_WRITE, MAND_NEVER,
+	     "a nested repository's hook");
+	ok(hit.rule && strstr(hit.rule, "core.hooksPath"), "… named %s", hit.rule);
+	DENY(H "/proj/.githooks", MAND_MKDIR, MAND_NEVER, "the directory made");
+	DENY("/srv/w/a/b/c/d/e/tools/hooks/post-commit", MAND_WRITE, MAND_NEVER,
+	     "two components, depth 6, in a grant outside home");
+	DENY(H "/proj/x/tools", MAND_DIR_TO, MAND_NEVER, "a directory moved where it holds one");
+	DENY(H "/proj/x/tools", MAND_LINK, MAND_NEVER, "a link there");
+	DENY(H "/proj/x/tools", MAND_REMOVE, MAND_NEVER, "… renamed away");
+	ALLOW(H "/proj/x/tools", MAND_MKDIR, "… made");
+	ALLOW(H "/proj/x/tools/other", MAND_WRITE, "a sibling of hooks");
+	ALLOW(H "/proj/x/hooks/pre-commit", MAND_WRITE, "hooks without tools/");
+	ALLOW(H "/proj/.githooks2/pre-commit", MAND_WRITE, "a name only like it");
+	ALLOW("/etc/.githooks/x", MAND_WRITE, "outside home and the grants: the mounts' work");
+	cx.hooknames = NULL;
+	cx.nhooknames = 0;
+	ALLOW(H "/proj/vendor/lib/.githooks/pre-commit", MAND_WRITE, "control: no such config");
+}
+
 /* $PATH's directories (mand_ctx.bins): a name directly in one, the directory itself, a
  * directory holding one; a subdirectory and what is below it are not */
 static void test_bins(void)
@@ -595,6 +640,7 @@ int main(void)
 	test_gaps();
 	test_policy();
 	test_hooks();
+	test_hooknames();
 	test_bins();
 	test_tools();
 	test_scratch();
