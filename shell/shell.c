@@ -647,7 +647,7 @@ static void make_socket(struct run *r)
 static _Noreturn void dry_run(struct run *r)
 {
 	for (size_t i = 0; i < r->argv.n; i++)
-		printf("%s\n", r->argv.v[i]);
+		sbx_term_printf(stdout, "%s\n", r->argv.v[i]); /* paths a command may have named */
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
