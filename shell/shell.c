@@ -26,6 +26,7 @@
 #include "platform/fdpass.h"
 #include "platform/fds.h"
 #include "platform/log.h"
+#include "platform/pty.h"
 #include "platform/memfile.h"
 #include "platform/sandbox.h"
 #include "platform/term.h"
@@ -1026,6 +1027,8 @@ static int run_sandboxed(struct run *r)
 	drop_unix_fds(r); /* before cd_setup: the switch's own socket is sbxsh's */
 	set = policy_settings(r->pol);
 	r->relay = relay_wanted();
+	if (!r->relay && !r->args.dry_run)
+		sbx_tty_keep(); /* a terminal the command holds as it is: put back after it */
 	cd_setup(r, set);
 	for (;;) {
 		quiet_tools(r);
