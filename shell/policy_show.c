@@ -76,8 +76,8 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 	if (pr->root)
 		sbx_term_printf(f, "root = %s  # %s\n", pr->root, pr->root_origin);
 	else if (pr->no_project)
-		sbx_term_printf(f, "root = none  # no project: %s; to make it one: %s\n", pr->root_origin,
-			pr->no_project);
+		sbx_term_printf(f, "root = none  # no project: %s; to make it one: %s\n",
+				pr->root_origin, pr->no_project);
 	else
 		sbx_term_printf(f, "root = none  # no project: %s\n", pr->root_origin);
 	for (size_t i = 0; i < pr->sections.n; i++)

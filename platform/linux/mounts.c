@@ -1129,6 +1129,12 @@ static bool env_matches(const struct env_pat *e, size_t n, const char *name, siz
 	return false;
 }
 
+static bool scheme_char(char c)
+{
+	c = lower(c);
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '.' || c == '-';
+}
+
 /* s holds a URL with credentials in it: scheme://user:password@host (any scheme), or
  * http(s)://token@host (a token as the user name: git's and GitHub's way). Only the
  * authority counts (up to the first '/', '?' or '#'): https://host/a:b@c holds none. */
@@ -1138,10 +1144,7 @@ static bool url_credentials(const char *s)
 		const char *a = p + 3, *at = NULL, *colon = NULL;
 		const char *scheme = p;
 
-		while (scheme > s && ((scheme[-1] >= 'a' && scheme[-1] <= 'z') ||
-				      (scheme[-1] >= 'A' && scheme[-1] <= 'Z') ||
-				      (scheme[-1] >= '0' && scheme[-1] <= '9') ||
-				      strchr("+.-", scheme[-1])))
+		while (scheme > s && scheme_char(scheme[-1]))
 			scheme--;
 		for (const char *c = a; *c && !strchr("/?# \t\n", *c); c++) {
 			if (*c == '@')
