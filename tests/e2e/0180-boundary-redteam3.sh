@@ -252,6 +252,28 @@ for f in /var/log/btmp /var/log/journal /var/log/private /var/lib/systemd/coredu
 done
 [ -n "$made_run" ] && rm -rf /run/secrets
 
+# --- 2b. stores a variable moves: XDG_CONFIG_HOME, KUBECONFIG, GOOGLE_APPLICATION_CREDENTIALS ---
+mkdir -p "$T/cfg/gh" "$T/elsewhere"
+echo "oauth_token: gho_secret" > "$T/cfg/gh/hosts.yml"
+echo "kube-secret" > "$T/elsewhere/kubeconfig"
+echo "gcp-secret" > "$T/elsewhere/sa.json"
+echo "plain" > "$T/cfg/settings"
+got=$(XDG_CONFIG_HOME="$T/cfg" KUBECONFIG="$T/elsewhere/kubeconfig" \
+	GOOGLE_APPLICATION_CREDENTIALS="$T/elsewhere/sa.json" \
+	sb -c 'cat "$0/gh/hosts.yml" "$1" "$2" "$0/settings" 2>/dev/null' "$T/cfg" \
+	"$T/elsewhere/kubeconfig" "$T/elsewhere/sa.json" 2>/dev/null)
+unlike "gh's hosts.yml under a moved XDG_CONFIG_HOME is hidden" "$got" gho_secret
+unlike "the file KUBECONFIG names is hidden" "$got" kube-secret
+unlike "the file GOOGLE_APPLICATION_CREDENTIALS names is hidden" "$got" gcp-secret
+like "…while the moved config directory's other files stay readable" "$got" '^plain$'
+is "an unset or relative variable in deny_read names nothing (the command runs)" \
+	"$(env -u KUBECONFIG DOCKER_CONFIG=relative/dir "$SBXSH" -c 'echo ran' 2>&1)" ran
+user_policy "$base
+read += \$SBXSH_E2E_SURELY_UNSET/x"
+like "…while in read it is still an error naming it" "$(sb -c 'echo ran' 2>&1)" \
+	'SBXSH_E2E_SURELY_UNSET, which is not set'
+user_policy "$base"
+
 # podman's first login file: $XDG_RUNTIME_DIR/containers/auth.json under /run/user/UID
 rd=/run/user/$(id -u)
 if [ -d "$rd" ] && [ -w "$rd" ] && [ ! -e "$rd/containers" ]; then
