@@ -237,6 +237,11 @@ for f in /var/log/btmp /var/log/journal /var/log/private /var/lib/systemd/coredu
 		skip "$f is hidden" "no $f on this machine"
 		continue
 	fi
+	if [ -d "$f" ]; then has=$(ls -A "$f" 2>/dev/null | head -n 1); else has=$(head -c 1 "$f" 2>/dev/null); fi
+	if is_root && [ -z "$has" ]; then
+		skip "$f is hidden from root" "$f is empty here: nothing to show either way"
+		continue
+	fi
 	if [ -d "$f" ]; then
 		v=$(sb -c 'ls -A "$0" 2>/dev/null | wc -l' "$f" 2>/dev/null)
 	else
