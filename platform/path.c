@@ -227,7 +227,7 @@ static int expand_var(const char **pp, struct buf *b, char **err)
 		if (asprintf(err, "uses $%s, which is not set; set it or write the path out", var) <
 		    0)
 			*err = NULL;
-		return -EINVAL;
+		return -ENXIO;
 	}
 	sb_puts_lit(b, val); /* a value's characters are literal, never glob syntax */
 	*pp = braced ? p + 1 : p;
@@ -362,7 +362,7 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 			     "absolute",
 			     b.p) < 0)
 			*err = NULL;
-		r = -EINVAL;
+		r = -ENXIO;
 		goto out;
 	}
 	path_normalize(b.p);

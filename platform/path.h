@@ -15,7 +15,9 @@
  * checks glob syntax. What is substituted (home, root, a variable's value) is escaped: its
  * characters are literal, never glob syntax.
  * Returns 0 and *out (caller frees), or -EINVAL / -ENOMEM with *err (caller frees, may be
- * NULL on -ENOMEM) saying what is wrong and how to fix it. */
+ * NULL on -ENOMEM) saying what is wrong and how to fix it; -ENXIO (with *err) when a variable
+ * is unset or empty, or a path from a variable is relative: deny_read takes that as naming
+ * nothing. */
 int path_expand(const char *in, const char *home, const char *root, char **out, char **err);
 
 /* NULL when the glob syntax of s is valid, else a static message. */

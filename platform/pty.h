@@ -34,6 +34,15 @@ void sbx_tty_restore(void);
 /* true between sbx_tty_raw and sbx_tty_restore. */
 bool sbx_tty_is_raw(void);
 
+/* The caller's terminal on some of 0-2 handed to a command as it is (no relay: not all three
+ * are terminals, or sbxsh is not in the terminal's foreground): saves each one's modes and
+ * the flags of its shared description once (a no-op for a descriptor that is no terminal).
+ * sbx_tty_keep_restore puts back the flags (O_NONBLOCK would make the caller's next read
+ * fail) and, when sbxsh is the terminal's foreground, the modes (raw, no echo) the command
+ * left: nothing the command does to the caller's terminal outlives it. */
+void sbx_tty_keep(void);
+void sbx_tty_keep_restore(void);
+
 /* The stage: a session of its own (unless it leads one) with the terminal on fd as its
  * controlling terminal, so the shell it starts has job control. Returns 0 or -errno. */
 int sbx_pty_take(int fd);

@@ -157,7 +157,7 @@ static void quoted(FILE *f, const char *s, size_t n)
 static bool any_match(const struct pol_list *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (fnmatch(l->v[i].value, name, 0) == 0)
+		if (fnmatch(l->v[i].value, name, FNM_CASEFOLD) == 0)
 			return true;
 	return false;
 }

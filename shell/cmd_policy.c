@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "platform/log.h"
+#include "platform/term.h"
 #include "shell/agent.h"
 #include "shell/commands.h"
 #include "shell/policy.h"
@@ -74,9 +75,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 static void print_diag(const struct diag *d)
 {
 	for (size_t i = 0; i < d->errors.n; i++)
-		fprintf(stderr, "%s\n", d->errors.v[i]);
+		sbx_term_printf(stderr, "%s\n", d->errors.v[i]);
 	for (size_t i = 0; i < d->warnings.n; i++)
-		fprintf(stderr, "warning: %s\n", d->warnings.v[i]);
+		sbx_term_printf(stderr, "warning: %s\n", d->warnings.v[i]);
 }
 
 static int check(const struct args *a, const struct policy_opts *o)

@@ -391,9 +391,11 @@ static bool valid_env_name(const char *s, bool glob)
 static void check_path(struct pctx *c, const char *key, const char *tok, bool absolute)
 {
 	char *out = NULL, *err = NULL;
+	int r;
 	if (absolute && tok[0] != '/' && tok[0] != '~' && tok[0] != '$')
 		perr(c, "%s: '%s' must be an absolute path", key, tok);
-	else if (path_expand(tok, c->p->home, "/", &out, &err) < 0)
+	else if ((r = path_expand(tok, c->p->home, "/", &out, &err)) < 0 &&
+		 !(r == -ENXIO && strcmp(key, "deny_read") == 0)) /* names nothing: hides nothing */
 		perr(c, "%s: '%s' %s", key, tok, err ? err : "cannot be expanded");
 	free(out);
 	free(err);

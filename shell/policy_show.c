@@ -1,29 +1,33 @@
 /* policy_show — `sbxsh policy` output: one "key = value  # origin" line per value, stable
- * order (the tables' order), so that it can be grepped and golden-tested. */
+ * order (the tables' order), so that it can be grepped and golden-tested. Every line is
+ * escaped for the terminal (platform/term.h): the cwd, the root and a glob's hits are names
+ * a command may have made. */
 #include <stdio.h>
+
+#include "platform/term.h"
 
 #include "shell/policy_impl.h"
 
 static void origin(FILE *f, const char *file, unsigned line)
 {
 	if (file)
-		fprintf(f, "  # %s:%u\n", file, line);
+		sbx_term_printf(f, "  # %s:%u\n", file, line);
 	else
 		fputs("  # default\n", f);
 }
 
 static void scalar(FILE *f, const char *key, const char *v, struct pol_origin o)
 {
-	fprintf(f, "%s = %s", key, v);
+	sbx_term_printf(f, "%s = %s", key, v);
 	origin(f, o.file, o.line);
 }
 
 static void list(FILE *f, const char *key, const struct pol_list *l)
 {
 	if (!l->n)
-		fprintf(f, "%s =\n", key);
+		sbx_term_printf(f, "%s =\n", key);
 	for (size_t i = 0; i < l->n; i++) {
-		fprintf(f, "%s = %s", key, l->v[i].value);
+		sbx_term_printf(f, "%s = %s", key, l->v[i].value);
 		origin(f, l->v[i].file, l->v[i].line);
 	}
 }
@@ -68,17 +72,17 @@ static void print_settings(FILE *f, const struct settings *s)
 
 void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 {
-	fprintf(f, "cwd = %s\n", pr->cwd);
+	sbx_term_printf(f, "cwd = %s\n", pr->cwd);
 	if (pr->root)
-		fprintf(f, "root = %s  # %s\n", pr->root, pr->root_origin);
+		sbx_term_printf(f, "root = %s  # %s\n", pr->root, pr->root_origin);
 	else if (pr->no_project)
-		fprintf(f, "root = none  # no project: %s; to make it one: %s\n", pr->root_origin,
-			pr->no_project);
+		sbx_term_printf(f, "root = none  # no project: %s; to make it one: %s\n",
+				pr->root_origin, pr->no_project);
 	else
-		fprintf(f, "root = none  # no project: %s\n", pr->root_origin);
+		sbx_term_printf(f, "root = none  # no project: %s\n", pr->root_origin);
 	for (size_t i = 0; i < pr->sections.n; i++)
-		fprintf(f, "section = %s\n", pr->sections.v[i]);
-	fprintf(f, "grant_in = %s in %s\n", pr->grant_section, pr->grant_file);
+		sbx_term_printf(f, "section = %s\n", pr->sections.v[i]);
+	sbx_term_printf(f, "grant_in = %s in %s\n", pr->grant_section, pr->grant_file);
 	print_settings(f, policy_settings(p));
 	fputs("[profile]\n", f);
 	list(f, "read", &pr->read);
@@ -103,6 +107,11 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 		list(f, "unix_sockets", &pr->unix_sockets);
 	list(f, "listen", &pr->listen);
 	list(f, "env_unset", &pr->env_unset);
+	if (pr->env_unset.n)
+		fputs("# env_unset also removes a variable whose value holds a URL with a password "
+		      "(scheme://user:password@host, https://token@host) or an Authorization "
+		      "header, unless env_keep names it\n",
+		      f);
 	list(f, "env_keep", &pr->env_keep);
 	list(f, "env_set", &pr->env_set);
 	scalar(f, "on_violation", policy_viol_names[pr->on_violation], pr->o_on_violation);

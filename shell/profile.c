@@ -205,7 +205,7 @@ static int compile_dir(struct policy *p, struct section *s, struct path_cache *p
 		stars += strcmp(s->comps.v[i], "**") == 0;
 		s->literal += !path_has_glob(s->comps.v[i]);
 	}
-	if (r == -EINVAL || stars > MAX_DOUBLE_STAR) {
+	if (r == -EINVAL || r == -ENXIO || stars > MAX_DOUBLE_STAR) {
 		if (err)
 			policy_diag(&d->errors, s->file, s->line, "%s: the pattern %s", s->head,
 				    err);
@@ -471,6 +471,10 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 		if (no_project_skips(st, op, tok))
 			return 1;
 		r = path_expand(tok, home, st->pr->root ? st->pr->root : st->pr->cwd, &exp, &err);
+		if (r == -ENXIO && op->key == K_DENY_READ) { /* $VAR unset: nothing to hide */
+			free(err);
+			return 1;
+		}
 		if (r == 0)
 			r = path_canon_cached(exp, &st->cache, out);
 		if (r == 0 && op->key == K_WRITE &&

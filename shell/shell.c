@@ -26,6 +26,7 @@
 #include "platform/fdpass.h"
 #include "platform/fds.h"
 #include "platform/log.h"
+#include "platform/pty.h"
 #include "platform/memfile.h"
 #include "platform/sandbox.h"
 #include "platform/term.h"
@@ -647,7 +648,7 @@ static void make_socket(struct run *r)
 static _Noreturn void dry_run(struct run *r)
 {
 	for (size_t i = 0; i < r->argv.n; i++)
-		printf("%s\n", r->argv.v[i]);
+		sbx_term_printf(stdout, "%s\n", r->argv.v[i]); /* paths a command may have named */
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
@@ -1026,6 +1027,8 @@ static int run_sandboxed(struct run *r)
 	drop_unix_fds(r); /* before cd_setup: the switch's own socket is sbxsh's */
 	set = policy_settings(r->pol);
 	r->relay = relay_wanted();
+	if (!r->relay && !r->args.dry_run)
+		sbx_tty_keep(); /* a terminal the command holds as it is: put back after it */
 	cd_setup(r, set);
 	for (;;) {
 		quiet_tools(r);

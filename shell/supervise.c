@@ -37,6 +37,7 @@
 #include "platform/fdpass.h"
 #include "platform/log.h"
 #include "platform/proc.h"
+#include "platform/pty.h"
 #include "platform/sandbox.h"
 #include "platform/stage_proto.h"
 #include "shell/relay.h"
@@ -386,6 +387,7 @@ _Noreturn void supervise_exit(int wstatus)
 {
 	fflush(NULL); /* the report is out before we wait on the sandbox's teardown */
 	reap_bwrap();
+	sbx_tty_keep_restore(); /* the sandbox is gone: nothing changes the terminal after this */
 	if (WIFEXITED(wstatus))
 		exit(WEXITSTATUS(wstatus));
 	int sig = WTERMSIG(wstatus);

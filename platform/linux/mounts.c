@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1081,6 +1082,13 @@ static int check_cwd(struct plan *pl, const struct sandbox_req *p, const struct 
 /* pat (only literals and '*') against s: the common shape of env_unset patterns, matched
  * without fnmatch (~700 instructions a call: the default list against every variable was a
  * third of the front end's work). */
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Case-insensitive: a credential's name is one whatever its case (npm reads
+ * npm_config_//host/:_authToken, shells and CI systems pass lower-case names on). */
 static bool star_match(const char *pat, const char *s)
 {
 	const char *star = NULL, *resume = NULL;
@@ -1089,7 +1097,7 @@ static bool star_match(const char *pat, const char *s)
 		if (*pat == '*') {
 			star = ++pat;
 			resume = s;
-		} else if (*pat == *s) {
+		} else if (lower(*pat) == lower(*s)) {
 			pat++, s++;
 		} else if (star) {
 			pat = star;
@@ -1122,8 +1130,8 @@ static struct env_pat *env_pats(const struct pol_list *l)
 		e[i].v = v;
 		for (const char *c = v; *c && !e[i].fn; c++)
 			e[i].fn = *c == '?' || *c == '[' || *c == '\\';
-		e[i].first = n && v[0] != '*' ? v[0] : 0;
-		e[i].last = n && v[n - 1] != '*' ? v[n - 1] : 0;
+		e[i].first = n && v[0] != '*' ? lower(v[0]) : 0;
+		e[i].last = n && v[n - 1] != '*' ? lower(v[n - 1]) : 0;
 	}
 	return e;
 }
@@ -1132,16 +1140,61 @@ static bool env_matches(const struct env_pat *e, size_t n, const char *name, siz
 {
 	for (size_t i = 0; i < n; i++) {
 		if (e[i].fn) {
-			if (fnmatch(e[i].v, name, 0) == 0)
+			if (fnmatch(e[i].v, name, FNM_CASEFOLD) == 0)
 				return true;
 			continue;
 		}
-		if ((e[i].first && e[i].first != name[0]) ||
-		    (e[i].last && (!len || e[i].last != name[len - 1])))
+		if ((e[i].first && e[i].first != lower(name[0])) ||
+		    (e[i].last && (!len || e[i].last != lower(name[len - 1]))))
 			continue;
 		if (star_match(e[i].v, name))
 			return true;
 	}
+	return false;
+}
+
+static bool scheme_char(char c)
+{
+	c = lower(c);
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '.' || c == '-';
+}
+
+/* s holds a URL with credentials in it: scheme://user:password@host (any scheme), or
+ * http(s)://token@host (a token as the user name: git's and GitHub's way). Only the
+ * authority counts (up to the first '/', '?' or '#'): https://host/a:b@c holds none. */
+static bool url_credentials(const char *s)
+{
+	for (const char *p = strstr(s, "://"); p; p = strstr(p + 3, "://")) {
+		const char *a = p + 3, *at = NULL, *colon = NULL;
+		const char *scheme = p;
+
+		while (scheme > s && scheme_char(scheme[-1]))
+			scheme--;
+		for (const char *c = a; *c && !strchr("/?# \t\n", *c); c++) {
+			if (*c == '@')
+				at = c;
+			else if (*c == ':' && !at && !colon)
+				colon = c;
+		}
+		if (!at || scheme == p)
+			continue;
+		if (colon && colon < at)
+			return true;
+		size_t sl = (size_t)(p - scheme);
+		if (at > a && ((sl == 4 && !strncasecmp(scheme, "http", 4)) ||
+			       (sl == 5 && !strncasecmp(scheme, "https", 5))))
+			return true;
+	}
+	return false;
+}
+
+/* An HTTP Authorization header in a value (git's http.extraheader through
+ * GIT_CONFIG_PARAMETERS, a curl or CI header variable). */
+static bool auth_header(const char *s)
+{
+	for (const char *p = s; (p = strchr(p, ':')); p++)
+		if (p - s >= 13 && !strncasecmp(p - 13, "authorization", 13))
+			return true;
 	return false;
 }
 
@@ -1151,14 +1204,18 @@ static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
 	struct env_pat *unset = env_pats(&p->env_unset), *keep = env_pats(&p->env_keep);
 	int r = unset && keep ? 0 : -ENOMEM;
 
-	/* env_unset, except what env_keep names; each name once, in the environment's order. */
+	/* env_unset, except what env_keep names; each name once, in the environment's order. A
+	 * value with credentials (a URL's password, an Authorization header) goes whatever its
+	 * name, unless env_unset is empty. */
 	for (char *const *e = c->environ; r == 0 && e && *e; e++) {
 		const char *eq = strchr(*e, '=');
 		char *name = eq ? strndup(*e, (size_t)(eq - *e)) : NULL;
 		size_t len = eq ? (size_t)(eq - *e) : 0;
 		if (eq && !name)
 			r = -ENOMEM;
-		else if (name && env_matches(unset, p->env_unset.n, name, len) &&
+		else if (name &&
+			 (env_matches(unset, p->env_unset.n, name, len) ||
+			  (p->env_unset.n && (url_credentials(eq + 1) || auth_header(eq + 1)))) &&
 			 !env_matches(keep, p->env_keep.n, name, len) &&
 			 strv_find(&s->env_unset, name) < 0)
 			r = strv_push(&s->env_unset, name);

@@ -190,6 +190,59 @@ int sbx_tty_raw(int fd)
 	return 0;
 }
 
+static struct {
+	int fd, flags;
+	bool modes;
+	struct termios t;
+} kept[3];
+static int nkept = -1;
+
+void sbx_tty_keep(void)
+{
+	if (nkept >= 0)
+		return;
+	nkept = 0;
+	for (int fd = 0; fd <= 2; fd++) {
+		int fl;
+
+		if (!isatty(fd) || (fl = fcntl(fd, F_GETFL)) < 0)
+			continue;
+		kept[nkept].fd = fd;
+		kept[nkept].flags = fl;
+		kept[nkept].modes = tcgetattr(fd, &kept[nkept].t) == 0;
+		nkept++;
+	}
+}
+
+static bool same_modes(const struct termios *a, const struct termios *b)
+{
+	return a->c_iflag == b->c_iflag && a->c_oflag == b->c_oflag && a->c_cflag == b->c_cflag &&
+	       a->c_lflag == b->c_lflag && !memcmp(a->c_cc, b->c_cc, sizeof(a->c_cc)) &&
+	       cfgetispeed(a) == cfgetispeed(b) && cfgetospeed(a) == cfgetospeed(b);
+}
+
+void sbx_tty_keep_restore(void)
+{
+	sigset_t ttou, old;
+
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old); /* a write to the modes from the background */
+	for (int i = 0; i < nkept; i++) {
+		struct termios now;
+		int fl = fcntl(kept[i].fd, F_GETFL);
+
+		if (fl >= 0 && fl != kept[i].flags)
+			fcntl(kept[i].fd, F_SETFL, kept[i].flags);
+		/* from the background the modes may be the foreground job's own: left alone */
+		if (kept[i].modes && tcgetpgrp(kept[i].fd) == getpgrp() &&
+		    tcgetattr(kept[i].fd, &now) == 0 && !same_modes(&now, &kept[i].t))
+			tcsetattr(kept[i].fd, TCSANOW, &kept[i].t);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	nkept = nkept < 0 ? nkept : 0;
+}
+
 int sbx_pty_take(int fd)
 {
 	/* bwrap --new-session made us a session leader already: setsid then says EPERM */
