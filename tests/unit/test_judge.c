@@ -165,6 +165,12 @@ static void test_writes(void)
 	is_int(J(VK_WRITE, H "/.bash_history", 0, &v), 0, "a refused shell history is noise");
 	is_int(J(VK_WRITE, H "/.bash_history-123.tmp", 0, &v), 0, "… and its temporary");
 	is_int(J(VK_WRITE, H "/sub/.bash_history", 0, &v), 1, "… only in the home directory");
+	is_int(J(VK_WRITE, H "/.viminfo", 0, &v), 0, "vim's history (~/.viminfo) is noise");
+	is_int(J(VK_WRITE, H "/.viminfz.tmp", 0, &v), 0, "… and its temporary");
+	is_int(J(VK_WRITE, H "/.config/procps", JF_MKDIR, &v), 0, "top's mkdir ~/.config/procps");
+	is_int(J(VK_WRITE, H "/.config/procps/toprc", 0, &v), 1, "… but not a write of its toprc");
+	is_int(J(VK_WRITE, H "/.config/procpsx", JF_MKDIR, &v), 1, "… nor another name");
+	is_int(J(VK_WRITE, H "/.config/procps", 0, &v), 1, "… nor a file of that name");
 	is_int(J(VK_WRITE, H "/notes.txt", 0, &v), 1, "a file directly in home");
 	judge_suggest(&jc, &v, s, sizeof(s));
 	ok(strstr(s, "write += ~/notes.txt (the file alone") != NULL,
