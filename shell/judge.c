@@ -578,10 +578,9 @@ static bool noise(const char *p)
 static bool history_noise(const struct judge_ctx *c, const char *p, unsigned flags)
 {
 	static const char *const names[] = {
-	    ".bash_history",	  ".zsh_history",    ".python_history",
-	    ".node_repl_history", ".sqlite_history", ".psql_history",
-	    ".mysql_history",	  ".lesshst",	     ".history",
-	    ".viminf"};
+	    ".bash_history",   ".zsh_history",	".python_history", ".node_repl_history",
+	    ".sqlite_history", ".psql_history", ".mysql_history",  ".lesshst",
+	    ".history",	       ".viminf"};
 	size_t hl = c->home ? strlen(c->home) : 0;
 
 	if (!hl || strncmp(p, c->home, hl) != 0 || p[hl] != '/')
