@@ -360,6 +360,12 @@ static bool is_bash(const char *path)
 	return strcmp(b ? b + 1 : path, "bash") == 0;
 }
 
+static bool is_zsh(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return strcmp(b ? b + 1 : path, "zsh") == 0;
+}
+
 /* The inner bash reads sbxsh.bashrc (the user's ~/.bashrc, then the marker) unless the caller
  * chose its start-up files. */
 static bool own_rc(const struct shell_args *a)
@@ -869,15 +875,16 @@ static int cd_judge(void *arg, const char *cwd, char **to)
 	return v;
 }
 
-/* An interactive bash behind the relay, with sbxsh's rc file (a login shell's late), not the
- * recovery shell: the shell that can switch. */
+/* An interactive bash behind the relay, with sbxsh's rc file (a login shell's late), or an
+ * interactive zsh (sbxsh's .zshenv), not the recovery shell: the shell that can switch. */
 static void cd_setup(struct run *r, const struct settings *set)
 {
 	struct cdsw_hooks h = {cd_judge, cd_say, r};
+	const char *sh = inner_for(&r->args, set);
+	bool bash = is_bash(sh) && own_rc(&r->args) && (!r->args.login || late_rc(r));
+	bool zsh = is_zsh(sh) && access(ZDOTDIR_PATH "/.zshenv", R_OK) == 0;
 
-	if (!r->relay || !interactive(&r->args) || (r->args.login && !late_rc(r)) ||
-	    r->args.dry_run || r->recovery || !is_bash(inner_for(&r->args, set)) ||
-	    !own_rc(&r->args))
+	if (!r->relay || !interactive(&r->args) || r->args.dry_run || r->recovery || !(bash || zsh))
 		return;
 	for (size_t i = 0; i < r->args.fwd.n; i++)
 		if (strv_push(&r->fwd0, r->args.fwd.v[i]) < 0)
@@ -921,7 +928,8 @@ static void cd_plan_fds(struct run *r)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_CDSW_STATE=%d", state);
 	/* A login shell after a switch: its profile files ran in the first sandbox; the state
 	 * has what they set (sourced by the late rc file at the first prompt). */
-	if (e == 0 && state >= 0 && r->args.login && r->args.fwd.n > 0)
+	if (e == 0 && state >= 0 && r->args.login && r->args.fwd.n > 0 &&
+	    !is_zsh(r->spec.inner_shell ? r->spec.inner_shell : "bash"))
 		e = argv_noprofile(&r->args.fwd);
 	if (e < 0)
 		sbx_fatal("out of memory");
