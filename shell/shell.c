@@ -380,10 +380,11 @@ static bool own_rc(const struct shell_args *a)
 }
 
 /* A login bash reads no rc file: it sources sbxsh.bashrc from its first PROMPT_COMMAND, after
- * its profile files ran, when the caller set none (SBXSH_RC_LATE tells the file). */
+ * its profile files ran (SBXSH_RC_LATE tells the file). A PROMPT_COMMAND of the caller's goes
+ * in SBXSH_USER_PROMPT_COMMAND, and the file puts it back in its place. */
 static bool late_rc(const struct run *r)
 {
-	return r->args.login && !getenv("PROMPT_COMMAND") && own_rc(&r->args);
+	return r->args.login && own_rc(&r->args);
 }
 
 /* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile; a login shell: late_rc):
@@ -406,6 +407,9 @@ static void prompt_marker(struct run *r, const struct settings *set)
 			e = strv_push(&r->spec.env_set, "PROMPT_COMMAND=. " BASHRC_PATH);
 		if (e == 0)
 			e = strv_push(&r->spec.env_set, "SBXSH_RC_LATE=1");
+		if (e == 0 && getenv("PROMPT_COMMAND"))
+			e = strv_pushf(&r->spec.env_set, "SBXSH_USER_PROMPT_COMMAND=%s",
+				       getenv("PROMPT_COMMAND"));
 	}
 	if (e == 0 && !r->args.login && own_rc(&r->args)) {
 		struct strv argv = {0};

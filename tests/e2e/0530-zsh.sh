@@ -129,6 +129,8 @@ like "…the umask kept" "$(screen)" '^027$'
 like "…a trap kept" "$(screen)" '^usr1-trap$'
 like "…the directory stack kept" "$(screen)" '^ds=/$'
 like "…and the history" "$(screen)" '^hist=1$'
+cmd 'echo "zd=${ZDOTDIR-unset} uzd=${SBXSH_USER_ZDOTDIR-unset}"'
+like "…ZDOTDIR as the caller had it (unset), not sbxsh's" "$(screen)" '^zd=unset uzd=unset$'
 cmd 'touch q-ok && echo q-wrote'
 check "…and the new profile's grant applies (a write in the new project)" test -e "$Q/q-ok"
 cmd 'sleep 1234 &'
