@@ -651,6 +651,11 @@ bool judge_ignored_write(const struct judge_ctx *c, const char *path)
 	return c->prof && ignored(&c->prof->ignore_write, path);
 }
 
+bool judge_noise_write(const struct judge_ctx *c, const char *path, unsigned flags)
+{
+	return cache_noise(path) || history_noise(c, path, flags);
+}
+
 void judge_unix(struct verdict *v)
 {
 	memset(v, 0, sizeof(*v));
