@@ -198,7 +198,8 @@ like "…before the next command's output" "$(printf '%s\n' "$out" | sed -n '3p'
 # The inner shell killed from outside: sbxsh ends with its status, the terminal restored.
 start "$SBXSH"
 wait_screen "$PR"
-inner=$(pgrep -n -f -- "--rcfile .*sbxsh\.bashrc")
+# (this run's own: its user's, of its install; a concurrent run's bash is not ours to kill)
+inner=$(pgrep -n -u "$(id -u)" -f -- "--rcfile ${SBXSH%/bin/sbxsh}/.*sbxsh\.bashrc")
 [ -n "$inner" ] && kill -KILL "$inner"
 wait_file "$H/status"
 is "the inner shell killed (SIGKILL): sbxsh's status says so (137)" "$(cat "$H/status")" 137
