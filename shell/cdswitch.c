@@ -174,10 +174,22 @@ static int setenv_names(char *const *argv, struct strv *names)
 	return 0;
 }
 
-/* Ours, read by sbxsh.bashrc before the state: not the state's to set again. */
+/* Ours, for the start-up files (read and unset by sbxsh.bashrc or sbxsh.zshenv before the
+ * state is sourced): not the state's to set again. A login bash's PROMPT_COMMAND (`. rc`) set
+ * again would source the rc file at every prompt, which then forgets the channel (the switch
+ * worked once); zsh's ZDOTDIR set again would be sbxsh's directory, not the user's. */
 static bool control_var(const char *name)
 {
-	return strncmp(name, "SBXSH_CDSW_", 11) == 0 || strcmp(name, "SBXSH_PROMPT_MARKER") == 0;
+	static const char *const ours[] = {
+	    "SBXSH_PROMPT_MARKER", "SBXSH_RC_LATE",  "SBXSH_USER_PROMPT_COMMAND",
+	    "SBXSH_USER_ZDOTDIR",  "PROMPT_COMMAND", "ZDOTDIR"};
+
+	if (strncmp(name, "SBXSH_CDSW_", 11) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(ours) / sizeof(*ours); i++)
+		if (strcmp(name, ours[i]) == 0)
+			return true;
+	return false;
 }
 
 /* The state's tail: what the new sandbox's environment says wins. */

@@ -572,17 +572,22 @@ static bool noise(const char *p)
 }
 
 /* Interactive history files in the home directory (and their rewrite temporaries, e.g.
- * bash's "~/.bash_history-PID.tmp"): a shell or REPL that cannot save history says nothing
- * and loses nothing the command made. */
-static bool history_noise(const struct judge_ctx *c, const char *p)
+ * bash's "~/.bash_history-PID.tmp", vim's "~/.viminfz.tmp"): a shell, REPL or editor that
+ * cannot save history says nothing and loses nothing the command made. And top's mkdir of
+ * ~/.config/procps at every start (its toprc, written on `W`, is still reported). */
+static bool history_noise(const struct judge_ctx *c, const char *p, unsigned flags)
 {
 	static const char *const names[] = {
-	    ".bash_history",	  ".zsh_history",    ".python_history",
-	    ".node_repl_history", ".sqlite_history", ".psql_history",
-	    ".mysql_history",	  ".lesshst",	     ".history"};
+	    ".bash_history",   ".zsh_history",	".python_history", ".node_repl_history",
+	    ".sqlite_history", ".psql_history", ".mysql_history",  ".lesshst",
+	    ".history",	       ".viminf"};
 	size_t hl = c->home ? strlen(c->home) : 0;
 
-	if (!hl || strncmp(p, c->home, hl) != 0 || p[hl] != '/' || strchr(p + hl + 1, '/'))
+	if (!hl || strncmp(p, c->home, hl) != 0 || p[hl] != '/')
+		return false;
+	if ((flags & JF_MKDIR) && strcmp(p + hl, "/.config/procps") == 0)
+		return true;
+	if (strchr(p + hl + 1, '/'))
 		return false;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strncmp(p + hl + 1, names[i], strlen(names[i])) == 0)
@@ -620,7 +625,7 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	if (vis == VIS_PRIVATE || vis == VIS_RW || vis == VIS_SKELETON)
 		return 0;
 	if (kind == VK_WRITE) {
-		if (cache_noise(p) || history_noise(c, v->path))
+		if (cache_noise(p) || history_noise(c, v->path, flags))
 			return 0;
 		if (vis == VIS_RO && (flags & (JF_MKDIR | JF_TIMES)) && c->exists &&
 		    c->exists(v->path, c->arg))
@@ -644,6 +649,11 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 bool judge_ignored_write(const struct judge_ctx *c, const char *path)
 {
 	return c->prof && ignored(&c->prof->ignore_write, path);
+}
+
+bool judge_noise_write(const struct judge_ctx *c, const char *path, unsigned flags)
+{
+	return cache_noise(path) || history_noise(c, path, flags);
 }
 
 void judge_unix(struct verdict *v)

@@ -74,6 +74,9 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 /* A refused socket(AF_UNIX): always a violation unless ignore_write… none apply. */
 /* path matches the profile's ignore_write (never reported; enforcement unchanged). */
 bool judge_ignored_write(const struct judge_ctx *c, const char *path);
+/* A refused write that is noise whatever refused it (a history file, top's ~/.config/procps,
+ * a __pycache__): the guard's refusals under the home rule are not reported either. */
+bool judge_noise_write(const struct judge_ctx *c, const char *path, unsigned flags);
 void judge_unix(struct verdict *v);
 
 /* A host (and port) the proxy refused: 1 with *v filled, 0 when ignore_network silences it.

@@ -627,7 +627,8 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 {
 	struct verdict v;
 
-	if (m->quiet || judge_ignored_write(&m->jc, ref->path))
+	if (m->quiet || judge_ignored_write(&m->jc, ref->path) ||
+	    judge_noise_write(&m->jc, ref->path, ref->flags & MON_JF))
 		return;
 	memset(&v, 0, sizeof(v));
 	v.kind = VK_WRITE;

@@ -21,16 +21,23 @@
 __sbxsh_late=${SBXSH_RC_LATE-}
 __sbxsh_cdfd=${SBXSH_CDSW_FD-}
 __sbxsh_state=${SBXSH_CDSW_STATE-}
-unset SBXSH_CDSW_FD SBXSH_CDSW_STATE SBXSH_RC_LATE
+__sbxsh_upc=${SBXSH_USER_PROMPT_COMMAND-}
+unset SBXSH_CDSW_FD SBXSH_CDSW_STATE SBXSH_RC_LATE SBXSH_USER_PROMPT_COMMAND
 if [ -n "$__sbxsh_late" ]; then
 	builtin export -n PROMPT_COMMAND # a child bash must not source this file
-	case ${PROMPT_COMMAND-} in *sbxsh.bashrc*) PROMPT_COMMAND= ;; esac
+	# `. THIS_FILE` gives way to the caller's PROMPT_COMMAND (a profile file's additions around
+	# it stay), which then runs once for this prompt
+	__sbxsh_n=". ${BASH_SOURCE[0]}"
+	case ${PROMPT_COMMAND-} in
+	*"$__sbxsh_n"*) PROMPT_COMMAND=${PROMPT_COMMAND/"$__sbxsh_n"/$__sbxsh_upc} ;;
+	*) __sbxsh_upc= ;;
+	esac
 fi
 case $__sbxsh_cdfd in
 '' | *[!0-9]*) __sbxsh_cdfd= ;;
 *) builtin printf H 2> /dev/null >&"$__sbxsh_cdfd" || __sbxsh_cdfd= ;;
 esac
-case $__sbxsh_state in '' | *[!0-9]*) __sbxsh_state= ;; esac
+case $__sbxsh_state in '' | *[!0-9]*) __sbxsh_state= ;; *) __sbxsh_upc= ;; esac
 if [ -n "$__sbxsh_state" ]; then
 	. "/dev/fd/$__sbxsh_state" 2> /dev/null
 	exec {__sbxsh_state}<&-
@@ -147,5 +154,9 @@ fi
 # Late (from the first PROMPT_COMMAND): this prompt's turn is now.
 if [ -n "$__sbxsh_late" ]; then
 	unset __sbxsh_late
+	if [ -n "$__sbxsh_upc" ]; then # (none after a switch: the state has its PROMPT_COMMAND)
+		eval "$__sbxsh_upc"
+	fi
+	unset __sbxsh_upc
 	__sbxsh_prompt
 fi

@@ -9,28 +9,149 @@
 # on the terminal above the prompt; and it puts the marker before the prompt unless the prompt
 # already starts with it ('%' doubled; with PROMPT_SUBST a reference to a variable, so the
 # marker's text is never expanded).
+#
+# The profile switch on cd, as sbxsh.bashrc does it for bash (the same channel and protocol,
+# SBXSH_CDSW_FD: "H" first, "P0"/"P1" at each prompt, the front end's k or s; on s the state in
+# zsh's own syntax, then on x the shell exits 0). After a switch (SBXSH_CDSW_STATE) the state
+# is sourced here instead of the user's .zshenv, and no other start-up file is read (RCS off
+# until the first prompt: the state has what they set; a login's .zlogout still runs at the
+# session's end).
 if (( ${+SBXSH_USER_ZDOTDIR} )); then
 	ZDOTDIR=$SBXSH_USER_ZDOTDIR
 else
 	unset ZDOTDIR
 fi
 unset SBXSH_USER_ZDOTDIR
+typeset -g __sbxsh_cdfd=${SBXSH_CDSW_FD-} __sbxsh_state=${SBXSH_CDSW_STATE-}
+unset SBXSH_CDSW_FD SBXSH_CDSW_STATE
+[[ $__sbxsh_cdfd == <-> ]] || __sbxsh_cdfd=
+[[ $__sbxsh_state == <-> ]] || __sbxsh_state=
 if [[ -o interactive ]]; then
+	if [[ -n $__sbxsh_cdfd ]]; then
+		builtin print -n H 2> /dev/null >&$__sbxsh_cdfd || __sbxsh_cdfd=
+	fi
+	if [[ -n $__sbxsh_state ]]; then
+		builtin source /dev/fd/$__sbxsh_state 2> /dev/null
+		exec {__sbxsh_state}<&-
+	fi
 	typeset -g __sbxsh_marker=${SBXSH_PROMPT_MARKER-}
 	typeset -g __sbxsh_mp=${__sbxsh_marker//\%/%%}
 	unset SBXSH_PROMPT_MARKER
 	function __sbxsh_precmd {
 		local m=$__sbxsh_mp
 		[[ -o promptsubst ]] && m='${__sbxsh_mp}'
+		local -A __sbxsh_uo # the user's options, for a dump (emulate -L changes them here)
+		[[ -z $__sbxsh_cdfd ]] || __sbxsh_uo=("${(@kv)options}")
 		emulate -L zsh
 		: >> /dev/null
 		precmd_functions=(${precmd_functions:#__sbxsh_precmd} __sbxsh_precmd)
-		[[ -n $__sbxsh_marker ]] || return 0
-		[[ $PS1 == "$m"* ]] || PS1=$m$PS1
+		if [[ -n $__sbxsh_marker && $PS1 != "$m"* ]]; then
+			PS1=$m$PS1
+		fi
+		[[ -z $__sbxsh_cdfd ]] || __sbxsh_cd
+	}
+	# At the prompt: the history carried in (first prompt), then the front end's word.
+	function __sbxsh_cd {
+		emulate -L zsh
+		local a j=0
+		if (( ! ${+__sbxsh_h0} )); then
+			for a in "${(@)__sbxsh_hist}"; do builtin print -rs -- "$a"; done
+			unset __sbxsh_hist
+			typeset -g __sbxsh_h0=$HISTCMD
+			[[ -z $__sbxsh_norcs ]] || setopt rcs # the session's end reads .zlogout
+			unset __sbxsh_norcs
+		fi
+		(( ${#jobstates} )) && j=1
+		builtin print -n "P$j" 2> /dev/null >&$__sbxsh_cdfd || {
+			__sbxsh_cdfd=
+			return 0
+		}
+		builtin read -r -k 1 -t 2 -u $__sbxsh_cdfd a 2> /dev/null || return 0
+		[[ $a == s ]] || return 0
+		__sbxsh_dump
+	}
+	# The state in zsh's own syntax: parameters (not zsh's own nor sbxsh's; of zsh's specials
+	# those a user sets), functions, aliases, options (in __sbxsh_opts, run last), umask,
+	# traps, the directory stack; then the names and the lines typed in this shell.
+	function __sbxsh_dump {
+		emulate -L zsh
+		local n t a i v=() ps1=$PS1
+		local -a keep=(PATH FPATH MANPATH CDPATH MODULE_PATH PS1 PS2 PS3 PS4 PROMPT PROMPT2
+			PROMPT3 PROMPT4 RPROMPT RPS1 RPROMPT2 RPS2 SPROMPT HISTSIZE SAVEHIST WORDCHARS
+			IFS LANG LC_ALL LC_COLLATE LC_CTYPE LC_MESSAGES LC_NUMERIC LC_TIME TERMINFO
+			KEYTIMEOUT DIRSTACKSIZE LISTMAX REPORTTIME TIMEFMT TMOUT NULLCMD READNULLCMD
+			WATCHFMT LOGCHECK MAILCHECK MAILPATH psvar fignore watch)
+		for n in ${(k)parameters}; do
+			t=${parameters[$n]}
+			[[ $n == (__sbxsh_*|_|ZSH_ARGZERO|ZSH_NAME|ZSH_VERSION|ZSH_PATCHLEVEL|OSTYPE|VENDOR|CPUTYPE|MACHTYPE|HOST|TTY|signals) ||
+				$t == *(local|hide|readonly)* ]] && continue
+			if [[ $t == *special* ]]; then
+				(( ${keep[(Ie)$n]} )) || continue
+			fi
+			v+=($n)
+		done
+		PS1=${PS1#"$__sbxsh_mp"}
+		PS1=${PS1#'${__sbxsh_mp}'}
+		{
+			for n in $v; do
+				t=${parameters[$n]}
+				if [[ $t != *special* ]]; then
+					builtin typeset -p -- $n
+				elif [[ $t == array* ]]; then
+					builtin print -r -- "$n=( ${(@q+)${(P)n}} )"
+				else
+					builtin print -r -- "$n=${(q+)${(P)n}}"
+				fi
+			done
+			# no alias of the new shell's expands in the functions' text
+			builtin print -r -- "builtin unalias -m '*'; builtin unalias -s -m '*'"
+			builtin functions -x 8
+			builtin alias -L
+			builtin print -r -- '__sbxsh_opts() {'
+			for n in ${(k)__sbxsh_uo}; do
+				[[ $n == (interactive|login|shinstdin|singlecommand|privileged|restricted|zle|monitor) ]] && continue
+				if [[ ${__sbxsh_uo[$n]} == on ]]; then
+					builtin print -r -- "setopt $n"
+				else
+					builtin print -r -- "unsetopt $n"
+				fi
+			done
+			builtin print -r -- "umask $(builtin umask)"
+			builtin trap
+			builtin print -r -- ':'
+			builtin print -r -- '}'
+			builtin print -r -- "dirstack=( ${(@q+)dirstack} )"
+			builtin print -rn -- $'\0N'
+			builtin print -rl -- $v
+			builtin print -rn -- $'\0H'
+			for ((i = __sbxsh_h0; i < HISTCMD; i++)); do
+				(( ${+history[$i]} )) && builtin printf '%5d  %s\n' $i "${history[$i]}"
+			done
+			builtin print -rn -- $'\0E'
+		} 2> /dev/null >&$__sbxsh_cdfd
+		PS1=$ps1
+		builtin read -r -k 1 -t 5 -u $__sbxsh_cdfd a 2> /dev/null
+		if [[ $a == x ]]; then
+			trap - EXIT
+			zshexit_functions=()
+			unsetopt rcs # no .zlogout: that is for the session's end
+			builtin exit 0 2> /dev/null
+		fi
+		[[ $a == k ]] || builtin print -rn -- $'\0A' 2> /dev/null >&$__sbxsh_cdfd
 	}
 	typeset -ga precmd_functions
 	precmd_functions+=(__sbxsh_precmd)
+	if [[ -n $__sbxsh_state ]]; then
+		if (( ${+functions[__sbxsh_opts]} )); then
+			__sbxsh_opts 2> /dev/null
+			unfunction __sbxsh_opts
+		fi
+		# the state has what .zprofile, .zshrc and .zlogin set: not again
+		typeset -g __sbxsh_norcs=1
+		unsetopt rcs
+	fi
 fi
-if [[ -f ${ZDOTDIR:-$HOME}/.zshenv ]]; then
+if [[ -z $__sbxsh_state && -f ${ZDOTDIR:-$HOME}/.zshenv ]]; then
 	builtin source -- "${ZDOTDIR:-$HOME}/.zshenv"
 fi
+unset __sbxsh_state

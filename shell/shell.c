@@ -361,6 +361,12 @@ static bool is_bash(const char *path)
 	return strcmp(b ? b + 1 : path, "bash") == 0;
 }
 
+static bool is_zsh(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return strcmp(b ? b + 1 : path, "zsh") == 0;
+}
+
 /* The inner bash reads sbxsh.bashrc (the user's ~/.bashrc, then the marker) unless the caller
  * chose its start-up files. */
 static bool own_rc(const struct shell_args *a)
@@ -375,10 +381,11 @@ static bool own_rc(const struct shell_args *a)
 }
 
 /* A login bash reads no rc file: it sources sbxsh.bashrc from its first PROMPT_COMMAND, after
- * its profile files ran, when the caller set none (SBXSH_RC_LATE tells the file). */
+ * its profile files ran (SBXSH_RC_LATE tells the file). A PROMPT_COMMAND of the caller's goes
+ * in SBXSH_USER_PROMPT_COMMAND, and the file puts it back in its place. */
 static bool late_rc(const struct run *r)
 {
-	return r->args.login && !getenv("PROMPT_COMMAND") && own_rc(&r->args);
+	return r->args.login && own_rc(&r->args);
 }
 
 /* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile; a login shell: late_rc):
@@ -401,6 +408,9 @@ static void prompt_marker(struct run *r, const struct settings *set)
 			e = strv_push(&r->spec.env_set, "PROMPT_COMMAND=. " BASHRC_PATH);
 		if (e == 0)
 			e = strv_push(&r->spec.env_set, "SBXSH_RC_LATE=1");
+		if (e == 0 && getenv("PROMPT_COMMAND"))
+			e = strv_pushf(&r->spec.env_set, "SBXSH_USER_PROMPT_COMMAND=%s",
+				       getenv("PROMPT_COMMAND"));
 	}
 	if (e == 0 && !r->args.login && own_rc(&r->args)) {
 		struct strv argv = {0};
@@ -870,15 +880,16 @@ static int cd_judge(void *arg, const char *cwd, char **to)
 	return v;
 }
 
-/* An interactive bash behind the relay, with sbxsh's rc file (a login shell's late), not the
- * recovery shell: the shell that can switch. */
+/* An interactive bash behind the relay, with sbxsh's rc file (a login shell's late), or an
+ * interactive zsh (sbxsh's .zshenv), not the recovery shell: the shell that can switch. */
 static void cd_setup(struct run *r, const struct settings *set)
 {
 	struct cdsw_hooks h = {cd_judge, cd_say, r};
+	const char *sh = inner_for(&r->args, set);
+	bool bash = is_bash(sh) && own_rc(&r->args) && (!r->args.login || late_rc(r));
+	bool zsh = is_zsh(sh) && access(ZDOTDIR_PATH "/.zshenv", R_OK) == 0;
 
-	if (!r->relay || !interactive(&r->args) || (r->args.login && !late_rc(r)) ||
-	    r->args.dry_run || r->recovery || !is_bash(inner_for(&r->args, set)) ||
-	    !own_rc(&r->args))
+	if (!r->relay || !interactive(&r->args) || r->args.dry_run || r->recovery || !(bash || zsh))
 		return;
 	for (size_t i = 0; i < r->args.fwd.n; i++)
 		if (strv_push(&r->fwd0, r->args.fwd.v[i]) < 0)
@@ -922,7 +933,8 @@ static void cd_plan_fds(struct run *r)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_CDSW_STATE=%d", state);
 	/* A login shell after a switch: its profile files ran in the first sandbox; the state
 	 * has what they set (sourced by the late rc file at the first prompt). */
-	if (e == 0 && state >= 0 && r->args.login && r->args.fwd.n > 0)
+	if (e == 0 && state >= 0 && r->args.login && r->args.fwd.n > 0 &&
+	    !is_zsh(r->spec.inner_shell ? r->spec.inner_shell : "bash"))
 		e = argv_noprofile(&r->args.fwd);
 	if (e < 0)
 		sbx_fatal("out of memory");

@@ -738,7 +738,7 @@ static int guard_one(struct mon_src *m, const struct seccomp_notif *req,
 	m->st.notifications++;
 	/* reported before the answer: the line comes before what the command then prints */
 	if (ref.refused)
-		emit(m, MSRC_REFUSED, 0, ref.path, c->name, (pid_t)req->pid, &ref.hit);
+		emit(m, MSRC_REFUSED, m->jflags[idx], ref.path, c->name, (pid_t)req->pid, &ref.hit);
 	for (int i = 0; i < nm.n; i++)
 		emit(m, nm.kind[i], nm.flags[i], nm.path[i], c->name, (pid_t)req->pid, NULL);
 	if (ans.async)

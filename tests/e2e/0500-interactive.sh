@@ -198,7 +198,8 @@ like "…before the next command's output" "$(printf '%s\n' "$out" | sed -n '3p'
 # The inner shell killed from outside: sbxsh ends with its status, the terminal restored.
 start "$SBXSH"
 wait_screen "$PR"
-inner=$(pgrep -n -f -- "--rcfile .*sbxsh\.bashrc")
+# (this run's own: its user's, of its install; a concurrent run's bash is not ours to kill)
+inner=$(pgrep -n -u "$(id -u)" -f -- "--rcfile ${SBXSH%/bin/sbxsh}/.*sbxsh\.bashrc")
 [ -n "$inner" ] && kill -KILL "$inner"
 wait_file "$H/status"
 is "the inner shell killed (SIGKILL): sbxsh's status says so (137)" "$(cat "$H/status")" 137
@@ -221,6 +222,23 @@ pid=$(pgrep -f -n "^$SBXSH -c tty -s")
 wait_file "$H/status"
 is "SIGTERM to sbxsh -c on a terminal: it dies of it (143)" "$(cat "$H/status")" 143
 like "…and the terminal is back in canonical mode" "$(cat "$H/stty")" '(^| )icanon( |$)'
+
+# vim and top on a terminal under -c (a person typing `sbxsh -c vim`, `ssh -t host top`): vim's
+# ~/.viminfo and top's mkdir ~/.config/procps in the read-only home are no violation, so no 122.
+cat > "$P/tools.sh" << 'EOF'
+vi -u NONE -N -i ~/.viminfo "+set viminfo='100" +q
+top -n 1 > /dev/null
+echo tools-done
+EOF
+start "$SBXSH -c '. ./tools.sh'"
+wait_file "$H/status"
+is "vim and top under -c on a terminal: status 0" "$(cat "$H/status")" 0
+unlike "…and no violation" "$(screen)" 'violation'
+like "…both ran" "$(screen)" '^tools-done$'
+check "…and the host's ~/.viminfo was not written" test ! -e "$HOME/.viminfo"
+out=$("$SBXSH" -c 'top -b -n 1 > /dev/null; echo top-ran' 2>&1 < /dev/null); rc=$?
+is "top -bn1 without a terminal: status 0" "$rc" 0
+is "…and only its output" "$out" top-ran
 
 # A hang-up (the terminal goes away) ends the session.
 start "$SBXSH"

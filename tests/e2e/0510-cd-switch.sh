@@ -173,6 +173,12 @@ if wait_screen "$PR"; then
 	is "…and whose ~/.bash_logout did not run at the switch" "$(screen | grep -c '^logout-ran$')" 0
 	cmd "echo login > $B/login.txt"
 	is "…and a write only the new profile allows works" "$(cat "$B/login.txt" 2>/dev/null)" login
+	cmd "cd $A"
+	like "…and switches again, back (the first switch left the rc file's PROMPT_COMMAND set)" \
+		"$(screen)" "^sbxsh: cd: now in profile \[dir $A\] \(project $A\), was \[dir $B\]"
+	cmd 'echo "late=${SBXSH_RC_LATE-unset} pc0=${PROMPT_COMMAND[0]}"'
+	like "…with neither SBXSH_RC_LATE nor the rc file in PROMPT_COMMAND after the switches" \
+		"$(screen)" '^late=unset pc0=$'
 	cmd 'bash -c "echo child-pc=\${PROMPT_COMMAND-unset}"'
 	like "…and a child bash does not inherit the rc file's PROMPT_COMMAND" "$(screen)" \
 		'^child-pc=unset$'
@@ -184,6 +190,26 @@ if wait_screen "$PR"; then
 	check "…and the history it typed is kept" test -n "$hb"
 else
 	not_ok "a login shell shows the prompt"
+	diag "$(screen | tail -n 15)"
+fi
+
+# A login shell whose caller set PROMPT_COMMAND: it keeps that PROMPT_COMMAND, and gets the
+# marker and the switch too (before, such a session had neither).
+rm -f "$HOME/.bash_logout"
+start "PROMPT_COMMAND='echo pc-caller' $SBXSH -l"
+if wait_screen "$PR"; then
+	like "a login shell with the caller's PROMPT_COMMAND: the marker" "$(last)" "$MA"
+	like "…and the caller's PROMPT_COMMAND runs at the first prompt" "$(screen)" '^pc-caller$'
+	cmd "cd $B"
+	like "…and the switch" "$(screen)" "^sbxsh: cd: now in profile \[dir $B\] \(project $B\), was \[dir $A\]"
+	cmd "cd $A"
+	like "…there and back" "$(screen)" "^sbxsh: cd: now in profile \[dir $A\] \(project $A\), was \[dir $B\]"
+	n=$(screen | grep -c '^pc-caller$')
+	cmd 'true'
+	is "…where the caller's PROMPT_COMMAND still runs at each prompt" "$(screen | grep -c '^pc-caller$')" $((n + 1))
+	bye 'logout'
+else
+	not_ok "a login shell with the caller's PROMPT_COMMAND shows the prompt"
 	diag "$(screen | tail -n 15)"
 fi
 

@@ -97,4 +97,65 @@ is "a login zsh reads .zshenv, .zprofile, .zshrc, .zlogin in that order" \
 like "…and has the marker" "$(screen)" '^\[sbxsh:default\] Z> $'
 keys -l 'exit'; keys Enter; wait_file "$H/status"
 
+# The profile switch on cd (sbxsh(1), "Profile switch on cd") in zsh too: the state carried in
+# zsh's own syntax (variables, an array, a function, aliases, an option, umask, a trap, the
+# directory stack, history); with a job the shell keeps its profile; a login zsh reads its
+# .zprofile once and its .zlogout once, at the session's end.
+Q=$H/projq
+mkdir -p "$Q/.git"
+zpol "[dir $P]
+write = .
+[dir $Q]
+write = ."
+printf '%s\n' 'export ZENV_N=$((ZENV_N + 1))' > "$HOME/.zshenv"
+printf '%s\n' 'ZRC_N=$((ZRC_N + 1)); PS1="Z> "; alias zrc="echo zrc-alias"' > "$HOME/.zshrc"
+rm -f "$HOME/.zprofile" "$HOME/.zlogin"
+MP="^\[sbxsh:dir $P\] Z> " MQ="^\[sbxsh:dir $Q\] Z> "
+start "$SBXSH"
+wait_screen "$MP"
+cmd 'X=zx; typeset -a arr=(a "b c"); zf() { echo "zfn $1"; }; alias za="echo za-alias"; alias -g ZG="| tr a-z A-Z"'
+cmd 'setopt extendedglob; umask 027; trap "echo usr1-trap" USR1; pushd -q /; pushd -q -; echo zmark-77'
+n=$(screen | grep -Ec "$MQ"); keys -l "cd $Q"; keys Enter; wait_screen "$MQ" $((n + 1))
+like "zsh: cd into another project switches, with one line saying so" "$(screen)" \
+	"^sbxsh: cd: now in profile \\[dir $Q\\] .*, was \\[dir $P\\] .*; shell state kept\$"
+cmd 'echo "st=$X/$arr[2]/${#arr}/$ZENV_N/$ZRC_N"; zf 1; za; echo zg ZG; zrc; [[ -o extendedglob ]] && echo eg-on; umask; kill -USR1 $$; echo "ds=${dirstack[1]}"; echo "hist=$(fc -ln -20 | grep -c "zmark-7[7]\$")"'
+like "…a variable and an array kept; .zshenv and .zshrc not read again" "$(screen)" '^st=zx/b c/2/1/1$'
+like "…a function kept" "$(screen)" '^zfn 1$'
+like "…aliases kept" "$(screen)" '^za-alias$'
+like "…the global alias" "$(screen)" '^ZG$'
+like "…the .zshrc's alias" "$(screen)" '^zrc-alias$'
+like "…an option kept" "$(screen)" '^eg-on$'
+like "…the umask kept" "$(screen)" '^027$'
+like "…a trap kept" "$(screen)" '^usr1-trap$'
+like "…the directory stack kept" "$(screen)" '^ds=/$'
+like "…and the history" "$(screen)" '^hist=1$'
+cmd 'echo "zd=${ZDOTDIR-unset} uzd=${SBXSH_USER_ZDOTDIR-unset}"'
+like "…ZDOTDIR as the caller had it (unset), not sbxsh's" "$(screen)" '^zd=unset uzd=unset$'
+cmd 'touch q-ok && echo q-wrote'
+check "…and the new profile's grant applies (a write in the new project)" test -e "$Q/q-ok"
+cmd 'sleep 1234 &'
+n=$(screen | grep -Ec "$MQ"); keys -l "cd $P"; keys Enter; wait_screen "$MQ" $((n + 1))
+like "with a job: the shell keeps its profile and says why" "$(screen)" 'keeps its profile while it has jobs'
+cmd 'kill %1; wait'
+n=$(screen | grep -Ec "$MP"); keys -l 'true'; keys Enter; wait_screen "$MP" $((n + 1))
+like "…once the job ended, the next prompt switches" "$(screen)" \
+	"^sbxsh: cd: now in profile \\[dir $P\\] .*, was \\[dir $Q\\] "
+keys -l 'exit'; keys Enter; wait_file "$H/status"
+is "…exit after switches: zsh's status (0)" "$(cat "$H/status")" 0
+
+printf '%s\n' 'print -r -- zprofile-ran' > "$HOME/.zprofile"
+printf '%s\n' "print -r -- zlogout-ran >> $P/zlogout" > "$HOME/.zlogout"
+rm -f "$P/zlogout"
+start "$SBXSH -l"
+wait_screen "$MP"
+n=$(screen | grep -Ec "$MQ"); keys -l "cd $Q"; keys Enter; wait_screen "$MQ" $((n + 1))
+n=$(screen | grep -Ec "$MP"); keys -l "cd $P"; keys Enter; wait_screen "$MP" $((n + 1))
+cmd '[[ -o login ]] && echo still-login'
+is "a login zsh switches (there and back)" "$(screen | grep -c '^sbxsh: cd: now in profile')" 2
+like "…and stays a login shell" "$(screen)" '^still-login$'
+is "…its .zprofile ran once" "$(screen | grep -c '^zprofile-ran$')" 1
+keys -l 'exit'; keys Enter; wait_file "$H/status"
+is "…and its .zlogout once, at the end" "$(cat "$P/zlogout" 2>/dev/null | tr '\n' ' ')" 'zlogout-ran '
+zpol ''
+
 done_testing

@@ -165,6 +165,13 @@ static void test_writes(void)
 	is_int(J(VK_WRITE, H "/.bash_history", 0, &v), 0, "a refused shell history is noise");
 	is_int(J(VK_WRITE, H "/.bash_history-123.tmp", 0, &v), 0, "… and its temporary");
 	is_int(J(VK_WRITE, H "/sub/.bash_history", 0, &v), 1, "… only in the home directory");
+	is_int(J(VK_WRITE, H "/.viminfo", 0, &v), 0, "vim's history (~/.viminfo) is noise");
+	is_int(J(VK_WRITE, H "/.viminfz.tmp", 0, &v), 0, "… and its temporary");
+	/* (top's mkdir ~/.config/procps itself: e2e 0500; here every path exists but "missing") */
+	is_int(J(VK_WRITE, H "/.config/procps/toprc", 0, &v), 1, "top's toprc is still reported");
+	is_int(J(VK_WRITE, H "/.config/procps-missing", JF_MKDIR, &v), 1,
+	       "… and a mkdir of another name");
+	is_int(J(VK_WRITE, H "/.config/procps", 0, &v), 1, "… and a file of procps's name");
 	is_int(J(VK_WRITE, H "/notes.txt", 0, &v), 1, "a file directly in home");
 	judge_suggest(&jc, &v, s, sizeof(s));
 	ok(strstr(s, "write += ~/notes.txt (the file alone") != NULL,
