@@ -55,7 +55,8 @@ is "no secret through another path (/proc/1/root)" \
 	"$(sb -c 'cat /proc/1/root"$1"/.netrc /proc/self/root"$1"/.aws/credentials' sh "$HOME" 2>/dev/null)" ""
 is "the masks' files are not left in /dev" "$(sb -c 'ls -A /dev | grep -c sbxsh' 2>/dev/null)" 0
 unlike "/dev is read-only" "$(sb -c ': > /dev/new && echo wrote' 2>&1)" '^wrote$'
-marker=$SBXSH_STAGE/libexec/sbxsh/sandbox-marker
+# the real path (the package run's stage is links in the host's /tmp, which the sandbox does not see)
+marker=$(readlink -f "$SBXSH_STAGE/libexec/sbxsh/sandbox-marker")
 like "the marker inside names the sandbox" "$(sb -c 'cat "$0"' "$marker" 2>&1)" '^sbxsh-sandbox '
 unlike "…and cannot be rewritten" "$(sb -c 'echo x > "$0" && echo wrote' "$marker" 2>&1)" '^wrote$'
 if is_root; then

@@ -7,6 +7,9 @@
 TMPDIR=/var/tmp; export TMPDIR # $HOME outside /tmp (the private /tmp would hide it)
 REAL_HOME=${HOME:-}
 . "$(dirname "$0")/lib.sh"
+# the agents' sbxsh-run directories in this run's own TMPDIR: another run's cleanup (or this
+# one's) never removes a directory an agent still uses
+TMPDIR=$T/tmp; mkdir -p "$TMPDIR"; export TMPDIR
 cd "$T/proj" || exit 1
 user_policy '[default]
 network = none'
@@ -79,7 +82,7 @@ else
 	kill "$mock" 2> /dev/null
 	like "Gemini CLI (sbxsh run) finishes its turn" "$(cat "$T/agent.out")" '^done$'
 	check_calls "Gemini CLI (sbxsh run)" 'Exit Code: 7'
-	rm -rf /var/tmp/sbxsh-run.* 2> /dev/null
+	rm -rf "$TMPDIR"/sbxsh-run.* 2> /dev/null
 	# without sbxsh run: only PATH has the shims first; recognised by GEMINI_CLI=1
 	steps mock_gemini.py
 	(PATH="$SHIMS:$PATH"; gemini "$GEMINI") # (a subshell: PATH as it was after)
@@ -124,7 +127,7 @@ else
 		kill "$mock" 2> /dev/null
 		like "Codex (sbxsh run, login shell the shim) finishes its turn" "$(cat "$T/agent.out")" '^done$'
 		check_calls "Codex (sbxsh run)" 'Process exited with code 7'
-		rm -rf /var/tmp/sbxsh-run.* 2> /dev/null
+		rm -rf "$TMPDIR"/sbxsh-run.* 2> /dev/null
 		# without sbxsh run: recognised by CODEX_THREAD_ID, the codex preset applies
 		mkdir -p "$HOME/.codex/shell_snapshots" # (Codex makes it when it takes snapshots)
 		rm -f "$HOME/.codex/shell_snapshots/e2e.$u"
