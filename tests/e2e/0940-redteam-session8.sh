@@ -28,6 +28,21 @@ is "no capability, bounding-set entry or ambient one reaches the command" \
 run 'umount -l /proc/sys 2>/dev/null && echo UMOUNTED; mount -o remount,rw /proc/sys 2>/dev/null && echo REMOUNTED; echo end'
 is "the command cannot unmount or remount a mask (/proc/sys read-only)" "$out" end
 
+# --- credentials in values the env_unset value rule let through (names no pattern lists) ---
+out=$(env V1='user:pass@tcp(db:3306)/app' V2='Basic dXNlcjpwYXNz' V3='https:\/\/u:p@h.example' \
+	V4='https%3A%2F%2Fu%3Ap%40h.example' V5='ghp_abcdefghijklmnopqrstuvwxyz0123456789' \
+	V6='Authorization : Bearer abc' V7='x-access-token:ghpsecret@github.com' \
+	V8='token abcdefghij0123456789' V9='AKIAABCDEFGHIJKLMNOP' \
+	C1="/usr/bin:/opt/homebrew/opt/python@3.11/bin" C2='git@github.com:o/r.git' \
+	C3='Basic settings' C4='someone@example.com' C5='https://example.com/a:b@c' \
+	"$SBXSH" -c 'env' 2> "$H/err")
+for v in V1 V2 V3 V4 V5 V6 V7 V8 V9; do
+	unlike "a credential in $v's value does not reach the command" "$out" "^$v="
+done
+for v in C1 C2 C3 C4 C5; do
+	like "control: $v's value (no credential) reaches the command" "$out" "^$v="
+done
+
 # --- a deny_read path in the project: its directory renamed, then read by the next command ---
 mkdir -p "$P/secrets" "$P/conf" "$P/free"
 echo TOPSECRET > "$P/secrets/key"
