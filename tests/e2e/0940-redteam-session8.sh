@@ -58,6 +58,8 @@ like "… the rename is refused and reported" "$err" 'secrets.*rename'
 run 'cat s2/key secrets/key 2>/dev/null'
 unlike "a deny_read path's directory renamed: the next command does not read the file" "$out" TOPSECRET
 check "… the directory keeps its name" test -f "$P/secrets/key"
+run 'ln secrets/key hl; cat hl'
+unlike "a deny_read file is not linked to a second name" "$out" TOPSECRET
 run 'rm -rf secrets'
 check "… nor is it removed" test -f "$P/secrets/key"
 run 'rm -f secrets/key; echo planted > secrets/key'
