@@ -84,4 +84,21 @@ like "… reported" "$err" 'g1\.lock.*unlink'
 run 'mv free f2 && cat f2/x'
 is "control: a directory holding no denied path is renamed" "$out" plain
 
+# --- the global config's relative core.hooksPath with "..": a nested repository's ../hk lies
+# in the project, and the guard never meets that repository when the command writes only there
+if command -v git > /dev/null 2>&1; then
+	mkdir -p "$P/a/b" "$P/a/c"
+	git init -q "$P/a/b/sub" || exit 1
+	printf '[core]\n\thooksPath = ../hk\n' > "$HOME/.gitconfig"
+	run 'mkdir -p a/b/hk; printf "#!/bin/sh\necho planted\n" > a/b/hk/pre-commit'
+	check "a global hooksPath ../hk: no hook planted beside a nested repository" \
+		test ! -e "$P/a/b/hk/pre-commit"
+	like "… reported" "$err" 'hk.*(mkdir|openat)'
+	run 'mkdir -p a/c/hooks2 && echo x > a/c/hooks2/f && cat a/c/hooks2/f'
+	is "control: another directory beside it is written" "$out" x
+	rm -f "$HOME/.gitconfig"
+else
+	skip "a global hooksPath ../hk beside a nested repository" "needs git"
+fi
+
 done_testing
