@@ -759,7 +759,10 @@ bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 }
 
 /* The deny_write paths that did not exist at start (mand_ctx.denies): at or below one, or a
- * directory on the way to one as holder_ok says. After every other rule: a mandatory one is
+ * directory on the way to one as holder_ok says; the same for the deny_read and deny_write
+ * paths that did (mand_ctx.holds): the guard makes its calls outside the sandbox's mounts,
+ * where the mask or read-only bind on one is not there (its unlink removed the host's
+ * file). After every other rule: a mandatory one is
  * the stronger word. */
 static int deny_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
 		     struct mand_hit *h)
@@ -768,6 +771,10 @@ static int deny_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 		if (below(path, x->denies[i]) >= 0 ||
 		    (!holder_ok(x, path, op) && below(x->denies[i], path) >= 0))
 			return hit_(h, MAND_DENY_WRITE, x->denies[i]);
+	for (size_t i = 0; i < x->nholds; i++)
+		if (below(path, x->holds[i]) >= 0 ||
+		    (!holder_ok(x, path, op) && below(x->holds[i], path) >= 0))
+			return hit_(h, MAND_DENY_WRITE, x->holds[i]);
 	return 0;
 }
 

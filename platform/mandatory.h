@@ -90,6 +90,17 @@ struct mand_ctx {
 	 * removed or replaced; a hit's rule is the entry itself (a pointer into this list) */
 	const char *const *denies;
 	size_t ndenies;
+	/* what the mounts hide or bind read-only inside a write grant (the policy's deny_read
+	 * and deny_write paths, globs' and variables' as expanded at start), canonical, where
+	 * no later grant lifts it: nothing removed,
+	 * made or renamed at or below one (the guard makes its calls outside the sandbox's
+	 * mounts, where the mount on one is not there), no directory holding one removed or
+	 * replaced (the mount moves with a renamed parent, the name does not: the next
+	 * command's mounts, and the host's tools, would meet the old name empty and the file
+	 * unhidden under the new one). A hit's rule is the entry itself (a pointer into this
+	 * list). */
+	const char *const *holds;
+	size_t nholds;
 };
 
 struct mand_hit {

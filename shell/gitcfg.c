@@ -249,7 +249,11 @@ static int push_once(struct walk *w, char *p)
 
 /* A relative hooksPath of the global and system files names a directory in every
  * repository's worktree, nested ones included: pushed once into rel, normalized ("./a//b/" is
- * "a/b"); one with a ".." component, or naming the worktree itself, is not a name. */
+ * "a/b"). One with a ".." component names a directory beside or above every worktree: what
+ * follows its last ".." is protected as a name at any depth ("../hk" is "hk": a nested
+ * repository's ../hk lies in the project, and the guard never meets that repository when the
+ * command writes only there); naming the worktree itself or an ancestor of it ("..") is not
+ * a name (docs/monitor.md "Limits"). */
 static int push_rel(struct strv *rel, const char *v)
 {
 	char n[PATH_MAX];
@@ -258,9 +262,9 @@ static int push_rel(struct strv *rel, const char *v)
 	for (const char *s = v; *s;) {
 		size_t l = strcspn(s, "/");
 
-		if ((l == 2 && s[0] == '.' && s[1] == '.'))
-			return 0;
-		if (l && !(l == 1 && s[0] == '.')) {
+		if (l == 2 && s[0] == '.' && s[1] == '.')
+			o = 0; /* beside or above the worktree: what follows, by name */
+		else if (l && !(l == 1 && s[0] == '.')) {
 			if (o + l + 2 >= sizeof(n))
 				return 0;
 			if (o)

@@ -75,7 +75,10 @@ struct monitor {
 	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
 	struct strv denies;    /* mand_ctx.denies: deny_write paths missing at start */
 	size_t *deny_of;       /* for each, its index in the profile's deny_write */
-	bool quiet;	       /* monitor = off: the guard works, nothing is reported */
+	struct strv holds;     /* mand_ctx.holds: hidden or read-only paths in a write grant */
+	const struct pol_value **hold_of; /* for each, its entry */
+	bool *hold_read;		  /* for each, a deny_read's */
+	bool quiet;			  /* monitor = off: the guard works, nothing is reported */
 };
 
 /* The source's kinds and flags are the judge's. */
@@ -205,6 +208,28 @@ static bool own_bin(const struct judge_ctx *jc, const char *d)
 	return own;
 }
 
+/* The profile's deny_read (hide) or deny_write entry naming path literally, or NULL (a glob's,
+ * a variable's). */
+static const struct pol_value *entry_for(const struct judge_ctx *jc, bool hide, const char *path)
+{
+	const struct pol_list *l = !jc->prof ? NULL
+				   : hide    ? &jc->prof->deny_read
+					     : &jc->prof->deny_write;
+
+	for (size_t i = 0; l && i < l->n; i++) {
+		const char *v = l->v[i].value;
+		char *lit = v && v[0] == '/' && !path_has_glob(v) ? path_unescape(v) : NULL;
+		char *c = lit ? real_name(lit) : NULL;
+		bool same = c && (path_normalize(c), strcmp(c, path) == 0);
+
+		free(lit);
+		free(c);
+		if (same)
+			return &l->v[i];
+	}
+	return NULL;
+}
+
 /* The profile's deny_write paths that do not exist (the mounts bind the others read-only), for
  * the guard (mand_ctx.denies): a glob's matches are only what exists at start
  * (docs/sbxsh.ini.5.md). */
@@ -234,6 +259,45 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 	}
 	m->mc.denies = (const char *const *)m->denies.v;
 	m->mc.ndenies = m->denies.n;
+	/* what the mounts hide or bind read-only inside a write grant (deny_read, deny_write,
+	 * their globs and variables as the plan expanded them), where no later grant lifts it:
+	 * the guard's calls are made outside those mounts */
+	const struct sandbox_spec *s = jc->spec;
+	for (size_t i = 0; s && r == 0 && i < s->mounts.n; i++) {
+		const struct sbx_mount *e = &s->mounts.v[i];
+		bool hide = e->op == SBX_M_HIDE_FILE || e->op == SBX_M_HIDE_DIR, in = false;
+		size_t n0 = m->holds.n;
+
+		if (!hide && !(e->op == SBX_M_RO_BIND && e->src && strcmp(e->src, e->dst) == 0))
+			continue;
+		for (size_t j = 0; j < s->mounts.n; j++) {
+			const struct sbx_mount *b = &s->mounts.v[j];
+			if (b->op != SBX_M_BIND)
+				continue;
+			if (j < i && path_under(e->dst, b->dst) && strcmp(e->dst, b->dst) != 0)
+				in = true;
+			if (j > i && path_under(b->dst, e->dst)) {
+				in = false;
+				break;
+			}
+		}
+		if (in)
+			r = push_new(&m->holds, "%s", e->dst);
+		if (r == 0 && m->holds.n > n0) {
+			const struct pol_value **o = realloc(m->hold_of, m->holds.n * sizeof(*o));
+			bool *rd = o ? realloc(m->hold_read, m->holds.n * sizeof(*rd)) : NULL;
+
+			if (o)
+				m->hold_of = o;
+			if (!rd)
+				return -ENOMEM;
+			m->hold_read = rd;
+			o[n0] = entry_for(jc, hide, e->dst);
+			rd[n0] = hide;
+		}
+	}
+	m->mc.holds = (const char *const *)m->holds.v;
+	m->mc.nholds = m->holds.n;
 	return r;
 }
 
@@ -642,6 +706,17 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 			v.mandatory = NULL;
 			v.rule = &m->jc.prof->deny_write.v[m->deny_of[i]];
 		}
+	for (size_t i = 0; ref->hit->lift == MAND_DENY_WRITE && i < m->holds.n; i++)
+		if (ref->hit->rule == m->holds.v[i]) { /* the path, or a directory holding it */
+			bool word = !m->hold_read[i] && m->hold_of[i];
+			v.why = word ? VW_DENY_WRITE : VW_MANDATORY;
+			v.mandatory =
+			    word ? NULL
+			    : m->hold_read[i]
+				? "a path deny_read hides, or a directory holding one"
+				: "a path deny_write makes read-only, or a directory holding one";
+			v.rule = m->hold_of[i];
+		}
 	snprintf(v.path, sizeof(v.path), "%s", ref->path);
 	if (!kept(m, VK_WRITE, v.path))
 		keep(m, &v, call, pid);
@@ -774,6 +849,9 @@ void monitor_free(struct monitor *m)
 	strv_release(&m->hooknames);
 	strv_release(&m->denies);
 	free(m->deny_of);
+	strv_release(&m->holds);
+	free(m->hold_of);
+	free(m->hold_read);
 	strv_release(&m->fixed);
 	strv_release(&m->roots);
 	free(m);

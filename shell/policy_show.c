@@ -108,10 +108,12 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 	list(f, "listen", &pr->listen);
 	list(f, "env_unset", &pr->env_unset);
 	if (pr->env_unset.n)
-		fputs("# env_unset also removes a variable whose value holds a URL with a password "
-		      "(scheme://user:password@host, https://token@host) or an Authorization "
-		      "header, unless env_keep names it\n",
-		      f);
+		fputs(
+		    "# env_unset also removes a variable whose value holds a URL with a password "
+		    "(scheme://user:password@host, https://token@host), a bare "
+		    "user:password@host, an Authorization header, Basic or Bearer credentials "
+		    "or a token of a known kind (ghp_..., sk-ant-...), unless env_keep names it\n",
+		    f);
 	list(f, "env_keep", &pr->env_keep);
 	list(f, "env_set", &pr->env_set);
 	scalar(f, "on_violation", policy_viol_names[pr->on_violation], pr->o_on_violation);

@@ -17,6 +17,7 @@
 #include "platform/sandbox.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1159,6 +1160,14 @@ static bool scheme_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '.' || c == '-';
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
 /* s holds a URL with credentials in it: scheme://user:password@host (any scheme), or
  * http(s)://token@host (a token as the user name: git's and GitHub's way). Only the
  * authority counts (up to the first '/', '?' or '#'): https://host/a:b@c holds none. */
@@ -1192,10 +1201,142 @@ static bool url_credentials(const char *s)
  * GIT_CONFIG_PARAMETERS, a curl or CI header variable). */
 static bool auth_header(const char *s)
 {
-	for (const char *p = s; (p = strchr(p, ':')); p++)
-		if (p - s >= 13 && !strncasecmp(p - 13, "authorization", 13))
+	for (const char *p = s; (p = strchr(p, ':')); p++) {
+		const char *q = p;
+		while (q > s && (q[-1] == ' ' || q[-1] == '\t'))
+			q--; /* "Authorization : …" */
+		if (q - s >= 13 && !strncasecmp(q - 13, "authorization", 13))
 			return true;
+	}
 	return false;
+}
+
+/* user:password@host without a scheme (Go's MySQL DSN user:pass@tcp(host)/db, a proxy's or a
+ * remote's credentials pasted bare): a user name at the value's start or after a space, a
+ * quote, '=', ',', ';' or '(', a ':', a password with no '/', ':' or space in it, an '@' and a
+ * host. A path's '@' (python@3.11 in $PATH) has a '/' before it, not a ':'. */
+static bool bare_userinfo(const char *s)
+{
+	for (const char *at = strchr(s, '@'); at; at = strchr(at + 1, '@')) {
+		const char *p = at, *u;
+
+		while (p > s && !strchr("/:@ \t\n\"'=,;", p[-1]))
+			p--;
+		if (p == at || p == s || p[-1] != ':')
+			continue;
+		for (u = p - 1;
+		     u > s && (isalnum((unsigned char)u[-1]) || strchr("._%+~-", u[-1]));)
+			u--;
+		if (u == p - 1 || (u > s && !strchr(" \t\n\"'=,;(", u[-1])))
+			continue;
+		if (isalnum((unsigned char)at[1]) || at[1] == '[')
+			return true;
+	}
+	return false;
+}
+
+/* An HTTP authorization's credentials however the variable is named: "Basic " and the base64
+ * of user:password, "Bearer " or "token " and 16 or more token characters. */
+static bool auth_scheme(const char *s)
+{
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const char tok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				  "0123456789-._~+/=";
+
+	for (const char *p = s; *p; p++) {
+		if (p > s && isalnum((unsigned char)p[-1]))
+			continue;
+		if (!strncasecmp(p, "basic ", 6)) {
+			unsigned bits = 0, nb = 0;
+			bool colon = false;
+			const char *t = p + 6, *c;
+
+			for (; *t && (c = strchr(b64, *t)); t++) {
+				bits = ((bits << 6) | (unsigned)(c - b64)) & 0xffffu;
+				if ((nb += 6) >= 8) {
+					nb -= 8;
+					colon |= ((bits >> nb) & 0xffu) == ':';
+				}
+			}
+			if (colon)
+				return true;
+		} else if (!strncasecmp(p, "bearer ", 7) || !strncasecmp(p, "token ", 6)) {
+			if (strspn(p + (lower(*p) == 'b' ? 7 : 6), tok) >= 16)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A token of a kind whose prefix names it (GitHub's, GitLab's, Slack's, Anthropic's, OpenAI's,
+ * npm's, Hugging Face's, PyPI's, AWS's and Google's keys), at a word's start, with 16 or more
+ * of its characters after the prefix. */
+static bool known_token(const char *s)
+{
+	static const struct {
+		const char *prefix;
+		bool alnum; /* its characters are letters and digits only */
+	} k[] = {{"ghp_", true},      {"gho_", true},	      {"ghu_", true},	 {"ghs_", true},
+		 {"ghr_", true},      {"github_pat_", false}, {"glpat-", false}, {"xoxb-", false},
+		 {"xoxp-", false},    {"xoxa-", false},	      {"xoxr-", false},	 {"sk-ant-", false},
+		 {"sk-proj-", false}, {"npm_", true},	      {"hf_", true},	 {"pypi-", false},
+		 {"AKIA", true},      {"ASIA", true},	      {"AIza", false}};
+
+	for (const char *p = s; *p; p++) {
+		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
+			continue;
+		for (size_t i = 0; i < sizeof(k) / sizeof(*k); i++) {
+			size_t l = strlen(k[i].prefix), n = 0;
+
+			if (strncmp(p, k[i].prefix, l) != 0)
+				continue;
+			while (isalnum((unsigned char)p[l + n]) ||
+			       (!k[i].alnum && (p[l + n] == '-' || p[l + n] == '_')))
+				n++;
+			if (n >= 16)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* s as a program may decode it: %XX and JSON's \/ undone (https%3A%2F%2Fu%3Ap%40h,
+ * "https:\/\/u:p@h"); NULL when nothing changes or no memory. */
+static char *decoded(const char *s)
+{
+	char *d = strchr(s, '%') || strstr(s, "\\/") ? malloc(strlen(s) + 1) : NULL, *o = d;
+
+	for (const char *p = s; d && *p; p++) {
+		int hi, lo;
+		if (p[0] == '%' && (hi = hexval(p[1])) >= 0 && (lo = hexval(p[2])) >= 0) {
+			*o++ = (char)(hi << 4 | lo);
+			p += 2;
+		} else if (p[0] == '\\' && p[1] == '/') {
+			*o++ = '/';
+			p++;
+		} else {
+			*o++ = *p;
+		}
+	}
+	if (o)
+		*o = '\0';
+	return d;
+}
+
+/* A value with credentials in it, as written or decoded. */
+static bool value_credentials(const char *s)
+{
+	char *d = decoded(s);
+	bool r = false;
+
+	for (int k = 0; !r && k < 2; k++) {
+		const char *v = k ? d : s;
+		r = v && (url_credentials(v) || auth_header(v) || bare_userinfo(v) ||
+			  auth_scheme(v) || known_token(v));
+	}
+	free(d);
+	return r;
 }
 
 static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
@@ -1215,7 +1356,7 @@ static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
 			r = -ENOMEM;
 		else if (name &&
 			 (env_matches(unset, p->env_unset.n, name, len) ||
-			  (p->env_unset.n && (url_credentials(eq + 1) || auth_header(eq + 1)))) &&
+			  (p->env_unset.n && value_credentials(eq + 1))) &&
 			 !env_matches(keep, p->env_keep.n, name, len) &&
 			 strv_find(&s->env_unset, name) < 0)
 			r = strv_push(&s->env_unset, name);
@@ -1278,11 +1419,13 @@ static const struct tool_home {
 	const char *const files[5];
 } tool_homes[] = {
     {"CARGO_HOME", ".cargo", {"config.toml", "config", NULL}},
-    {"GRADLE_USER_HOME", ".gradle",
+    {"GRADLE_USER_HOME",
+     ".gradle",
      {"gradle.properties", "init.gradle", "init.gradle.kts", "init.d", NULL}},
 };
 
-static int tool_links(struct sandbox_spec *s, const struct sandbox_ctx *c, const struct tool_home *t)
+static int tool_links(struct sandbox_spec *s, const struct sandbox_ctx *c,
+		      const struct tool_home *t)
 {
 	const char *dst = env_in(s->env_set.v, s->env_set.n, t->var);
 	const char *host = env_in(c->environ, 0, t->var);

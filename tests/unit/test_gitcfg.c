@@ -153,8 +153,9 @@ static void test_dirs(void)
 		for (size_t i = 0; i < rel.n; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s|",
 				 rel.v[i]);
-		is_str(names, "rel|envhk|a/b|",
-		       "the environment's relative ones are names, normalized; one with .. is not");
+		is_str(names, "rel|envhk|a/b|up|",
+		       "the environment's relative ones are names, normalized; one with .. by what "
+		       "follows its last ..");
 	}
 	strv_release(&rel);
 	bool hk = false, inc = false, gh = false, sub = false, opt = false;

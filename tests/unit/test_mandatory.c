@@ -630,6 +630,25 @@ static void test_denies(void)
 	cx = save;
 }
 
+static void test_holds(void)
+{
+	static const char *const hd[] = {H "/proj/secrets/key", H "/proj/conf/prod.yml"};
+	struct mand_ctx save = cx;
+
+	ALLOW(H "/proj/secrets/key", MAND_REMOVE, "control: no hold list");
+	cx.holds = hd;
+	cx.nholds = 2;
+	DENY(H "/proj/secrets/key", MAND_REMOVE, MAND_DENY_WRITE,
+	     "a hidden path removed (the guard's unlink is made outside the mask)");
+	ok(hit.rule == hd[0], "… the hit names the path itself");
+	DENY(H "/proj/conf/prod.yml", MAND_WRITE, MAND_DENY_WRITE, "a read-only one made anew");
+	DENY(H "/proj/secrets", MAND_REMOVE, MAND_DENY_WRITE, "… a directory holding one renamed");
+	DENY(H "/proj/conf", MAND_DIR_TO, MAND_DENY_WRITE, "… a directory renamed into its place");
+	ALLOW(H "/proj/conf/other.yml", MAND_WRITE, "another name beside one");
+	ALLOW(H "/proj/conf.bak", MAND_REMOVE, "a name that only starts like one");
+	cx = save;
+}
+
 int main(void)
 {
 	test_names();
@@ -638,6 +657,7 @@ int main(void)
 	test_home_local();
 	test_fixed();
 	test_gaps();
+	test_holds();
 	test_policy();
 	test_hooks();
 	test_hooknames();
