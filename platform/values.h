@@ -12,6 +12,7 @@ struct pol_value {
 	    *value; /* owned; expanded: paths absolute (glob characters kept), domains lowercased */
 	const char *file; /* interned, owned by the struct policy; "<embedded>" for the default */
 	unsigned line;
+	unsigned hash; /* of value (shell/profile.c list_add: a list's duplicates found by it) */
 };
 
 struct pol_list {

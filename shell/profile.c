@@ -23,10 +23,23 @@ enum { MAX_USE_DEPTH = 16, MAX_DOUBLE_STAR = 4 };
 
 /* --- value lists --- */
 
+/* FNV-1a: the default's lists hold hundreds of paths with long common prefixes, and every add
+ * looked for its duplicate with a strcmp of each (0.9M instructions a start) */
+static unsigned value_hash(const char *v)
+{
+	unsigned h = 2166136261u;
+
+	for (; *v; v++)
+		h = (h ^ (unsigned char)*v) * 16777619u;
+	return h;
+}
+
 static int list_add(struct pol_list *l, const char *v, const char *file, unsigned line)
 {
+	unsigned h = value_hash(v);
+
 	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].value, v) == 0)
+		if (l->v[i].hash == h && strcmp(l->v[i].value, v) == 0)
 			return 0;
 	struct pol_value *nv = array_grow(l->v, &l->cap, l->n + 1, sizeof(*nv));
 	if (!nv)
@@ -35,7 +48,7 @@ static int list_add(struct pol_list *l, const char *v, const char *file, unsigne
 	char *c = strdup(v);
 	if (!c)
 		return -ENOMEM;
-	l->v[l->n++] = (struct pol_value){c, file, line};
+	l->v[l->n++] = (struct pol_value){c, file, line, h};
 	return 0;
 }
 
