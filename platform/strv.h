@@ -29,9 +29,9 @@ void strv_release(struct strv *sv);
  * removes; may be NULL) gives word (which may hold ${NAME} references, without a default), or
  * "". A $ not followed by { is kept. *out is the caller's. Returns 0, -EINVAL (an unclosed ${,
  * a NAME not letters, digits and _, any other $ or { in word; *out NULL) or -ENOMEM. */
-#define ENV_EXPAND_HINT                                                                        \
-	"write ${NAME} or ${NAME:-default} (a NAME of letters, digits and _; a default of text and " \
-	"${NAME})"
+#define ENV_EXPAND_HINT                                                                            \
+	"write ${NAME} or ${NAME:-default} (a NAME of letters, digits and _; "                     \
+	"a default of text and ${NAME})"
 int env_expand(const char *value, char *const *env, const struct strv *hidden, char **out);
 
 #endif

@@ -136,10 +136,10 @@ static uint8_t gop_for(const char *name)
 	    {"truncate", GOP_TRUNCATE},	 {"truncate64", GOP_TRUNCATE}, {"chmod", GOP_CHMOD},
 	    {"fchmodat", GOP_CHMOD},	 {"chown", GOP_CHOWN},	       {"chown32", GOP_CHOWN},
 	    {"lchown", GOP_CHOWN},	 {"lchown32", GOP_CHOWN},      {"fchownat", GOP_CHOWN},
-	    {"fchmodat2", GOP_CHMOD},	 {"fchmod", GOP_CHMOD},	       {"setxattr", GOP_XATTR},      {"lsetxattr", GOP_XATTR},
-	    {"fsetxattr", GOP_XATTR},	 {"removexattr", GOP_XATTR},   {"lremovexattr", GOP_XATTR},
-	    {"fremovexattr", GOP_XATTR}, {"bind", GOP_BIND},	       {"umask", GOP_FACT},
-	    {"chdir", GOP_FACT},	 {"fchdir", GOP_FACT},
+	    {"fchmodat2", GOP_CHMOD},	 {"fchmod", GOP_CHMOD},	       {"setxattr", GOP_XATTR},
+	    {"lsetxattr", GOP_XATTR},	 {"fsetxattr", GOP_XATTR},     {"removexattr", GOP_XATTR},
+	    {"lremovexattr", GOP_XATTR}, {"fremovexattr", GOP_XATTR},  {"bind", GOP_BIND},
+	    {"umask", GOP_FACT},	 {"chdir", GOP_FACT},	       {"fchdir", GOP_FACT},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -575,7 +575,8 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 			  strncmp(n, "fchmodat", 8) == 0 || strcmp(n, "fchownat") == 0;
 		int k = at ? 1 : 0;
 
-		if (strcmp(n, "fchmod") == 0) { /* a descriptor's: as fchmodat2(fd, "", AT_EMPTY_PATH) */
+		/* a descriptor's: as fchmodat2(fd, "", AT_EMPTY_PATH) */
+		if (strcmp(n, "fchmod") == 0) {
 			g->dirfd = INT(0);
 			buf[0][0] = '\0';
 			g->mode = (uint32_t)a[1];

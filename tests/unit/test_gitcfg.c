@@ -167,8 +167,9 @@ static void test_dirs(void)
 		sub |= strstr(out.v[i], "not-core") != NULL;
 		opt |= strcmp(out.v[i], "/abs/optinc") == 0;
 	}
-	ok(hk && inc && gh && !sub, "the environment's core.hooksPath (any case, relative to the "
-				    "worktree or ~) and include.path are taken; a subsection's not");
+	ok(hk && inc && gh && !sub,
+	   "the environment's core.hooksPath (any case, relative to the "
+	   "worktree or ~) and include.path are taken; a subsection's not");
 	ok(opt, "a path spelled :(optional)PATH (git 2.52) is PATH");
 	unsetenv("GIT_CONFIG_COUNT");
 	strv_release(&out);

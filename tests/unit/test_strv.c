@@ -7,7 +7,8 @@
 
 static void expands(const char *in, const char *want, const char *what)
 {
-	char *const env[] = {"HOME=/home/u", "EMPTY=", "GOPROXY=https://p,direct", "TOK=secret", NULL};
+	char *const env[] = {"HOME=/home/u", "EMPTY=", "GOPROXY=https://p,direct", "TOK=secret",
+			     NULL};
 	struct strv hidden = {0};
 	char *out = NULL;
 
