@@ -161,8 +161,10 @@ static void test_dirs(void)
 	bool hk = false, inc = false, gh = false, sub = false, opt = false;
 	for (size_t i = 0; i < out.n; i++) {
 		path_normalize(out.v[i]);
-		hk |= strcmp(out.v[i] + strlen(t), "/wt/envhk") == 0;
-		gh |= strcmp(out.v[i] + strlen(t), "/home/envgh") == 0;
+		/* (only a name under t has a tail past t's length: others may be shorter) */
+		const char *tail = strncmp(out.v[i], t, strlen(t)) == 0 ? out.v[i] + strlen(t) : "";
+		hk |= strcmp(tail, "/wt/envhk") == 0;
+		gh |= strcmp(tail, "/home/envgh") == 0;
 		inc |= strcmp(out.v[i], "/abs/envinc") == 0;
 		sub |= strstr(out.v[i], "not-core") != NULL;
 		opt |= strcmp(out.v[i], "/abs/optinc") == 0;
