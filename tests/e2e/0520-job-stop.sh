@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0520 ^Z at once: a job stopped wherever ^Z finds it (its fork, exec, start-up calls that wait
 # on the violation monitor, or its sleep) is ended by kill -9 %1 and the shell hears of it.
-# Driven on a pty by tests/e2e/job_stop.py, many times (the stop lands at random).
+# Driven on a pty by tests/e2e/job_stop.py, 20 times (SBXSH_JOB_STOPS; the stop lands at random).
 . "$(dirname "$0")/lib.sh"
 
 var_home jobstop
@@ -15,7 +15,7 @@ if ! "$SBXSH" -c true > "$H/err" 2>&1; then
 	done_testing; exit 0
 fi
 
-out=$(/usr/bin/python3 "$E2E/job_stop.py" 40 "$SBXSH" 2>&1)
+out=$(/usr/bin/python3 "$E2E/job_stop.py" "${SBXSH_JOB_STOPS:-20}" "$SBXSH" 2>&1)
 res=$(printf '%s\n' "$out" | tail -n 1)
 printf '%s\n' "$out" | grep '^#'
 diag "$res"
