@@ -182,7 +182,8 @@ static bool control_var(const char *name)
 {
 	static const char *const ours[] = {
 	    "SBXSH_PROMPT_MARKER", "SBXSH_RC_LATE",  "SBXSH_USER_PROMPT_COMMAND",
-	    "SBXSH_USER_ZDOTDIR",  "PROMPT_COMMAND", "ZDOTDIR"};
+	    "SBXSH_USER_ZDOTDIR",  "PROMPT_COMMAND", "ZDOTDIR",
+	    "SBXSH_RC_PROFILE",	   "SBXSH_HISTFILE"};
 
 	if (strncmp(name, "SBXSH_CDSW_", 11) == 0)
 		return true;

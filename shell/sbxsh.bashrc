@@ -14,15 +14,24 @@
 # gets the state as a sealed memfd (SBXSH_CDSW_STATE) and sources it instead of ~/.bashrc.
 #
 # A login shell reads no rc file: it sources this one from its first PROMPT_COMMAND (sbxsh puts
-# `. THIS_FILE` there, with SBXSH_RC_LATE=1, when the caller set no PROMPT_COMMAND), after
-# /etc/profile and the ~/.profile family ran. Then ~/.bashrc is not read again (the profile
-# reads it), and the PROMPT_COMMAND that sourced this file is replaced by sbxsh's element.
-# After a switch a login shell starts with --noprofile and takes the state from here.
+# `. THIS_FILE` there, with SBXSH_RC_LATE=1; the caller's own PROMPT_COMMAND is in
+# SBXSH_USER_PROMPT_COMMAND). sbxsh starts it with --noprofile, so no profile file can assign
+# PROMPT_COMMAND outright before this file ran: with SBXSH_RC_PROFILE=1 this file reads
+# /etc/profile and the first of ~/.bash_profile, ~/.bash_login, ~/.profile itself, as bash
+# would have, then loads the history as bash does after its start-up files (HISTFILE is empty
+# until then, its name in SBXSH_HISTFILE: loaded and truncated with the profile's HISTSIZE and
+# HISTFILESIZE), and adds its PROMPT_COMMAND element after what the profile files set. ~/.bashrc
+# is not read here (the profile reads it). After a switch a login shell takes the state instead
+# of the profile files.
 __sbxsh_late=${SBXSH_RC_LATE-}
+__sbxsh_prof=${SBXSH_RC_PROFILE-}
+__sbxsh_hf=${SBXSH_HISTFILE-}
 __sbxsh_cdfd=${SBXSH_CDSW_FD-}
 __sbxsh_state=${SBXSH_CDSW_STATE-}
 __sbxsh_upc=${SBXSH_USER_PROMPT_COMMAND-}
-unset SBXSH_CDSW_FD SBXSH_CDSW_STATE SBXSH_RC_LATE SBXSH_USER_PROMPT_COMMAND
+unset SBXSH_CDSW_FD SBXSH_CDSW_STATE SBXSH_RC_LATE SBXSH_USER_PROMPT_COMMAND SBXSH_RC_PROFILE \
+	SBXSH_HISTFILE
+[ -n "$__sbxsh_late" ] || __sbxsh_prof=
 if [ -n "$__sbxsh_late" ]; then
 	builtin export -n PROMPT_COMMAND # a child bash must not source this file
 	# `. THIS_FILE` gives way to the caller's PROMPT_COMMAND (a profile file's additions around
@@ -32,6 +41,10 @@ if [ -n "$__sbxsh_late" ]; then
 	*"$__sbxsh_n"*) PROMPT_COMMAND=${PROMPT_COMMAND/"$__sbxsh_n"/$__sbxsh_upc} ;;
 	*) __sbxsh_upc= ;;
 	esac
+	# the profile files see the caller's PROMPT_COMMAND (or none), as they would have
+	if [ -n "$__sbxsh_prof" ] && [ -z "$PROMPT_COMMAND" ] && [ -z "$__sbxsh_upc" ]; then
+		unset PROMPT_COMMAND
+	fi
 fi
 case $__sbxsh_cdfd in
 '' | *[!0-9]*) __sbxsh_cdfd= ;;
@@ -42,9 +55,35 @@ if [ -n "$__sbxsh_state" ]; then
 	. "/dev/fd/$__sbxsh_state" 2> /dev/null
 	exec {__sbxsh_state}<&-
 	__sbxsh_state=
+elif [ -n "$__sbxsh_prof" ]; then
+	__sbxsh_upc= # the profile files have the caller's PROMPT_COMMAND, to keep or replace
+	__sbxsh_runpc=1
+	# bash set these when it found no history to load; the profile files must find them unset
+	# as bash would have (the caller's, exported, stay)
+	case ${HISTSIZE@a} in *x*) ;; *) unset HISTSIZE ;; esac
+	case ${HISTFILESIZE@a} in *x*) ;; *) unset HISTFILESIZE ;; esac
+	if [ -f /etc/profile ]; then . /etc/profile; fi
+	for __sbxsh_n in ~/.bash_profile ~/.bash_login ~/.profile; do
+		if [ -f "$__sbxsh_n" ] && [ -r "$__sbxsh_n" ]; then
+			. "$__sbxsh_n"
+			break
+		fi
+	done
+	unset __sbxsh_n
 elif [ -z "$__sbxsh_late" ] && [ -f ~/.bashrc ]; then
 	. ~/.bashrc
 fi
+# The history, as bash loads it after its start-up files (HISTSIZE and HISTFILESIZE default
+# to 500, the file truncated to HISTFILESIZE by the assignment).
+if [ -n "$__sbxsh_prof" ] && [ -n "${HISTFILE+set}" ] && [ -z "$HISTFILE" ]; then
+	HISTFILE=${__sbxsh_hf:-~/.bash_history}
+	[ -n "${HISTSIZE+set}" ] || HISTSIZE=500
+	HISTSIZE=$HISTSIZE
+	[ -n "${HISTFILESIZE+set}" ] || HISTFILESIZE=$HISTSIZE
+	HISTFILESIZE=$HISTFILESIZE
+	if [ -f "$HISTFILE" ]; then builtin history -r; fi
+fi
+unset __sbxsh_hf __sbxsh_prof
 __sbxsh_marker=${SBXSH_PROMPT_MARKER-}
 __sbxsh_marker=${__sbxsh_marker//\\/\\\\}
 __sbxsh_marker=${__sbxsh_marker//\$/\\\$}
@@ -156,7 +195,13 @@ if [ -n "$__sbxsh_late" ]; then
 	unset __sbxsh_late
 	if [ -n "$__sbxsh_upc" ]; then # (none after a switch: the state has its PROMPT_COMMAND)
 		eval "$__sbxsh_upc"
+	elif [ -n "${__sbxsh_runpc-}" ]; then # what the profile files left in PROMPT_COMMAND
+		for __sbxsh_n in "${PROMPT_COMMAND[@]}"; do
+			__sbxsh_n=${__sbxsh_n%__sbxsh_prompt} # (a scalar before bash 5.1: "…; __sbxsh_prompt")
+			[ -z "$__sbxsh_n" ] || eval "$__sbxsh_n"
+		done
+		unset __sbxsh_n
 	fi
-	unset __sbxsh_upc
+	unset __sbxsh_upc __sbxsh_runpc
 	__sbxsh_prompt
 fi

@@ -1,8 +1,9 @@
 # sbxsh.zshenv — LIBEXECDIR/zsh/.zshenv, read by an interactive inner zsh that sbxsh started
 # with ZDOTDIR here (sbxsh(1), "Interactive use"). Read inside the sandbox, bound read-only.
 # It puts ZDOTDIR back as the caller had it (SBXSH_USER_ZDOTDIR, or unset: $HOME), reads the
-# user's .zshenv from there as zsh would have, and leaves zsh to read the user's .zprofile,
-# .zshrc and .zlogin itself (zsh takes each file from ZDOTDIR as it is then). For the prompt
+# user's .zshenv from there as zsh would have, then points ZDOTDIR here again: zsh reads this
+# directory's .zprofile, .zshrc and .zlogin (sbxsh.zrc), each of which reads the user's own
+# and the last of which leaves ZDOTDIR as the user's and puts the hook last. For the prompt
 # it adds a precmd hook of its own, moved to the end of precmd_functions at every prompt (a
 # theme's hook that rewrites the prompt runs before it from the second prompt on): it opens
 # /dev/null, a call the violation monitor answers, so the violations of the command before are
@@ -153,5 +154,12 @@ if [[ -o interactive ]]; then
 fi
 if [[ -z $__sbxsh_state && -f ${ZDOTDIR:-$HOME}/.zshenv ]]; then
 	builtin source -- "${ZDOTDIR:-$HOME}/.zshenv"
+fi
+# zsh's next files (.zprofile, .zshrc, .zlogin) are sbxsh.zrc in this directory: each reads the
+# user's, from the ZDOTDIR the user's .zshenv left (kept in __sbxsh_uzd), and the last puts
+# sbxsh's hook after whatever the user's files did to precmd_functions.
+if [[ -o interactive && -z $__sbxsh_state && -o rcs && -r ${${(%):-%x}:h}/.zshrc ]]; then
+	(( ! ${+ZDOTDIR} )) || typeset -g __sbxsh_uzd=$ZDOTDIR
+	ZDOTDIR=${${(%):-%x}:h}
 fi
 unset __sbxsh_state

@@ -380,12 +380,39 @@ static bool own_rc(const struct shell_args *a)
 	return access(BASHRC_PATH, R_OK) == 0;
 }
 
-/* A login bash reads no rc file: it sources sbxsh.bashrc from its first PROMPT_COMMAND, after
- * its profile files ran (SBXSH_RC_LATE tells the file). A PROMPT_COMMAND of the caller's goes
- * in SBXSH_USER_PROMPT_COMMAND, and the file puts it back in its place. */
+/* A login bash reads no rc file: it sources sbxsh.bashrc from its first PROMPT_COMMAND
+ * (SBXSH_RC_LATE tells the file), the only code that runs before the first prompt: started with
+ * --noprofile, it has no profile file that could assign PROMPT_COMMAND outright before it ran.
+ * The file reads /etc/profile and the ~/.profile family itself (SBXSH_RC_PROFILE; not when the
+ * caller said --noprofile), as bash would have, and only then adds its own PROMPT_COMMAND
+ * element. A PROMPT_COMMAND of the caller's goes in SBXSH_USER_PROMPT_COMMAND, and the file
+ * puts it back in its place before the profile files run. */
 static bool late_rc(const struct run *r)
 {
 	return r->args.login && own_rc(&r->args);
+}
+
+static int argv_noprofile(struct strv *a);
+
+/* bash loads its history after its start-up files, with what they set (HISTSIZE, HISTFILESIZE,
+ * HISTFILE), and truncates the file to HISTFILESIZE (500 when unset) then: with the profile
+ * files read late, HISTFILE is empty until they ran (nothing loaded, nothing truncated) and the
+ * file loads the history itself; its name is in SBXSH_HISTFILE. */
+static int late_history(struct strv *env)
+{
+	const char *h = getenv("HISTFILE");
+	int e = 0;
+
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], "HISTFILE=", 9) == 0) {
+			h = env->v[i] + 9;
+			e = strv_pushf(env, "SBXSH_HISTFILE=%s", h);
+			strv_remove(env, i);
+			return e == 0 ? strv_push(env, "HISTFILE=") : e;
+		}
+	if (h)
+		e = strv_pushf(env, "SBXSH_HISTFILE=%s", h);
+	return e == 0 ? strv_push(env, "HISTFILE=") : e;
 }
 
 /* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile; a login shell: late_rc):
@@ -411,6 +438,13 @@ static void prompt_marker(struct run *r, const struct settings *set)
 		if (e == 0 && getenv("PROMPT_COMMAND"))
 			e = strv_pushf(&r->spec.env_set, "SBXSH_USER_PROMPT_COMMAND=%s",
 				       getenv("PROMPT_COMMAND"));
+		if (e == 0 && strv_find(&r->args.fwd, "--noprofile") < 0) {
+			e = argv_noprofile(&r->args.fwd);
+			if (e == 0)
+				e = strv_push(&r->spec.env_set, "SBXSH_RC_PROFILE=1");
+			if (e == 0)
+				e = late_history(&r->spec.env_set);
+		}
 	}
 	if (e == 0 && !r->args.login && own_rc(&r->args)) {
 		struct strv argv = {0};
@@ -934,6 +968,7 @@ static void cd_plan_fds(struct run *r)
 	/* A login shell after a switch: its profile files ran in the first sandbox; the state
 	 * has what they set (sourced by the late rc file at the first prompt). */
 	if (e == 0 && state >= 0 && r->args.login && r->args.fwd.n > 0 &&
+	    strv_find(&r->args.fwd, "--noprofile") < 0 &&
 	    !is_zsh(r->spec.inner_shell ? r->spec.inner_shell : "bash"))
 		e = argv_noprofile(&r->args.fwd);
 	if (e < 0)

@@ -236,4 +236,46 @@ else
 	diag "$(screen | tail -n 15)"
 fi
 
+# A profile file that assigns PROMPT_COMMAND outright (as OpenHands and many dotfiles do), as a
+# scalar and as a bash 5.1 array, in a login shell's ~/.profile and a shell's ~/.bashrc: the
+# marker and the switch survive, the file's PROMPT_COMMAND runs; then an OpenHands-style scalar
+# assignment at the prompt keeps them too. Before, such a login session had neither.
+user_policy "[dir $A]
+write = .
+[dir $B]
+write = ."
+rm -f "$HOME/.bash_logout"
+for how in "login:.profile:PROMPT_COMMAND='echo pc-file'" "login:.profile:PROMPT_COMMAND=('echo pc-file')" \
+	"rc:.bashrc:PROMPT_COMMAND='echo pc-file'" "rc:.bashrc:PROMPT_COMMAND=('echo pc-file')"; do
+	kind=${how%%:*} rest=${how#*:}
+	file=${rest%%:*} line=${rest#*:}
+	rm -f "$HOME/.profile"
+	printf '%s\n' 'PS1="P> "' "$line" 'HISTSIZE=5000' > "$HOME/$file"
+	[ -n "$hfa" ] && seq -f 'echo hist-line-%g' 600 > "$hfa"
+	if [ "$kind" = login ]; then start "$SBXSH -l"; else start "$SBXSH"; fi
+	what="a $kind shell whose ~/$file says $line"
+	if wait_screen "$PR"; then
+		like "$what: the marker" "$(last)" "$MA"
+		like "…and the file's PROMPT_COMMAND runs" "$(screen)" '^pc-file$'
+		cmd "cd $B"
+		like "…and the switch" "$(screen)" "^sbxsh: cd: now in profile \[dir $B\] \(project $B\), was \[dir $A\]"
+		like "…to the new profile's prompt" "$(last)" "$MB"
+		cmd "PROMPT_COMMAND='PS1=\"P> \"'"
+		cmd "cd $A"
+		like "…and after a scalar PROMPT_COMMAND= at the prompt, the switch back" "$(screen)" \
+			"^sbxsh: cd: now in profile \[dir $A\] \(project $A\), was \[dir $B\]"
+		like "…and the marker" "$(last)" "$MA"
+		cmd 'echo "hn=$(history | grep -c "echo hist-line-[0-9]")"; shopt -q login_shell && echo is-login || echo not-login'
+		like "…the history as long as the file's HISTSIZE keeps it (600 lines)" "$(screen)" '^hn=600$'
+		if [ "$kind" = login ]; then l=is-login; else l=not-login; fi
+		like "…a $kind shell" "$(screen)" "^$l\$"
+		bye 'exit'
+	else
+		not_ok "$what shows the prompt"
+		diag "$(screen | tail -n 15)"
+	fi
+done
+rm -f "$HOME/.profile"
+printf '%s\n' 'PS1="P> "' > "$HOME/.bashrc"
+
 done_testing

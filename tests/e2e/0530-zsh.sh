@@ -156,6 +156,39 @@ like "…and stays a login shell" "$(screen)" '^still-login$'
 is "…its .zprofile ran once" "$(screen | grep -c '^zprofile-ran$')" 1
 keys -l 'exit'; keys Enter; wait_file "$H/status"
 is "…and its .zlogout once, at the end" "$(cat "$P/zlogout" 2>/dev/null | tr '\n' ' ')" 'zlogout-ran '
+# A .zshrc (or a login's .zlogin) that assigns precmd_functions outright, as many dotfiles and
+# themes do: the marker and the switch survive (sbxsh's hook goes in after the user's files
+# ran), the user's hook runs, ZDOTDIR is the user's again at the prompt. Before, such a session
+# had neither marker nor switch.
+rm -f "$HOME/.zprofile" "$HOME/.zlogout" "$HOME/.zlogin"
+printf '%s\n' 'export ZENV_N=1' > "$HOME/.zshenv"
+for how in "rc:.zshrc" "login:.zlogin"; do
+	kind=${how%%:*} file=${how#*:}
+	rm -f "$HOME/.zlogin"
+	printf '%s\n' 'PS1="Z> "' > "$HOME/.zshrc"
+	printf '%s\n' 'myhook() { print -r -- my-hook-ran; }' 'precmd_functions=(myhook)' 'PS1="Z> "' \
+		>> "$HOME/$file"
+	if [ "$kind" = login ]; then start "$SBXSH -l"; else start "$SBXSH"; fi
+	what="a $kind zsh whose $file assigns precmd_functions=(myhook)"
+	if wait_screen "$PR"; then
+		like "$what: the marker" "$(screen)" "$MP *\$"
+		like "…and the user's hook runs" "$(screen)" '^my-hook-ran *$'
+		n=$(screen | grep -Ec "$MQ"); keys -l "cd $Q"; keys Enter
+		if wait_screen "$MQ" $((n + 1)); then
+			like "…and the switch" "$(screen)" "^sbxsh: cd: now in profile \\[dir $Q\\] "
+		else
+			not_ok "…and the switch"; diag "$(screen | tail -n 8)"
+		fi
+		cmd 'echo "zd=${ZDOTDIR-unset}"; [[ -o login ]] && echo is-login || echo not-login'
+		like "…ZDOTDIR unset again, as the caller had it" "$(screen)" '^zd=unset *$'
+		if [ "$kind" = login ]; then l=is-login; else l=not-login; fi
+		like "…a $kind shell" "$(screen)" "^$l *\$"
+		keys -l 'exit'; keys Enter; wait_file "$H/status"
+	else
+		not_ok "$what shows the prompt"; diag "$(screen | tail -n 15)"
+	fi
+done
+rm -f "$HOME/.zlogin"
 zpol ''
 
 done_testing

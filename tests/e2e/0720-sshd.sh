@@ -183,7 +183,10 @@ if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 	# An interactive login (ssh -tt, and su -) in a terminal tmux makes: sbxsh's pty relay,
 	# job control, ^C and ^Z reach the inner shell's job, never sbxsh or the connection.
 	if command -v tmux > /dev/null 2>&1; then
-		printf 'PS1="L> "\n' > "$luhome/.bashrc"; chown "$lu" "$luhome/.bashrc"
+		# the skeleton's ~/.profile reads ~/.bashrc, which assigns PROMPT_COMMAND outright (as
+		# OpenHands and many dotfiles do): the marker and the switch survive it
+		printf 'PS1="L> "\nPROMPT_COMMAND="echo pc-login"\n' > "$luhome/.bashrc"
+		chown "$lu" "$luhome/.bashrc"
 		for how in ssh su; do
 			TS="$D/tmux-$how.sock"
 			if [ $how = ssh ]; then
@@ -200,6 +203,7 @@ if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 			twait '^\[sbxsh:[^]]*\] L> '
 			like "$how: an interactive login shows the prompt and the marker" "$(tscreen)" '^\[sbxsh:[^]]*\] L> '
 			unlike "$how: …with job control" "$(tscreen)" 'no job control|cannot set terminal process group'
+			like "$how: …where the PROMPT_COMMAND ~/.bashrc assigned runs" "$(tscreen)" '^pc-login$'
 			tkeys -l 'sleep 101'; tkeys Enter
 			i=0; while ! pgrep -u "$lu" -f '^sleep 101$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 			tkeys C-c; tkeys -l 'echo after-$((40+2))'; tkeys Enter
