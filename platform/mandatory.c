@@ -167,7 +167,9 @@ static const char *const probe_names[] = {
 	X("river")                                                                                 \
 	X("xmonad")                                                                                \
 	X("herbstluftwm")                                                                          \
-	X("lxsession")
+	X("lxsession")                                                                             \
+	/* where the desktop and the other user directories are (XDG_DESKTOP_DIR) */               \
+	X("user-dirs.dirs")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
 	X("bash-completion")                                                                       \
@@ -190,32 +192,40 @@ static const char *const probe_names[] = {
 	X("jupyter")                                                                               \
 	X("zinit")                                                                                 \
 	X("mise")
-#define HOME_FIXED(X, C, D)                                                                        \
+/* E: below ~/.cache, which $XDG_CACHE_HOME moves (mandatory_xdg_cache): caches a host tool
+ * takes code from without checking it again: pre-commit's hook environments (run at the next
+ * git commit), built wheels and downloads (pip, uv, poetry, yarn 1, deno), build outputs
+ * (bazel's install base and action cache, go's build cache, ccache, sccache), browsers test
+ * runners start, zsh plugins */
+#define CACHE_FIXED(X)                                                                             \
+	X("pre-commit")                                                                            \
+	X("pip")                                                                                   \
+	X("uv")                                                                                    \
+	X("pypoetry")                                                                              \
+	X("yarn")                                                                                  \
+	X("deno")                                                                                  \
+	X("bazel")                                                                                 \
+	X("go-build")                                                                              \
+	X("ccache")                                                                                \
+	X("sccache")                                                                               \
+	X("ms-playwright")                                                                         \
+	X("puppeteer")                                                                             \
+	X("antidote")
+#define HOME_FIXED(X, C, D, K)                                                                     \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \
 	CONFIG_FIXED(C)                                                                            \
 	X(".local/bin")                                                                            \
 	DATA_FIXED(D)                                                                              \
 	X(".pam_environment")                                                                      \
+	/* the X session's start-up scripts (the display manager sources them at login) */         \
+	X(".xprofile")                                                                             \
+	X(".xsession")                                                                             \
+	X(".xsessionrc")                                                                           \
+	X(".xinitrc")                                                                              \
 	X(".local/state/sbxsh")                                                                    \
 	X(".local/state/mise")                                                                     \
-	/* caches a host tool takes code from without checking it again: pre-commit's hook         \
-	 * environments (run at the next git commit), built wheels and downloads (pip, uv,         \
-	 * poetry, yarn 1, deno), build outputs (bazel's install base and action cache, go's       \
-	 * build cache, ccache, sccache), browsers test runners start, zsh plugins */              \
-	X(".cache/pre-commit")                                                                     \
-	X(".cache/pip")                                                                            \
-	X(".cache/uv")                                                                             \
-	X(".cache/pypoetry")                                                                       \
-	X(".cache/yarn")                                                                           \
-	X(".cache/deno")                                                                           \
-	X(".cache/bazel")                                                                          \
-	X(".cache/go-build")                                                                       \
-	X(".cache/ccache")                                                                         \
-	X(".cache/sccache")                                                                        \
-	X(".cache/ms-playwright")                                                                  \
-	X(".cache/puppeteer")                                                                      \
-	X(".cache/antidote")
+	CACHE_FIXED(K)
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
  * usercustomize and sitecustomize (a module, a package, a .pyc, an extension, or its cached
@@ -228,20 +238,25 @@ static const char *const probe_names[] = {
 	X(PY_SITE "__pycache__/usercustomize*")                                                    \
 	X(PY_SITE "__pycache__/sitecustomize*")                                                    \
 	/* powerlevel10k's instant prompt, sourced first thing by every zsh start */               \
-	X(".cache/p10k-*")
+	X(".cache/p10k-*")                                                                         \
+	/* a launcher on the desktop: file managers run an executable one on a double click */     \
+	X("Desktop/*.desktop")
 #define TILDE(s)     "~/" s,
 #define CFG(s)	     ".config/" s,
 #define TILDE_CFG(s) "~/.config/" s,
 #define DAT(s)	     ".local/share/" s,
 #define TILDE_DAT(s) "~/.local/share/" s,
+#define CAC(s)	     ".cache/" s,
+#define TILDE_CAC(s) "~/.cache/" s,
 /* the probes' list: the fixed paths, then the patterns */
-static const char *const home_probe[] = {HOME_FIXED(STR, CFG, DAT) HOME_GLOBS(STR)};
+static const char *const home_probe[] = {HOME_FIXED(STR, CFG, DAT, CAC) HOME_GLOBS(STR)};
 /* the fixed paths as hints name them: one for each of home_probe's first */
-static const char *const home_rules[] = {HOME_FIXED(TILDE, TILDE_CFG, TILDE_DAT)};
+static const char *const home_rules[] = {HOME_FIXED(TILDE, TILDE_CFG, TILDE_DAT, TILDE_CAC)};
 static const char *const home_globs[] = {HOME_GLOBS(STR)};
 static const char *const home_glob_rules[] = {HOME_GLOBS(TILDE)};
 static const char *const xdg_config[] = {CONFIG_FIXED(STR)};
 static const char *const xdg_data[] = {DATA_FIXED(STR)};
+static const char *const xdg_cache[] = {CACHE_FIXED(STR)};
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -265,6 +280,14 @@ const char *const *mandatory_xdg_data(size_t *n)
 {
 	*n = N(xdg_data);
 	return xdg_data;
+}
+
+/* The ones below ~/.cache, by name: where $XDG_CACHE_HOME moves them. */
+
+const char *const *mandatory_xdg_cache(size_t *n)
+{
+	*n = N(xdg_cache);
+	return xdg_cache;
 }
 
 struct comps {
@@ -433,6 +456,21 @@ static bool holder_ok(const struct mand_ctx *x, const char *path, enum mand_op o
 	return op == MAND_MKDIR || (op == MAND_WRITE && standing(x, path));
 }
 
+/* The first of the n paths v that path lies at or below, or that lies below path when path is
+ * a directory on the way to it whose op holder_ok does not allow (renaming or removing it
+ * moves the protection away); -1 when none. The one walk of every list of protected paths
+ * (fixed, hooks, holds). */
+static long held(const struct mand_ctx *x, const char *const *v, size_t n, const char *path,
+		 enum mand_op op)
+{
+	bool hold = holder_ok(x, path, op);
+
+	for (size_t i = 0; i < n; i++)
+		if (below(path, v[i]) >= 0 || (!hold && below(v[i], path) >= 0))
+			return (long)i;
+	return -1;
+}
+
 /* The home rule's fixed paths and patterns (rel: path below home, its components c from hc
  * on): at or below one, anything; a directory on the way to one, as holder_ok says. */
 static int home_fixed_rule(const struct mand_ctx *x, const char *path, const char *rel,
@@ -583,16 +621,12 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 {
 	static const char xdg_rule[] =
 	    "$XDG_CONFIG_HOME/{sbxsh,git,…}, $XDG_DATA_HOME/{bash-completion,…}, "
-	    "$XDG_STATE_HOME/sbxsh";
+	    "$XDG_CACHE_HOME/{pre-commit,pip,…}, $XDG_STATE_HOME/sbxsh, the violation log";
 	size_t vl = x->recovery ? strlen(x->recovery) : 0;
 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
 		return 0;
-	for (size_t i = 0; i < x->nfixed; i++)
-		if (below(path, x->fixed[i]) >= 0 ||
-		    (!holder_ok(x, path, op) && below(x->fixed[i], path) >= 0))
-			return hit_(h, MAND_NEVER, xdg_rule);
-	return 0;
+	return held(x, x->fixed, x->nfixed, path, op) >= 0 ? hit_(h, MAND_NEVER, xdg_rule) : 0;
 }
 
 /* The hooks directories and included files git's config names (mand_ctx.hooks): at or below
@@ -600,12 +634,9 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 static int hooks_in(const struct mand_ctx *x, const char *const *hooks, size_t n, const char *path,
 		    enum mand_op op, struct mand_hit *h)
 {
-	for (size_t i = 0; i < n; i++)
-		if (below(path, hooks[i]) >= 0 ||
-		    (!holder_ok(x, path, op) && below(hooks[i], path) >= 0))
-			return hit_(h, MAND_NEVER,
-				    "core.hooksPath, include.path (what git's config names)");
-	return 0;
+	return held(x, hooks, n, path, op) >= 0
+		   ? hit_(h, MAND_NEVER, "core.hooksPath, include.path (what git's config names)")
+		   : 0;
 }
 
 static int hooks_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
@@ -690,28 +721,49 @@ static bool comp_match(const struct comps *c, size_t i, const char *pat)
 	return fnmatch(pat, nm, 0) == 0;
 }
 
-/* Below a .claude at component i: the agent's commands, agents, the scripts its settings'
- * hooks run by path, skills (commands it runs) and settings*.json; the directory itself is
- * not renamed away or replaced by a link or a file. */
-static int claude_rule(const struct mand_ctx *x, const char *path, const struct comps *c, size_t i,
-		       enum mand_op op, struct mand_hit *h)
+/* An agent's own directory, wherever it is (a grant of ~/.claude, of the directory itself or
+ * of something below it, lifts nothing here): what the agent reads at its next start —
+ * instructions (CLAUDE.md, AGENTS.md, GEMINI.md, memory), settings (hooks and MCP servers are
+ * commands), commands, agents, skills, plugins, the scripts its settings run by path — grows
+ * with every release, so everything below one is refused but what the agent keeps as data
+ * only (agent_data: shell snapshots, logs, telemetry) and the worktrees of projects it
+ * checks out (Claude Code's .claude/worktrees, the Codex app's ~/.codex/worktrees: projects,
+ * where every name rule holds as in any other). The directory itself is made (mkdir),
+ * never renamed away nor replaced by a link or a file. */
+static const char *const agent_dirs[] = {".claude", ".codex",	 ".gemini",   ".cursor",
+					 ".agents", ".windsurf", ".continue", ".roo",
+					 ".kiro",   ".opencode", ".amazonq"};
+static const char *const agent_data[] = {
+    "shell-snapshots", "shell_snapshots", "statsig", "debug", "logs", "log",
+    "telemetry",       "worktrees"};
+
+static int agent_rule(const struct mand_ctx *x, const char *path, const struct comps *c, size_t i,
+		      enum mand_op op, struct mand_hit *h)
 {
+	static const char rule[] =
+	    "an agent's directory (.claude, .codex, .gemini …): its instructions, settings, "
+	    "commands, plugins; only its shell snapshots, logs and telemetry are written";
 	static const char *const subs[][2] = {{"commands", ".claude/commands"},
 					      {"agents", ".claude/agents"},
 					      {"hooks", ".claude/hooks"},
 					      {"skills", ".claude/skills"}};
+	bool claude = eq(c, i, ".claude");
 
 	if (i + 1 == c->n)
 		return holder_ok(x, path, op)
 			   ? 0
 			   : hit_(h, MAND_NEVER,
-				  ".claude/{commands,agents,hooks,skills,settings*.json}");
-	for (size_t k = 0; k < N(subs); k++)
+				  claude ? ".claude/{commands,agents,hooks,skills,settings*.json}"
+					 : rule);
+	for (size_t k = 0; claude && k < N(subs); k++)
 		if (eq(c, i + 1, subs[k][0]))
 			return hit_(h, MAND_NEVER, subs[k][1]);
-	if (comp_match(c, i + 1, "settings*.json"))
+	if (claude && comp_match(c, i + 1, "settings*.json"))
 		return hit_(h, MAND_NEVER, ".claude/settings*.json");
-	return 0;
+	for (size_t k = 0; k < N(agent_data); k++)
+		if (eq(c, i + 1, agent_data[k]))
+			return 0;
+	return hit_(h, MAND_NEVER, rule);
 }
 
 /* mise's and lefthook's configs (file_globs), from component base on: a file's name (never
@@ -758,24 +810,15 @@ bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 	return false;
 }
 
-/* The deny_write paths that did not exist at start (mand_ctx.denies): at or below one, or a
- * directory on the way to one as holder_ok says; the same for the deny_read and deny_write
- * paths that did (mand_ctx.holds): the guard makes its calls outside the sandbox's mounts,
- * where the mask or read-only bind on one is not there (its unlink removed the host's
- * file). After every other rule: a mandatory one is
- * the stronger word. */
+/* What the policy's deny_read and deny_write make hidden or read-only (mand_ctx.holds): at or
+ * below one, or a directory on the way to one as holder_ok says. After every other rule: a
+ * mandatory one is the stronger word. */
 static int deny_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
 		     struct mand_hit *h)
 {
-	for (size_t i = 0; i < x->ndenies; i++)
-		if (below(path, x->denies[i]) >= 0 ||
-		    (!holder_ok(x, path, op) && below(x->denies[i], path) >= 0))
-			return hit_(h, MAND_DENY_WRITE, x->denies[i]);
-	for (size_t i = 0; i < x->nholds; i++)
-		if (below(path, x->holds[i]) >= 0 ||
-		    (!holder_ok(x, path, op) && below(x->holds[i], path) >= 0))
-			return hit_(h, MAND_DENY_WRITE, x->holds[i]);
-	return 0;
+	long i = held(x, x->holds, x->nholds, path, op);
+
+	return i >= 0 ? hit_(h, MAND_DENY_WRITE, x->holds[i]) : 0;
 }
 
 static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op op,
@@ -835,8 +878,15 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 		for (size_t k = 0; k < N(file_names); k++)
 			if (i + 1 == c.n && op != MAND_MKDIR && eq(&c, i, file_names[k]))
 				return hit_(h, MAND_NEVER, file_names[k]);
-		if (eq(&c, i, ".claude") && (r = claude_rule(x, path, &c, i, op, h)) != 0)
-			return r;
+	}
+	/* an agent's directory: anywhere, a grant of it or below it included */
+	for (size_t i = 0; i < c.n; i++) {
+		if (c.p[i][0] != '.')
+			continue;
+		for (size_t k = 0; k < N(agent_dirs); k++)
+			if (eq(&c, i, agent_dirs[k]) &&
+			    (r = agent_rule(x, path, &c, i, op, h)) != 0)
+				return r;
 	}
 	if ((r = tool_config(&c, base < 0 ? c.n : (size_t)base, op, h)) != 0 ||
 	    (r = hooknames_rule(x, path, &c, base < 0 ? c.n : (size_t)base, op, h)) != 0)

@@ -29,7 +29,7 @@ enum mand_lift {
 	MAND_NEVER = 1,	     /* no grant lifts it */
 	MAND_GIT_CONFIG = 2, /* git_config = yes lifts it (.git/config, a new repository) */
 	MAND_HOME_GRANT = 3, /* the home rule: a grant naming that dot-entry lifts it */
-	MAND_DENY_WRITE = 4, /* the user's deny_write (mand_ctx.denies): the policy lifts it */
+	MAND_DENY_WRITE = 4, /* the policy's deny_write, deny_read (mand_ctx.holds): it lifts it */
 };
 
 struct mand_ctx {
@@ -44,8 +44,8 @@ struct mand_ctx {
 	const char *recovery;
 	/* the home rule's fixed paths where the environment moves them off ~/.config,
 	 * ~/.local/share and ~/.local/state ($XDG_CONFIG_HOME/{sbxsh,git,…},
-	 * $XDG_DATA_HOME/{bash-completion,…}, $XDG_STATE_HOME/sbxsh): protected as they are,
-	 * wherever they lie */
+	 * $XDG_DATA_HOME/{bash-completion,…}, $XDG_STATE_HOME/sbxsh) and the violation log
+	 * ([sbxsh] log): protected as they are, wherever they lie */
 	const char *const *fixed;
 	size_t nfixed;
 	/* sbxsh's policy as this command was started with: the user file --config or
@@ -84,21 +84,16 @@ struct mand_ctx {
 	 * a write grant bound into one (a host directory) */
 	const char *const *scratch;
 	size_t nscratch;
-	/* the policy's deny_write paths that did not exist at start (no read-only bind can
-	 * hold a name that is not there), canonical and as spelled, where a command could
-	 * write: nothing made, written or renamed at or below one, no directory holding one
-	 * removed or replaced; a hit's rule is the entry itself (a pointer into this list) */
-	const char *const *denies;
-	size_t ndenies;
-	/* what the mounts hide or bind read-only inside a write grant (the policy's deny_read
-	 * and deny_write paths, globs' and variables' as expanded at start), canonical, where
-	 * no later grant lifts it: nothing removed,
-	 * made or renamed at or below one (the guard makes its calls outside the sandbox's
-	 * mounts, where the mount on one is not there), no directory holding one removed or
-	 * replaced (the mount moves with a renamed parent, the name does not: the next
-	 * command's mounts, and the host's tools, would meet the old name empty and the file
-	 * unhidden under the new one). A hit's rule is the entry itself (a pointer into this
-	 * list). */
+	/* what the policy's deny_read and deny_write make hidden or read-only where a command
+	 * could write: the paths the mounts hide or bind read-only inside a write grant (globs
+	 * and variables as expanded at start), canonical, where no later grant lifts it, and
+	 * the deny_write paths that did not exist at start (no read-only bind holds a name that
+	 * is not there), canonical and as spelled. Nothing removed, made or renamed at or below
+	 * one (the guard makes its calls outside the sandbox's mounts, where the mount on one
+	 * is not there), no directory holding one removed or replaced (the mount moves with a
+	 * renamed parent, the name does not: the next command's mounts, and the host's tools,
+	 * would meet the old name empty and the file unhidden under the new one). A hit's rule
+	 * is the entry itself (a pointer into this list). */
 	const char *const *holds;
 	size_t nholds;
 };
@@ -134,5 +129,9 @@ const char *const *mandatory_xdg_config(size_t *n);
 /* The same for the ones below ~/.local/share ("bash-completion", "nvim/site" …), which
  * $XDG_DATA_HOME moves. */
 const char *const *mandatory_xdg_data(size_t *n);
+
+/* The same for the ones below ~/.cache ("pre-commit", "pip" …), which $XDG_CACHE_HOME
+ * moves. */
+const char *const *mandatory_xdg_cache(size_t *n);
 
 #endif

@@ -252,19 +252,51 @@ static int push_once(struct walk *w, char *p)
  * "a/b"). One with a ".." component names a directory beside or above every worktree: what
  * follows its last ".." is protected as a name at any depth ("../hk" is "hk": a nested
  * repository's ../hk lies in the project, and the guard never meets that repository when the
- * command writes only there); naming the worktree itself or an ancestor of it ("..") is not
- * a name (docs/monitor.md "Limits"). */
+ * command writes only there). One naming the worktree's parent or an ancestor ("..",
+ * "../..") makes that directory the hooks directory: git runs <it>/pre-commit and the other
+ * hooks by name, so every hook name is protected at any depth. */
 static int push_rel(struct strv *rel, const char *v)
 {
+	/* git's hook names (githooks(5), git 2.52) */
+	static const char *const hook[] = {"applypatch-msg",
+					   "pre-applypatch",
+					   "post-applypatch",
+					   "pre-commit",
+					   "pre-merge-commit",
+					   "prepare-commit-msg",
+					   "commit-msg",
+					   "post-commit",
+					   "pre-rebase",
+					   "post-checkout",
+					   "post-merge",
+					   "pre-push",
+					   "pre-receive",
+					   "update",
+					   "proc-receive",
+					   "post-receive",
+					   "post-update",
+					   "reference-transaction",
+					   "push-to-checkout",
+					   "pre-auto-gc",
+					   "post-rewrite",
+					   "sendemail-validate",
+					   "fsmonitor-watchman",
+					   "p4-changelist",
+					   "p4-prepare-changelist",
+					   "p4-post-changelist",
+					   "p4-pre-submit",
+					   "post-index-change"};
+	bool up = false;
 	char n[PATH_MAX];
 	size_t o = 0;
 
 	for (const char *s = v; *s;) {
 		size_t l = strcspn(s, "/");
 
-		if (l == 2 && s[0] == '.' && s[1] == '.')
+		if (l == 2 && s[0] == '.' && s[1] == '.') {
 			o = 0; /* beside or above the worktree: what follows, by name */
-		else if (l && !(l == 1 && s[0] == '.')) {
+			up = true;
+		} else if (l && !(l == 1 && s[0] == '.')) {
 			if (o + l + 2 >= sizeof(n))
 				return 0;
 			if (o)
@@ -276,6 +308,9 @@ static int push_rel(struct strv *rel, const char *v)
 		s += *s == '/';
 	}
 	n[o] = '\0';
+	for (size_t i = 0; !o && up && i < sizeof(hook) / sizeof(*hook); i++)
+		if (strv_find(rel, hook[i]) < 0 && strv_push(rel, hook[i]) < 0)
+			return -ENOMEM;
 	if (!o || strv_find(rel, n) >= 0)
 		return 0;
 	return strv_push(rel, n);

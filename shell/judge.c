@@ -757,13 +757,38 @@ static const char *grant_where(const struct judge_ctx *c, char *buf, size_t n)
 	return buf;
 }
 
+/* The section head ("[profile claude-code]") line `line` of the embedded default lies in, into
+ * buf; "" when none. */
+static const char *embedded_section(unsigned line, char *buf, size_t n)
+{
+	const char *s = policy_default_ini;
+
+	buf[0] = '\0';
+	for (unsigned l = 1; *s && l <= line; l++) {
+		size_t len = strcspn(s, "\n");
+
+		if (s[0] == '[' && len < n)
+			snprintf(buf, n, "%.*s", (int)len, s);
+		s += len + (s[len] == '\n');
+	}
+	return buf;
+}
+
+/* Where a value came from: "file:line", or for the embedded default (etc/sbxsh.ini) its
+ * section and line ("the default policy's [profile claude-code], line 177": a preset's rule
+ * names the preset). */
 static const char *origin(const struct judge_ctx *c, const struct pol_value *v, char *buf, size_t n)
 {
 	char f[PATH_MAX];
 
-	if (!v || !v->file || strcmp(v->file, "<embedded>") == 0)
+	if (!v || !v->file)
 		snprintf(buf, n, "the default policy");
-	else
+	else if (strcmp(v->file, "<embedded>") == 0) {
+		char sec[256];
+
+		snprintf(buf, n, "the default policy's %s, line %u",
+			 *embedded_section(v->line, sec, sizeof(sec)) ? sec : "file", v->line);
+	} else
 		snprintf(buf, n, "%s:%u", judge_tilde(c->home, v->file, f, sizeof(f)), v->line);
 	return buf;
 }
@@ -836,7 +861,20 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 			snprintf(buf, n,
 				 "read-only by deny_write %s (%s); to allow: %s: write += %s", rule,
 				 origin(c, v->rule, o, sizeof(o)), where, td);
-		else
+		else if (v->rule && v->rule->file && strcmp(v->rule->file, "<embedded>") == 0) {
+			char sec[256], f[PATH_MAX];
+
+			/* the shipped file is not the user's to edit: a section of the same
+			 * name in the user's file applies after it */
+			embedded_section(v->rule->line, sec, sizeof(sec));
+			if (c->prof->grant_file)
+				judge_tilde(c->home, c->prof->grant_file, f, sizeof(f));
+			snprintf(buf, n,
+				 "read-only by deny_write %s (%s); to lift it: %s in %s: "
+				 "deny_write -= %s",
+				 rule, origin(c, v->rule, o, sizeof(o)), sec[0] ? sec : "[default]",
+				 c->prof->grant_file ? f : "~/.config/sbxsh/sbxsh.ini", rule);
+		} else
 			snprintf(buf, n,
 				 "read-only by deny_write %s (%s); remove it there: "
 				 "deny_write -= %s",

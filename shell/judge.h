@@ -48,6 +48,7 @@ struct judge_ctx {
 	    *spec;		/* the mounts as built; NULL: judged on the profile alone */
 	const char *home;	/* canonical, or NULL */
 	const char *sysconfdir; /* system policy directory ("/etc/sbxsh"), or NULL */
+	const char *log;	/* the violation log ([sbxsh] log), or NULL */
 	bool (*exists)(const char *host_path, void *arg);
 	void *arg;
 	/* the guard's mandatory denies (platform/mandatory.h), or NULL: the judge's own from the

@@ -73,12 +73,12 @@ struct monitor {
 	struct strv fixed;     /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
 	struct strv hooks;     /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
 	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
-	struct strv denies;    /* mand_ctx.denies: deny_write paths missing at start */
-	size_t *deny_of;       /* for each, its index in the profile's deny_write */
-	struct strv holds;     /* mand_ctx.holds: hidden or read-only paths in a write grant */
-	const struct pol_value **hold_of; /* for each, its entry */
-	bool *hold_read;		  /* for each, a deny_read's */
-	bool quiet;			  /* monitor = off: the guard works, nothing is reported */
+	/* mand_ctx.holds: deny_write paths missing at start, then hidden or read-only paths in a
+	 * write grant; for each, its entry (NULL: none found) and whether deny_read hides it */
+	struct strv holds;
+	const struct pol_value **hold_of;
+	bool *hold_read;
+	bool quiet; /* monitor = off: the guard works, nothing is reported */
 };
 
 /* The source's kinds and flags are the judge's. */
@@ -230,9 +230,33 @@ static const struct pol_value *entry_for(const struct judge_ctx *jc, bool hide, 
 	return NULL;
 }
 
-/* The profile's deny_write paths that do not exist (the mounts bind the others read-only), for
- * the guard (mand_ctx.denies): a glob's matches are only what exists at start
- * (docs/sbxsh.ini.5.md). */
+/* Records the origin of the holds pushed since n0 (v, and whether deny_read hides them), after
+ * push returned r. r, or -ENOMEM. */
+static int hold_origin(struct monitor *m, int r, size_t n0, const struct pol_value *v, bool read)
+{
+	if (r != 0 || m->holds.n == n0)
+		return r;
+	const struct pol_value **o = realloc(m->hold_of, m->holds.n * sizeof(*o));
+	bool *rd = o ? realloc(m->hold_read, m->holds.n * sizeof(*rd)) : NULL;
+
+	if (o)
+		m->hold_of = o;
+	if (!rd)
+		return -ENOMEM;
+	m->hold_read = rd;
+	for (; n0 < m->holds.n; n0++) {
+		o[n0] = v;
+		rd[n0] = read;
+	}
+	return 0;
+}
+
+/* What the policy's deny_read and deny_write hold where a command could write, for the guard
+ * (mand_ctx.holds): the deny_write paths that do not exist (the mounts bind the others
+ * read-only; a glob's matches are only what exists at start: docs/sbxsh.ini.5.md), then what
+ * the mounts hide or bind read-only inside a write grant (deny_read, deny_write, their globs
+ * and variables as the plan expanded them), where no later grant lifts it: the guard's calls
+ * are made outside those mounts. */
 static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 {
 	const struct pol_list *l = jc->prof ? &jc->prof->deny_write : NULL;
@@ -242,26 +266,13 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 		const char *v = l->v[i].value;
 		char *lit = v && v[0] == '/' && !path_has_glob(v) ? path_unescape(v) : NULL;
 		struct stat st;
-		size_t n0 = m->denies.n;
+		size_t n0 = m->holds.n;
 
 		if (lit && lstat(lit, &st) < 0 && errno == ENOENT)
-			r = push_writable(m, jc->home, &m->denies, lit);
+			r = push_writable(m, jc->home, &m->holds, lit);
 		free(lit);
-		if (r == 0 && m->denies.n > n0) {
-			size_t *d = realloc(m->deny_of, m->denies.n * sizeof(*d));
-
-			if (!d)
-				return -ENOMEM;
-			m->deny_of = d;
-			while (n0 < m->denies.n)
-				d[n0++] = i;
-		}
+		r = hold_origin(m, r, n0, &l->v[i], false);
 	}
-	m->mc.denies = (const char *const *)m->denies.v;
-	m->mc.ndenies = m->denies.n;
-	/* what the mounts hide or bind read-only inside a write grant (deny_read, deny_write,
-	 * their globs and variables as the plan expanded them), where no later grant lifts it:
-	 * the guard's calls are made outside those mounts */
 	const struct sandbox_spec *s = jc->spec;
 	for (size_t i = 0; s && r == 0 && i < s->mounts.n; i++) {
 		const struct sbx_mount *e = &s->mounts.v[i];
@@ -283,18 +294,8 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 		}
 		if (in)
 			r = push_new(&m->holds, "%s", e->dst);
-		if (r == 0 && m->holds.n > n0) {
-			const struct pol_value **o = realloc(m->hold_of, m->holds.n * sizeof(*o));
-			bool *rd = o ? realloc(m->hold_read, m->holds.n * sizeof(*rd)) : NULL;
-
-			if (o)
-				m->hold_of = o;
-			if (!rd)
-				return -ENOMEM;
-			m->hold_read = rd;
-			o[n0] = entry_for(jc, hide, e->dst);
-			rd[n0] = hide;
-		}
+		if (r == 0 && m->holds.n > n0)
+			r = hold_origin(m, r, n0, entry_for(jc, hide, e->dst), hide);
 	}
 	m->mc.holds = (const char *const *)m->holds.v;
 	m->mc.nholds = m->holds.n;
@@ -412,23 +413,25 @@ static int push_new(struct strv *sv, const char *fmt, ...)
 	return strv_push_owned(sv, p);
 }
 
-/* $XDG_CONFIG_HOME's, $XDG_DATA_HOME's and $XDG_STATE_HOME's copies of the home rule's fixed
- * paths, canonical where the directory exists (the guard checks real names); then sbxsh's
- * policy as this command was started with (mand_ctx.policy): its user file (--config,
+/* $XDG_CONFIG_HOME's, $XDG_DATA_HOME's, $XDG_STATE_HOME's and $XDG_CACHE_HOME's copies of the home
+ * rule's fixed paths, canonical where the directory exists (the guard checks real names); then
+ * sbxsh's policy as this command was started with (mand_ctx.policy): its user file (--config,
  * SBXSH_CONFIG) and the system directory. */
 static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 {
 	static const char *const state[] = {"sbxsh", "mise"};
-	size_t ncfg, ndat, nfixed;
+	size_t ncfg, ndat, ncac, nfixed;
 	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *const *dat = mandatory_xdg_data(&ndat);
+	const char *const *cac = mandatory_xdg_cache(&ncac);
 	const struct {
 		const char *dir;
 		const char *const *v;
 		size_t n;
-	} xdg[3] = {{getenv("XDG_CONFIG_HOME"), cfg, ncfg},
+	} xdg[4] = {{getenv("XDG_CONFIG_HOME"), cfg, ncfg},
 		    {getenv("XDG_STATE_HOME"), state, 2},
-		    {getenv("XDG_DATA_HOME"), dat, ndat}};
+		    {getenv("XDG_DATA_HOME"), dat, ndat},
+		    {getenv("XDG_CACHE_HOME"), cac, ncac}};
 	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when
 	 * --config won (the next command without --config loads it), the system directory */
 	const char *pol[3] = {jc->prof ? jc->prof->grant_file : NULL, getenv("SBXSH_CONFIG"),
@@ -437,14 +440,24 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 
 	/* each canonical and as spelled: a symlink on the way, inside a write grant, is then a
 	 * directory holding one (never removed or replaced by another link) */
-	for (int k = 0; k < 6 && r == 0; k++) {
-		const char *v = xdg[k % 3].dir;
-		char *rp = k < 3 && v && v[0] == '/' ? realpath(v, NULL) : NULL;
+	for (int k = 0; k < 8 && r == 0; k++) {
+		const char *v = xdg[k % 4].dir;
+		char *rp = k < 4 && v && v[0] == '/' ? realpath(v, NULL) : NULL;
 		const char *d = rp ? rp : v;
 
-		for (size_t i = 0; d && d[0] == '/' && i < xdg[k % 3].n && r == 0; i++)
-			r = push_new(&m->fixed, "%s/%s", d, xdg[k % 3].v[i]);
+		for (size_t i = 0; d && d[0] == '/' && i < xdg[k % 4].n && r == 0; i++)
+			r = push_new(&m->fixed, "%s/%s", d, xdg[k % 4].v[i]);
 		free(rp);
+	}
+	/* the violation log where [sbxsh] log puts it (the default lies in $XDG_STATE_HOME/sbxsh,
+	 * above): a link, a directory or a FIFO made at a missing one would take the record */
+	if (r == 0 && jc->log && jc->log[0] == '/') {
+		char *c = real_name(jc->log);
+
+		r = push_new(&m->fixed, "%s", jc->log);
+		if (r == 0 && c)
+			r = push_new(&m->fixed, "%s", c);
+		free(c);
 	}
 	nfixed = m->fixed.n;
 	for (size_t i = 0; i < 3 && r == 0; i++) {
@@ -700,12 +713,6 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 		: ref->hit->lift == MAND_HOME_GRANT ? VW_HOME
 						    : VW_MANDATORY;
 	v.mandatory = ref->hit->rule;
-	for (size_t i = 0; ref->hit->lift == MAND_DENY_WRITE && i < m->denies.n; i++)
-		if (ref->hit->rule == m->denies.v[i]) { /* the entry itself: the profile's word */
-			v.why = VW_DENY_WRITE;
-			v.mandatory = NULL;
-			v.rule = &m->jc.prof->deny_write.v[m->deny_of[i]];
-		}
 	for (size_t i = 0; ref->hit->lift == MAND_DENY_WRITE && i < m->holds.n; i++)
 		if (ref->hit->rule == m->holds.v[i]) { /* the path, or a directory holding it */
 			bool word = !m->hold_read[i] && m->hold_of[i];
@@ -847,8 +854,6 @@ void monitor_free(struct monitor *m)
 	strv_release(&m->gitdirs);
 	strv_release(&m->hooks);
 	strv_release(&m->hooknames);
-	strv_release(&m->denies);
-	free(m->deny_of);
 	strv_release(&m->holds);
 	free(m->hold_of);
 	free(m->hold_read);

@@ -320,6 +320,7 @@ static void fill_ctx(struct report_run *rr, const struct settings *set, const st
 	rr->jc.spec = spec;
 	rr->jc.home = rr->home;
 	rr->jc.sysconfdir = SBX_SYSCONFDIR "/sbxsh";
+	rr->jc.log = set->log;
 	rr->jc.exists = monitor_host_exists;
 	if (sess_id(rr->session, &err) < 0)
 		snprintf(rr->session, sizeof(rr->session), "user");

@@ -41,9 +41,9 @@ for n in .bashrc .bash_profile .profile .gitconfig .mcp.json .gitmodules .zshrc 
 done
 like "… the refusal is a violation naming the rule and that no grant lifts it" "$err" \
 	"write .*/\.lfsconfig .*mandatory deny \(\.lfsconfig\).*no grant lifts it"
-run 'mkdir -p .claude && echo x > .claude/settings.json; echo x > .claude/notes.md'
+run 'mkdir -p .claude && echo x > .claude/settings.json; mkdir -p .claude/logs && echo x > .claude/logs/notes.md'
 absent "a missing .claude/settings.json is not created" "$P/.claude/settings.json"
-present "… control: another file in .claude is" "$P/.claude/notes.md"
+present "… control: its logs in .claude are (an agent's data)" "$P/.claude/logs/notes.md"
 run 'echo x > .git/hooks/pre-commit; mkdir .git/hooks; echo x > .git/hooks/pre-commit'
 absent "a missing .git/hooks/pre-commit is not created" "$P/.git/hooks/pre-commit"
 run 'mkdir -p a/b/c/d/e/.vscode; echo x > a/b/c/d/e/.vscode/settings.json; echo y > a/b/c/d/e/ok'

@@ -186,8 +186,11 @@ log = $T/proj/vlog.jsonl
 [default]
 network = proxy
 allow_domains = good.test"
-err=$(sb -c "curl -sS -o /dev/null http://bad.test/x; : > '$T/proj/vlog.jsonl'; rm -f '$T/proj/vlog.jsonl'" 2>&1); rc=$?
-is "a refusal is reported although the command erased the log (exit 122)" "$rc" 122
+err=$(sb -c "curl -sS -o /dev/null http://bad.test/x; : > '$T/proj/vlog.jsonl'; rm -f '$T/proj/vlog.jsonl'; true" 2>&1); rc=$?
+is "a refusal is reported although the command tried to erase the log (exit 122)" "$rc" 122
+like "… the configured log is not erased (the guard holds it by name)" "$(cat "$T/proj/vlog.jsonl" 2>/dev/null)" 'bad\.test'
+like "… the attempt is reported" "$err" 'vlog\.jsonl.*the violation log'
+
 like "…with its violation line" "$err" "network bad.test:80 .*allow_domains \+= bad.test"
 err=$(sb -c "curl -sS -o /dev/null http://good.test/x 2>/dev/null; true" 2>&1); rc=$?
 is "control: an allowed host is no violation" "$rc" 0

@@ -129,11 +129,11 @@ rm -rf "$P/q h"
 # --- an agent's hooks and skills: settings.json runs .claude/hooks/* by path, a skill is
 # a command the agent runs (as .claude/commands) ---
 mkdir -p "$P/.claude/hooks" "$P/.claude/skills/x"
-run 'echo x > .claude/hooks/check.sh; echo x > .claude/skills/x/SKILL.md; mkdir -p sk/y && echo x > sk/y/SKILL.md && mv sk .claude/skills2 && mv .claude/skills .claude/s.x && mv .claude/skills2 .claude/skills; echo ok > .claude/notes.md'
+run 'echo x > .claude/hooks/check.sh; echo x > .claude/skills/x/SKILL.md; mkdir -p sk/y && echo x > sk/y/SKILL.md && mv sk .claude/skills2 && mv .claude/skills .claude/s.x && mv .claude/skills2 .claude/skills; mkdir -p .claude/logs && echo ok > .claude/logs/notes.md'
 absent "a hook script in .claude/hooks is not written" "$P/.claude/hooks/check.sh"
 absent "… nor a skill in .claude/skills (written, or a directory renamed into its place)" "$P/.claude/skills/x/SKILL.md"
 absent "…" "$P/.claude/skills/y"
-present "… control: another file in .claude is" "$P/.claude/notes.md"
+present "… control: its logs in .claude are (an agent's data)" "$P/.claude/logs/notes.md"
 like "… the refusal names the rule" "$err" '\.claude/hooks'
 
 # --- a directory on the user's PATH inside a write grant (write += ~/.cargo for cargo's

@@ -173,6 +173,18 @@ static void test_dirs(void)
 	   "the environment's core.hooksPath (any case, relative to the "
 	   "worktree or ~) and include.path are taken; a subsection's not");
 	ok(opt, "a path spelled :(optional)PATH (git 2.52) is PATH");
+	/* ".." and "../..": the worktree's parent is the hooks directory, every hook by name */
+	setenv("GIT_CONFIG_COUNT", "2", 1);
+	setenv("GIT_CONFIG_KEY_0", "core.hooksPath", 1);
+	setenv("GIT_CONFIG_VALUE_0", "..", 1);
+	setenv("GIT_CONFIG_KEY_1", "core.hooksPath", 1);
+	setenv("GIT_CONFIG_VALUE_1", "../..", 1);
+	strv_release(&out);
+	is_int(gitcfg_hooks_dirs(&out, wt, 1, home, &rel), 0, "found with hooksPath ..");
+	ok(strv_find(&rel, "pre-commit") >= 0 && strv_find(&rel, "post-checkout") >= 0 &&
+	       strv_find(&rel, "fsmonitor-watchman") >= 0 && strv_find(&rel, "..") < 0,
+	   "hooksPath .. or ../..: every hook's name is protected (%zu names)", rel.n);
+	strv_release(&rel);
 	unsetenv("GIT_CONFIG_COUNT");
 	strv_release(&out);
 	snprintf(want, sizeof(want), "rm -rf %s", t);

@@ -7,7 +7,8 @@
 
 #define H "/home/u"
 
-static const char *grants[] = {H "/proj", H, H "/.cache", H "/.local", "/srv/w", H "/.codex/wt/p"};
+static const char *grants[] = {H "/proj",   H,	      H "/.cache",
+			       H "/.local", "/srv/w", H "/.codex/worktrees/p"};
 static const char *gitdirs[] = {"/srv/repos/app.git", H "/proj/.git/worktrees/x"};
 static struct mand_ctx cx = {
     .home = H, .grants = grants, .ngrants = 6, .gitdirs = gitdirs, .ngitdirs = 2};
@@ -69,15 +70,58 @@ static void test_names(void)
 	DENY(H "/proj/.claude", MAND_REMOVE, MAND_NEVER, "renaming .claude away");
 	ALLOW(H "/proj/.claude", MAND_MKDIR, "mkdir .claude itself");
 	DENY(H "/proj/.claude", MAND_WRITE, MAND_NEVER, "a link named .claude");
-	ALLOW(H "/proj/.claude/notes.md", MAND_WRITE, "another file in .claude");
-	ALLOW(H "/proj/.claude/settings.yaml", MAND_WRITE, "not settings*.json");
+	DENY(H "/proj/.claude/notes.md", MAND_WRITE, MAND_NEVER, "another file in .claude");
+	DENY(H "/proj/.claude/CLAUDE.md", MAND_WRITE, MAND_NEVER, ".claude/CLAUDE.md");
+	ALLOW(H "/proj/.claude/shell-snapshots/s.sh", MAND_WRITE, "an agent's snapshots");
+	ALLOW(H "/proj/.claude/logs", MAND_MKDIR, "an agent's logs");
+	DENY(H "/proj/.claude/settings.yaml", MAND_WRITE, MAND_NEVER,
+	     "not settings*.json, still the agent's");
 	ALLOW(H "/proj/src/a.c", MAND_WRITE, "an ordinary file");
 	ALLOW(H "/proj/.bashrc.bak", MAND_WRITE, "a name that only starts like one");
 	ALLOW(H "/proj/bashrc", MAND_WRITE, "no dot");
 	ALLOW("/tmp/.bashrc", MAND_WRITE, "the private /tmp is no write grant");
-	ALLOW(H "/.codex/wt/p/src/x", MAND_WRITE, "below a grant inside .codex: names below it");
-	DENY(H "/.codex/wt/p/.vscode/x", MAND_WRITE, MAND_NEVER, "… still at depth");
+	DENY(H "/.codex/config.toml", MAND_WRITE, MAND_NEVER, ".codex not granted");
+	ALLOW(H "/.codex/worktrees/p/src/x", MAND_WRITE, "below .codex/worktrees");
+	DENY(H "/.codex/worktrees/p/.vscode/x", MAND_WRITE, MAND_NEVER, "… names still at depth");
 	is_int(mandatory_check(&cx, "rel/.bashrc", MAND_WRITE, &hit), -EINVAL, "relative: EINVAL");
+}
+
+/* An agent's directory granted itself (write += ~/.claude): its instructions and settings
+ * stay read-only, its snapshots and logs do not. */
+static void test_agent_dirs(void)
+{
+	static const char *g[] = {H "/.claude", H "/.codex", H "/.gemini/tmp", H "/.cursor"};
+	const char *const *og = cx.grants;
+	size_t on = cx.ngrants;
+
+	cx.grants = g;
+	cx.ngrants = 4;
+	DENY(H "/.claude/CLAUDE.md", MAND_WRITE, MAND_NEVER, "the agent's global instructions");
+	DENY(H "/.claude/settings.json", MAND_WRITE, MAND_NEVER, "its settings (hooks)");
+	DENY(H "/.claude/hooks/h.sh", MAND_WRITE, MAND_NEVER, "its hooks");
+	DENY(H "/.claude/plugins/p/hooks.json", MAND_WRITE, MAND_NEVER, "its plugins");
+	DENY(H "/.claude/plugins", MAND_MKDIR, MAND_NEVER, "… made");
+	DENY(H "/.claude/statusline.sh", MAND_WRITE, MAND_NEVER, "a script its settings run");
+	DENY(H "/.claude/projects/p/memory/MEMORY.md", MAND_WRITE, MAND_NEVER, "its memory");
+	DENY(H "/.claude/x", MAND_DIR_TO, MAND_NEVER, "a directory renamed in");
+	ALLOW(H "/.claude/shell-snapshots/snapshot-bash-1.sh", MAND_WRITE, "its shell snapshot");
+	ALLOW(H "/.claude/statsig/s", MAND_WRITE, "its telemetry");
+	DENY(H "/.codex/AGENTS.md", MAND_WRITE, MAND_NEVER, "codex's global instructions");
+	DENY(H "/.codex/config.toml", MAND_WRITE, MAND_NEVER, "codex's config");
+	DENY(H "/.codex/rules/default.rules", MAND_WRITE, MAND_NEVER, "codex's rules");
+	ALLOW(H "/.codex/shell_snapshots/s.sh", MAND_WRITE, "codex's snapshot");
+	ALLOW(H "/.codex/log/codex-tui.log", MAND_WRITE, "codex's log");
+	DENY(H "/.gemini/tmp/x", MAND_WRITE, MAND_NEVER, "a grant below .gemini lifts nothing");
+	DENY(H "/.cursor/mcp.json", MAND_WRITE, MAND_NEVER, "cursor's MCP servers");
+	cx.grants = og;
+	cx.ngrants = on;
+	/* a grant of ~: launchers and the X session's scripts */
+	DENY(H "/Desktop/evil.desktop", MAND_WRITE, MAND_NEVER, "a launcher on the desktop");
+	DENY(H "/Desktop", MAND_REMOVE, MAND_NEVER, "… the desktop renamed away");
+	ALLOW(H "/Desktop/notes.txt", MAND_WRITE, "… control: another file there");
+	ALLOW(H "/proj/app.desktop", MAND_WRITE, "… a project's desktop entry");
+	DENY(H "/.config/user-dirs.dirs", MAND_WRITE, MAND_NEVER, "XDG_DESKTOP_DIR moved");
+	DENY(H "/.xprofile", MAND_WRITE, MAND_NEVER, "the X session's start-up script");
 }
 
 static void test_git(void)
@@ -450,29 +494,31 @@ static void test_list(void)
 		if (k != 1)
 			ok(0, "probe name %s is refused", v[i]);
 	}
-	size_t nx;
-	const char *const *x = mandatory_xdg_config(&nx);
-	int found = 0;
+	/* each name an $XDG_* variable moves is a home fixed path below its default place */
+	static const struct {
+		const char *const *(*list)(size_t *);
+		const char *dir, *var;
+		size_t min;
+	} xdg[] = {{mandatory_xdg_config, ".config", "XDG_CONFIG_HOME", 10},
+		   {mandatory_xdg_data, ".local/share", "XDG_DATA_HOME", 9},
+		   {mandatory_xdg_cache, ".cache", "XDG_CACHE_HOME", 10}};
+	int found;
 
-	for (size_t i = 0; i < nx; i++) {
-		char p[256];
+	for (size_t k = 0; k < sizeof(xdg) / sizeof(*xdg); k++) {
+		size_t nx;
+		const char *const *x = xdg[k].list(&nx);
 
-		snprintf(p, sizeof(p), ".config/%s", x[i]);
-		for (size_t j = 0; j < m; j++)
-			found += strcmp(h[j], p) == 0;
+		found = 0;
+		for (size_t i = 0; i < nx; i++) {
+			char p[256];
+
+			snprintf(p, sizeof(p), "%s/%s", xdg[k].dir, x[i]);
+			for (size_t j = 0; j < m; j++)
+				found += strcmp(h[j], p) == 0;
+		}
+		ok(nx >= xdg[k].min && found == (int)nx, "each $%s name is a home fixed path (%zu)",
+		   xdg[k].var, nx);
 	}
-	ok(nx >= 10 && found == (int)nx, "each $XDG_CONFIG_HOME name is a home fixed path (%zu)",
-	   nx);
-	x = mandatory_xdg_data(&nx);
-	found = 0;
-	for (size_t i = 0; i < nx; i++) {
-		char p[256];
-
-		snprintf(p, sizeof(p), ".local/share/%s", x[i]);
-		for (size_t j = 0; j < m; j++)
-			found += strcmp(h[j], p) == 0;
-	}
-	ok(nx >= 9 && found == (int)nx, "each $XDG_DATA_HOME name is a home fixed path (%zu)", nx);
 	found = 0;
 	for (size_t j = 0; j < m; j++)
 		found += strcmp(h[j], ".local/lib/python*/site-packages/*.pth") == 0;
@@ -614,12 +660,12 @@ static void test_denies(void)
 	struct mand_ctx save = cx;
 
 	ALLOW(H "/proj/CLAUDE.md", MAND_WRITE, "control: no deny list");
-	cx.denies = dn;
-	cx.ndenies = 2;
+	cx.holds = dn;
+	cx.nholds = 2;
 	DENY(H "/proj/CLAUDE.md", MAND_WRITE, MAND_DENY_WRITE, "a deny_write missing at start");
 	ok(hit.rule == dn[0], "… the hit names the entry itself");
 	DENY(H "/proj/sub/.claude", MAND_MKDIR, MAND_DENY_WRITE, "… made as a directory");
-	DENY(H "/proj/sub/.claude/x.json", MAND_WRITE, MAND_DENY_WRITE, "… below one");
+	DENY(H "/proj/sub/.claude/logs/x", MAND_WRITE, MAND_DENY_WRITE, "… below one");
 	DENY(H "/proj/sub", MAND_REMOVE, MAND_DENY_WRITE, "… a directory holding one renamed");
 	DENY(H "/proj/sub", MAND_DIR_TO, MAND_DENY_WRITE, "… a directory renamed into its place");
 	ALLOW(H "/proj/sub", MAND_MKDIR, "… the directory holding one made");
@@ -651,6 +697,7 @@ static void test_holds(void)
 
 int main(void)
 {
+	test_agent_dirs();
 	test_names();
 	test_git();
 	test_home();
