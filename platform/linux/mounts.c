@@ -52,6 +52,7 @@ struct plan {
 	size_t n, cap;
 	struct strv writes; /* effective write roots, canonical, existing directories */
 	struct strv *notices, *errors;
+	bool made; /* a missing grant's directories were created: the resolver's "absent" is old */
 };
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
@@ -409,6 +410,7 @@ static int create_missing(struct plan *pl, const struct sandbox_req *p, const st
 
 	if (!base)
 		return 0;
+	pl->made = true;
 	if ((e = make_dirs_below(base, path)) < 0)
 		return strv_pushf(pl->notices,
 				  "write grant %s (%s:%u) does not exist and could not be created "
@@ -651,19 +653,36 @@ static int add_git_links(struct plan *pl)
 	return r;
 }
 
+/* One existing deny hit: hidden (K_HIDE, unless the kernel already closes it) or read-only. */
+static int add_deny_hit(struct plan *pl, const char *path, enum kind k)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && (k != K_HIDE || needs_hide(path, &st)))
+		return add(pl, path, k);
+	return 0;
+}
+
 static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 {
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < l->n; i++) {
-		struct strv hits = {0};
-		r = expand(l->v[i].value, false, &hits);
-		for (size_t j = 0; r == 0 && j < hits.n; j++) {
-			struct stat st;
-			if (lstat(hits.v[j], &st) == 0 &&
-			    (k != K_HIDE || needs_hide(hits.v[j], &st)))
-				r = add(pl, hits.v[j], k);
+		const struct pol_value *v = &l->v[i];
+		if (!has_glob(v->value)) {
+			/* a literal the resolver has just found missing (most of the default's
+			 * credential stores): not looked at a second time */
+			if (k == K_HIDE && v->absent && !pl->made)
+				continue;
+			char *lit = unescape(v->value);
+			r = lit ? add_deny_hit(pl, lit, k) : -ENOMEM;
+			free(lit);
+			continue;
 		}
+		struct strv hits = {0};
+		r = expand(v->value, false, &hits);
+		for (size_t j = 0; r == 0 && j < hits.n; j++)
+			r = add_deny_hit(pl, hits.v[j], k);
 		strv_release(&hits);
 	}
 	return r;

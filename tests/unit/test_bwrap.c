@@ -265,9 +265,8 @@ static void lval(struct pol_list *l, const char *head, const char *tail)
 	char buf[1024];
 	snprintf(buf, sizeof(buf), "%s%s", head, tail);
 	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n].value = strdup(buf);
-	l->v[l->n].file = "test.ini";
-	l->v[l->n].line = (unsigned)l->n + 1;
+	l->v[l->n] = (struct pol_value){.value = strdup(buf), .file = "test.ini",
+					.line = (unsigned)l->n + 1}; /* .absent: not known */
 	l->n++;
 }
 
