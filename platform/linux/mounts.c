@@ -712,7 +712,11 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 	}
 	free(edir);
 	struct strv hits = {0};
-	r = strchr(name, '*') ? glob_push(p, &hits) : strv_push(&hits, p);
+	char *one[] = {p, NULL};
+	if (strchr(name, '*'))
+		r = glob_push(p, &hits);
+	else /* most names: one path, no vector made for it */
+		hits = (struct strv){.v = one, .n = 1};
 	for (size_t i = 0; r == 0 && i < hits.n; i++) {
 		struct stat st;
 		char *c = NULL;
@@ -723,7 +727,8 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 			r = add(pl, c, K_RO);
 		free(c);
 	}
-	strv_release(&hits);
+	if (hits.v != one)
+		strv_release(&hits);
 	free(p);
 	return r;
 }
