@@ -678,11 +678,60 @@ static void test_stage_shown(void)
 	prof_release(&p);
 }
 
+/* env_unset/env_keep: each pattern shape (NAME, NAME*, *NAME, *NAME*, other stars, fnmatch
+ * characters), any case, and a name too long for the fast path: the environment's order. */
+static void test_env_shapes(void)
+{
+	struct profile p;
+	struct strv notes = {0}, errs = {0};
+	char longname[400], longvar[420];
+	memset(longname, 'A', 300);
+	strcpy(longname + 300, "_token");
+	snprintf(longvar, sizeof(longvar), "%s=x", longname);
+	char *env[] = {"GH_TOKEN=a",	 "my_token=b",	"TOKENX=c",	  "AWS_KEY=d",
+		       "aws_region=e",	 "MYSECRETS=f", "pgpassword=g",	  "PGPASSWORD2=h",
+		       "BUNDLE_X__Y=i",	 "BUNDLE_X=j",	"XZY=k",	  "XY=l",
+		       longvar,		 "PATH=/bin",	"SECRET=m",	  "NOSECRE=n",
+		       "GH_TOKEN=again", NULL};
+	const char *pats[] = {"*_TOKEN",     "AWS_*", "*SECRET*", "PGPASSWORD",
+			      "BUNDLE_*__*", "X?Y",   NULL};
+	char home[512];
+	snprintf(home, sizeof(home), "%s/home", T);
+	struct sandbox_ctx c = {.home = home,
+				.stage = "/lx/sbxsh-stage",
+				.marker = "/nonexistent/sandbox-marker",
+				.inner_shell = "/bin/bash",
+				.environ = env};
+	struct sandbox_spec s;
+	struct sandbox_req req;
+
+	prof_base(&p);
+	for (size_t i = 0; pats[i]; i++)
+		lval(&p.env_unset, "", pats[i]);
+	lval(&p.env_keep, "", "AWS_REGION");
+	profile_sandbox_req(&p, &req);
+	int rc = sandbox_plan(&req, &c, &s, &notes, &errs);
+	char *j = rc == 0 ? joined(&s.env_unset) : NULL;
+	char want[800];
+	snprintf(want, sizeof(want),
+		 "GH_TOKEN my_token AWS_KEY MYSECRETS pgpassword BUNDLE_X__Y XZY %s SECRET",
+		 longname);
+	is_str(j, want, "env_unset: each pattern shape, any case, env_keep, a long name");
+	free(j);
+	if (rc == 0)
+		sandbox_spec_release(&s);
+	lfree(&p.env_keep);
+	prof_release(&p);
+	strv_release(&notes);
+	strv_release(&errs);
+}
+
 int main(void)
 {
 	fixture();
 	test_pure();
 	test_plan();
+	test_env_shapes();
 	test_stage_shown();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
