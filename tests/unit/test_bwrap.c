@@ -265,7 +265,8 @@ static void lval(struct pol_list *l, const char *head, const char *tail)
 	char buf[1024];
 	snprintf(buf, sizeof(buf), "%s%s", head, tail);
 	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n] = (struct pol_value){.value = strdup(buf), .file = "test.ini",
+	l->v[l->n] = (struct pol_value){.value = strdup(buf),
+					.file = "test.ini",
 					.line = (unsigned)l->n + 1}; /* .absent: not known */
 	l->n++;
 }
@@ -688,10 +689,10 @@ static void test_env_shapes(void)
 	memset(longname, 'A', 300);
 	strcpy(longname + 300, "_token");
 	snprintf(longvar, sizeof(longvar), "%s=x", longname);
-	char *env[] = {"GH_TOKEN=a",	 "my_token=b",	"TOKENX=c",	  "AWS_KEY=d",
-		       "aws_region=e",	 "MYSECRETS=f", "pgpassword=g",	  "PGPASSWORD2=h",
-		       "BUNDLE_X__Y=i",	 "BUNDLE_X=j",	"XZY=k",	  "XY=l",
-		       longvar,		 "PATH=/bin",	"SECRET=m",	  "NOSECRE=n",
+	char *env[] = {"GH_TOKEN=a",	 "my_token=b",	"TOKENX=c",	"AWS_KEY=d",
+		       "aws_region=e",	 "MYSECRETS=f", "pgpassword=g", "PGPASSWORD2=h",
+		       "BUNDLE_X__Y=i",	 "BUNDLE_X=j",	"XZY=k",	"XY=l",
+		       longvar,		 "PATH=/bin",	"SECRET=m",	"NOSECRE=n",
 		       "GH_TOKEN=again", NULL};
 	const char *pats[] = {"*_TOKEN",     "AWS_*", "*SECRET*", "PGPASSWORD",
 			      "BUNDLE_*__*", "X?Y",   NULL};
