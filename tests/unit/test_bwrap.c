@@ -727,12 +727,56 @@ static void test_env_shapes(void)
 	strv_release(&errs);
 }
 
+/* A deny_read path the resolver found missing (.absent) that the plan itself then creates as a
+ * missing write grant's directory is looked at again, and hidden as before. */
+static void test_absent_made(void)
+{
+	struct profile p;
+	struct strv notes = {0}, errs = {0};
+	char home[512];
+	snprintf(home, sizeof(home), "%s/home", T);
+	struct sandbox_ctx c = {.home = home,
+				.stage = "/lx/sbxsh-stage",
+				.marker = "/nonexistent/sandbox-marker",
+				.inner_shell = "/bin/bash",
+				.make_dirs = true};
+	struct sandbox_spec s;
+	struct sandbox_req req;
+	struct strv out = {0};
+	int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+	char *argv[] = {"sh", NULL};
+
+	prof_base(&p);
+	lval(&p.write, T, "/home/mk/cred");
+	lval(&p.deny_read, T, "/home/mk/cred");
+	p.deny_read.v[p.deny_read.n - 1].absent = true;
+	profile_sandbox_req(&p, &req);
+	int rc = sandbox_plan(&req, &c, &s, &notes, &errs);
+	char *j = NULL;
+	if (rc == 0) {
+		s.stage_fd = 9;
+		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		j = joined(&out);
+		sandbox_spec_release(&s);
+	}
+	ok(notes.n >= 1 && strstr(notes.v[0], "did not exist: created it"),
+	   "a missing write grant under the home is created");
+	ok(j && strstr(j, "--tmpfs $T/home/mk/cred"),
+	   "…and the deny_read of the same path, found missing before, hides it");
+	free(j);
+	strv_release(&out);
+	prof_release(&p);
+	strv_release(&notes);
+	strv_release(&errs);
+}
+
 int main(void)
 {
 	fixture();
 	test_pure();
 	test_plan();
 	test_env_shapes();
+	test_absent_made();
 	test_stage_shown();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
