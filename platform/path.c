@@ -396,7 +396,7 @@ static size_t literal_prefix(const char *abs)
 struct path_cache_ent {
 	char *key, *val;
 	unsigned long hash;
-	bool missing;
+	bool missing, absent;
 };
 
 static unsigned long hash_str(const char *s, size_t n)
@@ -422,7 +422,7 @@ static struct path_cache_ent *cache_find(struct path_cache *c, const char *k, si
 }
 
 static int cache_put(struct path_cache *c, const char *k, size_t n, unsigned long h,
-		     const char *val, bool missing)
+		     const char *val, bool missing, bool absent)
 {
 	if (!c)
 		return 0;
@@ -455,7 +455,7 @@ static int cache_put(struct path_cache *c, const char *k, size_t n, unsigned lon
 		free(vv);
 		return -ENOMEM;
 	}
-	c->v[j] = (struct path_cache_ent){kk, vv, h, missing};
+	c->v[j] = (struct path_cache_ent){kk, vv, h, missing, absent};
 	c->n++;
 	return 0;
 }
@@ -473,28 +473,32 @@ void path_cache_release(struct path_cache *c)
 }
 
 /* Canonical form of the literal directory path p[0..n) (normalized, absolute): *val (caller
- * frees) and whether it exists. One lstat per directory not yet in the cache. */
-static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **val, bool *missing)
+ * frees), whether it exists, and whether an lstat found nothing there (*absent: it or a
+ * parent; not said for a link realpath could not follow). One lstat per directory not yet in
+ * the cache. */
+static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **val, bool *missing,
+			bool *absent)
 {
 	unsigned long h = hash_str(p, n);
 	struct path_cache_ent *e;
 	char *pv = NULL, *cand = NULL;
-	bool pmiss = false;
+	bool pmiss = false, pabsent = false;
 	struct stat st;
 	int r;
 
 	if (n <= 1) {
-		*missing = false;
+		*missing = *absent = false;
 		return (*val = strdup("/")) ? 0 : -ENOMEM;
 	}
 	if ((e = cache_find(c, p, n, h))) {
 		*missing = e->missing;
+		*absent = e->absent;
 		return (*val = strdup(e->val)) ? 0 : -ENOMEM;
 	}
 	size_t cut = n;
 	while (cut > 0 && p[cut - 1] != '/')
 		cut--;
-	if ((r = canon_prefix(p, cut > 1 ? cut - 1 : 1, c, &pv, &pmiss)) < 0)
+	if ((r = canon_prefix(p, cut > 1 ? cut - 1 : 1, c, &pv, &pmiss, &pabsent)) < 0)
 		return r;
 	/* pv "/" and the last component, unescaped (p is not NUL-terminated at n) */
 	size_t hl = strcmp(pv, "/") ? strlen(pv) : 0, tl = n - cut;
@@ -512,7 +516,8 @@ static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **va
 	free(pv);
 	if (!cand)
 		return -ENOMEM;
-	*missing = pmiss || lstat(cand, &st) < 0;
+	*absent = pabsent || (!pmiss && lstat(cand, &st) < 0);
+	*missing = pmiss || *absent;
 	if (!*missing && S_ISLNK(st.st_mode)) {
 		char *real = realpath(cand, NULL);
 		if (real) {
@@ -522,7 +527,7 @@ static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **va
 			*missing = true;
 		}
 	}
-	if ((r = cache_put(c, p, n, h, cand, *missing)) < 0) {
+	if ((r = cache_put(c, p, n, h, cand, *missing, *absent)) < 0) {
 		free(cand);
 		return r;
 	}
@@ -530,27 +535,36 @@ static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **va
 	return 0;
 }
 
-int path_canon_cached(const char *abs, struct path_cache *c, char **out)
+int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent)
 {
 	char *work = strdup(abs), *pre = NULL;
-	bool missing;
+	bool missing, gone = false;
 	int r;
 
 	*out = NULL;
+	if (absent)
+		*absent = false;
 	if (!work)
 		return -ENOMEM;
 	path_normalize(work);
 	size_t lit = literal_prefix(work);
-	if ((r = canon_prefix(work, lit, c, &pre, &missing)) == 0) {
+	if ((r = canon_prefix(work, lit, c, &pre, &missing, &gone)) == 0) {
 		char *esc = path_escape(pre); /* a real name's characters are literal */
 		const char *head = !esc ? "" : strcmp(esc, "/") || !work[lit] ? esc : "";
 		if (!esc || !(*out = path_cat(head, strlen(head), work + lit, "")))
 			r = -ENOMEM;
 		free(esc);
+		if (absent)
+			*absent = r == 0 && gone && !work[lit];
 	}
 	free(pre);
 	free(work);
 	return r;
+}
+
+int path_canon_cached(const char *abs, struct path_cache *c, char **out)
+{
+	return path_canon_absent(abs, c, out, NULL);
 }
 
 int path_canon(const char *abs, char **out)

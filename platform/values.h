@@ -4,6 +4,7 @@
  */
 #ifndef SBX_VALUES_H
 #define SBX_VALUES_H
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One value with the place it came from. */
@@ -13,6 +14,8 @@ struct pol_value {
 	const char *file; /* interned, owned by the struct policy; "<embedded>" for the default */
 	unsigned line;
 	unsigned hash; /* of value (shell/profile.c list_add: a list's duplicates found by it) */
+	bool absent;   /* a path the resolver's lstat just found missing (path_canon_absent): the
+			* plan made right after it skips its own lstat; false when not known */
 };
 
 struct pol_list {

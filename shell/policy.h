@@ -124,6 +124,10 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr);
 
 void policy_free(struct policy *p);
 void profile_free(struct profile *p);
+/* Forgets which deny_read paths the resolver found missing (struct pol_value.absent): for a
+ * profile planned later than right after profile_resolve, when something may have made one
+ * meanwhile (a cd switch waits for the old run's report). */
+void profile_forget_absent(struct profile *p);
 void diag_release(struct diag *d);
 
 /* The embedded default (generated from etc/sbxsh.ini at build time). */

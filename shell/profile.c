@@ -34,7 +34,8 @@ static unsigned value_hash(const char *v)
 	return h;
 }
 
-static int list_add(struct pol_list *l, const char *v, const char *file, unsigned line)
+static int list_add_absent(struct pol_list *l, const char *v, const char *file, unsigned line,
+			   bool absent)
 {
 	unsigned h = value_hash(v);
 
@@ -48,8 +49,13 @@ static int list_add(struct pol_list *l, const char *v, const char *file, unsigne
 	char *c = strdup(v);
 	if (!c)
 		return -ENOMEM;
-	l->v[l->n++] = (struct pol_value){c, file, line, h};
+	l->v[l->n++] = (struct pol_value){c, file, line, h, absent};
 	return 0;
+}
+
+static int list_add(struct pol_list *l, const char *v, const char *file, unsigned line)
+{
+	return list_add_absent(l, v, file, line, false);
 }
 
 static void list_remove_at(struct pol_list *l, size_t i)
@@ -467,14 +473,15 @@ static bool no_project_skips(struct rstate *st, const struct pol_op *op, const c
 }
 
 /* The canonical spelling of one token of key k, ~ being home. Returns 0 and *out, 1 when the
- * token names nothing (no project), or -errno. */
+ * token names nothing (no project), or -errno. *absent: see path_canon_absent. */
 static int expand_token_in(struct rstate *st, const struct pol_op *op, const char *tok,
-			   const char *home, char **out)
+			   const char *home, char **out, bool *absent)
 {
 	const struct key_def *kd = &policy_keys[op->key];
 	char *exp = NULL, *err = NULL;
 	int r;
 	*out = NULL;
+	*absent = false;
 	if (kd->kind == V_DOMAINS) {
 		struct domain_pattern dp;
 		char buf[300];
@@ -489,7 +496,7 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 			return 1;
 		}
 		if (r == 0)
-			r = path_canon_cached(exp, &st->cache, out);
+			r = path_canon_absent(exp, &st->cache, out, absent);
 		if (r == 0 && op->key == K_WRITE &&
 		    (r = write_stays_inside(st, op, tok, exp, *out)) < 0) {
 			free(*out);
@@ -524,14 +531,16 @@ static int apply_token(struct rstate *st, const struct pol_op *op, struct pol_li
 
 	for (int k = 0; r == 0 && k < 1 + twice; k++) {
 		char *v = NULL;
-		if ((r = expand_token_in(st, op, tok, k ? st->p->pw_home : st->p->home, &v)) < 0)
+		bool absent;
+		if ((r = expand_token_in(st, op, tok, k ? st->p->pw_home : st->p->home, &v,
+					 &absent)) < 0)
 			break;
 		if (r > 0) /* names nothing: no project */
 			return 0;
 		if (op->op == OP_DEL)
 			list_del(l, v, op->key == K_ENV_SET);
 		else
-			r = list_add(l, v, op->file, op->line);
+			r = list_add_absent(l, v, op->file, op->line, absent);
 		free(v);
 	}
 	return r;
@@ -1059,6 +1068,12 @@ out:
 	}
 	*out = st.pr;
 	return 0;
+}
+
+void profile_forget_absent(struct profile *p)
+{
+	for (size_t i = 0; p && i < p->deny_read.n; i++)
+		p->deny_read.v[i].absent = false;
 }
 
 void profile_free(struct profile *pr)

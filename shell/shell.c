@@ -140,6 +140,7 @@ static void recover(struct run *r, struct diag *bad, const char *cwd)
 		refuse_diag(&d); /* the system policy itself: nothing for the user to fix */
 	diag_release(&d);
 	diag_release(bad);
+	profile_forget_absent(r->prof); /* the directory below is made after the resolve */
 	char *dir = user_config_dir();
 	struct stat st;
 	if (!dir)
@@ -1029,6 +1030,7 @@ static bool cd_switch(struct run *r, const struct run_result *res)
 	r->nfds = 0;
 	profile_free(r->prof);
 	profile_free(r->base);
+	profile_forget_absent(np); /* resolved before the old run's report was waited for */
 	r->prof = np;
 	r->base = NULL;
 	strv_release(&r->args.fwd);

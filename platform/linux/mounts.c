@@ -52,6 +52,7 @@ struct plan {
 	size_t n, cap;
 	struct strv writes; /* effective write roots, canonical, existing directories */
 	struct strv *notices, *errors;
+	bool made; /* a missing grant's directories were created: the resolver's "absent" is old */
 };
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
@@ -409,6 +410,7 @@ static int create_missing(struct plan *pl, const struct sandbox_req *p, const st
 
 	if (!base)
 		return 0;
+	pl->made = true;
 	if ((e = make_dirs_below(base, path)) < 0)
 		return strv_pushf(pl->notices,
 				  "write grant %s (%s:%u) does not exist and could not be created "
@@ -651,19 +653,36 @@ static int add_git_links(struct plan *pl)
 	return r;
 }
 
+/* One existing deny hit: hidden (K_HIDE, unless the kernel already closes it) or read-only. */
+static int add_deny_hit(struct plan *pl, const char *path, enum kind k)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && (k != K_HIDE || needs_hide(path, &st)))
+		return add(pl, path, k);
+	return 0;
+}
+
 static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 {
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < l->n; i++) {
-		struct strv hits = {0};
-		r = expand(l->v[i].value, false, &hits);
-		for (size_t j = 0; r == 0 && j < hits.n; j++) {
-			struct stat st;
-			if (lstat(hits.v[j], &st) == 0 &&
-			    (k != K_HIDE || needs_hide(hits.v[j], &st)))
-				r = add(pl, hits.v[j], k);
+		const struct pol_value *v = &l->v[i];
+		if (!has_glob(v->value)) {
+			/* a literal the resolver has just found missing (most of the default's
+			 * credential stores): not looked at a second time */
+			if (k == K_HIDE && v->absent && !pl->made)
+				continue;
+			char *lit = unescape(v->value);
+			r = lit ? add_deny_hit(pl, lit, k) : -ENOMEM;
+			free(lit);
+			continue;
 		}
+		struct strv hits = {0};
+		r = expand(v->value, false, &hits);
+		for (size_t j = 0; r == 0 && j < hits.n; j++)
+			r = add_deny_hit(pl, hits.v[j], k);
 		strv_release(&hits);
 	}
 	return r;
@@ -693,7 +712,11 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 	}
 	free(edir);
 	struct strv hits = {0};
-	r = strchr(name, '*') ? glob_push(p, &hits) : strv_push(&hits, p);
+	char *one[] = {p, NULL};
+	if (strchr(name, '*'))
+		r = glob_push(p, &hits);
+	else /* most names: one path, no vector made for it */
+		hits = (struct strv){.v = one, .n = 1};
 	for (size_t i = 0; r == 0 && i < hits.n; i++) {
 		struct stat st;
 		char *c = NULL;
@@ -704,7 +727,8 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 			r = add(pl, c, K_RO);
 		free(c);
 	}
-	strv_release(&hits);
+	if (hits.v != one)
+		strv_release(&hits);
 	free(p);
 	return r;
 }
@@ -1113,42 +1137,79 @@ static bool star_match(const char *pat, const char *s)
 }
 
 /* One env_unset/env_keep pattern, looked at once (not once per pattern and variable): whether
- * it needs fnmatch (a '?', '[' or '\\'), and its first and last characters when literal, which
- * reject most names before any matching. */
+ * it needs fnmatch (a '?', '[' or '\\'), else its shape — most are NAME, NAME*, *NAME or
+ * *NAME* — with the literal part lower-cased, matched by compares against the
+ * variable's lower-cased name; any other shape goes to star_match. */
+enum env_shape { ES_FN, ES_EXACT, ES_PREFIX, ES_SUFFIX, ES_CONTAINS, ES_STAR };
+
 struct env_pat {
 	const char *v;
-	bool fn;
-	char first, last; /* 0: a '*' there */
+	enum env_shape shape;
+	const char *lit; /* in env_pats' block: the literal part, lower-cased */
+	size_t len;
 };
+
+#define ENV_NAME_FAST 256 /* longer names (rare) go to star_match for every pattern */
 
 static struct env_pat *env_pats(const struct pol_list *l)
 {
-	struct env_pat *e = calloc(l->n + 1, sizeof(*e));
+	size_t room = 0;
+	for (size_t i = 0; i < l->n; i++)
+		room += strlen(l->v[i].value) + 1;
+	struct env_pat *e = calloc(1, (l->n + 1) * sizeof(*e) + room);
+	char *w = e ? (char *)(e + l->n + 1) : NULL;
 
 	for (size_t i = 0; e && i < l->n; i++) {
 		const char *v = l->v[i].value;
-		size_t n = strlen(v);
+		size_t n = strlen(v), stars = 0;
+		bool fn = false;
+		for (const char *c = v; *c; c++) {
+			fn = fn || *c == '?' || *c == '[' || *c == '\\';
+			stars += *c == '*';
+		}
+		bool head = n && v[0] == '*', tail = n > (size_t)head && v[n - 1] == '*';
 		e[i].v = v;
-		for (const char *c = v; *c && !e[i].fn; c++)
-			e[i].fn = *c == '?' || *c == '[' || *c == '\\';
-		e[i].first = n && v[0] != '*' ? lower(v[0]) : 0;
-		e[i].last = n && v[n - 1] != '*' ? lower(v[n - 1]) : 0;
+		e[i].shape = fn					    ? ES_FN
+			     : stars == 0			    ? ES_EXACT
+			     : stars != (size_t)head + (size_t)tail ? ES_STAR
+			     : head && tail			    ? ES_CONTAINS
+			     : head				    ? ES_SUFFIX
+								    : ES_PREFIX;
+		if (n == 1 && head) /* "*" alone */
+			e[i].shape = ES_CONTAINS, tail = false;
+		e[i].lit = w;
+		e[i].len = n - (size_t)head - (size_t)tail;
+		for (size_t k = 0; k < e[i].len; k++)
+			*w++ = lower(v[(size_t)head + k]);
+		*w++ = '\0';
 	}
 	return e;
 }
 
-static bool env_matches(const struct env_pat *e, size_t n, const char *name, size_t len)
+/* low: name lower-cased (len bytes), or NULL when it is longer than ENV_NAME_FAST. */
+static bool env_matches(const struct env_pat *e, size_t n, const char *name, const char *low,
+			size_t len)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (e[i].fn) {
-			if (fnmatch(e[i].v, name, FNM_CASEFOLD) == 0)
-				return true;
-			continue;
+		const struct env_pat *p = &e[i];
+		size_t m = p->len;
+		bool hit;
+		if (p->shape == ES_FN) {
+			hit = fnmatch(p->v, name, FNM_CASEFOLD) == 0;
+		} else if (!low || p->shape == ES_STAR) {
+			hit = star_match(p->v, name);
+		} else if (p->shape == ES_EXACT) {
+			hit = len == m && memcmp(low, p->lit, m) == 0;
+		} else if (p->shape == ES_PREFIX) {
+			hit = len >= m && memcmp(low, p->lit, m) == 0;
+		} else if (p->shape == ES_SUFFIX) {
+			hit = len >= m && memcmp(low + len - m, p->lit, m) == 0;
+		} else { /* names and needles are short: musl's two-way memmem costs more here */
+			hit = !m;
+			for (size_t k = 0; !hit && k + m <= len; k++)
+				hit = low[k] == p->lit[0] && memcmp(low + k, p->lit, m) == 0;
 		}
-		if ((e[i].first && e[i].first != lower(name[0])) ||
-		    (e[i].last && (!len || e[i].last != lower(name[len - 1]))))
-			continue;
-		if (star_match(e[i].v, name))
+		if (hit)
 			return true;
 	}
 	return false;
@@ -1352,12 +1413,16 @@ static int plan_env(struct sandbox_spec *s, const struct sandbox_req *p,
 		const char *eq = strchr(*e, '=');
 		char *name = eq ? strndup(*e, (size_t)(eq - *e)) : NULL;
 		size_t len = eq ? (size_t)(eq - *e) : 0;
+		char low[ENV_NAME_FAST];
+		for (size_t k = 0; k < len && len <= sizeof(low); k++)
+			low[k] = lower(name[k]);
+		const char *lw = len <= sizeof(low) ? low : NULL;
 		if (eq && !name)
 			r = -ENOMEM;
 		else if (name &&
-			 (env_matches(unset, p->env_unset.n, name, len) ||
+			 (env_matches(unset, p->env_unset.n, name, lw, len) ||
 			  (p->env_unset.n && value_credentials(eq + 1))) &&
-			 !env_matches(keep, p->env_keep.n, name, len) &&
+			 !env_matches(keep, p->env_keep.n, name, lw, len) &&
 			 strv_find(&s->env_unset, name) < 0)
 			r = strv_push(&s->env_unset, name);
 		free(name);

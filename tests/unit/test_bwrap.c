@@ -265,9 +265,9 @@ static void lval(struct pol_list *l, const char *head, const char *tail)
 	char buf[1024];
 	snprintf(buf, sizeof(buf), "%s%s", head, tail);
 	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n].value = strdup(buf);
-	l->v[l->n].file = "test.ini";
-	l->v[l->n].line = (unsigned)l->n + 1;
+	l->v[l->n] = (struct pol_value){.value = strdup(buf),
+					.file = "test.ini",
+					.line = (unsigned)l->n + 1}; /* .absent: not known */
 	l->n++;
 }
 
@@ -679,11 +679,104 @@ static void test_stage_shown(void)
 	prof_release(&p);
 }
 
+/* env_unset/env_keep: each pattern shape (NAME, NAME*, *NAME, *NAME*, other stars, fnmatch
+ * characters), any case, and a name too long for the fast path: the environment's order. */
+static void test_env_shapes(void)
+{
+	struct profile p;
+	struct strv notes = {0}, errs = {0};
+	char longname[400], longvar[420];
+	memset(longname, 'A', 300);
+	strcpy(longname + 300, "_token");
+	snprintf(longvar, sizeof(longvar), "%s=x", longname);
+	char *env[] = {"GH_TOKEN=a",	 "my_token=b",	"TOKENX=c",	"AWS_KEY=d",
+		       "aws_region=e",	 "MYSECRETS=f", "pgpassword=g", "PGPASSWORD2=h",
+		       "BUNDLE_X__Y=i",	 "BUNDLE_X=j",	"XZY=k",	"XY=l",
+		       longvar,		 "PATH=/bin",	"SECRET=m",	"NOSECRE=n",
+		       "GH_TOKEN=again", NULL};
+	const char *pats[] = {"*_TOKEN",     "AWS_*", "*SECRET*", "PGPASSWORD",
+			      "BUNDLE_*__*", "X?Y",   NULL};
+	char home[512];
+	snprintf(home, sizeof(home), "%s/home", T);
+	struct sandbox_ctx c = {.home = home,
+				.stage = "/lx/sbxsh-stage",
+				.marker = "/nonexistent/sandbox-marker",
+				.inner_shell = "/bin/bash",
+				.environ = env};
+	struct sandbox_spec s;
+	struct sandbox_req req;
+
+	prof_base(&p);
+	for (size_t i = 0; pats[i]; i++)
+		lval(&p.env_unset, "", pats[i]);
+	lval(&p.env_keep, "", "AWS_REGION");
+	profile_sandbox_req(&p, &req);
+	int rc = sandbox_plan(&req, &c, &s, &notes, &errs);
+	char *j = rc == 0 ? joined(&s.env_unset) : NULL;
+	char want[800];
+	snprintf(want, sizeof(want),
+		 "GH_TOKEN my_token AWS_KEY MYSECRETS pgpassword BUNDLE_X__Y XZY %s SECRET",
+		 longname);
+	is_str(j, want, "env_unset: each pattern shape, any case, env_keep, a long name");
+	free(j);
+	if (rc == 0)
+		sandbox_spec_release(&s);
+	lfree(&p.env_keep);
+	prof_release(&p);
+	strv_release(&notes);
+	strv_release(&errs);
+}
+
+/* A deny_read path the resolver found missing (.absent) that the plan itself then creates as a
+ * missing write grant's directory is looked at again, and hidden as before. */
+static void test_absent_made(void)
+{
+	struct profile p;
+	struct strv notes = {0}, errs = {0};
+	char home[512];
+	snprintf(home, sizeof(home), "%s/home", T);
+	struct sandbox_ctx c = {.home = home,
+				.stage = "/lx/sbxsh-stage",
+				.marker = "/nonexistent/sandbox-marker",
+				.inner_shell = "/bin/bash",
+				.make_dirs = true};
+	struct sandbox_spec s;
+	struct sandbox_req req;
+	struct strv out = {0};
+	int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+	char *argv[] = {"sh", NULL};
+
+	prof_base(&p);
+	lval(&p.write, T, "/home/mk/cred");
+	lval(&p.deny_read, T, "/home/mk/cred");
+	p.deny_read.v[p.deny_read.n - 1].absent = true;
+	profile_sandbox_req(&p, &req);
+	int rc = sandbox_plan(&req, &c, &s, &notes, &errs);
+	char *j = NULL;
+	if (rc == 0) {
+		s.stage_fd = 9;
+		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		j = joined(&out);
+		sandbox_spec_release(&s);
+	}
+	ok(notes.n >= 1 && strstr(notes.v[0], "did not exist: created it"),
+	   "a missing write grant under the home is created");
+	ok(j && strstr(j, "--tmpfs $T/home/mk/cred"),
+	   "…and the deny_read of the same path, found missing before, hides it");
+	free(j);
+	strv_release(&out);
+	prof_release(&p);
+	strv_release(&notes);
+	strv_release(&errs);
+}
+
 int main(void)
 {
 	fixture();
 	test_pure();
 	test_plan();
+	test_env_shapes();
+	test_absent_made();
 	test_stage_shown();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
