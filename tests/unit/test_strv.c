@@ -14,8 +14,8 @@ static void expands(const char *in, const char *want, const char *what)
 
 	strv_push(&hidden, "TOK");
 	int r = env_expand(in, env, &hidden, &out);
-	is_int(r, 0, what);
-	is_str(out ? out : "(null)", want, what);
+	is_int(r, 0, "%s", what);
+	is_str(out ? out : "(null)", want, "%s", what);
 	free(out);
 	strv_release(&hidden);
 }
@@ -23,7 +23,7 @@ static void expands(const char *in, const char *want, const char *what)
 static void refuses(const char *in, const char *what)
 {
 	char *out = (char *)"x";
-	is_int(env_expand(in, NULL, NULL, &out), -EINVAL, what);
+	is_int(env_expand(in, NULL, NULL, &out), -EINVAL, "%s", what);
 	ok(out == NULL, "...and gives no value");
 }
 
