@@ -735,7 +735,21 @@ static const char *const agent_dirs[] = {".claude", ".codex",	 ".gemini",   ".cu
 					 ".kiro",   ".opencode", ".amazonq"};
 static const char *const agent_data[] = {
     "shell-snapshots", "shell_snapshots", "statsig", "debug", "logs", "log",
-    "telemetry",       "worktrees"};
+    "telemetry",       "worktrees" /* last: mandatory_agent_data leaves it out */};
+
+bool mandatory_agent_dir(const char *name)
+{
+	for (size_t k = 0; k < N(agent_dirs); k++)
+		if (strcmp(name, agent_dirs[k]) == 0)
+			return true;
+	return false;
+}
+
+const char *const *mandatory_agent_data(size_t *n)
+{
+	*n = N(agent_data) - 1; /* worktrees last: projects, not data (the header) */
+	return agent_data;
+}
 
 static int agent_rule(const struct mand_ctx *x, const char *path, const struct comps *c, size_t i,
 		      enum mand_op op, struct mand_hit *h)

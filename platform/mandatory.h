@@ -122,6 +122,16 @@ int mandatory_check(const struct mand_ctx *c, const char *path, enum mand_op op,
  * ".config/sbxsh" …, then the patterns below Python's user site). */
 const char *const *mandatory_names(bool home, size_t *n);
 
+/* name (one component) is an agent's own directory (".claude", ".codex" …), whose contents
+ * only its data subdirectories may change. */
+bool mandatory_agent_dir(const char *name);
+
+/* Those data subdirectories ("shell-snapshots", "logs", "telemetry" …: what the agent keeps
+ * and never runs or obeys), for the mounts: a write grant over an agent's directory that the
+ * probes make read-only leaves these writable, as the guard does. Not "worktrees", projects
+ * with name rules of their own that the mounts' probes would not reach. *n gets the count. */
+const char *const *mandatory_agent_data(size_t *n);
+
 /* The names of the home rule's fixed paths below ~/.config ("sbxsh", "git", "hg" …), which
  * $XDG_CONFIG_HOME moves (mand_ctx.fixed holds them there); *n gets the count. */
 const char *const *mandatory_xdg_config(size_t *n);

@@ -696,6 +696,27 @@ static bool in_writes(const struct plan *pl, const char *path)
 	return false;
 }
 
+/* An agent's directory made read-only inside a write grant (dir, canonical): its data
+ * subdirectories that exist stay writable, as the guard lets them be (a link there is not
+ * followed: a data name that is a link to elsewhere is no grant). */
+static int agent_data_writes(struct plan *pl, const char *dir)
+{
+	size_t n;
+	const char *const *data = mandatory_agent_data(&n);
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct stat st;
+		char *p = path_cat(dir, strlen(dir), "/", data[i]);
+		if (!p)
+			return -ENOMEM;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			r = add(pl, p, K_WRITE);
+		free(p);
+	}
+	return r;
+}
+
 /* dir/name for a mandatory name (a glob only for .claude/settings*.json). */
 static int probe_name(struct plan *pl, const char *dir, const char *name, bool git_config)
 {
@@ -723,8 +744,11 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 		if (lstat(hits.v[i], &st) < 0)
 			continue;
 		r = canon_path(hits.v[i], &c);
-		if (r == 0 && in_writes(pl, c))
+		if (r == 0 && in_writes(pl, c)) {
 			r = add(pl, c, K_RO);
+			if (r == 0 && S_ISDIR(st.st_mode) && mandatory_agent_dir(name))
+				r = agent_data_writes(pl, c);
+		}
 		free(c);
 	}
 	if (hits.v != one)

@@ -22,7 +22,9 @@ absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; di
 present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
 
 # --- an agent's directory granted whole: what the next agent session reads ---
-mkdir -p "$HOME/.claude/shell-snapshots" "$HOME/.codex/shell_snapshots" "$HOME/.gemini" "$HOME/.cursor"
+mkdir -p "$HOME/.claude/shell-snapshots" "$HOME/.codex/shell_snapshots" "$HOME/.codex/log" \
+	"$HOME/.gemini" "$HOME/.cursor"
+ln -s "$H" "$HOME/.gemini/logs" # a data name that is a link: no grant of where it points
 echo orig > "$HOME/.claude/CLAUDE.md"
 user_policy '[default]
 network = none
@@ -32,7 +34,9 @@ mkdir -p ~/.claude/plugins/p; echo x > ~/.claude/plugins/p/plugin.json; echo x >
 mkdir -p ~/.claude/projects/p/memory; echo x > ~/.claude/projects/p/memory/MEMORY.md
 echo x > ~/.codex/AGENTS.md; echo x > ~/.codex/config.toml; mkdir -p ~/.codex/rules; echo x > ~/.codex/rules/r.rules
 echo x > ~/.gemini/GEMINI.md; echo x > ~/.gemini/settings.json; echo x > ~/.cursor/mcp.json
-echo snap > ~/.claude/shell-snapshots/s.sh'
+echo snap > ~/.claude/shell-snapshots/s.sh; echo snap > ~/.codex/shell_snapshots/s.sh
+echo log > ~/.codex/log/l.txt; ln -s ../AGENTS.md ~/.codex/log/ln; echo x > ~/.codex/log/ln
+echo x > ~/.gemini/logs/planted'
 is "~/.claude granted: its global instructions (CLAUDE.md) are not written" "$(cat "$HOME/.claude/CLAUDE.md")" orig
 absent "… nor its settings (hooks run on the host)" "$HOME/.claude/settings.json"
 absent "… nor a plugin" "$HOME/.claude/plugins"
@@ -45,7 +49,12 @@ absent "~/.gemini granted: GEMINI.md not written" "$HOME/.gemini/GEMINI.md"
 absent "… nor settings.json" "$HOME/.gemini/settings.json"
 absent "~/.cursor granted: mcp.json not written" "$HOME/.cursor/mcp.json"
 present "control: the claude's shell snapshot is written" "$HOME/.claude/shell-snapshots/s.sh"
+present "control: so is the codex's (its whole directory granted)" "$HOME/.codex/shell_snapshots/s.sh"
+present "… and its log" "$HOME/.codex/log/l.txt"
+absent "… AGENTS.md through a link planted in the log is not" "$HOME/.codex/AGENTS.md"
+absent "… a data name that is a link grants nothing where it points" "$H/planted"
 like "… the refusal names the rule" "$err" "an agent's directory"
+rm -f "$HOME/.codex/shell_snapshots/s.sh"
 # the claude-code preset's own grant (~/.claude/shell-snapshots): nothing above it
 rm -f "$HOME/.claude/shell-snapshots/s.sh"
 echo orig > "$HOME/.claude/CLAUDE.md"
