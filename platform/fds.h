@@ -8,18 +8,26 @@
  * kernel lacks it). Returns 0 or -errno. Async-signal-safe: for a forked child. */
 int sbx_close_from(int lowfd);
 
-/* A unix socket a caller left open (sbx_unix_fds_inherited). */
+/* A socket a caller left open (sbx_sockets_inherited). */
 struct sbx_unix_fd {
 	int fd;
+	bool unix_sock; /* else name says what it is: "a UDP IPv4 socket", "a netlink socket" */
 	bool listening; /* else the peer's address is in name (connected), or "" */
 	char name[112]; /* its peer's (or, listening, its own) path; "@…" abstract; "" none */
 };
 
-/* Calls fn for each descriptor from 3 up that is a unix socket, open across exec (a caller's:
+/* Calls fn for each descriptor from 3 up that is a socket, open across exec (a caller's:
  * ours are close-on-exec) and not the socket one of 0-2 holds (a dup of stdout passes with
  * it). fn may close the descriptor; a nonzero return stops the walk and is returned.
  * 0 or -errno (the descriptor table could not be read). Not for a forked child. */
-int sbx_unix_fds_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg);
+int sbx_sockets_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg);
+
+/* true when fd is no socket, or a socket that reaches only its peer: a connected unix stream
+ * or seqpacket socket (never connected again, never listening). Any other socket (datagram:
+ * sendto any socket or address it names; TCP: disconnected with AF_UNSPEC and connected
+ * anew, in the host's network namespace; listening; netlink, packet…) is false, with what it
+ * is in what[0…n) ("a datagram unix socket"). */
+bool sbx_sock_peer_only(int fd, char *what, size_t n);
 
 /* Opens path to be bound by its descriptor, without reading it (close-on-exec), and puts the
  * name the kernel now gives it (every link resolved) in real[0…n). Returns the descriptor or

@@ -816,11 +816,22 @@ static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
 {
 	const struct run *r = arg;
 	const char *h = getenv("HOME");
-	char *home = h && *h ? realpath(h, NULL) : NULL;
-	char f[PATH_MAX];
+	char *home, f[PATH_MAX];
 
+	if (u->unix_sock && r->prof->unix_all)
+		return 0;
 	if (close(u->fd) < 0 && errno != EINTR)
-		sbx_fatal("cannot close descriptor %d, a unix socket: %s", u->fd, strerror(errno));
+		sbx_fatal("cannot close descriptor %d, a socket: %s", u->fd, strerror(errno));
+	if (!u->unix_sock) {
+		/* another network's socket (the host's namespace): never passed */
+		sbx_term_printf(stderr,
+				"sbxsh: note: descriptor %d (%s) not passed into the sandbox: only "
+				"unix sockets may be (unix_sockets = all); a command's network is "
+				"its profile's network setting\n",
+				u->fd, u->name);
+		return 0;
+	}
+	home = h && *h ? realpath(h, NULL) : NULL;
 	if (r->prof->grant_file)
 		judge_tilde(home, r->prof->grant_file, f, sizeof(f));
 	sbx_term_printf(
@@ -839,11 +850,32 @@ static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
 
 static void drop_unix_fds(struct run *r)
 {
-	int e = r->prof->unix_all ? 0 : sbx_unix_fds_inherited(drop_unix_fd, r);
+	int e = sbx_sockets_inherited(drop_unix_fd, r);
 
 	if (e < 0)
 		sbx_fatal("cannot list the inherited descriptors (/proc/self/fd): %s",
 			  strerror(-e));
+}
+
+/* A socket on 0-2 reaches past the sandbox unless it is tied to its peer for good (a
+ * datagram socket sends to any name or address, even of the host's network namespace; a
+ * listening one accepts the host's connections; a TCP one is connected anew after an
+ * AF_UNSPEC connect): refused, whatever the profile (docs/sbxsh.1.md "Descriptors"). */
+static void check_std_sockets(void)
+{
+	char what[96];
+
+	for (int fd = 0; fd < 3; fd++)
+		if (!sbx_sock_peer_only(fd, what, sizeof(what)))
+			sbx_fatal(
+			    "descriptor %d (%s) would let a command reach past the sandbox "
+			    "(it can send to any address or socket it names, or accept "
+			    "connections); give sbxsh a pipe, a file or a connected unix stream "
+			    "socket as %s instead (e.g. through `| cat`)",
+			    fd, what,
+			    fd == 0   ? "its standard input"
+			    : fd == 1 ? "its standard output"
+				      : "its standard error");
 }
 
 static void mon_ready(void *m, short revents)
@@ -1072,6 +1104,7 @@ static int run_sandboxed(struct run *r)
 	const struct settings *set;
 	struct run_result res;
 
+	check_std_sockets();
 	load_profile(r);
 	drop_unix_fds(r); /* before cd_setup: the switch's own socket is sbxsh's */
 	set = policy_settings(r->pol);

@@ -56,13 +56,93 @@ static void unix_name(const struct sockaddr_un *a, socklen_t len, char *buf, siz
 	buf[l] = '\0';
 }
 
-/* fd is a caller's unix socket (not ours, not 0-2's); fills u. */
-static bool inherited_unix(int fd, const struct stat *std, struct sbx_unix_fd *u)
+/* A socket's kind in words for a message: "a datagram unix socket", "a listening TCP
+ * socket (IPv4)", "a netlink socket"… */
+static void sock_what(int fd, char *buf, size_t n)
+{
+	int dom = -1, type = -1, on = 0;
+	socklen_t l = sizeof(dom);
+	const char *fam, *kind, *state = "";
+	char other[32];
+
+	getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l);
+	l = sizeof(type);
+	getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l);
+	l = sizeof(on);
+	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &l) == 0 && on)
+		state = "listening ";
+	switch (type) {
+	case SOCK_STREAM:
+		kind = dom == AF_INET || dom == AF_INET6 ? "TCP" : "stream";
+		break;
+	case SOCK_DGRAM:
+		kind = dom == AF_INET || dom == AF_INET6 ? "UDP" : "datagram";
+		break;
+	case SOCK_SEQPACKET:
+		kind = "seqpacket";
+		break;
+	case SOCK_RAW:
+		kind = "raw";
+		break;
+	default:
+		kind = "";
+	}
+	switch (dom) {
+	case AF_UNIX:
+		fam = "unix";
+		break;
+	case AF_INET:
+		fam = "IPv4";
+		break;
+	case AF_INET6:
+		fam = "IPv6";
+		break;
+	case AF_NETLINK:
+		fam = "netlink";
+		break;
+	case AF_PACKET:
+		fam = "packet";
+		break;
+	case AF_VSOCK:
+		fam = "vsock";
+		break;
+	default:
+		snprintf(other, sizeof(other), "family %d", dom);
+		fam = other;
+	}
+	snprintf(buf, n, "a %s%s%s%s socket", state, kind, *kind ? " " : "", fam);
+}
+
+bool sbx_sock_peer_only(int fd, char *what, size_t n)
+{
+	struct stat st;
+	struct sockaddr_un a;
+	socklen_t len = sizeof(a);
+	int dom = -1, type = -1, on = 1;
+	socklen_t l = sizeof(dom);
+
+	if (n)
+		what[0] = '\0';
+	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return true;
+	/* every answer is needed: a socket that does not say what it is reaches too far */
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l) == 0 && dom == AF_UNIX &&
+	    (l = sizeof(type), getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) == 0) &&
+	    (type == SOCK_STREAM || type == SOCK_SEQPACKET) &&
+	    (l = sizeof(on), getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &l) == 0) && !on &&
+	    getpeername(fd, (struct sockaddr *)&a, &len) == 0)
+		return true; /* connected for good: a unix stream is never connected again */
+	sock_what(fd, what, n);
+	return false;
+}
+
+/* fd is a caller's socket (not ours, not 0-2's); fills u. */
+static bool inherited_socket(int fd, const struct stat *std, struct sbx_unix_fd *u)
 {
 	struct sockaddr_un a;
 	socklen_t len = sizeof(a);
 	struct stat st;
-	int fl = fcntl(fd, F_GETFD), on = 0;
+	int fl = fcntl(fd, F_GETFD), on = 0, dom = -1;
 	socklen_t ol = sizeof(on);
 
 	if (fl < 0 || (fl & FD_CLOEXEC) || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
@@ -70,10 +150,18 @@ static bool inherited_unix(int fd, const struct stat *std, struct sbx_unix_fd *u
 	for (int i = 0; i < 3; i++)
 		if (std[i].st_ino == st.st_ino && std[i].st_dev == st.st_dev)
 			return false; /* the socket 0-2 pass anyway */
-	memset(&a, 0, sizeof(a));
-	if (getsockname(fd, (struct sockaddr *)&a, &len) < 0 || a.sun_family != AF_UNIX)
-		return false;
 	u->fd = fd;
+	u->name[0] = '\0';
+	u->listening = false;
+	memset(&a, 0, sizeof(a));
+	/* any other family, or one that does not say (fail closed): not a unix socket */
+	u->unix_sock = getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &ol) == 0 && dom == AF_UNIX &&
+		       getsockname(fd, (struct sockaddr *)&a, &len) == 0 && a.sun_family == AF_UNIX;
+	if (!u->unix_sock) {
+		sock_what(fd, u->name, sizeof(u->name));
+		return true;
+	}
+	ol = sizeof(on);
 	u->listening = getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &ol) == 0 && on;
 	if (!u->listening) {
 		len = sizeof(a);
@@ -135,7 +223,7 @@ static int open_fds(int **fds, size_t *n)
 	return 0;
 }
 
-int sbx_unix_fds_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg)
+int sbx_sockets_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg)
 {
 	struct stat std[3];
 	struct sbx_unix_fd u;
@@ -147,7 +235,7 @@ int sbx_unix_fds_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), vo
 			memset(&std[i], 0xff, sizeof(std[i])); /* matches no socket */
 	r = open_fds(&fds, &n);
 	for (size_t i = 0; r == 0 && i < n; i++)
-		if (inherited_unix(fds[i], std, &u))
+		if (inherited_socket(fds[i], std, &u))
 			r = fn(&u, arg);
 	free(fds);
 	return r;

@@ -71,8 +71,9 @@ fi
 
 # --- 2. unix sockets inherited on descriptors 3 and up ---
 # A caller's agent connection (fd 3), a listening socket (fd 4), a datagram socket (fd 8) and
-# a seqpacket one (fd 9) stay out unless unix_sockets = all; a pipe (5), a file (6), an inet
-# socket (7), stdout as a unix socketpair (Node's way) and a dup of it (10) pass, as bash's.
+# a seqpacket one (fd 9) stay out unless unix_sockets = all; an inet socket (7, the caller's
+# network namespace) always (e2e 0190); a pipe (5), a file (6), stdout as a unix socketpair
+# (Node's way) and a dup of it (10) pass, as bash's.
 cat > "$T/fds.py" << 'PY'
 import os, socket, subprocess, sys
 t, sbxsh, script = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -144,15 +145,18 @@ is "fd 8, a unix datagram socket, is closed inside" "$(field 'fd8: ')" closed
 is "fd 9, a unix seqpacket socket, is closed inside" "$(field 'fd9: ')" closed
 is "fd 5, a pipe, passes (bash's contract: cat <&5)" "$(printf '%s\n' "$out" | grep -x piped)" piped
 is "fd 6, a file, passes" "$(printf '%s\n' "$out" | grep -x data)" data
-is "fd 7, an inet socket, passes" "$(field 'fd7: ')" socket
+is "fd 7, an inet socket (the caller's network namespace), is closed inside (e2e 0190)" \
+	"$(field 'fd7: ')" closed
 is "stdout, a unix socketpair (as Node gives), and fd 10, its dup, pass" \
 	"$(printf '%s\n' "$out" | grep -x via-dup)" via-dup
 like "a note names each dropped descriptor and the line that passes it" "$err" \
 	'^sbxsh: note: descriptor 3 \(a unix socket connected to [^ ]*/agent\.sock\) not passed into the sandbox: to pass it, \[default\] in [^ ]*: unix_sockets = all'
 like "…a listening one by its own address" "$err" \
 	'^sbxsh: note: descriptor 4 \(a unix socket listening at [^ ]*/listen\.sock\) not passed'
-unlike "…and no note for the pipe, the file, the inet socket, stdout or its dup" "$err" \
-	'descriptor (1|5|6|7|10) '
+like "…the inet socket with a note naming its kind" "$err" \
+	'^sbxsh: note: descriptor 7 \(a (TCP|UDP) IPv4 socket\) not passed into the sandbox'
+unlike "…and no note for the pipe, the file, stdout or its dup" "$err" \
+	'descriptor (1|5|6|10) '
 # A datagram pair is no "connected pair that reaches no one": either end may sendto() or
 # connect() to any datagram socket it can name (syslog's /dev/log, journald's socket).
 cat > "$T/dgram.py" << 'PY'
@@ -201,7 +205,7 @@ unix_sockets = all"
 out=$(fds_run)
 is "unix_sockets = all: fd 3 passes" "$(field 'fd3: ')" socket
 is "…and reaches the agent" "$(field agent-received:)" signed
-unlike "…with no note" "$(cat "$T/fds.err")" 'note: descriptor'
+unlike "…with no note but the inet socket's" "$(cat "$T/fds.err")" 'note: descriptor [^7]'
 user_policy "$base"
 
 # --- 4. unix_sockets = all: bind() of an AF_UNIX socket makes a name: the guard's ---

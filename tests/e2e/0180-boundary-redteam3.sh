@@ -153,7 +153,19 @@ creds=".config/glab-cli/config.yml .config/tea/config.yml .s3cfg .passwd-s3fs .b
 .pry_history .scala_history .duckdb_history .julia/logs/repl_history.jl
 .ipython/profile_default/history.sqlite .mongosh/mongosh_repl_history .dbshell .viminfo
 .local/state/nvim/shada/main.shada .local/share/nvim/shada/main.shada
-.local/share/atuin/history.db .config/fish/fish_history .lesshst"
+.local/share/atuin/history.db .config/fish/fish_history .lesshst
+.subversion/auth/svn.simple/0123abcd .config/stripe/config.toml .config/twilio-cli/config.json
+.kaggle/kaggle.json .config/kaggle/kaggle.json .snowflake/connections.toml .sentryclirc
+.ivy2/.credentials .sbt/.credentials .lein/credentials.clj.gpg .doppler/.doppler.yaml
+.infisical/infisical-config.json .supabase/access-token .railway/config.json .render/cli.yaml
+.ovh.conf .config/exoscale/exoscale.toml .config/upcloud/upctl.yaml .vultr-cli.yaml
+.config/vultr-cli.yaml .civo.json .linode-cli .influxdbv2/configs .expo/state.json
+.circleci/cli.yml .travis/config.yml .jira.d/config.yml .appcenter-cli/profile.json
+.config/cachix/cachix.dhall .config/turso/settings.json .config/planetscale/access-token
+.config/neonctl/credentials.json .local/share/gopass/stores/root/x.gpg .config/gopass/config
+.local/share/keybase/device_eks/x .bunfig.toml
+.config/pnpm/rc .config/nix/nix.conf .gitkraken/profiles/x/profile .yarnrc
+.aider.conf.yml .local/share/atuin/session"
 for f in $creds; do
 	mkdir -p "$(dirname "$HOME/$f")" && echo "secret-of-$f" > "$HOME/$f"
 done
