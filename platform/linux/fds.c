@@ -113,27 +113,57 @@ static void sock_what(int fd, char *buf, size_t n)
 	snprintf(buf, n, "a %s%s%s%s socket", state, kind, *kind ? " " : "", fam);
 }
 
-bool sbx_sock_peer_only(int fd, char *what, size_t n)
+/* A directory's descriptor or any O_PATH one: openat(fd, …) and /proc/self/fd/N/… resolve in
+ * the caller's mounts, not the sandbox's (no read-only bind, no deny_read tmpfs there). A
+ * descriptor whose flags cannot be read counts as one (fail closed). */
+static bool fd_place(int fd, const struct stat *st, char *buf, size_t n)
+{
+	int fl = fcntl(fd, F_GETFL);
+	char proc[32], path[80];
+	ssize_t l;
+
+	if (fl >= 0 && !(fl & O_PATH) && !S_ISDIR(st->st_mode))
+		return false;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if ((l = readlink(proc, path, sizeof(path) - 1)) < 0)
+		l = 0;
+	path[l] = '\0';
+	if (l == (ssize_t)sizeof(path) - 1)
+		memcpy(path + l - 3, "...", 3);
+	snprintf(buf, n, "%s%s%s", S_ISDIR(st->st_mode) ? "a directory" : "an O_PATH descriptor",
+		 l ? S_ISDIR(st->st_mode) ? ", " : " of " : "", path);
+	return true;
+}
+
+enum sbx_fd_reach sbx_sock_peer_only(int fd, char *what, size_t n)
 {
 	struct stat st;
 	struct sockaddr_un a;
 	socklen_t len = sizeof(a);
 	int dom = -1, type = -1, on = 1;
 	socklen_t l = sizeof(dom);
+	char place[112];
 
 	if (n)
 		what[0] = '\0';
-	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return true;
+	if (fstat(fd, &st) < 0)
+		return SBX_FD_INSIDE;
+	if (fd_place(fd, &st, place, sizeof(place))) {
+		snprintf(what, n, "%s", place);
+		return SBX_FD_PLACE;
+	}
+	if (!S_ISSOCK(st.st_mode))
+		return SBX_FD_INSIDE;
 	/* every answer is needed: a socket that does not say what it is reaches too far */
 	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l) == 0 && dom == AF_UNIX &&
 	    (l = sizeof(type), getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) == 0) &&
 	    (type == SOCK_STREAM || type == SOCK_SEQPACKET) &&
 	    (l = sizeof(on), getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &l) == 0) && !on &&
 	    getpeername(fd, (struct sockaddr *)&a, &len) == 0)
-		return true; /* connected for good: a unix stream is never connected again */
+		return SBX_FD_INSIDE; /* connected for good: a unix stream is never connected again
+				       */
 	sock_what(fd, what, n);
-	return false;
+	return SBX_FD_SOCKET;
 }
 
 /* fd is a caller's socket (not ours, not 0-2's); fills u. */
@@ -145,7 +175,15 @@ static bool inherited_socket(int fd, const struct stat *std, struct sbx_unix_fd 
 	int fl = fcntl(fd, F_GETFD), on = 0, dom = -1;
 	socklen_t ol = sizeof(on);
 
-	if (fl < 0 || (fl & FD_CLOEXEC) || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+	if (fl < 0 || (fl & FD_CLOEXEC) || fstat(fd, &st) < 0)
+		return false;
+	u->place = fd_place(fd, &st, u->name, sizeof(u->name));
+	if (u->place) {
+		u->fd = fd;
+		u->unix_sock = u->listening = false;
+		return true;
+	}
+	if (!S_ISSOCK(st.st_mode))
 		return false;
 	for (int i = 0; i < 3; i++)
 		if (std[i].st_ino == st.st_ino && std[i].st_dev == st.st_dev)
