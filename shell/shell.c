@@ -824,7 +824,16 @@ static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
 		return 0;
 	if (close(u->fd) < 0 && errno != EINTR)
 		sbx_fatal("cannot close descriptor %d, %s: %s", u->fd,
-			  u->place ? u->name : "a socket", strerror(errno));
+			  u->place || u->pty ? u->name : "a socket", strerror(errno));
+	if (u->pty) {
+		sbx_term_printf(
+		    stderr,
+		    "sbxsh: note: descriptor %d (%s) not passed into the sandbox: what a "
+		    "command wrote there would be typed into its terminal, outside the "
+		    "sandbox\n",
+		    u->fd, u->name);
+		return 0;
+	}
 	if (u->place) {
 		/* openat(fd, …) and /proc/self/fd/N/… would resolve in the caller's mounts */
 		sbx_term_printf(
@@ -890,8 +899,10 @@ static void check_std_sockets(void)
 				  fd, what,
 				  k == SBX_FD_PLACE
 				      ? "it reaches every file below it past the sandbox's mounts"
-				      : "it can send to any address or socket it names, or accept "
-					"connections",
+				  : k == SBX_FD_PTY ? "what a command writes there is typed into "
+						      "its terminal, outside the sandbox"
+						    : "it can send to any address or socket it "
+						      "names, or accept connections",
 				  fd == 0   ? "its standard input"
 				  : fd == 1 ? "its standard output"
 					    : "its standard error");

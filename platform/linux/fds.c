@@ -11,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <termios.h>
 #include <unistd.h>
 
 int sbx_close_from(int lowfd)
@@ -124,6 +127,10 @@ static bool fd_place(int fd, const struct stat *st, char *buf, size_t n)
 
 	if (fl >= 0 && !(fl & O_PATH) && !S_ISDIR(st->st_mode))
 		return false;
+	if (fl < 0 && !S_ISDIR(st->st_mode)) {
+		snprintf(buf, n, "a descriptor whose flags cannot be read");
+		return true;
+	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if ((l = readlink(proc, path, sizeof(path) - 1)) < 0)
 		l = 0;
@@ -132,6 +139,23 @@ static bool fd_place(int fd, const struct stat *st, char *buf, size_t n)
 		memcpy(path + l - 3, "...", 3);
 	snprintf(buf, n, "%s%s%s", S_ISDIR(st->st_mode) ? "a directory" : "an O_PATH descriptor",
 		 l ? S_ISDIR(st->st_mode) ? ", " : " of " : "", path);
+	return true;
+}
+
+/* A pty's master side (unix98: TIOCGPTN answers; BSD: major 2): what is written there is typed
+ * into the terminal of its slave side, a shell outside the sandbox. */
+static bool fd_pty_master(int fd, const struct stat *st, char *buf, size_t n)
+{
+	unsigned int pn;
+
+	if (!S_ISCHR(st->st_mode))
+		return false;
+	if (ioctl(fd, TIOCGPTN, &pn) == 0)
+		snprintf(buf, n, "a pty master, of /dev/pts/%u", pn);
+	else if (major(st->st_rdev) == 2)
+		snprintf(buf, n, "a pty master");
+	else
+		return false;
 	return true;
 }
 
@@ -152,6 +176,8 @@ enum sbx_fd_reach sbx_sock_peer_only(int fd, char *what, size_t n)
 		snprintf(what, n, "%s", place);
 		return SBX_FD_PLACE;
 	}
+	if (fd_pty_master(fd, &st, what, n))
+		return SBX_FD_PTY;
 	if (!S_ISSOCK(st.st_mode))
 		return SBX_FD_INSIDE;
 	/* every answer is needed: a socket that does not say what it is reaches too far */
@@ -178,7 +204,8 @@ static bool inherited_socket(int fd, const struct stat *std, struct sbx_unix_fd 
 	if (fl < 0 || (fl & FD_CLOEXEC) || fstat(fd, &st) < 0)
 		return false;
 	u->place = fd_place(fd, &st, u->name, sizeof(u->name));
-	if (u->place) {
+	u->pty = !u->place && fd_pty_master(fd, &st, u->name, sizeof(u->name));
+	if (u->place || u->pty) {
 		u->fd = fd;
 		u->unix_sock = u->listening = false;
 		return true;

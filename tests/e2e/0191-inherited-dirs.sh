@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0191-inherited-dirs — a directory descriptor (or any O_PATH one) the caller leaves open is a
+# 0191-inherited-dirs — a directory descriptor (or any O_PATH one, or a pty master) the caller leaves open is a
 # way past the sandbox's mounts: openat(fd, …) and /proc/self/fd/N/… resolve in the caller's
 # mounts, not the sandbox's, so a command read a credential store deny_read hides
 # (/proc/self/fd/3/.aws/credentials) and created files where no grant lets it write
@@ -77,6 +77,38 @@ for fd in 0 1; do
 	like "directory on fd $fd: refused (125)" "$out" '^rc=125$'
 	like "directory on fd $fd: the message names it and the fix" "$out" \
 		"sbxsh: descriptor $fd \(a directory[^)]*\) would let a command reach past the sandbox.*give sbxsh a pipe"
+done
+
+# A pty's master side (a terminal emulator's or tmux's leaked one): what a command writes there
+# is typed into the shell on the slave side, outside the sandbox. Closed from 3 up, refused on
+# 0-2, as a directory. (The slave side, a terminal, passes: TIOCSTI is refused by seccomp.)
+cat > "$H/ptm.py" <<'PYEOF'
+import os, pty, select, subprocess, sys
+sbxsh, fd = sys.argv[1], int(sys.argv[2])
+m, s = pty.openpty()
+os.set_inheritable(m, True)
+if fd > 2:
+    os.dup2(m, fd)
+cmd = "printf 'pwn-typed\\n' >&%d" % fd
+p = subprocess.run([sbxsh, "-c", cmd], pass_fds=(fd,) if fd > 2 else (),
+                   stdin=subprocess.DEVNULL if fd != 0 else m,
+                   stdout=subprocess.PIPE if fd != 1 else m, stderr=subprocess.PIPE)
+got = b""
+while select.select([s], [], [], 0.5)[0]:
+    got += os.read(s, 4096)
+print("reached" if b"pwn-typed" in got else "blocked")
+print("rc=%d" % p.returncode)
+sys.stdout.write((p.stderr or b"").decode())
+PYEOF
+for fd in 3 0 1; do
+	out=$("$PY" "$H/ptm.py" "$SBXSH" "$fd" 2>&1)
+	like "a pty master on fd $fd: nothing is typed into its terminal" "$out" '^blocked$'
+	if [ "$fd" = 3 ]; then
+		like "a pty master on fd 3: a note says it is not passed" "$out" \
+			'sbxsh: note: descriptor 3 \(a pty master[^)]*\) not passed into the sandbox'
+	else
+		like "a pty master on fd $fd: refused (125)" "$out" '^rc=125$'
+	fi
 done
 
 # controls: a file and a pipe on fd 3 pass
