@@ -811,7 +811,9 @@ static int mon_fd(void *m)
 /* Unix sockets a caller left open on 3 and up (an agent's connection, docker.sock's, a
  * listening socket) would reach past the AF_UNIX refusal: unless unix_sockets = all each is
  * closed before bwrap starts, named in a note. Pipes, files, terminals and inet sockets pass,
- * as bash's; 0-2 always (Node gives children socketpairs), and a later copy of their socket. */
+ * as bash's; 0-2 always (Node gives children socketpairs), and a later copy of their socket.
+ * A directory or O_PATH descriptor is closed too: openat(fd, …) and /proc/self/fd/N/… resolve
+ * in the caller's mounts (a deny_read file read, a file made where nothing is granted). */
 static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
 {
 	const struct run *r = arg;
@@ -821,7 +823,28 @@ static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
 	if (u->unix_sock && r->prof->unix_all)
 		return 0;
 	if (close(u->fd) < 0 && errno != EINTR)
-		sbx_fatal("cannot close descriptor %d, a socket: %s", u->fd, strerror(errno));
+		sbx_fatal("cannot close descriptor %d, %s: %s", u->fd,
+			  u->place || u->pty ? u->name : "a socket", strerror(errno));
+	if (u->pty) {
+		sbx_term_printf(
+		    stderr,
+		    "sbxsh: note: descriptor %d (%s) not passed into the sandbox: what a "
+		    "command wrote there would be typed into its terminal, outside the "
+		    "sandbox\n",
+		    u->fd, u->name);
+		return 0;
+	}
+	if (u->place) {
+		/* openat(fd, …) and /proc/self/fd/N/… would resolve in the caller's mounts */
+		sbx_term_printf(
+		    stderr,
+		    "sbxsh: note: descriptor %d (%s) not passed into the sandbox: a "
+		    "command would reach every file below it past the sandbox's mounts "
+		    "(hidden and read-only ones too); pass it a file or a pipe, or name "
+		    "the directory by its path\n",
+		    u->fd, u->name);
+		return 0;
+	}
 	if (!u->unix_sock) {
 		/* another network's socket (the host's namespace): never passed */
 		sbx_term_printf(stderr,
@@ -860,22 +883,30 @@ static void drop_unix_fds(struct run *r)
 /* A socket on 0-2 reaches past the sandbox unless it is tied to its peer for good (a
  * datagram socket sends to any name or address, even of the host's network namespace; a
  * listening one accepts the host's connections; a TCP one is connected anew after an
- * AF_UNSPEC connect): refused, whatever the profile (docs/sbxsh.1.md "Descriptors"). */
+ * AF_UNSPEC connect): refused, whatever the profile (docs/sbxsh.1.md "Descriptors"). So is a
+ * directory or O_PATH descriptor: openat(fd, …) resolves in the caller's mounts. */
 static void check_std_sockets(void)
 {
-	char what[96];
+	char what[112];
 
-	for (int fd = 0; fd < 3; fd++)
-		if (!sbx_sock_peer_only(fd, what, sizeof(what)))
-			sbx_fatal(
-			    "descriptor %d (%s) would let a command reach past the sandbox "
-			    "(it can send to any address or socket it names, or accept "
-			    "connections); give sbxsh a pipe, a file or a connected unix stream "
-			    "socket as %s instead (e.g. through `| cat`)",
-			    fd, what,
-			    fd == 0   ? "its standard input"
-			    : fd == 1 ? "its standard output"
-				      : "its standard error");
+	for (int fd = 0; fd < 3; fd++) {
+		enum sbx_fd_reach k = sbx_sock_peer_only(fd, what, sizeof(what));
+
+		if (k != SBX_FD_INSIDE)
+			sbx_fatal("descriptor %d (%s) would let a command reach past the sandbox "
+				  "(%s); give sbxsh a pipe, a file or a connected unix stream "
+				  "socket as %s instead (e.g. through `| cat`)",
+				  fd, what,
+				  k == SBX_FD_PLACE
+				      ? "it reaches every file below it past the sandbox's mounts"
+				  : k == SBX_FD_PTY ? "what a command writes there is typed into "
+						      "its terminal, outside the sandbox"
+						    : "it can send to any address or socket it "
+						      "names, or accept connections",
+				  fd == 0   ? "its standard input"
+				  : fd == 1 ? "its standard output"
+					    : "its standard error");
+	}
 }
 
 static void mon_ready(void *m, short revents)

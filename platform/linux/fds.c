@@ -11,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <termios.h>
 #include <unistd.h>
 
 int sbx_close_from(int lowfd)
@@ -113,27 +116,80 @@ static void sock_what(int fd, char *buf, size_t n)
 	snprintf(buf, n, "a %s%s%s%s socket", state, kind, *kind ? " " : "", fam);
 }
 
-bool sbx_sock_peer_only(int fd, char *what, size_t n)
+/* A directory's descriptor or any O_PATH one: openat(fd, …) and /proc/self/fd/N/… resolve in
+ * the caller's mounts, not the sandbox's (no read-only bind, no deny_read tmpfs there). A
+ * descriptor whose flags cannot be read counts as one (fail closed). */
+static bool fd_place(int fd, const struct stat *st, char *buf, size_t n)
+{
+	int fl = fcntl(fd, F_GETFL);
+	char proc[32], path[80];
+	ssize_t l;
+
+	if (fl >= 0 && !(fl & O_PATH) && !S_ISDIR(st->st_mode))
+		return false;
+	if (fl < 0 && !S_ISDIR(st->st_mode)) {
+		snprintf(buf, n, "a descriptor whose flags cannot be read");
+		return true;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if ((l = readlink(proc, path, sizeof(path) - 1)) < 0)
+		l = 0;
+	path[l] = '\0';
+	if (l == (ssize_t)sizeof(path) - 1)
+		memcpy(path + l - 3, "...", 3);
+	snprintf(buf, n, "%s%s%s", S_ISDIR(st->st_mode) ? "a directory" : "an O_PATH descriptor",
+		 l ? S_ISDIR(st->st_mode) ? ", " : " of " : "", path);
+	return true;
+}
+
+/* A pty's master side (unix98: TIOCGPTN answers; BSD: major 2): what is written there is typed
+ * into the terminal of its slave side, a shell outside the sandbox. */
+static bool fd_pty_master(int fd, const struct stat *st, char *buf, size_t n)
+{
+	unsigned int pn;
+
+	if (!S_ISCHR(st->st_mode))
+		return false;
+	if (ioctl(fd, TIOCGPTN, &pn) == 0)
+		snprintf(buf, n, "a pty master, of /dev/pts/%u", pn);
+	else if (major(st->st_rdev) == 2)
+		snprintf(buf, n, "a pty master");
+	else
+		return false;
+	return true;
+}
+
+enum sbx_fd_reach sbx_sock_peer_only(int fd, char *what, size_t n)
 {
 	struct stat st;
 	struct sockaddr_un a;
 	socklen_t len = sizeof(a);
 	int dom = -1, type = -1, on = 1;
 	socklen_t l = sizeof(dom);
+	char place[112];
 
 	if (n)
 		what[0] = '\0';
-	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return true;
+	if (fstat(fd, &st) < 0)
+		return SBX_FD_INSIDE;
+	if (fd_place(fd, &st, place, sizeof(place))) {
+		snprintf(what, n, "%s", place);
+		return SBX_FD_PLACE;
+	}
+	if (fd_pty_master(fd, &st, what, n))
+		return SBX_FD_PTY;
+	if (!S_ISSOCK(st.st_mode))
+		return SBX_FD_INSIDE;
 	/* every answer is needed: a socket that does not say what it is reaches too far */
 	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l) == 0 && dom == AF_UNIX &&
 	    (l = sizeof(type), getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) == 0) &&
 	    (type == SOCK_STREAM || type == SOCK_SEQPACKET) &&
 	    (l = sizeof(on), getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &l) == 0) && !on &&
 	    getpeername(fd, (struct sockaddr *)&a, &len) == 0)
-		return true; /* connected for good: a unix stream is never connected again */
+		return SBX_FD_INSIDE; /* connected for good: a unix stream is never connected again
+				       */
 	sock_what(fd, what, n);
-	return false;
+	return SBX_FD_SOCKET;
 }
 
 /* fd is a caller's socket (not ours, not 0-2's); fills u. */
@@ -145,7 +201,16 @@ static bool inherited_socket(int fd, const struct stat *std, struct sbx_unix_fd 
 	int fl = fcntl(fd, F_GETFD), on = 0, dom = -1;
 	socklen_t ol = sizeof(on);
 
-	if (fl < 0 || (fl & FD_CLOEXEC) || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+	if (fl < 0 || (fl & FD_CLOEXEC) || fstat(fd, &st) < 0)
+		return false;
+	u->place = fd_place(fd, &st, u->name, sizeof(u->name));
+	u->pty = !u->place && fd_pty_master(fd, &st, u->name, sizeof(u->name));
+	if (u->place || u->pty) {
+		u->fd = fd;
+		u->unix_sock = u->listening = false;
+		return true;
+	}
+	if (!S_ISSOCK(st.st_mode))
 		return false;
 	for (int i = 0; i < 3; i++)
 		if (std[i].st_ino == st.st_ino && std[i].st_dev == st.st_dev)
