@@ -356,16 +356,11 @@ static char *marker_text(const char *fmt, const char *profile)
 	return sp;
 }
 
-static bool is_bash(const char *path)
+/* path's last component is name: the inner shell is bash, or zsh. */
+static bool shell_is(const char *path, const char *name)
 {
 	const char *b = strrchr(path, '/');
-	return strcmp(b ? b + 1 : path, "bash") == 0;
-}
-
-static bool is_zsh(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	return strcmp(b ? b + 1 : path, "zsh") == 0;
+	return strcmp(b ? b + 1 : path, name) == 0;
 }
 
 /* The inner bash reads sbxsh.bashrc (the user's ~/.bashrc, then the marker) unless the caller
@@ -424,7 +419,7 @@ static void prompt_marker(struct run *r, const struct settings *set)
 	char *m = NULL;
 	int e = 0;
 
-	if (r->args.dry_run || !interactive(&r->args) || !is_bash(set->inner_shell))
+	if (r->args.dry_run || !interactive(&r->args) || !shell_is(set->inner_shell, "bash"))
 		return;
 	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
 			r->spec.profile_name ? r->spec.profile_name : "");
@@ -808,13 +803,14 @@ static int mon_fd(void *m)
 	return monitor_poll_fd(m);
 }
 
-/* Unix sockets a caller left open on 3 and up (an agent's connection, docker.sock's, a
- * listening socket) would reach past the AF_UNIX refusal: unless unix_sockets = all each is
- * closed before bwrap starts, named in a note. Pipes, files, terminals and inet sockets pass,
- * as bash's; 0-2 always (Node gives children socketpairs), and a later copy of their socket.
- * A directory or O_PATH descriptor is closed too: openat(fd, …) and /proc/self/fd/N/… resolve
- * in the caller's mounts (a deny_read file read, a file made where nothing is granted). */
-static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
+/* What a caller left open on 3 and up that reaches past the sandbox is closed before bwrap
+ * starts, each named in a note: a unix socket (an agent's connection, docker.sock's, a
+ * listening socket: past the AF_UNIX refusal) unless unix_sockets = all; any other socket (the
+ * host's network namespace); a directory or O_PATH descriptor (openat(fd, …) and
+ * /proc/self/fd/N/… resolve in the caller's mounts: a deny_read file read, a file made where
+ * nothing is granted); a pty master (typed into a terminal outside). Pipes, files and
+ * terminals pass, as bash's; 0-2 are check_std_sockets', and a later copy of them passes. */
+static int drop_inherited_fd(const struct sbx_unix_fd *u, void *arg)
 {
 	const struct run *r = arg;
 	const char *h = getenv("HOME");
@@ -871,9 +867,9 @@ static int drop_unix_fd(const struct sbx_unix_fd *u, void *arg)
 	return 0;
 }
 
-static void drop_unix_fds(struct run *r)
+static void drop_inherited_fds(struct run *r)
 {
-	int e = sbx_sockets_inherited(drop_unix_fd, r);
+	int e = sbx_sockets_inherited(drop_inherited_fd, r);
 
 	if (e < 0)
 		sbx_fatal("cannot list the inherited descriptors (/proc/self/fd): %s",
@@ -984,8 +980,8 @@ static void cd_setup(struct run *r, const struct settings *set)
 {
 	struct cdsw_hooks h = {cd_judge, cd_say, r};
 	const char *sh = inner_for(&r->args, set);
-	bool bash = is_bash(sh) && own_rc(&r->args) && (!r->args.login || late_rc(r));
-	bool zsh = is_zsh(sh) && access(ZDOTDIR_PATH "/.zshenv", R_OK) == 0;
+	bool bash = shell_is(sh, "bash") && own_rc(&r->args) && (!r->args.login || late_rc(r));
+	bool zsh = shell_is(sh, "zsh") && access(ZDOTDIR_PATH "/.zshenv", R_OK) == 0;
 
 	if (!r->relay || !interactive(&r->args) || r->args.dry_run || r->recovery || !(bash || zsh))
 		return;
@@ -1033,7 +1029,7 @@ static void cd_plan_fds(struct run *r)
 	 * has what they set (sourced by the late rc file at the first prompt). */
 	if (e == 0 && state >= 0 && r->args.login && r->args.fwd.n > 0 &&
 	    strv_find(&r->args.fwd, "--noprofile") < 0 &&
-	    !is_zsh(r->spec.inner_shell ? r->spec.inner_shell : "bash"))
+	    !shell_is(r->spec.inner_shell ? r->spec.inner_shell : "bash", "zsh"))
 		e = argv_noprofile(&r->args.fwd);
 	if (e < 0)
 		sbx_fatal("out of memory");
@@ -1137,7 +1133,7 @@ static int run_sandboxed(struct run *r)
 
 	check_std_sockets();
 	load_profile(r);
-	drop_unix_fds(r); /* before cd_setup: the switch's own socket is sbxsh's */
+	drop_inherited_fds(r); /* before cd_setup: the switch's own socket is sbxsh's */
 	set = policy_settings(r->pol);
 	r->relay = relay_wanted();
 	if (!r->relay && !r->args.dry_run)
