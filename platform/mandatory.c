@@ -810,6 +810,22 @@ static int tool_config(const struct comps *c, size_t base, enum mand_op op, stru
 	return 0;
 }
 
+long mandatory_create(const struct mand_ctx *x, const char *path)
+{
+	for (size_t i = 0; i < x->ncreates; i++)
+		if (below(path, x->creates[i]) >= 0)
+			return (long)i;
+	return -1;
+}
+
+long mandatory_create_holder(const struct mand_ctx *x, const char *path)
+{
+	for (size_t i = 0; i < x->ncreates; i++)
+		if (below(x->creates[i], path) >= 0)
+			return (long)i;
+	return -1;
+}
+
 bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->nscratch; i++) {

@@ -30,6 +30,8 @@ enum mand_lift {
 	MAND_GIT_CONFIG = 2, /* git_config = yes lifts it (.git/config, a new repository) */
 	MAND_HOME_GRANT = 3, /* the home rule: a grant naming that dot-entry lifts it */
 	MAND_DENY_WRITE = 4, /* the policy's deny_write, deny_read (mand_ctx.holds): it lifts it */
+	MAND_CREATE = 5,     /* a create grant (mand_ctx.creates): only the command that made a
+			      * file there changes it; the rule is the grant's directory */
 };
 
 struct mand_ctx {
@@ -96,6 +98,13 @@ struct mand_ctx {
 	 * is the entry itself (a pointer into this list). */
 	const char *const *holds;
 	size_t nholds;
+	/* the create grants (create +=), plain canonical directories: a command makes new files
+	 * and directories there and changes only those it made (the guard keeps which, by
+	 * inode); nothing else there is written, truncated, renamed, removed, linked or has its
+	 * mode, owner or attributes changed, no symbolic link, device, FIFO or socket is made,
+	 * and no directory holding one is removed or renamed */
+	const char *const *creates;
+	size_t ncreates;
 };
 
 struct mand_hit {
@@ -105,6 +114,12 @@ struct mand_hit {
 
 /* path lies in one of c's scratch file systems, and not in a write grant bound into it. */
 bool mandatory_scratch(const struct mand_ctx *c, const char *path);
+
+/* The create grant (mand_ctx.creates) path lies at or below: its index, or -1. */
+long mandatory_create(const struct mand_ctx *c, const char *path);
+
+/* path is a create grant's directory or a directory holding one: its index, or -1. */
+long mandatory_create_holder(const struct mand_ctx *c, const char *path);
 
 /* As mandatory_check's core.hooksPath rule, against the list hooks (n of them) instead of
  * c->hooks: 1 when refused (*hit filled), else 0. */

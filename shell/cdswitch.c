@@ -592,16 +592,16 @@ static bool str_same(const char *a, const char *b)
 
 bool cdsw_profile_same(const struct profile *a, const struct profile *b)
 {
-	const struct pol_list *la[] = {&a->read,	  &a->deny_read,     &a->write,
-				       &a->deny_write,	  &a->unix_sockets,  &a->listen,
-				       &a->env_unset,	  &a->env_keep,	     &a->env_set,
-				       &a->allow_domains, &a->deny_domains,  &a->ignore_read,
-				       &a->ignore_write,  &a->ignore_network};
-	const struct pol_list *lb[] = {&b->read,	  &b->deny_read,     &b->write,
-				       &b->deny_write,	  &b->unix_sockets,  &b->listen,
-				       &b->env_unset,	  &b->env_keep,	     &b->env_set,
-				       &b->allow_domains, &b->deny_domains,  &b->ignore_read,
-				       &b->ignore_write,  &b->ignore_network};
+	const struct pol_list *la[] = {&a->read,	  &a->deny_read,      &a->write,
+				       &a->deny_write,	  &a->unix_sockets,   &a->listen,
+				       &a->env_unset,	  &a->env_keep,	      &a->env_set,
+				       &a->allow_domains, &a->deny_domains,   &a->ignore_read,
+				       &a->ignore_write,  &a->ignore_network, &a->create};
+	const struct pol_list *lb[] = {&b->read,	  &b->deny_read,      &b->write,
+				       &b->deny_write,	  &b->unix_sockets,   &b->listen,
+				       &b->env_unset,	  &b->env_keep,	      &b->env_set,
+				       &b->allow_domains, &b->deny_domains,   &b->ignore_read,
+				       &b->ignore_write,  &b->ignore_network, &b->create};
 
 	for (size_t i = 0; i < sizeof(la) / sizeof(*la); i++)
 		if (!list_same(la[i], lb[i]))

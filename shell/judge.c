@@ -880,6 +880,27 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 				 "deny_write -= %s",
 				 rule, origin(c, v->rule, o, sizeof(o)), rule);
 		break;
+	case VW_CREATE: {
+		char sec[256], f[PATH_MAX], wh[PATH_MAX + 300];
+
+		/* a preset's grant is lifted by a section of the same name in the user's file,
+		 * which applies after it */
+		snprintf(wh, sizeof(wh), "%s", where);
+		if (v->rule && v->rule->file && strcmp(v->rule->file, "<embedded>") == 0 &&
+		    *embedded_section(v->rule->line, sec, sizeof(sec)))
+			snprintf(wh, sizeof(wh), "%s in %s", sec,
+				 c->prof->grant_file
+				     ? judge_tilde(c->home, c->prof->grant_file, f, sizeof(f))
+				     : "~/.config/sbxsh/sbxsh.ini");
+		snprintf(
+		    buf, n,
+		    "create grant %s (%s): a command changes only what it made there itself, "
+		    "and this command did not make it (another command's file, which an "
+		    "agent may source in a wider sandbox); make a new file instead. To let "
+		    "every command change every file there: %s: create -= %s, then write += %s",
+		    rule, origin(c, v->rule, o, sizeof(o)), wh, rule, rule);
+		break;
+	}
 	case VW_UNMOUNTED: {
 		char made[PATH_MAX], *lit = v->rule && !path_has_glob(v->rule->value)
 						? path_unescape(v->rule->value)

@@ -31,7 +31,8 @@ enum viol_why {
 	VW_UNIX,	/* socket(AF_UNIX) refused */
 	VW_NETWORK,	/* a host the proxy refused */
 	VW_DENY_DOMAIN, /* a host deny_domains refuses */
-	VW_HOME		/* the home rule (the guard): a grant naming that dot-entry lifts it */
+	VW_HOME,	/* the home rule (the guard): a grant naming that dot-entry lifts it */
+	VW_CREATE	/* a create grant (the guard): a file this command did not make there */
 };
 
 /* Call details that change the verdict. */

@@ -68,6 +68,7 @@ struct monitor {
 	const char **grants; /* every write grant: one left out would have no rule */
 	const char *scratch[2];
 	struct strv grant_store; /* the profile's write grants, as plain directories */
+	struct strv creates;	 /* mand_ctx.creates: its create grants, plain */
 	struct strv gitdirs;	 /* found at start: a .git file's gitdir:, its commondir */
 	const char *gitdir_v[16];
 	struct strv fixed;     /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
@@ -521,6 +522,18 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	m->mc.grants = m->grants;
 	for (size_t i = 0; i < m->grant_store.n; i++)
 		m->grants[m->mc.ngrants++] = m->grant_store.v[i];
+	for (size_t i = 0; jc->prof && i < jc->prof->create.n; i++) {
+		const char *v = jc->prof->create.v[i].value;
+		char *lit = v && v[0] == '/' && !path_has_glob(v) ? path_unescape(v) : NULL;
+
+		r = lit ? strv_push(&m->creates, lit) : -ENOMEM;
+		free(lit);
+		if (r < 0)
+			goto out;
+	}
+	r = -ENOMEM;
+	m->mc.creates = (const char *const *)m->creates.v;
+	m->mc.ncreates = m->creates.n;
 	for (size_t i = 0; jc->spec && i < jc->spec->mounts.n; i++)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
@@ -713,6 +726,13 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 		: ref->hit->lift == MAND_HOME_GRANT ? VW_HOME
 						    : VW_MANDATORY;
 	v.mandatory = ref->hit->rule;
+	for (size_t i = 0; ref->hit->lift == MAND_CREATE && i < m->creates.n; i++)
+		if (ref->hit->rule == m->creates.v[i]) {
+			v.why = VW_CREATE;
+			v.mandatory = NULL;
+			v.rule = m->jc.prof && i < m->jc.prof->create.n ? &m->jc.prof->create.v[i]
+									: NULL;
+		}
 	for (size_t i = 0; ref->hit->lift == MAND_DENY_WRITE && i < m->holds.n; i++)
 		if (ref->hit->rule == m->holds.v[i]) { /* the path, or a directory holding it */
 			bool word = !m->hold_read[i] && m->hold_of[i];
@@ -850,6 +870,7 @@ void monitor_free(struct monitor *m)
 	free(m->vc.slot);
 	free(m->vc.arena);
 	strv_release(&m->grant_store);
+	strv_release(&m->creates);
 	free(m->grants);
 	strv_release(&m->gitdirs);
 	strv_release(&m->hooks);

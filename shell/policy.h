@@ -52,6 +52,9 @@ struct profile {
 	struct pol_list read, deny_read, write, deny_write, unix_sockets, listen, env_unset,
 	    env_keep, env_set, allow_domains, deny_domains, ignore_read, ignore_write,
 	    ignore_network;
+	/* create grants (create +=): write grants too (they are in write), where the guard lets a
+	 * command change only the files it made (docs/monitor.md "Create grants") */
+	struct pol_list create;
 	bool hermetic, git_config;
 	bool unix_all; /* unix_sockets = all */
 	enum tmp_mode tmp;

@@ -59,6 +59,7 @@ enum key_id {
 	K_IGNORE_READ,
 	K_IGNORE_WRITE,
 	K_IGNORE_NETWORK,
+	K_CREATE,
 	K_COUNT
 };
 

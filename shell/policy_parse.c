@@ -55,6 +55,7 @@ const struct key_def policy_keys[K_COUNT] = {
     [K_IGNORE_READ] = {"ignore_read", V_PATHS, IN_PROFILE, NULL},
     [K_IGNORE_WRITE] = {"ignore_write", V_PATHS, IN_PROFILE, NULL},
     [K_IGNORE_NETWORK] = {"ignore_network", V_DOMAINS, IN_PROFILE, NULL},
+    [K_CREATE] = {"create", V_PATHS, IN_PROFILE, NULL},
 };
 
 static const char *const sec_words[] = {"sbxsh", "default", "profile", "dir", "limits", NULL};

@@ -89,6 +89,7 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 	scalar(f, "hermetic", yn(pr->hermetic), pr->o_hermetic);
 	list(f, "deny_read", &pr->deny_read);
 	list(f, "write", &pr->write);
+	list(f, "create", &pr->create);
 	list(f, "deny_write", &pr->deny_write);
 	scalar(f, "git_config", yn(pr->git_config), pr->o_git_config);
 	scalar(f, "tmp", policy_tmp_names[pr->tmp], pr->o_tmp);

@@ -395,6 +395,7 @@ static const size_t list_at[K_COUNT] = {
     [K_IGNORE_READ] = offsetof(struct profile, ignore_read),
     [K_IGNORE_WRITE] = offsetof(struct profile, ignore_write),
     [K_IGNORE_NETWORK] = offsetof(struct profile, ignore_network),
+    [K_CREATE] = offsetof(struct profile, create),
 };
 
 static struct pol_list *profile_list(struct profile *pr, enum key_id k)
@@ -450,7 +451,8 @@ static bool no_project_skips(struct rstate *st, const struct pol_op *op, const c
 
 	if (pr->root || !relative_path(tok))
 		return false;
-	if (op->key != K_READ && op->key != K_WRITE && op->key != K_UNIX_SOCKETS)
+	if (op->key != K_READ && op->key != K_WRITE && op->key != K_CREATE &&
+	    op->key != K_UNIX_SOCKETS)
 		return false;
 	if (op->key == K_WRITE && op->op != OP_DEL && !st->told_no_project &&
 	    !st->p->quiet_no_project) {
@@ -497,7 +499,14 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 		}
 		if (r == 0)
 			r = path_canon_absent(exp, &st->cache, out, absent);
-		if (r == 0 && op->key == K_WRITE &&
+		if (r == 0 && op->key == K_CREATE && path_has_glob(exp)) {
+			policy_diag(&st->d->errors, op->file, op->line,
+				    "create: '%s' is a pattern; name one directory (a create grant "
+				    "holds the files each command made there, by directory)",
+				    tok);
+			r = -EINVAL;
+		}
+		if (r == 0 && (op->key == K_WRITE || op->key == K_CREATE) &&
 		    (r = write_stays_inside(st, op, tok, exp, *out)) < 0) {
 			free(*out);
 			*out = NULL;
@@ -1050,12 +1059,25 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 		apply_section(&st, m[i].s, 0);
 	for (size_t i = 0; i < p->extra_write.n && !st.err; i++)
 		st.err = list_add(&st.pr->write, p->extra_write.v[i], p->extra_origin, 0);
+	/* a create grant is a write grant the guard narrows: bound writable, under [limits] */
+	for (size_t i = 0; i < st.pr->create.n && !st.err; i++)
+		st.err = list_add(&st.pr->write, st.pr->create.v[i].value, st.pr->create.v[i].file,
+				  st.pr->create.v[i].line);
 	if (!st.err)
 		finish_profile(&st);
 	if (!st.err)
 		limits_collect(&st, &lim);
 	if (!st.err)
 		limits_apply(&st, &lim);
+	/* one [limits] dropped from write grants nothing */
+	for (size_t i = st.pr->create.n; !st.err && i-- > 0;) {
+		bool in = false;
+
+		for (size_t k = 0; k < st.pr->write.n && !in; k++)
+			in = strcmp(st.pr->write.v[k].value, st.pr->create.v[i].value) == 0;
+		if (!in)
+			list_remove_at(&st.pr->create, i);
+	}
 out:
 	limits_release(&lim);
 	path_cache_release(&st.cache);
@@ -1080,11 +1102,11 @@ void profile_free(struct profile *pr)
 {
 	if (!pr)
 		return;
-	struct pol_list *lists[] = {&pr->read,		&pr->deny_read,	    &pr->write,
-				    &pr->deny_write,	&pr->unix_sockets,  &pr->listen,
-				    &pr->env_unset,	&pr->env_keep,	    &pr->env_set,
-				    &pr->allow_domains, &pr->deny_domains,  &pr->ignore_read,
-				    &pr->ignore_write,	&pr->ignore_network};
+	struct pol_list *lists[] = {&pr->read,		&pr->deny_read,	     &pr->write,
+				    &pr->deny_write,	&pr->unix_sockets,   &pr->listen,
+				    &pr->env_unset,	&pr->env_keep,	     &pr->env_set,
+				    &pr->allow_domains, &pr->deny_domains,   &pr->ignore_read,
+				    &pr->ignore_write,	&pr->ignore_network, &pr->create};
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		policy_list_release(lists[i]);
 	strv_release(&pr->sections);

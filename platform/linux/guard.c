@@ -192,6 +192,9 @@ void guard_cache_release(struct guard_cache *gc)
 	gc->nnhooks = gc->capnhooks = 0;
 	for (unsigned i = 0; i < GUARD_THREADS; i++)
 		thread_clear(&gc->t[i]);
+	for (unsigned i = 0; i < gc->nown; i++)
+		close(gc->own[i].fd);
+	gc->nown = 0;
 }
 
 /* A cached directory: its descriptor (borrowed) and real path, or -1. */
@@ -767,6 +770,106 @@ static int check(const struct ctx *x, const char *real, enum mand_op op, struct 
 	return 1;
 }
 
+/* ---- create grants (mand_ctx.creates): only what this command made there changes ---- */
+
+static int own_find(const struct guard_cache *gc, const struct stat *st)
+{
+	for (unsigned i = 0; i < gc->nown; i++)
+		if (gc->own[i].dev == st->st_dev && gc->own[i].ino == st->st_ino)
+			return (int)i;
+	return -1;
+}
+
+static void own_drop_at(struct guard_cache *gc, unsigned i)
+{
+	close(gc->own[i].fd);
+	memmove(&gc->own[i], &gc->own[i + 1], (--gc->nown - i) * sizeof(gc->own[0]));
+}
+
+/* What was made: fd (ours, any mode) names it; kept by an O_PATH descriptor of its own (a
+ * write descriptor kept here would make the file busy for exec). Full: the oldest is
+ * forgotten (its maker can no longer change it: closed, not open). */
+static void own_add(struct guard_cache *gc, int fd)
+{
+	char p[48];
+	struct stat st;
+	int o;
+
+	snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", fd);
+	if (fstat(fd, &st) < 0 || own_find(gc, &st) >= 0 || (o = open(p, O_PATH | O_CLOEXEC)) < 0)
+		return;
+	if (gc->nown == GUARD_OWN) {
+		close(gc->own[0].fd);
+		memmove(&gc->own[0], &gc->own[1], (GUARD_OWN - 1) * sizeof(gc->own[0]));
+		gc->nown--;
+	}
+	gc->own[gc->nown++] = (struct guard_own){st.st_dev, st.st_ino, o};
+}
+
+/* As own_add for the name dfd/name just made (mkdir), not followed. */
+static void own_add_at(struct guard_cache *gc, int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0) {
+		own_add(gc, fd);
+		close(fd);
+	}
+}
+
+static void own_forget(struct guard_cache *gc, const struct stat *st)
+{
+	int i = own_find(gc, st);
+
+	if (i >= 0)
+		own_drop_at(gc, (unsigned)i);
+}
+
+static int create_refused(const struct ctx *x, long i, const char *real, struct guard_refusal *ref)
+{
+	ref->refused = true;
+	ref->hit.lift = MAND_CREATE;
+	ref->hit.rule = x->mc->creates[i];
+	snprintf(ref->path, sizeof(ref->path), "%s", real);
+	return 1;
+}
+
+/* A change of the existing object st at real: in a create grant's directory only one this
+ * command made (the directory itself never). 1 refused (ref filled), 0 allowed. */
+static int create_own(const struct ctx *x, const char *real, const struct stat *st,
+		      struct guard_refusal *ref)
+{
+	long i;
+
+	if (!x->mc->ncreates || (i = mandatory_create(x->mc, real)) < 0)
+		return 0;
+	if (strcmp(real, x->mc->creates[i]) != 0 && own_find(x->gc, st) >= 0)
+		return 0;
+	return create_refused(x, i, real, ref);
+}
+
+/* A new name at real of the kind made (S_IFREG, S_IFDIR: allowed; anything else — a symbolic
+ * link, a device, FIFO or socket, a hard link — is refused in a create grant's directory: a
+ * link leads to a file others may write, a FIFO or a socket to whoever made it). */
+static int create_new(const struct ctx *x, const char *real, mode_t kind, struct guard_refusal *ref)
+{
+	long i;
+
+	if (!x->mc->ncreates || (i = mandatory_create(x->mc, real)) < 0)
+		return 0;
+	return kind == S_IFREG || kind == S_IFDIR ? 0 : create_refused(x, i, real, ref);
+}
+
+/* Removing or renaming away real: never a create grant's directory or one holding it. */
+static int create_holder(const struct ctx *x, const char *real, struct guard_refusal *ref)
+{
+	long i;
+
+	if (!x->mc->ncreates || (i = mandatory_create_holder(x->mc, real)) < 0)
+		return 0;
+	return create_refused(x, i, real, ref);
+}
+
 static int fd_spelling(const struct ctx *x, const char *path);
 
 /* Follows the last component's symlinks (when follow): *f names a non-symlink or a missing
@@ -824,7 +927,9 @@ static int existing_name(struct ctx *x, int dirfd, const char *path, bool follow
 		return r;
 	if (!st->st_mode)
 		return -ENOENT;
-	return check(x, f->real, MAND_WRITE, ref) ? -GUARD_REFUSED : 0;
+	return check(x, f->real, MAND_WRITE, ref) || create_own(x, f->real, st, ref)
+		   ? -GUARD_REFUSED
+		   : 0;
 }
 
 /* The final name of path, which must not exist yet (nor be . or ..: then taken, the call's
@@ -1238,7 +1343,10 @@ static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *
 	 * final_of refuses the path itself */
 	if ((r = kernel_fs(ofd)) < 0)
 		goto out;
-	if (fd_name(ofd, real, sizeof(real)) == 0 && check(x, real, MAND_WRITE, ref)) {
+	if (fd_name(ofd, real, sizeof(real)) == 0 &&
+	    (check(x, real, MAND_WRITE, ref) ||
+	     (((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) &&
+	      create_own(x, real, &st, ref)))) {
 		r = -GUARD_REFUSED;
 		goto out;
 	}
@@ -1352,6 +1460,12 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			 (r = openat(d, ".", (int)(fl | O_CLOEXEC | O_NOCTTY), new_mode(c->mode))) <
 			     0)
 			r = -errno;
+		if (r >= 0 && x->mc->ncreates) {
+			char dr[PATH_MAX];
+
+			if (fd_name(d, dr, sizeof(dr)) == 0 && mandatory_create(x->mc, dr) >= 0)
+				own_add(x->gc, r);
+		}
 		close(d);
 		if (r < 0)
 			return r;
@@ -1372,6 +1486,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 				r = -errno;
 				goto out;
 			}
+			if (x->mc->ncreates && mandatory_create(x->mc, f.real) >= 0)
+				own_add(x->gc, r);
 			ans->fd = r;
 			r = 0;
 			goto out;
@@ -1423,7 +1539,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 				r = -EISDIR;
 				goto out;
 			}
-			if (wr && check(x, f.real, MAND_WRITE, ref)) {
+			if (wr && (check(x, f.real, MAND_WRITE, ref) ||
+				   create_own(x, f.real, &st, ref))) {
 				r = -GUARD_REFUSED;
 				goto out;
 			}
@@ -1453,6 +1570,20 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		else
 			ofl |= O_EXCL;
 		r = openat(f.pfd, f.name, (int)ofl | O_NOCTTY, new_mode(c->mode));
+		if (r >= 0 && x->mc->ncreates && mandatory_create(x->mc, f.real) >= 0) {
+			struct stat now;
+
+			/* what was opened is what was checked (a name changed meanwhile: look
+			 * again); what was made is this command's */
+			if (st.st_mode && wr &&
+			    (fstat(r, &now) < 0 || now.st_dev != st.st_dev ||
+			     now.st_ino != st.st_ino)) {
+				close(r);
+				continue;
+			}
+			if (!st.st_mode)
+				own_add(x->gc, r);
+		}
 		if (r >= 0) {
 			ans->fd = r;
 			r = 0;
@@ -1475,10 +1606,14 @@ out:
 
 /* The command's descriptor n as our O_PATH descriptor of the same file (*ofd), after the
  * mandatory check of its name when it has one (an O_TMPFILE or a removed file has none: no
- * name to protect). 0, -GUARD_REFUSED (ref filled) or -errno (-EBADF: no such descriptor). */
-static int cmd_fd_file(struct ctx *x, int n, int *ofd, struct guard_refusal *ref)
+ * name to protect). link: for a second name (nothing in a create grant's directory gets one),
+ * else a change (only of what this command made there). 0, -GUARD_REFUSED (ref filled) or
+ * -errno (-EBADF: no such descriptor). */
+static int cmd_fd_file(struct ctx *x, int n, bool link, int *ofd, struct guard_refusal *ref)
 {
 	char p[48], real[PATH_MAX];
+	struct stat st;
+	long i;
 	int r;
 
 	*ofd = -1;
@@ -1490,9 +1625,13 @@ static int cmd_fd_file(struct ctx *x, int n, int *ofd, struct guard_refusal *ref
 		snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)x->req->pid, n);
 	if ((r = open(p, O_PATH | O_CLOEXEC)) < 0)
 		return errno == ENOENT ? -EBADF : -errno;
-	if (fd_name(r, real, sizeof(real)) == 0 && check(x, real, MAND_WRITE, ref)) {
+	if (fd_name(r, real, sizeof(real)) == 0 &&
+	    (check(x, real, MAND_WRITE, ref) ||
+	     (link && x->mc->ncreates && (i = mandatory_create(x->mc, real)) >= 0 &&
+	      create_refused(x, i, real, ref)) ||
+	     (!link && x->mc->ncreates && (fstat(r, &st) < 0 || create_own(x, real, &st, ref))))) {
 		close(r);
-		return -GUARD_REFUSED;
+		return ref->refused ? -GUARD_REFUSED : -EBADF;
 	}
 	*ofd = r;
 	return 0;
@@ -1552,7 +1691,7 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 {
 	int ofd, r;
 
-	if ((r = cmd_fd_file(x, c->dirfd, &ofd, ref)) < 0)
+	if ((r = cmd_fd_file(x, c->dirfd, false, &ofd, ref)) < 0)
 		return r;
 	if ((r = valid(x)) == 0)
 		r = by_fd(c, ofd);
@@ -1569,7 +1708,7 @@ static int link_fd(struct ctx *x, const struct guard_call *c, int n, struct guar
 	char p[48];
 	int ofd, r;
 
-	if ((r = cmd_fd_file(x, n, &ofd, ref)) < 0)
+	if ((r = cmd_fd_file(x, n, true, &ofd, ref)) < 0)
 		return r == -EBADF && c->path[0] ? -ENOENT : r;
 	/* an O_PATH descriptor of a symbolic link links the link */
 	if (fstat(ofd, &st) < 0) {
@@ -1577,8 +1716,17 @@ static int link_fd(struct ctx *x, const struct guard_call *c, int n, struct guar
 		goto out;
 	}
 	if ((r = new_name(x, c->dirfd2, c->path2, S_ISLNK(st.st_mode) ? MAND_LINK : MAND_WRITE,
-			  -EEXIST, &g, &st2, ref)) < 0 ||
-	    (r = valid(x)) < 0)
+			  -EEXIST, &g, &st2, ref)) < 0)
+		goto out;
+	/* into a create grant's directory: only a file this command made there and gave no
+	 * name yet (its O_TMPFILE) */
+	if (x->mc->ncreates && !dots(g.name) &&
+	    (st.st_nlink != 0 || own_find(x->gc, &st) < 0 || !S_ISREG(st.st_mode)) &&
+	    create_new(x, g.real, 0, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
 		goto out;
 	self_fd(p, sizeof(p), ofd);
 	r = linkat(AT_FDCWD, p, g.pfd, g.name, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
@@ -1634,7 +1782,10 @@ static int name_make(struct ctx *x, const struct guard_call *c, struct guard_ref
 		r = -ENOENT;
 		goto out;
 	}
-	if (check(x, f.real, c->op == GOP_MKDIR ? MAND_MKDIR : MAND_WRITE, ref)) {
+	mode_t kind = c->op == GOP_MKDIR ? S_IFDIR : (mode_t)c->mode & S_IFMT;
+
+	if (check(x, f.real, c->op == GOP_MKDIR ? MAND_MKDIR : MAND_WRITE, ref) ||
+	    create_new(x, f.real, kind ? kind : S_IFREG, ref)) {
 		r = -GUARD_REFUSED;
 		goto out;
 	}
@@ -1645,6 +1796,8 @@ static int name_make(struct ctx *x, const struct guard_call *c, struct guard_ref
 	else
 		r = mknodat(f.pfd, f.name, new_mode(c->mode), (dev_t)c->a);
 	r = r < 0 ? -errno : 0;
+	if (r == 0 && x->mc->ncreates && mandatory_create(x->mc, f.real) >= 0)
+		own_add_at(x->gc, f.pfd, f.name);
 out:
 	final_drop(&f);
 	return r;
@@ -1664,7 +1817,8 @@ static int name_unlink(struct ctx *x, const struct guard_call *c, struct guard_r
 		r = -ENOENT;
 		goto out;
 	}
-	if (!dots(f.name) && check(x, f.real, MAND_REMOVE, ref)) {
+	if (!dots(f.name) && (check(x, f.real, MAND_REMOVE, ref) || create_holder(x, f.real, ref) ||
+			      create_own(x, f.real, &st, ref))) {
 		r = -GUARD_REFUSED;
 		goto out;
 	}
@@ -1672,9 +1826,55 @@ static int name_unlink(struct ctx *x, const struct guard_call *c, struct guard_r
 		goto out;
 	name_slashed(&nm, &f);
 	r = unlinkat(f.pfd, nm, (int)(c->flags & AT_REMOVEDIR)) < 0 ? -errno : 0;
+	if (r == 0 && x->gc->nown && !dots(f.name))
+		own_forget(x->gc, &st);
 out:
 	final_drop(&f);
 	return r;
+}
+
+/* A rename's side of the create grants: nothing renamed away or replaced there but what this
+ * command made, never a directory (it would move what others made with it), nothing moved in
+ * but what it made there, and never a create grant's directory or one holding it renamed away
+ * or replaced. 1 refused (ref filled), 0 allowed. */
+static int create_rename(const struct ctx *x, const struct final *f, const struct stat *st,
+			 const struct final *g, const struct stat *st2, bool exchange,
+			 struct guard_refusal *ref)
+{
+	const struct mand_ctx *mc = x->mc;
+	long fi, gi;
+
+	if (!mc->ncreates || dots(f->name) || dots(g->name))
+		return 0;
+	if (create_holder(x, f->real, ref) || (st2->st_mode && create_holder(x, g->real, ref)))
+		return 1;
+	fi = mandatory_create(mc, f->real);
+	gi = mandatory_create(mc, g->real);
+	/* what moves: st from f to g; st2 replaced at g, or (exchange) moved to f */
+	if (fi >= 0 && (S_ISDIR(st->st_mode) || own_find(x->gc, st) < 0))
+		return create_refused(x, fi, f->real, ref);
+	if (gi >= 0 && (S_ISDIR(st->st_mode) || own_find(x->gc, st) < 0))
+		return create_refused(x, gi, g->real, ref);
+	if (st2->st_mode && gi >= 0 && (S_ISDIR(st2->st_mode) || own_find(x->gc, st2) < 0))
+		return create_refused(x, gi, g->real, ref);
+	if (exchange && st2->st_mode && fi >= 0 &&
+	    (S_ISDIR(st2->st_mode) || own_find(x->gc, st2) < 0))
+		return create_refused(x, fi, f->real, ref);
+	return 0;
+}
+
+/* After a rename: what left the create grants' directories, or was replaced, is forgotten. */
+static void create_renamed(const struct ctx *x, const struct final *f, const struct stat *st,
+			   const struct final *g, const struct stat *st2, bool exchange)
+{
+	const struct mand_ctx *mc = x->mc;
+
+	if (!x->gc->nown)
+		return;
+	if (mandatory_create(mc, g->real) < 0)
+		own_forget(x->gc, st);
+	if (st2->st_mode && (!exchange || mandatory_create(mc, f->real) < 0))
+		own_forget(x->gc, st2);
 }
 
 /* the rename family (RENAME_EXCHANGE moves both names) */
@@ -1712,11 +1912,17 @@ static int name_rename(struct ctx *x, const struct guard_call *c, struct guard_r
 		r = -GUARD_REFUSED;
 		goto out;
 	}
+	if (create_rename(x, &f, &st, &g, &st2, (c->flags & RENAME_EXCHANGE) != 0, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
 	if ((r = valid(x)) < 0)
 		goto out;
 	name_slashed(&a, &f);
 	name_slashed(&b, &g);
 	r = syscall(SYS_renameat2, f.pfd, a, g.pfd, b, (unsigned)c->flags) < 0 ? -errno : 0;
+	if (r == 0 && !dots(f.name) && !dots(g.name))
+		create_renamed(x, &f, &st, &g, &st2, (c->flags & RENAME_EXCHANGE) != 0);
 	if (r == 0 &&
 	    (S_ISDIR(st.st_mode) || ((c->flags & RENAME_EXCHANGE) && S_ISDIR(st2.st_mode)))) {
 		ref->moved = true;
@@ -1762,8 +1968,17 @@ static int name_link(struct ctx *x, const struct guard_call *c, struct guard_ref
 	}
 	/* a link to a protected file would be a second, unprotected name for it (a symbolic
 	 * link's hard link is a symbolic link) */
+	long ci;
+
 	if (check(x, f.real, MAND_WRITE, ref) ||
 	    check(x, g.real, S_ISLNK(st.st_mode) ? MAND_LINK : MAND_WRITE, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	/* no second name for a file in a create grant's directory, none made there */
+	if (x->mc->ncreates &&
+	    (((ci = mandatory_create(x->mc, f.real)) >= 0 && create_refused(x, ci, f.real, ref)) ||
+	     create_new(x, g.real, 0, ref))) {
 		r = -GUARD_REFUSED;
 		goto out;
 	}
@@ -1785,8 +2000,13 @@ static int name_symlink(struct ctx *x, const struct guard_call *c, struct guard_
 
 	if (!c->path[0])
 		return -ENOENT;
-	if ((r = new_name(x, c->dirfd2, c->path2, MAND_LINK, -EEXIST, &g, &st2, ref)) < 0 ||
-	    (r = valid(x)) < 0)
+	if ((r = new_name(x, c->dirfd2, c->path2, MAND_LINK, -EEXIST, &g, &st2, ref)) < 0)
+		goto out;
+	if (create_new(x, g.real, S_IFLNK, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = valid(x)) < 0)
 		goto out;
 	r = symlinkat(c->path, g.pfd, g.name) < 0 ? -errno : 0;
 out:
@@ -1930,8 +2150,13 @@ static int name_bind(struct ctx *x, const struct guard_call *c, struct guard_ref
 	}
 	memcpy(path, a->sun_path, c->size - off);
 	path[c->size - off] = '\0';
-	if ((r = new_name(x, AT_FDCWD, path, MAND_WRITE, -EADDRINUSE, &f, &st, ref)) < 0 ||
-	    (r = set_umask(x)) < 0 || (r = valid(x)) < 0)
+	if ((r = new_name(x, AT_FDCWD, path, MAND_WRITE, -EADDRINUSE, &f, &st, ref)) < 0)
+		goto out;
+	if (create_new(x, f.real, S_IFSOCK, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
+	if ((r = set_umask(x)) < 0 || (r = valid(x)) < 0)
 		goto out;
 	r = bind_at(sfd, f.pfd, f.name);
 out:

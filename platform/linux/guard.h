@@ -81,6 +81,7 @@ struct guard_refusal {
 #define GUARD_DIRS    8
 #define GUARD_SEEN    1024 /* directories looked at for a nested repository (a power of 2) */
 #define GUARD_PENDING 32
+#define GUARD_OWN     256 /* files made in create grants' directories */
 struct guard_cache {
 	int root;
 	/* directories resolved lately, by (the base directory's device and inode, or 0 for the
@@ -112,6 +113,16 @@ struct guard_cache {
 	unsigned nseen;
 	char **nhooks;
 	size_t nnhooks, capnhooks;
+	/* what this command made in a create grant's directory (mand_ctx.creates), the only
+	 * files and directories there it may change: by device and inode, each held by an
+	 * O_PATH descriptor, so the inode is not freed and its number not given to another
+	 * file while it is here. Forgotten when removed or moved out; the oldest forgotten when
+	 * full (then not writable by its maker either: closed) */
+	struct guard_own {
+		uint64_t dev, ino;
+		int fd;
+	} own[GUARD_OWN];
+	unsigned nown;
 };
 void guard_cache_init(struct guard_cache *gc);
 void guard_cache_release(struct guard_cache *gc);
