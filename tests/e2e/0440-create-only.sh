@@ -145,6 +145,15 @@ run_in "$NARROW" "echo x >> $SD/mine2"
 is "… a later command does not write them" "$(cat "$SD/mine2")" "a
 b"
 
+# the codex preset: Codex writes its snapshot itself, outside the sandbox (a temporary file
+# renamed into place); no command changes it, and a command still makes its own there
+mkdir -p "$HOME/.codex/shell_snapshots"
+echo 'export SNAP=codex' > "$HOME/.codex/shell_snapshots/thread.1.sh"
+out=$(cd "$NARROW" && SBXSH_PRESET=codex "$SBXSH" -c "echo '$PLANT' >> ~/.codex/shell_snapshots/thread.1.sh; mv ~/.codex/shell_snapshots/thread.1.sh ~/.codex/shell_snapshots/x; echo own > ~/.codex/shell_snapshots/own; echo more >> ~/.codex/shell_snapshots/own" 2>&1)
+is "codex preset: a snapshot Codex made is not changed by a command" "$(cat "$HOME/.codex/shell_snapshots/thread.1.sh")" 'export SNAP=codex'
+is "… a command makes and writes its own there" "$(cat "$HOME/.codex/shell_snapshots/own" 2>&1)" "own
+more"
+
 # --- create += in the user's policy: a project's directory, what holds it, monitor = off
 mkdir -p "$WIDE/out/snaps"
 user_policy "[sbxsh]
