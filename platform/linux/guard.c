@@ -806,10 +806,10 @@ static void own_add(struct guard_cache *gc, int fd)
 	gc->own[gc->nown++] = (struct guard_own){st.st_dev, st.st_ino, o};
 }
 
-/* As own_add for the name dfd/name just made (mkdir), not followed. */
-static void own_add_at(struct guard_cache *gc, int dfd, const char *name)
+/* As own_add for dfd/name just made (mkdir: dir, mknod of a regular file), not followed. */
+static void own_add_at(struct guard_cache *gc, int dfd, const char *name, bool dir)
 {
-	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC | (dir ? O_DIRECTORY : 0));
 
 	if (fd >= 0) {
 		own_add(gc, fd);
@@ -1797,7 +1797,7 @@ static int name_make(struct ctx *x, const struct guard_call *c, struct guard_ref
 		r = mknodat(f.pfd, f.name, new_mode(c->mode), (dev_t)c->a);
 	r = r < 0 ? -errno : 0;
 	if (r == 0 && x->mc->ncreates && mandatory_create(x->mc, f.real) >= 0)
-		own_add_at(x->gc, f.pfd, f.name);
+		own_add_at(x->gc, f.pfd, f.name, c->op == GOP_MKDIR);
 out:
 	final_drop(&f);
 	return r;

@@ -695,6 +695,35 @@ static void test_holds(void)
 	cx = save;
 }
 
+static void test_creates(void)
+{
+	static const char *const cr[] = {H "/.claude/shell-snapshots", H "/proj/out/snaps/"};
+	struct mand_ctx save = cx;
+
+	ok(mandatory_create(&cx, H "/.claude/shell-snapshots/s.sh") == -1 &&
+	       mandatory_create_holder(&cx, H "/.claude") == -1,
+	   "control: no create grant");
+	cx.creates = cr;
+	cx.ncreates = 2;
+	ok(mandatory_create(&cx, H "/.claude/shell-snapshots/s.sh") == 0,
+	   "a file in a create grant's directory");
+	ok(mandatory_create(&cx, H "/.claude/shell-snapshots") == 0, "… the directory itself");
+	ok(mandatory_create(&cx, H "/proj/out/snaps/d/f") == 1,
+	   "… at any depth (a slash ended it)");
+	ok(mandatory_create(&cx, H "/.claude/shell-snapshots.x/s.sh") == -1 &&
+	       mandatory_create(&cx, H "/.claude/logs/x") == -1,
+	   "… not a look-alike nor a sibling");
+	ok(mandatory_create_holder(&cx, H "/.claude") == 0 &&
+	       mandatory_create_holder(&cx, H) == 0 && mandatory_create_holder(&cx, "/") == 0,
+	   "a directory holding one (up to /)");
+	ok(mandatory_create_holder(&cx, H "/proj/out/snaps") == 1,
+	   "… the grant's directory itself");
+	ok(mandatory_create_holder(&cx, H "/proj/out/snaps/d") == -1 &&
+	       mandatory_create_holder(&cx, H "/proj/src") == -1,
+	   "… not what lies below it, nor beside");
+	cx = save;
+}
+
 int main(void)
 {
 	test_agent_dirs();
@@ -713,5 +742,6 @@ int main(void)
 	test_scratch();
 	test_denies();
 	test_list();
+	test_creates();
 	return tap_done();
 }
