@@ -172,6 +172,12 @@ two"
 run_in "$WIDE" "echo '$PLANT' >> out/snaps/a; echo '$PLANT' > out/snaps/a"
 is "… a later command does not (the guard holds it with the monitor off)" "$(cat "$WIDE/out/snaps/a")" "one
 two"
+echo p > "$WIDE/pfile"
+run_in "$WIDE" "ln out/snaps/a hl; echo '$PLANT' >> hl; ln pfile out/snaps/b; ln -P out/snaps/a out/hl2"
+is "… no hard link from it into the project (the same mount: the guard refuses it)" "$(stat -c %h "$WIDE/out/snaps/a")" 1
+check "… nor one into it from the project" test ! -e "$WIDE/out/snaps/b"
+is "… the file is unchanged" "$(cat "$WIDE/out/snaps/a")" "one
+two"
 run_in "$WIDE" "mv out out2; mkdir -p out/snaps; echo '$PLANT' > out/snaps/a"
 check "… the directory holding the grant is not renamed away" test -d "$WIDE/out/snaps" -a ! -e "$WIDE/out2"
 is "… so the file keeps its name and content" "$(cat "$WIDE/out/snaps/a")" "one
