@@ -892,13 +892,22 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 				 c->prof->grant_file
 				     ? judge_tilde(c->home, c->prof->grant_file, f, sizeof(f))
 				     : "~/.config/sbxsh/sbxsh.ini");
-		snprintf(
-		    buf, n,
-		    "create grant %s (%s): a command changes only what it made there itself, "
-		    "and this command did not make it (another command's file, which an "
-		    "agent may source in a wider sandbox); make a new file instead. To let "
-		    "every command change every file there: %s: create -= %s, then write += %s",
-		    rule, origin(c, v->rule, o, sizeof(o)), wh, rule, rule);
+		char *lit = v->rule ? path_unescape(v->rule->value) : NULL;
+		bool inside = lit && under(v->path, lit) && strcmp(v->path, lit) != 0;
+
+		free(lit);
+		snprintf(buf, n,
+			 inside
+			     ? "create grant %s (%s): a command changes only what it made there "
+			       "itself, and this command did not make it (another command's "
+			       "file, which an agent may source in a wider sandbox); make a new "
+			       "file instead. To let every command change every file there: %s: "
+			       "create -= %s, then write += %s"
+			     : "create grant %s (%s): its directory and the directories holding "
+			       "it are not removed, renamed or changed (the names in it are what "
+			       "later commands source). To lift it: %s: create -= %s, then "
+			       "write += %s",
+			 rule, origin(c, v->rule, o, sizeof(o)), wh, rule, rule);
 		break;
 	}
 	case VW_UNMOUNTED: {

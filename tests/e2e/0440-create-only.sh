@@ -189,6 +189,16 @@ check "… no symbolic link, FIFO or socket is made there" test ! -e "$WIDE/out/
 is "control: the rest of the project is as writable as before" "$(cat "$WIDE/out/other")" x
 user_policy "[default]
 network = none
+[dir $WIDE]
+create += ./out/snaps"
+run_in "$WIDE" "mv out out2"
+like "the monitor on: renaming a directory holding a create grant is a violation saying why" "$err" \
+	"write .*/wide/out \(rename.*\): create grant .*/wide/out/snaps \(.*sbxsh\.ini:[0-9]+\): its directory and the directories holding it are not removed"
+run_in "$WIDE" "echo x >> out/snaps/a"
+like "… a file another command made there: the command did not make it" "$err" \
+	"write .*/wide/out/snaps/a \(openat\): create grant .*: a command changes only what it made there itself"
+user_policy "[default]
+network = none
 create += ~/snaps/*"
 out=$(cd "$WIDE" && "$SBXSH" -c true 2>&1)
 is "a pattern in create is refused (exit 125)" "$?" 125
