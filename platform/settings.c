@@ -35,10 +35,14 @@ enum settings_kind settings_kind_of(const char *home, const char *path)
 		const char *rel;
 		enum settings_kind k;
 	} files[] = {
-	    {"/.npmrc", SETTINGS_NPMRC},	   {"/.config/pip/pip.conf", SETTINGS_PIP},
-	    {"/.pip/pip.conf", SETTINGS_PIP},	   {"/.docker/config.json", SETTINGS_DOCKER},
-	    {"/.m2/settings.xml", SETTINGS_MAVEN}, {"/.gradle/gradle.properties", SETTINGS_GRADLE},
-	    {"/.config/pnpm/rc", SETTINGS_NPMRC},  {"/.yarnrc", SETTINGS_YARNRC},
+	    {"/.npmrc", SETTINGS_NPMRC},
+	    {"/.config/pip/pip.conf", SETTINGS_PIP},
+	    {"/.pip/pip.conf", SETTINGS_PIP},
+	    {"/.docker/config.json", SETTINGS_DOCKER},
+	    {"/.m2/settings.xml", SETTINGS_MAVEN},
+	    {"/.gradle/gradle.properties", SETTINGS_GRADLE},
+	    {"/.config/pnpm/rc", SETTINGS_NPMRC},
+	    {"/.yarnrc", SETTINGS_YARNRC},
 	    {"/.config/nix/nix.conf", SETTINGS_NIX},
 	};
 	size_t h = home ? strlen(home) : 0;
@@ -180,8 +184,7 @@ static void yarnrc_line(struct buf *o, const char *l, size_t n)
 			;
 		e = ke;
 	}
-	if (ke == ka || e == n || (l[e] != ' ' && l[e] != '\t') ||
-	    secret_key(l + ka, ke - ka))
+	if (ke == ka || e == n || (l[e] != ' ' && l[e] != '\t') || secret_key(l + ka, ke - ka))
 		return;
 	buf_add(o, l, e);
 	put_value(o, l + e, n - e);

@@ -16,8 +16,9 @@
  * privateKey, …) and a <server>'s <configuration> (HTTP headers with tokens); a text or
  * attribute with an entity (&…;) is emptied; a DOCTYPE or anything it does not parse is
  * refused. Yarn 1's .yarnrc keeps top-level `key value` lines (a key quoted or bare) whose
- * key names no secret; an indented line (a nested object) is in doubt. Lines end at \n, \r\n or a lone \r, as Python, Java and Maven read them. settings_read
- * opens the file for it so that no link or renamed parent can make it read something else.
+ * key names no secret; an indented line (a nested object) is in doubt. Lines end at \n, \r\n or a
+ * lone \r, as Python, Java and Maven read them. settings_read opens the file for it so that no link
+ * or renamed parent can make it read something else.
  */
 #ifndef SBX_SETTINGS_H
 #define SBX_SETTINGS_H

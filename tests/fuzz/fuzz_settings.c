@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum settings_kind kinds[] = {SETTINGS_NPMRC, SETTINGS_PIP, SETTINGS_DOCKER,
+	static const enum settings_kind kinds[] = {SETTINGS_NPMRC, SETTINGS_PIP,    SETTINGS_DOCKER,
 						   SETTINGS_MAVEN, SETTINGS_GRADLE, SETTINGS_YARNRC,
 						   SETTINGS_NIX};
 	char *out = NULL, *again = NULL;

@@ -38,7 +38,8 @@ static void kinds(void)
 	is_int(settings_kind_of("/home/u", "/home/u/.npmrc/x"), SETTINGS_NONE, "nor below it");
 	is_int(settings_kind_of("/home/u", "/home/u/.config/pnpm/rc"), SETTINGS_NPMRC,
 	       "pnpm's ~/.config/pnpm/rc is an npmrc");
-	is_int(settings_kind_of("/home/u", "/home/u/.yarnrc"), SETTINGS_YARNRC, "yarn 1's ~/.yarnrc");
+	is_int(settings_kind_of("/home/u", "/home/u/.yarnrc"), SETTINGS_YARNRC,
+	       "yarn 1's ~/.yarnrc");
 	is_int(settings_kind_of("/home/u", "/home/u/.yarnrc.yml"), SETTINGS_NONE,
 	       "yarn 2's ~/.yarnrc.yml stays hidden whole");
 	is_int(settings_kind_of("/home/u", "/home/u/.config/nix/nix.conf"), SETTINGS_NIX,
@@ -324,12 +325,13 @@ static void yarnrc_nix(void)
 	       "lastUpdateCheck 1700000000000\n",
 	       "yarnrc: tokens (quoted key or bare) and _auth dropped, a URL's userinfo removed, "
 	       "comments, indented, unclosed, escaped and value-less lines dropped, the rest kept");
-	is_str(san(SETTINGS_NIX, "experimental-features = nix-command flakes\n"
-				 "access-tokens = github.com=ghp_SECRET\n"
-				 "extra-access-tokens = gitlab.com=PAT:SECRET\n"
-				 "!include secret.conf\n"
-				 "substituters = https://u:SECRET@cache.acme.test https://cache.nixos.org\n"
-				 "# access-tokens = github.com=SECRET\n"),
+	is_str(san(SETTINGS_NIX,
+		   "experimental-features = nix-command flakes\n"
+		   "access-tokens = github.com=ghp_SECRET\n"
+		   "extra-access-tokens = gitlab.com=PAT:SECRET\n"
+		   "!include secret.conf\n"
+		   "substituters = https://u:SECRET@cache.acme.test https://cache.nixos.org\n"
+		   "# access-tokens = github.com=SECRET\n"),
 	       "experimental-features = nix-command flakes\n"
 	       "substituters = https://cache.acme.test https://cache.nixos.org\n",
 	       "nix.conf: access-tokens (and extra-) dropped, an include dropped, a substituter's "
