@@ -50,6 +50,9 @@
 	X(".lefthook-local")                                                                       \
 	/* mise's config directory (its [hooks] run at the next cd) */                             \
 	X(".mise")                                                                                 \
+	/* asdf's and mise's versions: `path:DIR` puts DIR/bin's programs first at the next        \
+	 * prompt (asdf's shims run them), and mise renders the file as a template (exec()) */     \
+	X(".tool-versions")                                                                        \
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
@@ -59,6 +62,9 @@
 	X(".idea")                                                                                 \
 	X(".zed")                                                                                  \
 	X(".exrc")                                                                                 \
+	/* vim's exrc reads .vimrc first (.exrc only without one), gvim .gvimrc: no trust */       \
+	X(".vimrc")                                                                                \
+	X(".gvimrc")                                                                               \
 	X(".nvimrc")                                                                               \
 	X(".nvim.lua")                                                                             \
 	X(".dir-locals.el")                                                                        \

@@ -1,0 +1,66 @@
+#!/bin/sh
+# 0960 the guard attacked again (session 10): project files a host tool runs on its own,
+# with trust bound to the path or to nothing (vim's exrc reads .vimrc before .exrc; asdf and
+# mise take a .tool-versions' `path:` version as a directory of programs, and mise renders it
+# as a template whose exec() runs a command), what says which project file is trusted
+# (Neovim's trust database, zsh-autoenv's), deny_write globs against names made later, and
+# the kernel's other ways to a name (io_uring, handles, shared mappings, splice). Each attack
+# with a control showing the same call lands where it is allowed.
+. "$(dirname "$0")/lib.sh"
+
+var_home redteam10 # HOME and the project under /var/tmp
+P=$H/proj
+mkdir -p "$HOME/.config/sbxsh" "$P/.git"
+chmod 700 "$HOME"
+user_policy '[default]
+network = none'
+cd "$P" || exit 1
+if ! "$SBXSH" -c true 2> "$H/err"; then
+	skip "the guard attacked" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
+	done_testing
+	exit
+fi
+run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
+absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
+present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
+
+# --- vim's exrc: with `set exrc` vim sources ./.vimrc (then ./.exrc, already held), gvim
+# ./.gvimrc, on every start in the directory; a file the user owns is not even 'secure'
+mkdir -p "$P/a/b"
+run "echo 'call writefile([\"pwned\"], \"$H/pwned-vim\")' > .vimrc
+echo 'call writefile([\"pwned\"], \"$H/pwned-gvim\")' > .gvimrc
+echo x > a/b/.vimrc; echo 'call writefile([\"ok\"], \"$H/ok-vim\")' > notes.vim"
+absent "the project's .vimrc is not made (vim's exrc sources it)" "$P/.vimrc"
+absent "… nor .gvimrc" "$P/.gvimrc"
+absent "… nor a/b/.vimrc (any depth)" "$P/a/b/.vimrc"
+present "… control: notes.vim is" "$P/notes.vim"
+like "… the refusal names the rule" "$err" 'mandatory deny \(\.vimrc\)|\.vimrc'
+if command -v vim > /dev/null 2>&1; then
+	printf 'set exrc\n' > "$HOME/.vimrc"
+	(cd "$P" && TERM=dumb timeout 20 vim -X -N -i NONE -c 'qa!' < /dev/null > /dev/null 2>&1)
+	absent "… the host's next vim (exrc set) in the project runs nothing planted" "$H/pwned-vim"
+	# control: vim with exrc does source a .vimrc the user put there
+	cp "$P/notes.vim" "$P/.vimrc"
+	(cd "$P" && TERM=dumb timeout 20 vim -X -N -i NONE -c 'qa!' < /dev/null > /dev/null 2>&1)
+	present "… control: the host's vim sources a .vimrc the user made" "$H/ok-vim"
+	rm -f "$P/.vimrc" "$HOME/.vimrc" "$H/ok-vim"
+else
+	skip "the host's vim runs nothing planted" "no vim here"
+	skip "control: the host's vim sources a .vimrc" "no vim here"
+fi
+
+# --- asdf's and mise's .tool-versions: `python path:./x` puts ./x/bin first on PATH at the next
+# prompt (mise activate) or runs ./x/bin/python as the host's `python` (asdf's shims); mise
+# renders the file as a Tera template, whose exec(command=…) runs at every prompt (asdf has
+# no trust at all; mise asks none for it, or only by path)
+run 'printf "python path:./tools\n" > .tool-versions; printf "nodejs {{ exec(command=\"id\") }}\n" > a/b/.tool-versions
+mv notes.vim x.tool-versions; printf "python 3.12\n" > tool-versions.txt'
+absent "the project's .tool-versions is not made (asdf, mise: path: versions, templates)" "$P/.tool-versions"
+absent "… nor a/b/.tool-versions" "$P/a/b/.tool-versions"
+present "… control: tool-versions.txt is" "$P/tool-versions.txt"
+echo 'python 3.12' > "$P/.tool-versions"
+run 'echo "python path:./tools" >> .tool-versions; mv tool-versions.txt .tool-versions; rm .tool-versions'
+is "… an existing one is not appended to, replaced or removed" "$(cat "$P/.tool-versions")" "python 3.12"
+rm -f "$P/.tool-versions" "$P/tool-versions.txt" "$P/x.tool-versions"
+
+done_testing
