@@ -197,6 +197,8 @@ static const char *const probe_names[] = {
 	/* Jupyter's kernels (argv runs), zinit's plugins, mise's installed tools */               \
 	X("jupyter")                                                                               \
 	X("zinit")                                                                                 \
+	/* zsh-autoenv's authorisations: which .autoenv.zsh runs at the next cd, by hash */        \
+	X("autoenv_auth")                                                                          \
 	X("mise")
 /* E: below ~/.cache, which $XDG_CACHE_HOME moves (mandatory_xdg_cache): caches a host tool
  * takes code from without checking it again: pre-commit's hook environments (run at the next
@@ -231,6 +233,8 @@ static const char *const probe_names[] = {
 	X(".xinitrc")                                                                              \
 	X(".local/state/sbxsh")                                                                    \
 	X(".local/state/mise")                                                                     \
+	/* Neovim's trust database: which .nvim.lua and .lazy.lua run, by hash */                  \
+	X(".local/state/nvim/trust")                                                               \
 	CACHE_FIXED(K)
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports

@@ -419,7 +419,7 @@ static int push_new(struct strv *sv, const char *fmt, ...)
  * SBXSH_CONFIG) and the system directory. */
 static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 {
-	static const char *const state[] = {"sbxsh", "mise"};
+	static const char *const state[] = {"sbxsh", "mise", "nvim/trust"};
 	size_t ncfg, ndat, ncac, nfixed;
 	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *const *dat = mandatory_xdg_data(&ndat);
@@ -429,7 +429,7 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 		const char *const *v;
 		size_t n;
 	} xdg[4] = {{getenv("XDG_CONFIG_HOME"), cfg, ncfg},
-		    {getenv("XDG_STATE_HOME"), state, 2},
+		    {getenv("XDG_STATE_HOME"), state, sizeof(state) / sizeof(state[0])},
 		    {getenv("XDG_DATA_HOME"), dat, ndat},
 		    {getenv("XDG_CACHE_HOME"), cac, ncac}};
 	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when

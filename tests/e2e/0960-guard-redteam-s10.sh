@@ -63,4 +63,28 @@ run 'echo "python path:./tools" >> .tool-versions; mv tool-versions.txt .tool-ve
 is "… an existing one is not appended to, replaced or removed" "$(cat "$P/.tool-versions")" "python 3.12"
 rm -f "$P/.tool-versions" "$P/tool-versions.txt" "$P/x.tool-versions"
 
+# --- the trust databases: which project file (.nvim.lua, .lazy.lua, .rust-analyzer.json read
+# through vim.secure.read; zsh-autoenv's .autoenv.zsh) runs is a hash in a file below the home
+mkdir -p "$HOME/.local/state/nvim" "$HOME/.local/share"
+user_policy '[default]
+network = none
+write += ~/.local'
+run 'echo "0123 /x/.lazy.lua" > ~/.local/state/nvim/trust; echo "/x/.autoenv.zsh:0123" > ~/.local/share/autoenv_auth
+echo log > ~/.local/state/nvim/log'
+absent "write += ~/.local: Neovim's trust database is not written" "$HOME/.local/state/nvim/trust"
+absent "… nor zsh-autoenv's authorisations" "$HOME/.local/share/autoenv_auth"
+present "… control: Neovim's log is" "$HOME/.local/state/nvim/log"
+run 'mv ~/.local/state/nvim ~/.local/state/nvim.x && mkdir -p ~/.local/state/nvim && echo x > ~/.local/state/nvim/trust'
+absent "… nor made by renaming the directory away" "$HOME/.local/state/nvim/trust"
+mkdir -p "$H/work/state"
+user_policy "[default]
+network = none
+write += $H/work"
+out=$(XDG_STATE_HOME=$H/work/state "$SBXSH" -c 'mkdir -p $XDG_STATE_HOME/nvim; echo x > $XDG_STATE_HOME/nvim/trust; echo ok > $XDG_STATE_HOME/nvim/log' 2> "$H/err")
+err=$(cat "$H/err")
+absent "… where \$XDG_STATE_HOME moves it, there" "$H/work/state/nvim/trust"
+present "… control: a log beside it is written" "$H/work/state/nvim/log"
+user_policy '[default]
+network = none'
+
 done_testing
