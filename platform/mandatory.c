@@ -858,11 +858,17 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		return 0;
 	if ((r = check_rules(x, path, op, h)) != 0)
 		return r;
+	bool dir_to = op == MAND_DIR_TO;
+
 	if (op == MAND_DIR_TO)
 		op = MAND_REMOVE;
 	else if (op == MAND_LINK)
 		op = MAND_WRITE;
-	return deny_rule(x, path, op, h);
+	if ((r = deny_rule(x, path, op, h)) != 0)
+		return r;
+	const char *g = x->deny_glob ? x->deny_glob(x->deny_glob_arg, path, dir_to) : NULL;
+
+	return g ? hit_(h, MAND_DENY_WRITE, g) : 0;
 }
 
 static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op op,

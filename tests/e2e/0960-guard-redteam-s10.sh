@@ -87,4 +87,23 @@ present "… control: a log beside it is written" "$H/work/state/nvim/log"
 user_policy '[default]
 network = none'
 
+# --- a deny_write glob against names made after the start: the guard matches it at each call
+user_policy '[default]
+network = none
+deny_write += ./*.lock ./*/AGENTS.md'
+run 'echo x > new.lock; mkdir sub; echo x > sub/AGENTS.md; echo x > tmp1; mv tmp1 b.lock
+mkdir -p t/deep; echo x > t/deep/AGENTS.md; mv t/deep top; echo x > new.txt; mkdir -p u/v; mv u/v u/w'
+absent "deny_write += ./*.lock: a new.lock made after the start is refused" "$P/new.lock"
+absent "… and one renamed into place" "$P/b.lock"
+absent "deny_write += ./*/AGENTS.md: sub/AGENTS.md made in a new directory is refused" "$P/sub/AGENTS.md"
+absent "… and a directory holding one is not renamed to where it would match" "$P/top"
+present "… control: the directory is made" "$P/sub"
+present "… control: t/deep/AGENTS.md (no match there) is made" "$P/t/deep/AGENTS.md"
+present "… control: new.txt is made" "$P/new.txt"
+present "… control: a directory renamed where no match lies below" "$P/u/w"
+like "… the refusal names the deny_write and its line" "$err" 'deny_write.*(sbxsh\.ini|AGENTS|lock)'
+rm -rf "$P/sub" "$P/t" "$P/u" "$P/new.txt" "$P/tmp1" "$P/top"
+user_policy '[default]
+network = none'
+
 done_testing
