@@ -87,6 +87,29 @@ present "… control: a log beside it is written" "$H/work/state/nvim/log"
 user_policy '[default]
 network = none'
 
+# --- the kernel's other ways to a name or a file's content, past the calls the guard performs
+echo orig > "$P/.git/config"
+cp "$E2E/guard_kernel.py" "$H/kernel.py" # the sandbox's /tmp is its own
+out=$(cd "$P" && "$SBXSH" -c "python3 $H/kernel.py .git/config .bashrc" 2> "$H/err")
+err=$(cat "$H/err")
+r() { printf '%s\n' "$out" | sed -n "s/^$1: //p"; }
+like "io_uring_setup is refused (no IORING_OP_OPENAT/RENAMEAT/UNLINKAT reaches a name)" "$(r io_uring_setup)" '^(EPERM|ENOSYS)$'
+like "… io_uring_enter and io_uring_register too" "$(r io_uring_enter) $(r io_uring_register)" '^(EPERM|ENOSYS) (EPERM|ENOSYS)$'
+like "open_by_handle_at of a protected file's handle is refused" "$(r open_by_handle_at)" '^(EPERM|EACCES|ENOSYS)$'
+is "a shared writable mapping of a read-only descriptor is refused" "$(r mmap_shared_write)" EACCES
+is "… and so is mprotect(PROT_WRITE) of a shared read-only one" "$(r mprotect_shared_write)" EACCES
+is "splice into a read-only descriptor: EBADF" "$(r splice_into_ro)" EBADF
+is "copy_file_range into it: EBADF" "$(r copy_file_range_into_ro)" EBADF
+is "sendfile into it: EBADF" "$(r sendfile_into_ro)" EBADF
+like "FICLONE into it" "$(r ficlone_into_ro)" '^(EBADF|EPERM|EINVAL|EOPNOTSUPP|EXDEV)$'
+like "fallocate of it" "$(r fallocate_ro)" '^(EBADF|EPERM)$'
+is "pwritev2 to it: EBADF" "$(r pwritev2_ro)" EBADF
+like "fanotify_init is refused" "$(r fanotify_init)" '^(EPERM|ENOSYS)$'
+is "socket(AF_UNIX) is refused (no descriptor taken from another sandbox by default)" "$(r socket_unix)" EPERM
+is "… the protected file is unchanged" "$(cat "$P/.git/config")" orig
+absent "… and the missing protected name was not made" "$P/.bashrc"
+is "… control: the probe ran to its end" "$(r missing_still_missing)" ok
+
 # --- a deny_write glob against names made after the start: the guard matches it at each call
 user_policy '[default]
 network = none
