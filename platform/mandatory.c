@@ -85,12 +85,16 @@ static const char *const file_names[] = {".env"};
 
 /* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
  * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
- * content (.rtx: its former name); lefthook's, what its installed hooks run at the next
- * commit. Below .config (mise, lefthook) and mise/ (config*.toml) too: tool_config(). */
-static const char *const file_globs[] = {
-    "mise.toml",	"mise.*.toml",		 ".mise.toml",	    ".mise.*.toml",
-    ".rtx.toml",	".rtx.*.toml",		 "lefthook.[jty]*", "lefthook-local.[jty]*",
-    ".lefthook.[jty]*", ".lefthook-local.[jty]*"};
+ * content (.rtx: its former name), and its early settings (.miserc.toml: which file names
+ * mise reads as its config and as .tool-versions); lefthook's, what its installed hooks run
+ * at the next commit. Below .config (mise, lefthook) and mise/ (config*.toml) too: tool_config().
+ */
+static const char *const file_globs[] = {"mise.toml",	     "mise.*.toml",
+					 ".mise.toml",	     ".mise.*.toml",
+					 ".rtx.toml",	     ".rtx.*.toml",
+					 "lefthook.[jty]*",  "lefthook-local.[jty]*",
+					 ".lefthook.[jty]*", ".lefthook-local.[jty]*",
+					 ".miserc.toml"};
 
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {

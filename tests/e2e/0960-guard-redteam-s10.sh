@@ -58,6 +58,13 @@ mv notes.vim x.tool-versions; printf "python 3.12\n" > tool-versions.txt'
 absent "the project's .tool-versions is not made (asdf, mise: path: versions, templates)" "$P/.tool-versions"
 absent "… nor a/b/.tool-versions" "$P/a/b/.tool-versions"
 present "… control: tool-versions.txt is" "$P/tool-versions.txt"
+# mise's early settings file picks other names for both (override_tool_versions_filenames,
+# override_config_filenames): a planted one would make versions.txt a .tool-versions
+run 'printf "override_tool_versions_filenames = [\"versions.txt\"]\n" > .miserc.toml; printf "x = 1\n" > a/b/.miserc.toml; printf "python path:./tools\n" > versions.txt'
+absent "… nor .miserc.toml (which renames what mise reads as .tool-versions and mise.toml)" "$P/.miserc.toml"
+absent "… nor a/b/.miserc.toml" "$P/a/b/.miserc.toml"
+present "… control: versions.txt is made" "$P/versions.txt"
+rm -f "$P/versions.txt"
 echo 'python 3.12' > "$P/.tool-versions"
 run 'echo "python path:./tools" >> .tool-versions; mv tool-versions.txt .tool-versions; rm .tool-versions'
 is "… an existing one is not appended to, replaced or removed" "$(cat "$P/.tool-versions")" "python 3.12"
