@@ -390,6 +390,12 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 		return hit_(h, MAND_NEVER, ".git/config.worktree");
 	if (eq(c, from, "commondir"))
 		return hit_(h, MAND_NEVER, ".git/commondir");
+	/* lefthook clones a lefthook.yml's remotes: here and its installed hook runs their configs
+	 * and scripts at the next commit; info itself is not removed or replaced (a directory
+	 * moved there would bring one) */
+	if (eq(c, from, "info") &&
+	    (n >= 2 ? eq(c, from + 1, "lefthook-remotes") : op == MAND_REMOVE))
+		return hit_(h, MAND_NEVER, ".git/info/lefthook-remotes");
 	/* an empty hooks directory and git's *.sample files run nothing (git init makes them);
 	 * every other name there, and renaming the directory, are refused */
 	if (eq(c, from, "hooks") && !(n == 1 && op == MAND_MKDIR) &&
@@ -407,6 +413,8 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 		for (size_t j = from + 2; j < c->n; j++) {
 			if (git_internal(c, j - 1))
 				break;
+			if (eq(c, j, "info") && j + 1 < c->n && eq(c, j + 1, "lefthook-remotes"))
+				return hit_(h, MAND_NEVER, ".git/info/lefthook-remotes");
 			if (eq(c, j, "config") || eq(c, j, "config.worktree") ||
 			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules")) {
 				int r = in_gitdir(x, c, j, op, h);

@@ -94,6 +94,18 @@ present "… control: a log beside it is written" "$H/work/state/nvim/log"
 user_policy '[default]
 network = none'
 
+# --- lefthook's remotes: `remotes:` in a (protected) lefthook.yml clones configs and scripts into
+# .git/info/lefthook-remotes/NAME, and the installed hook runs them from there at the next commit
+mkdir -p "$P/.git/info"
+run 'mkdir -p .git/info/lefthook-remotes/r; echo "pre-commit: {scripts: {x.sh: {runner: sh}}}" > .git/info/lefthook-remotes/r/hooks.yml
+mkdir -p x/lefthook-remotes/r; echo "echo pwned" > x/lefthook-remotes/r/x.sh; mv .git/info .git/info.old; mv x .git/info
+mkdir -p y/lefthook-remotes/r; mv y/lefthook-remotes .git/info/; echo "*.o" > .git/info/exclude'
+absent ".git/info/lefthook-remotes (lefthook's cached remote configs, run at the next commit) is not made" "$P/.git/info/lefthook-remotes"
+absent "… .git/info is not renamed away" "$P/.git/info.old"
+absent "… nor replaced by a directory holding one, nor one moved in" "$P/.git/info/lefthook-remotes"
+present "… control: .git/info/exclude is written" "$P/.git/info/exclude"
+rm -rf "$P/x" "$P/y" "$P/.git/info/x"
+
 # --- the kernel's other ways to a name or a file's content, past the calls the guard performs
 echo orig > "$P/.git/config"
 cp "$E2E/guard_kernel.py" "$H/kernel.py" # the sandbox's /tmp is its own
