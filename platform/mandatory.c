@@ -61,6 +61,8 @@
 	X(".vscode")                                                                               \
 	X(".idea")                                                                                 \
 	X(".zed")                                                                                  \
+	/* Helix merges .helix/languages.toml (language servers' commands) with no trust */        \
+	X(".helix")                                                                                \
 	X(".exrc")                                                                                 \
 	/* vim's exrc reads .vimrc first (.exrc only without one), gvim .gvimrc: no trust */       \
 	X(".vimrc")                                                                                \

@@ -49,6 +49,15 @@ else
 	skip "control: the host's vim sources a .vimrc" "no vim here"
 fi
 
+# --- Helix merges a workspace's .helix/languages.toml into its own, with no trust asked: a
+# language server's command runs when a file of that language is opened
+run 'mkdir -p .helix a/b/.helix; printf "[language-server.rust-analyzer]\ncommand = \"sh\"\n" > .helix/languages.toml
+echo x > a/b/.helix/config.toml; mkdir -p helix; echo x > helix/languages.toml'
+absent "the project's .helix/languages.toml is not made (Helix runs its language servers)" "$P/.helix/languages.toml"
+absent "… nor a/b/.helix/config.toml" "$P/a/b/.helix/config.toml"
+present "… control: helix/languages.toml is" "$P/helix/languages.toml"
+rm -rf "$P/helix" "$P/.helix" "$P/a/b/.helix"
+
 # --- asdf's and mise's .tool-versions: `python path:./x` puts ./x/bin first on PATH at the next
 # prompt (mise activate) or runs ./x/bin/python as the host's `python` (asdf's shims); mise
 # renders the file as a Tera template, whose exec(command=…) runs at every prompt (asdf has
