@@ -5,8 +5,9 @@
  *   sockaddr it judged is the one passed to connect; nothing is resolved twice);
  * - loopback, unspecified, link-local, metadata, multicast, broadcast and reserved addresses,
  *   and the host's own interface addresses, are refused unless the policy named that address
- *   (or localhost:PORT) literally; IPv4-mapped and other spellings are judged as one address
- *   (proxy/addr.c normalises);
+ *   (or localhost:PORT) literally; localhost:PORT is dialled as 127.0.0.1 and ::1, never
+ *   resolved (a resolver may say anything for "localhost."); IPv4-mapped and other spellings are
+ * judged as one address (proxy/addr.c normalises);
  * - a refused or failed address moves on to the next one the name resolved to, never to
  *   an address that was not checked;
  * - an upstream failure (no such name, connection refused, timed out) is kept as a note for
@@ -200,6 +201,18 @@ static void literal_cand(struct pconn *p, const struct addr_ip *ip)
 	}
 }
 
+/* The candidates of the host's loopback at p->port: 127.0.0.1, then ::1. */
+static void loopback_cands(struct pconn *p)
+{
+	struct addr_ip ip = {.family = AF_INET, .b = {127, 0, 0, 1}};
+
+	literal_cand(p, &ip);
+	ip.family = AF_INET6;
+	memset(ip.b, 0, sizeof(ip.b));
+	ip.b[15] = 1;
+	literal_cand(p, &ip);
+}
+
 void dial_start(struct pconn *p)
 {
 	struct addrinfo hints = {
@@ -209,6 +222,13 @@ void dial_start(struct pconn *p)
 	int rc;
 
 	p->st = P_DIAL;
+	if (p->literal_grant && p->name) {
+		/* localhost:PORT: the host's loopback, never what a resolver says "localhost." or
+		 * another spelling of it is (the guard is not asked for a literal grant) */
+		loopback_cands(p);
+		try_next(p);
+		return;
+	}
 	if (addr_parse_literal(p->host, strlen(p->host), &ip) == 0) {
 		literal_cand(p, &ip);
 		try_next(p);
@@ -226,15 +246,9 @@ void dial_start(struct pconn *p)
 
 void dial_loopback(struct pconn *p)
 {
-	struct addr_ip ip = {.family = AF_INET, .b = {127, 0, 0, 1}};
-
 	snprintf(p->host, sizeof(p->host), "localhost");
 	p->literal_grant = true;
-	literal_cand(p, &ip);
-	ip.family = AF_INET6;
-	memset(ip.b, 0, sizeof(ip.b));
-	ip.b[15] = 1;
-	literal_cand(p, &ip);
+	loopback_cands(p);
 	p->st = P_DIAL;
 	try_next(p);
 }

@@ -1,0 +1,49 @@
+#!/bin/sh
+# 0223-proxy-names — the name the proxy dials is the name it judged: a grant of
+# localhost:PORT reaches the host's loopback PORT and nothing a resolver says "localhost."
+# is. In the lab of
+# lab_lib.sh, with a DNS server of its own (dns_stub.py on 10.77.0.2) in a private
+# /etc/resolv.conf.
+. "$SBXSH_STAGE/e2e/lab_lib.sh"
+export ECHO_LOG="$T/echo.log" DNS_LOG="$T/dns.log"
+: > "$ECHO_LOG"
+: > "$DNS_LOG"
+in_remote_bg "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1
+SRV=$!
+# on the host's own lab address only: what "localhost." resolves to in this lab's DNS
+"$PY" "$E2E/echo_http.py" 18093 10.77.0.1 > /dev/null 2>&1 &
+SRV="$SRV $!"
+"$PY" "$E2E/echo_http.py" 18094 127.0.0.1 > /dev/null 2>&1 &
+SRV="$SRV $!"
+in_remote_bg "$PY" "$E2E/dns_stub.py" 10.77.0.2 53 localhost=10.77.0.1 \
+	x.good.test.corp.test=10.77.0.2 > /dev/null 2>&1
+SRV="$SRV $!"
+printf 'nameserver 10.77.0.2\nsearch corp.test\noptions timeout:1 attempts:1\n' > "$T/resolv.conf"
+mount --bind "$T/resolv.conf" /etc/resolv.conf
+check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
+check "the host-side server is up" wait_for curl -sf http://10.77.0.1:18093/
+check "the lab's DNS server answers" wait_for getent ahostsv4 x.good.test.corp.test
+check "the host's loopback server is up" wait_for curl -sf http://127.0.0.1:18094/
+: > "$DNS_LOG"
+check "the daemon starts in the lab" sess_start
+check "a command allowing localhost:18093 and *.good.test" sess_begin c1 \
+	--allow localhost:18093 --allow localhost:18094 --allow '*.good.test'
+X="-x http://127.0.0.1:$HP"
+
+# --- localhost:PORT is the host's loopback, not what DNS says "localhost." is ---
+out=$(curl -sS -m 20 $X -w ' %{http_code}' http://localhost.:18093/dot 2>&1)
+unlike "localhost.:18093 (trailing dot, past /etc/hosts to DNS) does not reach DNS's address" \
+	"$out" "path=/dot"
+out=$(curl -sS -m 20 --socks5-hostname "127.0.0.1:$SP" http://LOCALHOST.:18093/sdot 2>&1)
+unlike "…nor through SOCKS5" "$out" "path=/sdot"
+unlike "…and the resolver was not asked for localhost" "$(cat "$DNS_LOG")" "localhost"
+out=$(curl -sS -m 20 $X http://localhost:18094/plain 2>&1)
+like "localhost:18094 reaches the host's 127.0.0.1:18094" "$out" "path=/plain"
+out=$(curl -sS -m 20 $X http://LocalHost.:18094/spelt 2>&1)
+like "…and so does another spelling of it (case, trailing dot)" "$out" "path=/spelt"
+out=$(curl -sS -m 20 --socks5-hostname "127.0.0.1:$SP" http://localhost:18094/socks 2>&1)
+like "…through SOCKS5 too" "$out" "path=/socks"
+
+sess_end c1 > /dev/null
+sess_stop
+done_testing
