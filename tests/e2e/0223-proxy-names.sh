@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0223-proxy-names — the name the proxy dials is the name it judged: a grant of
 # localhost:PORT reaches the host's loopback PORT and nothing a resolver says "localhost."
-# is. In the lab of
+# is; a name is never completed with the resolver's search domains. In the lab of
 # lab_lib.sh, with a DNS server of its own (dns_stub.py on 10.77.0.2) in a private
 # /etc/resolv.conf.
 . "$SBXSH_STAGE/e2e/lab_lib.sh"
@@ -44,6 +44,12 @@ like "…and so does another spelling of it (case, trailing dot)" "$out" "path=/
 out=$(curl -sS -m 20 --socks5-hostname "127.0.0.1:$SP" http://localhost:18094/socks 2>&1)
 like "…through SOCKS5 too" "$out" "path=/socks"
 
+# --- no search domains ---
+out=$(curl -sS -m 20 $X -w ' %{http_code}' http://x.good.test/search 2>&1)
+unlike "an allowed name that does not resolve is not completed with a search domain" \
+	"$out" "path=/search"
+like "…it is a 502 (no such name)" "$out" " 502$"
+unlike "…the resolver was never asked for the completed name" "$(cat "$DNS_LOG")" "corp.test"
 sess_end c1 > /dev/null
 sess_stop
 done_testing
