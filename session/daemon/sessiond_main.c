@@ -82,7 +82,10 @@ int main(int argc, char **argv)
 	 * complete a name that does not resolve into another name ("x.allowed.example" into
 	 * "x.allowed.example.corp.example"), one no pattern was matched against. Before any
 	 * thread: each resolver thread reads it when it starts. */
-	if (setenv("LOCALDOMAIN", "", 1) < 0)
+	/* libuv's threads run the name lookups: four by default, and one command may hold
+	 * DNS_PER_CMD of them (dial.c); more, so that a few commands' slow names leave the
+	 * others some. Read when the first lookup starts the pool. */
+	if (setenv("UV_THREADPOOL_SIZE", "16", 1) < 0 || setenv("LOCALDOMAIN", "", 1) < 0)
 		sbx_die(SBX_EXIT_REFUSED, "sbxsh-sessiond: setenv: %s", strerror(errno));
 	return sessd_run(&o) < 0 ? 1 : 0;
 }

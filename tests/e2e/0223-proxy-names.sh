@@ -50,6 +50,32 @@ unlike "an allowed name that does not resolve is not completed with a search dom
 	"$out" "path=/search"
 like "…it is a 502 (no such name)" "$out" " 502$"
 unlike "…the resolver was never asked for the completed name" "$(cat "$DNS_LOG")" "corp.test"
+
+# --- one command's slow name lookups do not hold another command's ---
+# 40 lookups of names the lab's DNS never answers (5 s each), queued by one command: the
+# resolver threads they fill must not keep another command waiting for a name /etc/hosts has.
+printf 'nameserver 10.77.0.2\noptions timeout:5 attempts:1\n' > "$T/resolv.conf"
+cat > "$T/slow.py" <<'PY'
+import socket, struct, sys, time
+held = []
+for i in range(40):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    name = b"slow%d.good.test" % i
+    s.sendall(b"\x05\x01\x00\x05\x01\x00\x03" + bytes([len(name)]) + name + struct.pack("!H", 80))
+    held.append(s)
+print("held", flush=True)
+time.sleep(120)
+PY
+"$PY" "$T/slow.py" "$SP" > "$T/slow.out" 2>&1 &
+SLOW=$!
+check "a command queues 40 lookups the DNS server never answers" wait_for grep -q held "$T/slow.out"
+wait_for grep -q "slow3.good.test" "$DNS_LOG"
+check "another command of the session" sess_begin c2 --allow good.test
+out=$(curl -sS -m 15 -x "http://127.0.0.1:$HP" -w ' %{http_code}' http://good.test/other 2>&1)
+like "…is answered meanwhile (its name is in /etc/hosts)" "$out" "path=/other"
+kill "$SLOW" 2> /dev/null
+wait "$SLOW" 2> /dev/null
+sess_end c2 > /dev/null
 sess_end c1 > /dev/null
 sess_stop
 done_testing
