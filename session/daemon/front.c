@@ -33,11 +33,12 @@
 
 static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 
-/* The destination from the parsed request into p->host / p->port, an IP literal in its
- * canonical form. */
+/* The destination from the parsed request into p->host / p->port: an IP literal in its
+ * canonical form, a name in its normalised one (domain_name_norm). */
 static int set_dest(struct pconn *p, const char *host, size_t n, uint16_t port)
 {
 	struct addr_ip ip;
+	char norm[sizeof(p->host)];
 
 	if (n == 0 || n >= sizeof(p->host))
 		return -EINVAL;
@@ -49,6 +50,12 @@ static int set_dest(struct pconn *p, const char *host, size_t n, uint16_t port)
 	memcpy(p->host, host, n);
 	p->host[n] = '\0';
 	p->name = true;
+	/* the name in the one spelling the lists are matched in, which is also the name
+	 * resolved: "GOOD.test." would otherwise be looked up past /etc/hosts (whose names
+	 * have no trailing dot) in DNS. A name that is not valid stays as sent: it matches no
+	 * pattern, and a refusal shows it escaped. */
+	if (domain_name_norm(p->host, norm, sizeof(norm)) == 0)
+		memcpy(p->host, norm, strlen(norm) + 1);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # 0223-proxy-names — the name the proxy dials is the name it judged: a grant of
 # localhost:PORT reaches the host's loopback PORT and nothing a resolver says "localhost."
-# is; a name is never completed with the resolver's search domains. In the lab of
+# is; a name is looked up in the spelling it was matched in (lowercase, no trailing dot),
+# never completed with the resolver's search domains. In the lab of
 # lab_lib.sh, with a DNS server of its own (dns_stub.py on 10.77.0.2) in a private
 # /etc/resolv.conf.
 . "$SBXSH_STAGE/e2e/lab_lib.sh"
@@ -26,8 +27,8 @@ check "the lab's DNS server answers" wait_for getent ahostsv4 x.good.test.corp.t
 check "the host's loopback server is up" wait_for curl -sf http://127.0.0.1:18094/
 : > "$DNS_LOG"
 check "the daemon starts in the lab" sess_start
-check "a command allowing localhost:18093 and *.good.test" sess_begin c1 \
-	--allow localhost:18093 --allow localhost:18094 --allow '*.good.test'
+check "a command allowing localhost:18093, localhost:18094, good.test and *.good.test" sess_begin c1 \
+	--allow localhost:18093 --allow localhost:18094 --allow good.test --allow '*.good.test'
 X="-x http://127.0.0.1:$HP"
 
 # --- localhost:PORT is the host's loopback, not what DNS says "localhost." is ---
@@ -43,6 +44,14 @@ out=$(curl -sS -m 20 $X http://LocalHost.:18094/spelt 2>&1)
 like "…and so does another spelling of it (case, trailing dot)" "$out" "path=/spelt"
 out=$(curl -sS -m 20 --socks5-hostname "127.0.0.1:$SP" http://localhost:18094/socks 2>&1)
 like "…through SOCKS5 too" "$out" "path=/socks"
+
+# --- a name is looked up as it was matched: lowercase, no trailing dot ---
+# (good.test is in /etc/hosts only; "GOOD.Test." would skip /etc/hosts for DNS, which says
+# no such name)
+out=$(curl -sS -m 20 $X -w ' %{http_code}' http://GOOD.Test./dot 2>&1)
+like "a name with a trailing dot and capitals is looked up as the name it matched" "$out" "path=/dot"
+out=$(curl -sS -m 20 --socks5-hostname "127.0.0.1:$SP" http://Good.Test./sdot 2>&1)
+like "…through SOCKS5 too" "$out" "path=/sdot"
 
 # --- no search domains ---
 out=$(curl -sS -m 20 $X -w ' %{http_code}' http://x.good.test/search 2>&1)
