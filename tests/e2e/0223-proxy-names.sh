@@ -2,7 +2,8 @@
 # 0223-proxy-names — the name the proxy dials is the name it judged: a grant of
 # localhost:PORT reaches the host's loopback PORT and nothing a resolver says "localhost."
 # is; a name is looked up in the spelling it was matched in (lowercase, no trailing dot),
-# never completed with the resolver's search domains. In the lab of
+# never completed with the resolver's search domains; a tunnel's TLS server name is read
+# whatever version its first record claims, and a ClientHello behind an alert is refused. In the lab of
 # lab_lib.sh, with a DNS server of its own (dns_stub.py on 10.77.0.2) in a private
 # /etc/resolv.conf.
 . "$SBXSH_STAGE/e2e/lab_lib.sh"
@@ -60,6 +61,100 @@ unlike "an allowed name that does not resolve is not completed with a search dom
 like "…it is a 502 (no such name)" "$out" " 502$"
 unlike "…the resolver was never asked for the completed name" "$(cat "$DNS_LOG")" "corp.test"
 
+# --- the TLS server name, whatever the first record's header says ---
+# tls_srv.py: answers "sni=NAME" with the server name its OpenSSL saw. OpenSSL takes any
+# record version 3.x on a first record; the proxy read 3.5 as "not TLS" and relayed the
+# ClientHello unchecked.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+	-subj /CN=good.test -keyout "$T/key.pem" -out "$T/cert.pem" > /dev/null 2>&1
+cat > "$T/tls_srv.py" <<'PY'
+import socket, ssl, sys, threading
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(sys.argv[3], sys.argv[4])
+seen = {}
+ctx.sni_callback = lambda so, name, c: seen.__setitem__(id(so), name)
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(16)
+print("ready", flush=True)
+def serve(c):
+    try:
+        t = ctx.wrap_socket(c, server_side=True)
+        t.recv(100)
+        t.sendall(b"sni=%s\n" % str(seen.pop(id(t), None)).encode())
+        t.close()
+    except (OSError, ssl.SSLError):
+        c.close()
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+# tls_cli.py PORT HOW SNI: CONNECT good.test:443, then a TLS handshake naming SNI whose first
+# record is changed as HOW says (none, minor: version 3.5, alert: a warning alert first)
+cat > "$T/tls_cli.py" <<'PY'
+import socket, ssl, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+s.sendall(b"CONNECT good.test:443 HTTP/1.1\r\nHost: good.test:443\r\n\r\n")
+r = b""
+while b"\r\n\r\n" not in r:
+    r += s.recv(1)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.check_hostname = False
+ctx.verify_mode = ssl.CERT_NONE
+inc, out = ssl.MemoryBIO(), ssl.MemoryBIO()
+o = ctx.wrap_bio(inc, out, server_hostname=sys.argv[3])
+first = True
+def more():
+    x = s.recv(65536)
+    if not x:
+        raise OSError("closed")
+    inc.write(x)
+try:
+    while True:
+        try:
+            o.do_handshake()
+            break
+        except ssl.SSLWantReadError:
+            d = out.read()
+            if first and d:
+                first = False
+                if sys.argv[2] == "minor":
+                    d = d[:2] + b"\x05" + d[3:]
+                elif sys.argv[2] == "alert":
+                    d = b"\x15\x03\x01\x00\x02\x01\x5a" + d
+            s.sendall(d)
+            more()
+    o.write(b"hi")
+    s.sendall(out.read())
+    while True:
+        try:
+            print(o.read(100).decode().strip())
+            break
+        except ssl.SSLWantReadError:
+            more()
+except (OSError, ssl.SSLError) as e:
+    print("cut: %s" % e)
+PY
+in_remote_bg "$PY" "$T/tls_srv.py" 10.77.0.2 443 "$T/cert.pem" "$T/key.pem" > "$T/tls.out" 2>&1
+SRV="$SRV $!"
+check "the remote TLS server is up" wait_for grep -q ready "$T/tls.out"
+LOG="$HOME/.local/state/sbxsh/violations.jsonl"
+is "a ClientHello naming the tunnel's host is relayed" \
+	"$("$PY" "$T/tls_cli.py" "$HP" none good.test 2>&1)" "sni=good.test"
+is "…and so is one whose first record says version 3.5 (OpenSSL takes it)" \
+	"$("$PY" "$T/tls_cli.py" "$HP" minor good.test 2>&1)" "sni=good.test"
+out=$("$PY" "$T/tls_cli.py" "$HP" minor evil.test 2>&1)
+unlike "a ClientHello naming another host behind a record version 3.5 is cut off" "$out" "sni="
+like "…as a violation" "$(cat "$LOG" 2> /dev/null)" "TLS server name evil.test does not match"
+sess_end c1 > /dev/null
+# (a command logs each host:port once: a command of its own)
+check "a command allowing good.test" sess_begin c3 --allow good.test --profile '[dir /alert]'
+out=$("$PY" "$T/tls_cli.py" "$HP" alert evil.test 2>&1)
+unlike "a warning alert before the ClientHello (Go and BoringSSL skip one) is cut off" "$out" "sni="
+like "…as a violation" "$(grep '/alert' "$LOG" 2> /dev/null)" "malformed TLS ClientHello"
+sess_end c3 > /dev/null
+
 # --- one command's slow name lookups do not hold another command's ---
 # 40 lookups of names the lab's DNS never answers (5 s each), queued by one command: the
 # resolver threads they fill must not keep another command waiting for a name /etc/hosts has.
@@ -75,6 +170,7 @@ for i in range(40):
 print("held", flush=True)
 time.sleep(120)
 PY
+check "a command allowing *.good.test" sess_begin c4 --allow '*.good.test'
 "$PY" "$T/slow.py" "$SP" > "$T/slow.out" 2>&1 &
 SLOW=$!
 check "a command queues 40 lookups the DNS server never answers" wait_for grep -q held "$T/slow.out"
@@ -85,6 +181,6 @@ like "…is answered meanwhile (its name is in /etc/hosts)" "$out" "path=/other"
 kill "$SLOW" 2> /dev/null
 wait "$SLOW" 2> /dev/null
 sess_end c2 > /dev/null
-sess_end c1 > /dev/null
+sess_end c4 > /dev/null
 sess_stop
 done_testing
