@@ -85,23 +85,14 @@ static int verdict(struct pconn *p, char *why, size_t cap, char *line, size_t lc
 	return -EPERM;
 }
 
-/* The policy line a refusal offers: line itself, none for "", else allow_domains += host
- * (with its port unless a web port; never for a host that would need escaping). */
+/* The policy line a refusal offers: line itself, none for "", else refuse_grant_line's
+ * (allow_domains += host, with its port unless a web port; none when no pattern the policy
+ * takes would let this request through). */
 static const char *grant_line(const struct pconn *p, const char *line, char *buf, size_t cap)
 {
-	bool v6 = strchr(p->host, ':') != NULL;
-
 	if (line)
 		return line[0] ? line : NULL;
-	if (!refuse_host_is_plain(p->host))
-		return NULL;
-	if (p->port == 80 || p->port == 443)
-		snprintf(buf, cap, "allow_domains += %s", p->host);
-	else if (v6)
-		snprintf(buf, cap, "allow_domains += [%s]:%u", p->host, p->port);
-	else
-		snprintf(buf, cap, "allow_domains += %s:%u", p->host, p->port);
-	return buf;
+	return refuse_grant_line(p->host, p->port, buf, cap) == 0 ? buf : NULL;
 }
 
 /* line: the policy line to offer; NULL: the default (allow_domains += host); "": none. */

@@ -54,6 +54,24 @@ like "a name with a trailing dot and capitals is looked up as the name it matche
 out=$(curl -sS -m 20 --socks5-hostname "127.0.0.1:$SP" http://Good.Test./sdot 2>&1)
 like "…through SOCKS5 too" "$out" "path=/sdot"
 
+# --- the line a refusal offers is one that would allow the request ---
+out=$(curl -sS -m 20 $X http://intranet/ 2>&1)
+like "a dotless name is refused" "$out" "refused a connection to intranet:80"
+unlike "…offering no line (the policy takes no dotless name but localhost)" "$out" "allow_domains \+="
+out=$(curl -sS -m 20 $X http://-x.good.test/ 2>&1)
+unlike "a label starting with '-' is offered no line (no pattern can name it)" "$out" "allow_domains \+="
+out=$(curl -sS -m 20 $X http://localhost/ 2>&1)
+like "localhost on port 80 is offered localhost:80 (a grant of the web ports is no loopback grant)" \
+	"$out" "allow_domains \+= localhost:80\$"
+out=$(curl -sS -m 20 $X http://Other.Test./ 2>&1)
+like "a name is offered in its matched spelling" "$out" "allow_domains \+= other.test\$"
+like "…the same line in the violation log" \
+	"$(grep '"other.test"' "$HOME/.local/state/sbxsh/violations.jsonl" 2> /dev/null)" "allow_domains \+= other.test\""
+like "…and the log offers localhost:80 too" \
+	"$(grep '"localhost"' "$HOME/.local/state/sbxsh/violations.jsonl" 2> /dev/null)" "allow_domains \+= localhost:80\""
+unlike "…and no line for intranet" \
+	"$(grep '"intranet"' "$HOME/.local/state/sbxsh/violations.jsonl" 2> /dev/null)" '"grant"'
+
 # --- no search domains ---
 out=$(curl -sS -m 20 $X -w ' %{http_code}' http://x.good.test/search 2>&1)
 unlike "an allowed name that does not resolve is not completed with a search domain" \
