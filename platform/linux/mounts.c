@@ -1372,8 +1372,11 @@ static bool known_token(const char *s)
 		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
 			continue;
 		for (size_t i = 0; i < sizeof(k) / sizeof(*k); i++) {
-			size_t l = strlen(k[i].prefix), n = 0;
+			size_t l, n = 0;
 
+			if (*p != k[i].prefix[0]) /* most words: one compare per prefix */
+				continue;
+			l = strlen(k[i].prefix);
 			if (strncmp(p, k[i].prefix, l) != 0)
 				continue;
 			while (isalnum((unsigned char)p[l + n]) ||
