@@ -223,10 +223,9 @@ static int expand_var(const char **pp, struct buf *b, char **err)
 	memcpy(var, name, n);
 	var[n] = '\0';
 	const char *val = getenv(var);
-	if (!val || !*val) {
-		if (asprintf(err, "uses $%s, which is not set; set it or write the path out", var) <
-		    0)
-			*err = NULL;
+	if (!val || !*val) { /* common (deny_read's stores moved by a variable): no asprintf */
+		*err =
+		    path_cat("uses $", 6, var, ", which is not set; set it or write the path out");
 		return -ENXIO;
 	}
 	sb_puts_lit(b, val); /* a value's characters are literal, never glob syntax */
