@@ -141,6 +141,17 @@ static const char **repo_dirs(const struct monitor *m, const struct judge_ctx *j
 		dirs[(*n)++] = jc->spec->cwd;
 	for (size_t i = 0; i < m->mc.ngrants; i++)
 		dirs[(*n)++] = m->grants[i];
+	/* once each: the project is usually the cwd and a write grant too, and each is a
+	 * repository's stat and three config reads */
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		size_t j = 0;
+		while (j < k && strcmp(dirs[j], dirs[i]) != 0)
+			j++;
+		if (j == k)
+			dirs[k++] = dirs[i];
+	}
+	*n = k;
 	return dirs;
 }
 
