@@ -50,6 +50,9 @@
 	X(".lefthook-local")                                                                       \
 	/* mise's config directory (its [hooks] run at the next cd) */                             \
 	X(".mise")                                                                                 \
+	/* asdf's and mise's versions: `path:DIR` puts DIR/bin's programs first at the next        \
+	 * prompt (asdf's shims run them), and mise renders the file as a template (exec()) */     \
+	X(".tool-versions")                                                                        \
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
@@ -58,7 +61,12 @@
 	X(".vscode")                                                                               \
 	X(".idea")                                                                                 \
 	X(".zed")                                                                                  \
+	/* Helix merges .helix/languages.toml (language servers' commands) with no trust */        \
+	X(".helix")                                                                                \
 	X(".exrc")                                                                                 \
+	/* vim's exrc reads .vimrc first (.exrc only without one), gvim .gvimrc: no trust */       \
+	X(".vimrc")                                                                                \
+	X(".gvimrc")                                                                               \
 	X(".nvimrc")                                                                               \
 	X(".nvim.lua")                                                                             \
 	X(".dir-locals.el")                                                                        \
@@ -79,12 +87,16 @@ static const char *const file_names[] = {".env"};
 
 /* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
  * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
- * content (.rtx: its former name); lefthook's, what its installed hooks run at the next
- * commit. Below .config (mise, lefthook) and mise/ (config*.toml) too: tool_config(). */
-static const char *const file_globs[] = {
-    "mise.toml",	"mise.*.toml",		 ".mise.toml",	    ".mise.*.toml",
-    ".rtx.toml",	".rtx.*.toml",		 "lefthook.[jty]*", "lefthook-local.[jty]*",
-    ".lefthook.[jty]*", ".lefthook-local.[jty]*"};
+ * content (.rtx: its former name), and its early settings (.miserc.toml: which file names
+ * mise reads as its config and as .tool-versions); lefthook's, what its installed hooks run
+ * at the next commit. Below .config (mise, lefthook) and mise/ (config*.toml) too: tool_config().
+ */
+static const char *const file_globs[] = {"mise.toml",	     "mise.*.toml",
+					 ".mise.toml",	     ".mise.*.toml",
+					 ".rtx.toml",	     ".rtx.*.toml",
+					 "lefthook.[jty]*",  "lefthook-local.[jty]*",
+					 ".lefthook.[jty]*", ".lefthook-local.[jty]*",
+					 ".miserc.toml"};
 
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
@@ -191,6 +203,8 @@ static const char *const probe_names[] = {
 	/* Jupyter's kernels (argv runs), zinit's plugins, mise's installed tools */               \
 	X("jupyter")                                                                               \
 	X("zinit")                                                                                 \
+	/* zsh-autoenv's authorisations: which .autoenv.zsh runs at the next cd, by hash */        \
+	X("autoenv_auth")                                                                          \
 	X("mise")
 /* E: below ~/.cache, which $XDG_CACHE_HOME moves (mandatory_xdg_cache): caches a host tool
  * takes code from without checking it again: pre-commit's hook environments (run at the next
@@ -225,6 +239,8 @@ static const char *const probe_names[] = {
 	X(".xinitrc")                                                                              \
 	X(".local/state/sbxsh")                                                                    \
 	X(".local/state/mise")                                                                     \
+	/* Neovim's trust database: which .nvim.lua and .lazy.lua run, by hash */                  \
+	X(".local/state/nvim/trust")                                                               \
 	CACHE_FIXED(K)
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
@@ -376,6 +392,12 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 		return hit_(h, MAND_NEVER, ".git/config.worktree");
 	if (eq(c, from, "commondir"))
 		return hit_(h, MAND_NEVER, ".git/commondir");
+	/* lefthook clones a lefthook.yml's remotes: here and its installed hook runs their configs
+	 * and scripts at the next commit; info itself is not removed or replaced (a directory
+	 * moved there would bring one) */
+	if (eq(c, from, "info") &&
+	    (n >= 2 ? eq(c, from + 1, "lefthook-remotes") : op == MAND_REMOVE))
+		return hit_(h, MAND_NEVER, ".git/info/lefthook-remotes");
 	/* an empty hooks directory and git's *.sample files run nothing (git init makes them);
 	 * every other name there, and renaming the directory, are refused */
 	if (eq(c, from, "hooks") && !(n == 1 && op == MAND_MKDIR) &&
@@ -393,6 +415,8 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 		for (size_t j = from + 2; j < c->n; j++) {
 			if (git_internal(c, j - 1))
 				break;
+			if (eq(c, j, "info") && j + 1 < c->n && eq(c, j + 1, "lefthook-remotes"))
+				return hit_(h, MAND_NEVER, ".git/info/lefthook-remotes");
 			if (eq(c, j, "config") || eq(c, j, "config.worktree") ||
 			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules")) {
 				int r = in_gitdir(x, c, j, op, h);
@@ -864,11 +888,17 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 		return 0;
 	if ((r = check_rules(x, path, op, h)) != 0)
 		return r;
+	bool dir_to = op == MAND_DIR_TO;
+
 	if (op == MAND_DIR_TO)
 		op = MAND_REMOVE;
 	else if (op == MAND_LINK)
 		op = MAND_WRITE;
-	return deny_rule(x, path, op, h);
+	if ((r = deny_rule(x, path, op, h)) != 0)
+		return r;
+	const char *g = x->deny_glob ? x->deny_glob(x->deny_glob_arg, path, dir_to) : NULL;
+
+	return g ? hit_(h, MAND_DENY_WRITE, g) : 0;
 }
 
 static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op op,

@@ -105,6 +105,13 @@ struct mand_ctx {
 	 * and no directory holding one is removed or renamed */
 	const char *const *creates;
 	size_t ncreates;
+	/* the policy's deny_write globs, for names made after the start (a glob's read-only
+	 * binds cover only what it matched then): the pattern that holds path (at or below a
+	 * match, where no more specific grant lifts it; with dir_to, a directory renamed to
+	 * path below which a match could lie), or NULL. A hit's rule is that pattern. NULL: no
+	 * deny_write glob. */
+	const char *(*deny_glob)(void *arg, const char *path, bool dir_to);
+	void *deny_glob_arg;
 };
 
 struct mand_hit {

@@ -223,10 +223,9 @@ static int expand_var(const char **pp, struct buf *b, char **err)
 	memcpy(var, name, n);
 	var[n] = '\0';
 	const char *val = getenv(var);
-	if (!val || !*val) {
-		if (asprintf(err, "uses $%s, which is not set; set it or write the path out", var) <
-		    0)
-			*err = NULL;
+	if (!val || !*val) { /* common (deny_read's stores moved by a variable): no asprintf */
+		*err =
+		    path_cat("uses $", 6, var, ", which is not set; set it or write the path out");
 		return -ENXIO;
 	}
 	sb_puts_lit(b, val); /* a value's characters are literal, never glob syntax */
@@ -378,15 +377,14 @@ static size_t literal_prefix(const char *abs)
 	size_t keep = 0;
 	const char *p = abs;
 	while (*p) {
-		const char *c = p + 1, *e = c;
-		while (*e && *e != '/')
-			e++;
-		char comp[2 * NAME_MAX + 2];
-		size_t n = (size_t)(e - c) < sizeof(comp) - 1 ? (size_t)(e - c) : sizeof(comp) - 1;
-		memcpy(comp, c, n);
-		comp[n] = '\0';
-		if (path_has_glob(comp))
-			break;
+		const char *e = p + 1;
+		for (; *e && *e != '/'; e++) {
+			if (*e == '\\' && e[1] && e[1] != '/')
+				e++; /* an escaped character (a backslash ending a component is one)
+				      */
+			else if (*e == '*' || *e == '?' || *e == '[' || *e == '{')
+				return keep;
+		}
 		keep = (size_t)(e - abs);
 		p = e;
 	}
@@ -395,6 +393,7 @@ static size_t literal_prefix(const char *abs)
 
 struct path_cache_ent {
 	char *key, *val;
+	char *esc; /* val with its glob characters escaped, made when first asked for */
 	unsigned long hash;
 	bool missing, absent;
 };
@@ -410,7 +409,7 @@ static unsigned long hash_str(const char *s, size_t n)
 static struct path_cache_ent *cache_find(struct path_cache *c, const char *k, size_t n,
 					 unsigned long h)
 {
-	if (!c || !c->cap)
+	if (!c->cap)
 		return NULL;
 	for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
 		struct path_cache_ent *e = &c->v[i];
@@ -421,18 +420,19 @@ static struct path_cache_ent *cache_find(struct path_cache *c, const char *k, si
 	}
 }
 
-static int cache_put(struct path_cache *c, const char *k, size_t n, unsigned long h,
-		     const char *val, bool missing, bool absent)
+/* Puts k[0..n) -> val (taken: freed on failure) in c; the new entry, valid until the next
+ * put, or NULL when out of memory. */
+static struct path_cache_ent *cache_put(struct path_cache *c, const char *k, size_t n,
+					unsigned long h, char *val, bool missing, bool absent)
 {
-	if (!c)
-		return 0;
 	if ((c->n + 1) * 4 > c->cap * 3) {
 		struct path_cache old = *c;
 		c->cap = old.cap ? old.cap * 2 : 64;
 		c->n = 0;
 		if (!(c->v = calloc(c->cap, sizeof(*c->v)))) {
 			*c = old;
-			return -ENOMEM;
+			free(val);
+			return NULL;
 		}
 		for (size_t i = 0; i < old.cap; i++) {
 			struct path_cache_ent *e = &old.v[i];
@@ -449,15 +449,14 @@ static int cache_put(struct path_cache *c, const char *k, size_t n, unsigned lon
 	size_t j = h & (c->cap - 1);
 	while (c->v[j].key)
 		j = (j + 1) & (c->cap - 1);
-	char *kk = strndup(k, n), *vv = strdup(val);
-	if (!kk || !vv) {
-		free(kk);
-		free(vv);
-		return -ENOMEM;
+	char *kk = strndup(k, n);
+	if (!kk) {
+		free(val);
+		return NULL;
 	}
-	c->v[j] = (struct path_cache_ent){kk, vv, h, missing, absent};
+	c->v[j] = (struct path_cache_ent){kk, val, NULL, h, missing, absent};
 	c->n++;
-	return 0;
+	return &c->v[j];
 }
 
 void path_cache_release(struct path_cache *c)
@@ -465,6 +464,7 @@ void path_cache_release(struct path_cache *c)
 	for (size_t i = 0; c && i < c->cap; i++) {
 		free(c->v[i].key);
 		free(c->v[i].val);
+		free(c->v[i].esc);
 	}
 	if (c) {
 		free(c->v);
@@ -472,92 +472,84 @@ void path_cache_release(struct path_cache *c)
 	}
 }
 
-/* Canonical form of the literal directory path p[0..n) (normalized, absolute): *val (caller
- * frees), whether it exists, and whether an lstat found nothing there (*absent: it or a
- * parent; not said for a link realpath could not follow). One lstat per directory not yet in
- * the cache. */
-static int canon_prefix(const char *p, size_t n, struct path_cache *c, char **val, bool *missing,
-			bool *absent)
+/* The canonical form of the literal directory path p[0..n) (normalized, absolute) as c's
+ * entry (valid until c's next put; its strings until c is released): val, whether it exists
+ * (!missing), and whether an lstat found nothing there (absent: it or a parent; not said for a
+ * link realpath could not follow). One lstat per directory not yet in the cache. NULL when
+ * out of memory. */
+static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_cache *c)
 {
+	static char root[] = "/";
+	static struct path_cache_ent root_ent = {root, root, root, 0, false, false};
 	unsigned long h = hash_str(p, n);
 	struct path_cache_ent *e;
-	char *pv = NULL, *cand = NULL;
-	bool pmiss = false, pabsent = false;
+	char *cand;
+	bool pmiss, pabsent, missing, absent;
 	struct stat st;
-	int r;
 
-	if (n <= 1) {
-		*missing = *absent = false;
-		return (*val = strdup("/")) ? 0 : -ENOMEM;
-	}
-	if ((e = cache_find(c, p, n, h))) {
-		*missing = e->missing;
-		*absent = e->absent;
-		return (*val = strdup(e->val)) ? 0 : -ENOMEM;
-	}
+	if (n <= 1)
+		return &root_ent;
+	if ((e = cache_find(c, p, n, h)))
+		return e;
 	size_t cut = n;
 	while (cut > 0 && p[cut - 1] != '/')
 		cut--;
-	if ((r = canon_prefix(p, cut > 1 ? cut - 1 : 1, c, &pv, &pmiss, &pabsent)) < 0)
-		return r;
-	/* pv "/" and the last component, unescaped (p is not NUL-terminated at n) */
-	size_t hl = strcmp(pv, "/") ? strlen(pv) : 0, tl = n - cut;
-	if ((cand = malloc(hl + tl + 2))) {
-		char *w = cand + hl + 1;
-		memcpy(cand, pv, hl);
-		cand[hl] = '/';
-		for (size_t i = cut; i < n; i++) {
-			if (p[i] == '\\' && i + 1 < n)
-				i++;
-			*w++ = p[i];
-		}
-		*w = '\0';
+	if (!(e = canon_prefix(p, cut > 1 ? cut - 1 : 1, c)))
+		return NULL;
+	pmiss = e->missing, pabsent = e->absent;
+	/* the parent's value "/" and the last component, unescaped (p is not NUL-terminated at
+	 * n) */
+	size_t hl = strcmp(e->val, "/") ? strlen(e->val) : 0;
+	if (!(cand = malloc(hl + (n - cut) + 2)))
+		return NULL;
+	char *w = cand + hl + 1;
+	memcpy(cand, e->val, hl);
+	cand[hl] = '/';
+	for (size_t i = cut; i < n; i++) {
+		if (p[i] == '\\' && i + 1 < n)
+			i++;
+		*w++ = p[i];
 	}
-	free(pv);
-	if (!cand)
-		return -ENOMEM;
-	*absent = pabsent || (!pmiss && lstat(cand, &st) < 0);
-	*missing = pmiss || *absent;
-	if (!*missing && S_ISLNK(st.st_mode)) {
+	*w = '\0';
+	absent = pabsent || (!pmiss && lstat(cand, &st) < 0);
+	missing = pmiss || absent;
+	if (!missing && S_ISLNK(st.st_mode)) {
 		char *real = realpath(cand, NULL);
 		if (real) {
 			free(cand);
 			cand = real;
 		} else {
-			*missing = true;
+			missing = true;
 		}
 	}
-	if ((r = cache_put(c, p, n, h, cand, *missing, *absent)) < 0) {
-		free(cand);
-		return r;
-	}
-	*val = cand;
-	return 0;
+	return cache_put(c, p, n, h, cand, missing, absent);
 }
 
 int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent)
 {
-	char *work = strdup(abs), *pre = NULL;
-	bool missing, gone = false;
-	int r;
+	struct path_cache local = {0};
+	struct path_cache_ent *e;
+	size_t len = strlen(abs);
+	char *work = malloc(len + 1);
+	int r = -ENOMEM;
 
 	*out = NULL;
 	if (absent)
 		*absent = false;
 	if (!work)
 		return -ENOMEM;
+	memcpy(work, abs, len + 1);
 	path_normalize(work);
 	size_t lit = literal_prefix(work);
-	if ((r = canon_prefix(work, lit, c, &pre, &missing, &gone)) == 0) {
-		char *esc = path_escape(pre); /* a real name's characters are literal */
-		const char *head = !esc ? "" : strcmp(esc, "/") || !work[lit] ? esc : "";
-		if (!esc || !(*out = path_cat(head, strlen(head), work + lit, "")))
-			r = -ENOMEM;
-		free(esc);
+	if ((e = canon_prefix(work, lit, c ? c : &local)) &&
+	    (e->esc || (e->esc = path_escape(e->val)))) { /* a real name's characters are literal */
+		const char *head = strcmp(e->esc, "/") || !work[lit] ? e->esc : "";
+		if ((*out = path_cat(head, strlen(head), work + lit, "")))
+			r = 0;
 		if (absent)
-			*absent = r == 0 && gone && !work[lit];
+			*absent = r == 0 && e->absent && !work[lit];
 	}
-	free(pre);
+	path_cache_release(&local);
 	free(work);
 	return r;
 }

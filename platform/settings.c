@@ -35,9 +35,15 @@ enum settings_kind settings_kind_of(const char *home, const char *path)
 		const char *rel;
 		enum settings_kind k;
 	} files[] = {
-	    {"/.npmrc", SETTINGS_NPMRC},	   {"/.config/pip/pip.conf", SETTINGS_PIP},
-	    {"/.pip/pip.conf", SETTINGS_PIP},	   {"/.docker/config.json", SETTINGS_DOCKER},
-	    {"/.m2/settings.xml", SETTINGS_MAVEN}, {"/.gradle/gradle.properties", SETTINGS_GRADLE},
+	    {"/.npmrc", SETTINGS_NPMRC},
+	    {"/.config/pip/pip.conf", SETTINGS_PIP},
+	    {"/.pip/pip.conf", SETTINGS_PIP},
+	    {"/.docker/config.json", SETTINGS_DOCKER},
+	    {"/.m2/settings.xml", SETTINGS_MAVEN},
+	    {"/.gradle/gradle.properties", SETTINGS_GRADLE},
+	    {"/.config/pnpm/rc", SETTINGS_NPMRC},
+	    {"/.yarnrc", SETTINGS_YARNRC},
+	    {"/.config/nix/nix.conf", SETTINGS_NIX},
 	};
 	size_t h = home ? strlen(home) : 0;
 
@@ -150,6 +156,40 @@ static void gradle_line(struct buf *o, const char *l, size_t n, struct lines *st
 	put_value(o, l + e + 1, n - e - 1);
 }
 
+/* One line of yarn 1's .yarnrc: `key value` or `"key" "value"` at the top level, kept when
+ * the key names no secret (`"//registry.npmjs.org/:_authToken" x` is dropped); a comment, an
+ * indented line (part of a nested object), a quoted key with a backslash or no closing quote,
+ * or a key with no value is dropped. */
+static void yarnrc_line(struct buf *o, const char *l, size_t n)
+{
+	size_t ka = 0, ke, e, b = 0;
+
+	while (b < n && (l[b] == ' ' || l[b] == '\t'))
+		b++;
+	if (b == n) {
+		buf_add(o, "\n", 1);
+		return;
+	}
+	if (b > 0 || l[0] == '#')
+		return;
+	if (l[0] == '"') {
+		ka = 1;
+		for (ke = 1; ke < n && l[ke] != '"' && l[ke] != '\\'; ke++)
+			;
+		if (ke == n || l[ke] != '"')
+			return;
+		e = ke + 1;
+	} else {
+		for (ke = 0; ke < n && l[ke] != ' ' && l[ke] != '\t'; ke++)
+			;
+		e = ke;
+	}
+	if (ke == ka || e == n || (l[e] != ' ' && l[e] != '\t') || secret_key(l + ka, ke - ka))
+		return;
+	buf_add(o, l, e);
+	put_value(o, l + e, n - e);
+}
+
 /* One line (without its line end). */
 static void one_line(struct buf *o, enum settings_kind k, const char *l, size_t n, struct lines *st)
 {
@@ -158,6 +198,10 @@ static void one_line(struct buf *o, enum settings_kind k, const char *l, size_t 
 
 	if (k == SETTINGS_GRADLE) {
 		gradle_line(o, l, n, st);
+		return;
+	}
+	if (k == SETTINGS_YARNRC) {
+		yarnrc_line(o, l, n);
 		return;
 	}
 	while (b < n && (l[b] == ' ' || l[b] == '\t'))

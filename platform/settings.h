@@ -15,8 +15,10 @@
  * without comments, CDATA, the elements whose name is a secret (password, passphrase,
  * privateKey, …) and a <server>'s <configuration> (HTTP headers with tokens); a text or
  * attribute with an entity (&…;) is emptied; a DOCTYPE or anything it does not parse is
- * refused. Lines end at \n, \r\n or a lone \r, as Python, Java and Maven read them. settings_read
- * opens the file for it so that no link or renamed parent can make it read something else.
+ * refused. Yarn 1's .yarnrc keeps top-level `key value` lines (a key quoted or bare) whose
+ * key names no secret; an indented line (a nested object) is in doubt. Lines end at \n, \r\n or a
+ * lone \r, as Python, Java and Maven read them. settings_read opens the file for it so that no link
+ * or renamed parent can make it read something else.
  */
 #ifndef SBX_SETTINGS_H
 #define SBX_SETTINGS_H
@@ -32,11 +34,14 @@ enum settings_kind {
 	SETTINGS_DOCKER,
 	SETTINGS_MAVEN,
 	SETTINGS_GRADLE,
+	SETTINGS_YARNRC, /* yarn 1's ~/.yarnrc: key value lines */
+	SETTINGS_NIX,	 /* ~/.config/nix/nix.conf: key = value lines, no sections */
 };
 
-/* Which settings file path (canonical) is, for the canonical home: ~/.npmrc,
- * ~/.config/pip/pip.conf or ~/.pip/pip.conf, ~/.docker/config.json, ~/.m2/settings.xml,
- * ~/.gradle/gradle.properties; SETTINGS_NONE for anything else. */
+/* Which settings file path (canonical) is, for the canonical home: ~/.npmrc and pnpm's
+ * ~/.config/pnpm/rc (npmrc's format), ~/.config/pip/pip.conf or ~/.pip/pip.conf,
+ * ~/.docker/config.json, ~/.m2/settings.xml, ~/.gradle/gradle.properties, yarn 1's ~/.yarnrc,
+ * ~/.config/nix/nix.conf; SETTINGS_NONE for anything else. */
 enum settings_kind settings_kind_of(const char *home, const char *path);
 
 /* in (n bytes) without its secrets, NUL-terminated, into *out (caller frees). Returns 0,

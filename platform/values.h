@@ -21,6 +21,11 @@ struct pol_value {
 struct pol_list {
 	struct pol_value *v;
 	size_t n, cap;
+	/* shell/profile.c's duplicate index: open addressing on hash, slots hold an index + 1.
+	 * Trusted only while ixn == n (ixn is set to SIZE_MAX by anything that removes a value;
+	 * code that changes v another way sets it so too, or leaves n != ixn). */
+	unsigned *ix;
+	size_t ixcap, ixn;
 };
 
 /* A tmpfs size: bytes, or a percentage of the physical memory (pct 1-100, bytes 0). */

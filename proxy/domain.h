@@ -27,6 +27,11 @@ int domain_pattern_parse(const char *text, struct domain_pattern *out, char **er
  * are let through by p. */
 bool domain_match(const struct domain_pattern *p, const char *host, unsigned port);
 
+/* The one spelling of host name host the matcher compares (lowercase, IDN labels as
+ * punycode, no trailing dot) into out: the name to resolve, so that the name looked up is
+ * the name judged. Returns 0, or -1 when host is not a valid name (no pattern matches it). */
+int domain_name_norm(const char *host, char *out, size_t size);
+
 /* true when every host:port inner lets through is also let through by outer. */
 bool domain_covers(const struct domain_pattern *outer, const struct domain_pattern *inner);
 

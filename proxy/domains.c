@@ -212,8 +212,8 @@ static int name_norm(const char *in, char *out, size_t size)
 	size_t o = 0, len = strlen(in);
 	if (len && in[len - 1] == '.')
 		len--;
-	if (!len)
-		return -1;
+	if (!len || in[len - 1] == '.')
+		return -1; /* one trailing dot only: "a.example.." has an empty label */
 	for (size_t i = 0; i < len;) {
 		size_t j = i;
 		while (j < len && in[j] != '.')
@@ -414,6 +414,11 @@ bool domain_match(const struct domain_pattern *p, const char *host, unsigned por
 	if (p->kind != DOM_NAME || name_norm(buf, norm, sizeof(norm)) < 0)
 		return false;
 	return host_ok(p, norm);
+}
+
+int domain_name_norm(const char *host, char *out, size_t size)
+{
+	return name_norm(host, out, size);
 }
 
 bool domain_covers(const struct domain_pattern *outer, const struct domain_pattern *inner)

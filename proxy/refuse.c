@@ -4,16 +4,22 @@
  * - The host is hostile: a byte outside letters, digits and "-._:" is written as \xHH, so
  *   no CR, LF or other control byte from it reaches a response; such a host is never put
  *   in a suggested policy line.
+ * - A suggested line is one the policy parser takes and that lets the refused request
+ *   through (refuse_grant_line), never a guess.
  * - The other strings (reason, profile, file) are the daemon's, but paths may hold any byte:
  *   control bytes in them are escaped too.
  * - Every response is complete and self-delimiting: Content-Length, Connection: close.
  *   The output buffer is the caller's; nothing is written past cap.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proxy/refuse.h"
+
+#include "proxy/domain.h"
 
 #include "platform/buf.h"
 
@@ -75,6 +81,34 @@ int refuse_host_is_plain(const char *host)
 	return 1;
 }
 
+int refuse_grant_line(const char *host, uint16_t port, char *out, size_t cap)
+{
+	struct domain_pattern pat;
+	char text[300], *err = NULL;
+	bool web = port == 80 || port == 443;
+	int r;
+
+	if (!refuse_host_is_plain(host) || port == 0)
+		return -1;
+	/* localhost on a web port too: only localhost:PORT is a grant of the loopback */
+	if (strchr(host, ':'))
+		r = web ? snprintf(text, sizeof(text), "%s", host)
+			: snprintf(text, sizeof(text), "[%s]:%u", host, (unsigned)port);
+	else if (web && strcmp(host, "localhost") != 0)
+		r = snprintf(text, sizeof(text), "%s", host);
+	else
+		r = snprintf(text, sizeof(text), "%s:%u", host, (unsigned)port);
+	if (r < 0 || (size_t)r >= sizeof(text))
+		return -1;
+	/* offered only when the policy takes it and it lets this very request through */
+	r = domain_pattern_parse(text, &pat, &err);
+	free(err);
+	if (r < 0 || !domain_match(&pat, host, port))
+		return -1;
+	r = snprintf(out, cap, "allow_domains += %s", text);
+	return r < 0 || (size_t)r >= cap ? -1 : 0;
+}
+
 static const char *status_phrase(int status)
 {
 	static const struct {
@@ -120,19 +154,17 @@ static ssize_t respond(int status, body_fn body, const void *arg, char *out, siz
 
 static void suggest(struct fbuf *w, const struct refuse_info *ri)
 {
+	char line[320];
+
 	if (ri->line && !*ri->line)
 		return;
-	if (!ri->line && !refuse_host_is_plain(ri->host)) {
-		fbuf_puts(w, "The host name is not valid, so no policy line can allow it.\n");
+	if (!ri->line && refuse_grant_line(ri->host, ri->port, line, sizeof(line)) < 0) {
+		fbuf_puts(w, "The host name is not valid in allow_domains (a full name, e.g. "
+			     "host.example.com), so no policy line can allow it.\n");
 		return;
 	}
 	fbuf_puts(w, "To allow it, add this line to that section:\n\n    ");
-	if (ri->line) {
-		w_text(w, ri->line);
-	} else {
-		fbuf_puts(w, "allow_domains += ");
-		w_host(w, ri->host, ri->port == 80 || ri->port == 443 ? 0 : ri->port);
-	}
+	w_text(w, ri->line ? ri->line : line);
 	fbuf_puts(w, "\n");
 }
 

@@ -3,7 +3,8 @@
  * upstream failures; a bare status for malformed requests. Every response has
  * Content-Length and Connection: close.
  *
- * Pure; nothing allocates. The host comes from hostile input: any byte outside a strict
+ * Pure; nothing allocates but refuse_grant_line's check of its pattern (freed at once).
+ * The host comes from hostile input: any byte outside a strict
  * host name set is shown escaped (\xHH), never copied raw. */
 #ifndef SBX_PROXY_REFUSE_H
 #define SBX_PROXY_REFUSE_H
@@ -17,8 +18,8 @@ struct refuse_info {
 	const char *reason;  /* e.g. "not in allow_domains", "resolves to 127.0.0.1 (loopback)" */
 	const char *profile; /* the section, e.g. "[profile node]"; NULL: not shown */
 	const char *file;    /* the file that defines it; NULL: "the built-in default policy" */
-	const char *line;    /* the line to add; NULL: "allow_domains += HOST" (HOST:PORT when the
-			      * port is not 80 or 443); "": no line offered */
+	const char *line;    /* the line to add; NULL: refuse_grant_line's (none when it has
+			      * none); "": no line offered */
 };
 
 /* Writes a complete "403 Forbidden" response into out[0..cap). Returns its length, or
@@ -42,6 +43,13 @@ ssize_t refuse_http_502(const char *host, uint16_t port, enum refuse_upstream wh
 /* Writes a complete response with status (400, 414, 431, 501, 505, …) and a one-line
  * body "sbxsh: MESSAGE" (e.g. http_strerror()'s text). Returns its length or -ENOSPC. */
 ssize_t refuse_http_status(int status, const char *message, char *out, size_t cap);
+
+/* The policy line that would allow host:port ("allow_domains += host", with ":port" unless
+ * a web port — always for localhost, whose web-port pattern grants no loopback; IPv6 in
+ * brackets with a port) into out. Returns 0, or -1 when no line can: the host needs
+ * escaping, or the pattern would be refused by the policy (a dotless name, a bad label) or
+ * not match the request. */
+int refuse_grant_line(const char *host, uint16_t port, char *out, size_t cap);
 
 /* 1 when every byte of host is a letter, digit, '-', '.', '_' or ':' (and it is 1..255
  * bytes), so it can be shown and named in policy as is; else 0. */

@@ -15,6 +15,7 @@
 #include "proxy/tls_sni.h"
 
 enum {
+	TLS_RECORD_ALERT = 21,
 	TLS_RECORD_HANDSHAKE = 22,
 	TLS_HS_CLIENT_HELLO = 1,
 	TLS_RECORD_MAX = 16384,
@@ -32,19 +33,50 @@ struct rd {
 	size_t hs, limit; /* handshake bytes read; how many may be */
 };
 
+/* Whether the first record's header h (have bytes) starts what a TLS server would take for
+ * a handshake: 0 when it does (parse it), TLS_SNI_NOT_TLS, TLS_SNI_MALFORMED (refuse) or
+ * TLS_SNI_PARTIAL. Servers are looser than RFC 8446 about a first record, and whatever one
+ * of them accepts must be parsed here, or the ClientHello after it reaches the server with
+ * its name unchecked:
+ * - OpenSSL and BoringSSL check only the record version's major byte (3) on a first record,
+ *   not the minor one ("16 03 05 …" is a ClientHello to them);
+ * - Go's crypto/tls takes any version below 0x1000 there ("16 00 01 …");
+ * - Go and BoringSSL skip a warning alert before the ClientHello.
+ * A first record that is a 2-byte alert is refused; a handshake record with major 3 is
+ * parsed; one with another major below 0x10 is parsed when it goes on like a ClientHello
+ * (type 1, a length below 64 KiB, client version 3.x), else it is no TLS. */
+static int first_record(const uint8_t *h, size_t have)
+{
+	if (have >= 1 && h[0] != TLS_RECORD_HANDSHAKE && h[0] != TLS_RECORD_ALERT)
+		return TLS_SNI_NOT_TLS;
+	if (have >= 2 && h[1] >= 0x10)
+		return TLS_SNI_NOT_TLS;
+	if (h[0] == TLS_RECORD_ALERT) {
+		if (have < 5)
+			return TLS_SNI_PARTIAL;
+		return h[3] == 0 && h[4] == 2 ? TLS_SNI_MALFORMED : TLS_SNI_NOT_TLS;
+	}
+	if (have >= 2 && h[1] == 3)
+		return 0;
+	if (have < 10)
+		return TLS_SNI_PARTIAL;
+	return h[5] == TLS_HS_CLIENT_HELLO && h[6] == 0 && h[9] == 3 ? 0 : TLS_SNI_NOT_TLS;
+}
+
 /* Checks the record header at r->pos as far as present; the first one decides NOT_TLS. */
 static int rd_record(struct rd *r)
 {
 	const uint8_t *h = r->buf + r->pos;
 	size_t have = r->len - r->pos, rlen;
-	int bad = r->nrec == 0 ? TLS_SNI_NOT_TLS : TLS_SNI_MALFORMED;
+	int e;
 
-	if (have >= 1 && h[0] != TLS_RECORD_HANDSHAKE)
-		return bad;
-	if (have >= 2 && h[1] != 3)
-		return bad;
-	if (have >= 3 && h[2] > 4)
-		return bad;
+	if (r->nrec == 0) {
+		if ((e = first_record(h, have)) != 0)
+			return e;
+	} else if ((have >= 1 && h[0] != TLS_RECORD_HANDSHAKE) || (have >= 2 && h[1] != 3) ||
+		   (have >= 3 && h[2] > 4)) {
+		return TLS_SNI_MALFORMED;
+	}
 	if (have < 5)
 		return TLS_SNI_PARTIAL;
 	rlen = (size_t)h[3] << 8 | h[4];

@@ -418,6 +418,68 @@ static void best_in(const struct pol_list *l, const char *path, int which, struc
 	}
 }
 
+/* path matches a proper prefix of pat's components (no braces): a directory there could hold
+ * a match. A "**" can stand for any depth, so anything that reaches one is on the way. */
+static bool prefix_comps(const char *pat, const char *path)
+{
+	while (*pat == '/')
+		pat++;
+	while (*path == '/')
+		path++;
+	if (!*pat)
+		return false;
+	if (!*path)
+		return true;
+	const char *pe = strchr(pat, '/'), *xe = strchr(path, '/');
+	size_t pl = pe ? (size_t)(pe - pat) : strlen(pat),
+	       xl = xe ? (size_t)(xe - path) : strlen(path);
+	char pc[NAME_MAX * 2 + 2], xc[NAME_MAX + 1];
+
+	if (pl == 2 && pat[0] == '*' && pat[1] == '*')
+		return true;
+	if (pl >= sizeof(pc) || xl >= sizeof(xc))
+		return true; /* no real name is that long: fail closed */
+	memcpy(pc, pat, pl);
+	pc[pl] = '\0';
+	memcpy(xc, path, xl);
+	xc[xl] = '\0';
+	return fnmatch(pc, xc, FNM_PERIOD) == 0 && prefix_comps(pat + pl, path + xl);
+}
+
+static bool glob_on_the_way(const char *pat, const char *path)
+{
+	struct strv alts = {0};
+	bool hit = false;
+
+	if (path_brace_expand(pat, &alts) != 0) {
+		strv_release(&alts);
+		return true; /* fail closed */
+	}
+	for (size_t i = 0; !hit && i < alts.n; i++)
+		hit = prefix_comps(alts.v[i], path);
+	strv_release(&alts);
+	return hit;
+}
+
+const struct pol_value *judge_deny_glob(const struct judge_ctx *c, const char *path, bool dir_to)
+{
+	struct best w = {0};
+
+	if (!c->prof || path[0] != '/')
+		return NULL;
+	best_in(&c->prof->write, path, 0, &w);
+	best_in(&c->prof->deny_write, path, 1, &w);
+	if (w.v && w.which == 1 && path_has_glob(w.v->value))
+		return w.v;
+	for (size_t i = 0; dir_to && i < c->prof->deny_write.n; i++) {
+		const char *v = c->prof->deny_write.v[i].value;
+
+		if (v && v[0] == '/' && path_has_glob(v) && glob_on_the_way(v, path))
+			return &c->prof->deny_write.v[i];
+	}
+	return NULL;
+}
+
 /* Without a spec: the profile's own most specific rule. */
 static enum vis vis_profile(const struct judge_ctx *c, const char *p)
 {

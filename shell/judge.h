@@ -104,6 +104,13 @@ char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
 bool judge_glob_match(const char *pat, const char *path);
 bool judge_glob_covers(const char *pat, const char *path);
 
+/* For the guard (mand_ctx.deny_glob): the profile's deny_write glob that holds path — the
+ * most specific of its write and deny_write rules covering path is a deny_write with a glob
+ * (a name made after the start, which no read-only bind covers) — or, with dir_to (a
+ * directory renamed to path), any deny_write glob a match of which could lie below path
+ * (the directory brings its names there unchecked). NULL when none. */
+const struct pol_value *judge_deny_glob(const struct judge_ctx *c, const char *path, bool dir_to);
+
 const char *judge_kind_name(enum viol_kind k);
 
 /* A directory the guard renamed, from → to (real sandbox paths; exchange: RENAME_EXCHANGE,

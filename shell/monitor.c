@@ -142,6 +142,17 @@ static const char **repo_dirs(const struct monitor *m, const struct judge_ctx *j
 		dirs[(*n)++] = jc->spec->cwd;
 	for (size_t i = 0; i < m->mc.ngrants; i++)
 		dirs[(*n)++] = m->grants[i];
+	/* once each: the project is usually the cwd and a write grant too, and each is a
+	 * repository's stat and three config reads */
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		size_t j = 0;
+		while (j < k && strcmp(dirs[j], dirs[i]) != 0)
+			j++;
+		if (j == k)
+			dirs[k++] = dirs[i];
+	}
+	*n = k;
 	return dirs;
 }
 
@@ -252,6 +263,15 @@ static int hold_origin(struct monitor *m, int r, size_t n0, const struct pol_val
 	return 0;
 }
 
+/* mand_ctx.deny_glob: the profile's deny_write glob that holds path (judge_deny_glob). */
+static const char *deny_glob(void *arg, const char *path, bool dir_to)
+{
+	const struct monitor *m = arg;
+	const struct pol_value *v = judge_deny_glob(&m->jc, path, dir_to);
+
+	return v ? v->value : NULL;
+}
+
 /* What the policy's deny_read and deny_write hold where a command could write, for the guard
  * (mand_ctx.holds): the deny_write paths that do not exist (the mounts bind the others
  * read-only; a glob's matches are only what exists at start: docs/sbxsh.ini.5.md), then what
@@ -300,6 +320,13 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 	}
 	m->mc.holds = (const char *const *)m->holds.v;
 	m->mc.nholds = m->holds.n;
+	/* a glob holds the names it matches made later too: asked only when there is one */
+	for (size_t i = 0; l && i < l->n; i++)
+		if (l->v[i].value && l->v[i].value[0] == '/' && path_has_glob(l->v[i].value)) {
+			m->mc.deny_glob = deny_glob;
+			m->mc.deny_glob_arg = m;
+			break;
+		}
 	return r;
 }
 
@@ -420,7 +447,7 @@ static int push_new(struct strv *sv, const char *fmt, ...)
  * SBXSH_CONFIG) and the system directory. */
 static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 {
-	static const char *const state[] = {"sbxsh", "mise"};
+	static const char *const state[] = {"sbxsh", "mise", "nvim/trust"};
 	size_t ncfg, ndat, ncac, nfixed;
 	const char *const *cfg = mandatory_xdg_config(&ncfg);
 	const char *const *dat = mandatory_xdg_data(&ndat);
@@ -430,7 +457,7 @@ static int find_fixed(struct monitor *m, const struct judge_ctx *jc)
 		const char *const *v;
 		size_t n;
 	} xdg[4] = {{getenv("XDG_CONFIG_HOME"), cfg, ncfg},
-		    {getenv("XDG_STATE_HOME"), state, 2},
+		    {getenv("XDG_STATE_HOME"), state, sizeof(state) / sizeof(state[0])},
 		    {getenv("XDG_DATA_HOME"), dat, ndat},
 		    {getenv("XDG_CACHE_HOME"), cac, ncac}};
 	/* the user file loaded (--config, SBXSH_CONFIG or the default), SBXSH_CONFIG's even when
@@ -743,6 +770,15 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 				? "a path deny_read hides, or a directory holding one"
 				: "a path deny_write makes read-only, or a directory holding one";
 			v.rule = m->hold_of[i];
+		}
+	/* a deny_write glob's match made after the start (mand_ctx.deny_glob): the rule is
+	 * the pattern itself */
+	for (size_t i = 0;
+	     ref->hit->lift == MAND_DENY_WRITE && m->jc.prof && i < m->jc.prof->deny_write.n; i++)
+		if (ref->hit->rule == m->jc.prof->deny_write.v[i].value) {
+			v.why = VW_DENY_WRITE;
+			v.mandatory = NULL;
+			v.rule = &m->jc.prof->deny_write.v[i];
 		}
 	snprintf(v.path, sizeof(v.path), "%s", ref->path);
 	if (!kept(m, VK_WRITE, v.path))

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,28 +35,62 @@ static unsigned value_hash(const char *v)
 	return h;
 }
 
-static int list_add_absent(struct pol_list *l, const char *v, const char *file, unsigned line,
-			   bool absent)
+/* Finds v's slot in l's index, rebuilding the index first when it is not current (a value was
+ * removed, or the list was changed outside list_add_owned). Returns the slot: empty, or v's. */
+static unsigned *list_slot(struct pol_list *l, const char *v, unsigned h, bool *oom)
+{
+	if (!l->ix || l->ixn != l->n || (l->n + 1) * 2 > l->ixcap) {
+		size_t cap = 64;
+		while (cap < (l->n + 1) * 4)
+			cap *= 2;
+		unsigned *ix = calloc(cap, sizeof(*ix));
+		if (!ix) {
+			*oom = true;
+			return NULL;
+		}
+		for (size_t i = 0; i < l->n; i++) {
+			size_t j = l->v[i].hash & (cap - 1);
+			while (ix[j])
+				j = (j + 1) & (cap - 1);
+			ix[j] = (unsigned)i + 1;
+		}
+		free(l->ix);
+		l->ix = ix, l->ixcap = cap, l->ixn = l->n;
+	}
+	for (size_t j = h & (l->ixcap - 1);; j = (j + 1) & (l->ixcap - 1)) {
+		unsigned i = l->ix[j];
+		if (!i || (l->v[i - 1].hash == h && strcmp(l->v[i - 1].value, v) == 0))
+			return &l->ix[j];
+	}
+}
+
+/* Adds v (taking it: freed on a duplicate or an error) unless l holds it already. */
+static int list_add_owned(struct pol_list *l, char *v, const char *file, unsigned line, bool absent)
 {
 	unsigned h = value_hash(v);
+	bool oom = false;
+	unsigned *slot = list_slot(l, v, h, &oom);
 
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].hash == h && strcmp(l->v[i].value, v) == 0)
-			return 0;
+	if (!slot || *slot) {
+		free(v);
+		return oom ? -ENOMEM : 0;
+	}
 	struct pol_value *nv = array_grow(l->v, &l->cap, l->n + 1, sizeof(*nv));
-	if (!nv)
+	if (!nv) {
+		free(v);
 		return -ENOMEM;
+	}
 	l->v = nv;
-	char *c = strdup(v);
-	if (!c)
-		return -ENOMEM;
-	l->v[l->n++] = (struct pol_value){c, file, line, h, absent};
+	l->v[l->n++] = (struct pol_value){v, file, line, h, absent};
+	*slot = (unsigned)l->n;
+	l->ixn = l->n;
 	return 0;
 }
 
 static int list_add(struct pol_list *l, const char *v, const char *file, unsigned line)
 {
-	return list_add_absent(l, v, file, line, false);
+	char *c = strdup(v);
+	return c ? list_add_owned(l, c, file, line, false) : -ENOMEM;
 }
 
 static void list_remove_at(struct pol_list *l, size_t i)
@@ -63,6 +98,7 @@ static void list_remove_at(struct pol_list *l, size_t i)
 	free(l->v[i].value);
 	memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(l->v[0]));
 	l->n--;
+	l->ixn = SIZE_MAX;
 }
 
 static void list_del(struct pol_list *l, const char *v, bool by_name)
@@ -80,12 +116,14 @@ static void list_clear(struct pol_list *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i].value);
 	l->n = 0;
+	l->ixn = SIZE_MAX;
 }
 
 void policy_list_release(struct pol_list *l)
 {
 	list_clear(l);
 	free(l->v);
+	free(l->ix);
 	*l = (struct pol_list){0};
 }
 
@@ -546,11 +584,12 @@ static int apply_token(struct rstate *st, const struct pol_op *op, struct pol_li
 			break;
 		if (r > 0) /* names nothing: no project */
 			return 0;
-		if (op->op == OP_DEL)
+		if (op->op == OP_DEL) {
 			list_del(l, v, op->key == K_ENV_SET);
-		else
-			r = list_add_absent(l, v, op->file, op->line, absent);
-		free(v);
+			free(v);
+		} else {
+			r = list_add_owned(l, v, op->file, op->line, absent);
+		}
 	}
 	return r;
 }

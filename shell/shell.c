@@ -124,6 +124,7 @@ static void clear_list(struct pol_list *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i].value);
 	l->n = 0;
+	l->ixn = SIZE_MAX; /* shell/profile.c's index of it */
 }
 
 /* A person at a terminal whose own policy file does not load is not locked out: a shell in
@@ -321,6 +322,7 @@ static void quiet_tools(struct run *r)
 		v[l->n].file = "<sbxsh>";
 		v[l->n++].line = 0;
 	}
+	l->ixn = SIZE_MAX; /* shell/profile.c's index no longer covers it */
 	free(home);
 }
 

@@ -47,12 +47,24 @@ struct entry {
 	enum kind kind;
 };
 
+/* A directory's names as one readdir saw them (glob_push: one read per plan, shared by every
+ * pattern whose last component alone holds the wildcards, e.g. ~/.config/opera* and
+ * ~/.config/vivaldi*). */
+struct dirlist {
+	char *dir;
+	struct strv names;
+	unsigned char *types; /* d_type of each name */
+	bool unreadable;      /* opendir failed: no match there, as glob(3) without GLOB_ERR */
+};
+
 struct plan {
 	struct entry *v;
 	size_t n, cap;
 	struct strv writes; /* effective write roots, canonical, existing directories */
 	struct strv *notices, *errors;
 	bool made; /* a missing grant's directories were created: the resolver's "absent" is old */
+	struct dirlist *dirs;
+	size_t ndirs, capdirs;
 };
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
@@ -151,14 +163,117 @@ static void collapse_starstar(char *pat)
 		pat[n - 3] = '\0';
 }
 
+/* pl's listing of dir, read now if it was not; NULL with *err set when out of memory. */
+static const struct dirlist *dir_list(struct plan *pl, const char *dir, int *err)
+{
+	for (size_t i = 0; i < pl->ndirs; i++)
+		if (strcmp(pl->dirs[i].dir, dir) == 0)
+			return &pl->dirs[i];
+	struct dirlist *nv = array_grow(pl->dirs, &pl->capdirs, pl->ndirs + 1, sizeof(*nv));
+	if (!nv) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	pl->dirs = nv;
+	struct dirlist d = {.dir = strdup(dir)};
+	size_t cap = 0;
+	DIR *dh = d.dir ? opendir(dir) : NULL;
+	struct dirent *de;
+	d.unreadable = !dh;
+	while (dh && (de = readdir(dh))) {
+		unsigned char *t = array_grow(d.types, &cap, d.names.n + 1, 1);
+		if (t)
+			d.types = t;
+		if (!t || strv_push(&d.names, de->d_name) < 0) {
+			*err = -ENOMEM;
+			break;
+		}
+		d.types[d.names.n - 1] = de->d_type;
+	}
+	if (dh)
+		closedir(dh);
+	if (!d.dir || *err) {
+		free(d.dir);
+		strv_release(&d.names);
+		free(d.types);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	pl->dirs[pl->ndirs++] = d;
+	return &pl->dirs[pl->ndirs - 1];
+}
+
+static void dirs_release(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->ndirs; i++) {
+		free(pl->dirs[i].dir);
+		strv_release(&pl->dirs[i].names);
+		free(pl->dirs[i].types);
+	}
+	free(pl->dirs);
+}
+
+/* pat's hits when only its last component holds wildcards ('*' or '?'), with nothing else
+ * special anywhere (no '\\', '[', ']', '{', '}'): what glob(3) finds (musl's do_glob: one
+ * readdir of the directory, each name fnmatch'ed with FNM_PERIOD, "." and ".." included, an
+ * lstat only for a name whose type readdir did not say), from pl's one read of the directory.
+ * Returns 1 when pat is not of that form (glob(3) then), else 0 or -ENOMEM. */
+static int glob_last(struct plan *pl, const char *pat, struct strv *out)
+{
+	const char *slash = strrchr(pat, '/'), *last = slash ? slash + 1 : NULL;
+	int err = 0;
+
+	if (!slash || pat[0] != '/' || !*last || strpbrk(pat, "\\[]{}") || !strpbrk(last, "*?"))
+		return 1;
+	for (const char *c = pat; c < slash; c++)
+		if (*c == '*' || *c == '?')
+			return 1;
+	size_t dl = (size_t)(slash - pat);
+	char dir[PATH_MAX];
+	if (dl + 1 >= sizeof(dir))
+		return 1;
+	memcpy(dir, pat, dl);
+	dir[dl] = '\0';
+	const struct dirlist *d = dir_list(pl, dl ? dir : "/", &err);
+	if (!d || d->unreadable)
+		return err;
+	/* what a name must start and end with (last has only '*' and '?' as specials): most
+	 * names fail these before fnmatch, which costs ~1,000 instructions a name */
+	size_t pre = strcspn(last, "*?"), ll = strlen(last), suf = 0;
+	while (suf < ll && last[ll - 1 - suf] != '*' && last[ll - 1 - suf] != '?')
+		suf++;
+	for (size_t i = 0; i < d->names.n; i++) {
+		const char *name = d->names.v[i];
+		size_t nl = strlen(name);
+		if (nl < pre + suf || strncmp(name, last, pre) != 0 ||
+		    memcmp(name + nl - suf, last + ll - suf, suf) != 0 ||
+		    fnmatch(last, name, FNM_PERIOD) != 0)
+			continue;
+		char *hit = path_cat(dir, dl, "/", name);
+		struct stat st;
+		if (!hit)
+			return -ENOMEM;
+		if (d->types[i] == DT_UNKNOWN && lstat(hit, &st) < 0) {
+			free(hit);
+			continue;
+		}
+		if (strv_push_owned(out, hit) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* glob(3) on each brace alternative (path_brace_expand: GLOB_BRACE is not in every C
  * library this is built with). */
-static int glob_push(const char *pat, struct strv *out)
+static int glob_push(struct plan *pl, const char *pat, struct strv *out)
 {
 	struct strv alts = {0};
 	int r = path_brace_expand(pat, &alts);
 
 	for (size_t a = 0; r == 0 && a < alts.n; a++) {
+		if ((r = glob_last(pl, alts.v[a], out)) <= 0)
+			continue;
+		r = 0;
 		glob_t g;
 		int gr = glob(alts.v[a], GLOB_NOSORT, NULL, &g);
 		if (gr == GLOB_NOMATCH)
@@ -176,7 +291,7 @@ static int glob_push(const char *pat, struct strv *out)
 }
 
 /* Expands pattern into existing paths; a middle "**" spans 0..STARSTAR_DEPTH levels. */
-static int expand_glob(const char *pattern, struct strv *out)
+static int expand_glob(struct plan *pl, const char *pattern, struct strv *out)
 {
 	char *pat = strdup(pattern);
 	int r = pat ? 0 : -ENOMEM;
@@ -185,7 +300,7 @@ static int expand_glob(const char *pattern, struct strv *out)
 		collapse_starstar(pat);
 	char *ss = pat ? strstr(pat, "/**/") : NULL;
 	if (r == 0 && !ss) {
-		r = has_glob(pat) ? glob_push(pat, out) : 0;
+		r = has_glob(pat) ? glob_push(pl, pat, out) : 0;
 		if (r == 0 && !has_glob(pat)) {
 			char *lit = unescape(pat);
 			struct stat st;
@@ -202,7 +317,7 @@ static int expand_glob(const char *pattern, struct strv *out)
 		if (asprintf(&p, "%.*s%s%s", (int)head, pat, mid, ss + 4) < 0)
 			r = -ENOMEM;
 		else
-			r = glob_push(p, out);
+			r = glob_push(pl, p, out);
 		free(p);
 	}
 	free(pat);
@@ -212,7 +327,7 @@ static int expand_glob(const char *pattern, struct strv *out)
 /* Expands one policy value into canonical paths (literal: one, existing or not). Literals
  * come canonical from the policy engine (policy.h); canon re-checks them (write grants,
  * whose links must be judged). */
-static int expand(const char *value, bool canon, struct strv *out)
+static int expand(struct plan *pl, const char *value, bool canon, struct strv *out)
 {
 	struct strv hits = {0};
 	int r = 0;
@@ -228,7 +343,7 @@ static int expand(const char *value, bool canon, struct strv *out)
 		return strv_push_owned(out, lit);
 	}
 	if (has_glob(value)) {
-		r = expand_glob(value, &hits);
+		r = expand_glob(pl, value, &hits);
 	} else {
 		char *lit = unescape(value);
 		r = lit ? strv_push_owned(&hits, lit) : -ENOMEM;
@@ -256,7 +371,7 @@ static int add_reads(struct plan *pl, const struct sandbox_req *p)
 	}
 	for (size_t i = 0; r == 0 && i < p->read.n; i++) {
 		struct strv hits = {0};
-		r = expand(p->read.v[i].value, true, &hits);
+		r = expand(pl, p->read.v[i].value, true, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++) {
 			if (p->hermetic && strcmp(hits.v[j], "/") == 0)
 				continue; /* hermetic: the system directories replace "/" */
@@ -527,7 +642,7 @@ static int add_writes(struct plan *pl, const struct sandbox_req *p, const struct
 		const struct pol_value *v = &p->write.v[i];
 		struct strv hits = {0}; /* as spelled: a glob's hits, or the literal */
 		if (has_glob(v->value))
-			r = expand_glob(v->value, &hits);
+			r = expand_glob(pl, v->value, &hits);
 		else
 			r = strv_push_owned(&hits, unescape(v->value));
 		if (r == 0 && hits.n == 0) {
@@ -680,7 +795,7 @@ static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 			continue;
 		}
 		struct strv hits = {0};
-		r = expand(v->value, false, &hits);
+		r = expand(pl, v->value, false, &hits);
 		for (size_t j = 0; r == 0 && j < hits.n; j++)
 			r = add_deny_hit(pl, hits.v[j], k);
 		strv_release(&hits);
@@ -735,7 +850,7 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 	struct strv hits = {0};
 	char *one[] = {p, NULL};
 	if (strchr(name, '*'))
-		r = glob_push(p, &hits);
+		r = glob_push(pl, p, &hits);
 	else /* most names: one path, no vector made for it */
 		hits = (struct strv){.v = one, .n = 1};
 	for (size_t i = 0; r == 0 && i < hits.n; i++) {
@@ -1372,8 +1487,11 @@ static bool known_token(const char *s)
 		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
 			continue;
 		for (size_t i = 0; i < sizeof(k) / sizeof(*k); i++) {
-			size_t l = strlen(k[i].prefix), n = 0;
+			size_t l, n = 0;
 
+			if (*p != k[i].prefix[0]) /* most words: one compare per prefix */
+				continue;
+			l = strlen(k[i].prefix);
 			if (strncmp(p, k[i].prefix, l) != 0)
 				continue;
 			while (isalnum((unsigned char)p[l + n]) ||
@@ -1602,6 +1720,7 @@ static void plan_release(struct plan *pl)
 		free(pl->v[i].path);
 	free(pl->v);
 	strv_release(&pl->writes);
+	dirs_release(pl);
 }
 
 int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struct sandbox_spec *out,

@@ -79,7 +79,9 @@ void conn_close(struct pconn *p)
 	if (p->closing)
 		return;
 	p->closing = true;
-	if (p->st == P_DIAL)
+	if (p->dns_wait)
+		dial_forget(p);
+	else if (p->st == P_DIAL)
 		uv_cancel((uv_req_t *)&p->gai);
 	p->st = P_CLOSED;
 	splice_close(p);

@@ -63,6 +63,8 @@ struct pconn {
 	unsigned tried;	     /* connects attempted */
 	char guard_why[160]; /* why the guard refused the last address it refused */
 	uv_getaddrinfo_t gai;
+	bool dns_wait;		/* waiting for one of its command's lookup slots (dial.c) */
+	struct pconn *dns_next; /* the command's queue of waiting lookups */
 	uv_connect_t creq;
 	char why[160]; /* why the last address was skipped or failed */
 	/* HTTP */
@@ -138,5 +140,7 @@ void splice_close(struct pconn *p);
 void dial_start(struct pconn *p);
 /* dial.c: loopback reach: 127.0.0.1:port, else [::1]:port. */
 void dial_loopback(struct pconn *p);
+/* dial.c: p closes while its lookup waits for a slot: takes it off its command's queue. */
+void dial_forget(struct pconn *p);
 
 #endif

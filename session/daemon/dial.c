@@ -5,10 +5,13 @@
  *   sockaddr it judged is the one passed to connect; nothing is resolved twice);
  * - loopback, unspecified, link-local, metadata, multicast, broadcast and reserved addresses,
  *   and the host's own interface addresses, are refused unless the policy named that address
- *   (or localhost:PORT) literally; IPv4-mapped and other spellings are judged as one address
- *   (proxy/addr.c normalises);
+ *   (or localhost:PORT) literally; localhost:PORT is dialled as 127.0.0.1 and ::1, never
+ *   resolved (a resolver may say anything for "localhost."); IPv4-mapped and other spellings are
+ * judged as one address (proxy/addr.c normalises);
  * - a refused or failed address moves on to the next one the name resolved to, never to
  *   an address that was not checked;
+ * - a command runs at most DNS_PER_CMD name lookups at once (the rest wait in its own
+ *   queue), so one command's slow names cannot hold every resolver thread of the session;
  * - an upstream failure (no such name, connection refused, timed out) is kept as a note for
  *   the command's END reply (cmd_note): the front end says which host could not be reached,
  *   since clients often show only a status. A guard refusal is a refusal, not a note.
@@ -25,6 +28,11 @@
 #include "session/daemon/sessd.h"
 
 #define OWN_MAX 128
+/* Name lookups one command runs at once; its others wait in its own queue. The resolver's
+ * threads (UV_THREADPOOL_SIZE, set by sessiond_main.c) are shared by every command: names
+ * that never answer (a zone whose servers are down, or slow on purpose) must not hold them
+ * all, or every other command of the session waits behind one. */
+#define DNS_PER_CMD 4
 
 /* The host's own addresses, looked up again when older than a few seconds. */
 static int own_address(const struct addr_ip *ip)
@@ -164,10 +172,44 @@ static void add_cand(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 	p->candlen[p->ncand++] = len;
 }
 
+static void resolve(struct pconn *p);
+
+/* A lookup of c's ended: its slot goes to the next one waiting. */
+static void dns_slot_free(struct cmd *c)
+{
+	c->ndns--;
+	while (c->ndns < DNS_PER_CMD && c->dns_head) {
+		struct pconn *n = c->dns_head;
+		c->dns_head = n->dns_next;
+		if (!c->dns_head)
+			c->dns_tail = NULL;
+		n->dns_next = NULL;
+		n->dns_wait = false;
+		resolve(n);
+	}
+}
+
+void dial_forget(struct pconn *p)
+{
+	struct cmd *c = p->cmd;
+	struct pconn **q = &c->dns_head, *prev = NULL;
+
+	for (; *q && *q != p; q = &(*q)->dns_next)
+		prev = *q;
+	if (*q) {
+		*q = p->dns_next;
+		if (c->dns_tail == p)
+			c->dns_tail = prev;
+	}
+	p->dns_next = NULL;
+	p->dns_wait = false;
+}
+
 static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 {
 	struct pconn *p = req->data;
 
+	dns_slot_free(p->cmd);
 	if (p->closing) {
 		uv_freeaddrinfo(res);
 		conn_release(p);
@@ -200,20 +242,56 @@ static void literal_cand(struct pconn *p, const struct addr_ip *ip)
 	}
 }
 
+/* The candidates of the host's loopback at p->port: 127.0.0.1, then ::1. */
+static void loopback_cands(struct pconn *p)
+{
+	struct addr_ip ip = {.family = AF_INET, .b = {127, 0, 0, 1}};
+
+	literal_cand(p, &ip);
+	ip.family = AF_INET6;
+	memset(ip.b, 0, sizeof(ip.b));
+	ip.b[15] = 1;
+	literal_cand(p, &ip);
+}
+
 void dial_start(struct pconn *p)
 {
-	struct addrinfo hints = {
-	    .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG};
 	struct addr_ip ip;
-	char port[8];
-	int rc;
 
 	p->st = P_DIAL;
+	if (p->literal_grant && p->name) {
+		/* localhost:PORT: the host's loopback, never what a resolver says "localhost." or
+		 * another spelling of it is (the guard is not asked for a literal grant) */
+		loopback_cands(p);
+		try_next(p);
+		return;
+	}
 	if (addr_parse_literal(p->host, strlen(p->host), &ip) == 0) {
 		literal_cand(p, &ip);
 		try_next(p);
 		return;
 	}
+	if (p->cmd->ndns >= DNS_PER_CMD) {
+		/* waits for one of its own command's slots, not the other commands' threads */
+		p->dns_wait = true;
+		p->dns_next = NULL;
+		if (p->cmd->dns_tail)
+			p->cmd->dns_tail->dns_next = p;
+		else
+			p->cmd->dns_head = p;
+		p->cmd->dns_tail = p;
+		return;
+	}
+	resolve(p);
+}
+
+static void resolve(struct pconn *p)
+{
+	struct addrinfo hints = {
+	    .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG};
+	char port[8];
+	int rc;
+
 	snprintf(port, sizeof(port), "%u", p->port);
 	p->gai.data = p;
 	p->handles++;
@@ -221,20 +299,16 @@ void dial_start(struct pconn *p)
 	if (rc < 0) {
 		p->handles--;
 		dns_failed(p, rc);
+		return;
 	}
+	p->cmd->ndns++;
 }
 
 void dial_loopback(struct pconn *p)
 {
-	struct addr_ip ip = {.family = AF_INET, .b = {127, 0, 0, 1}};
-
 	snprintf(p->host, sizeof(p->host), "localhost");
 	p->literal_grant = true;
-	literal_cand(p, &ip);
-	ip.family = AF_INET6;
-	memset(ip.b, 0, sizeof(ip.b));
-	ip.b[15] = 1;
-	literal_cand(p, &ip);
+	loopback_cands(p);
 	p->st = P_DIAL;
 	try_next(p);
 }

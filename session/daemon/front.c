@@ -33,11 +33,12 @@
 
 static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 
-/* The destination from the parsed request into p->host / p->port, an IP literal in its
- * canonical form. */
+/* The destination from the parsed request into p->host / p->port: an IP literal in its
+ * canonical form, a name in its normalised one (domain_name_norm). */
 static int set_dest(struct pconn *p, const char *host, size_t n, uint16_t port)
 {
 	struct addr_ip ip;
+	char norm[sizeof(p->host)];
 
 	if (n == 0 || n >= sizeof(p->host))
 		return -EINVAL;
@@ -49,6 +50,12 @@ static int set_dest(struct pconn *p, const char *host, size_t n, uint16_t port)
 	memcpy(p->host, host, n);
 	p->host[n] = '\0';
 	p->name = true;
+	/* the name in the one spelling the lists are matched in, which is also the name
+	 * resolved: "GOOD.test." would otherwise be looked up past /etc/hosts (whose names
+	 * have no trailing dot) in DNS. A name that is not valid stays as sent: it matches no
+	 * pattern, and a refusal shows it escaped. */
+	if (domain_name_norm(p->host, norm, sizeof(norm)) == 0)
+		memcpy(p->host, norm, strlen(norm) + 1);
 	return 0;
 }
 
@@ -78,23 +85,14 @@ static int verdict(struct pconn *p, char *why, size_t cap, char *line, size_t lc
 	return -EPERM;
 }
 
-/* The policy line a refusal offers: line itself, none for "", else allow_domains += host
- * (with its port unless a web port; never for a host that would need escaping). */
+/* The policy line a refusal offers: line itself, none for "", else refuse_grant_line's
+ * (allow_domains += host, with its port unless a web port; none when no pattern the policy
+ * takes would let this request through). */
 static const char *grant_line(const struct pconn *p, const char *line, char *buf, size_t cap)
 {
-	bool v6 = strchr(p->host, ':') != NULL;
-
 	if (line)
 		return line[0] ? line : NULL;
-	if (!refuse_host_is_plain(p->host))
-		return NULL;
-	if (p->port == 80 || p->port == 443)
-		snprintf(buf, cap, "allow_domains += %s", p->host);
-	else if (v6)
-		snprintf(buf, cap, "allow_domains += [%s]:%u", p->host, p->port);
-	else
-		snprintf(buf, cap, "allow_domains += %s:%u", p->host, p->port);
-	return buf;
+	return refuse_grant_line(p->host, p->port, buf, cap) == 0 ? buf : NULL;
 }
 
 /* line: the policy line to offer; NULL: the default (allow_domains += host); "": none. */

@@ -64,12 +64,14 @@ struct cmd {
 	int relay_fd;					/* the stage's listen relay, or -1 */
 	struct cmd_refusal refusals[SESS_REFUSALS_MAX]; /* distinct host:port, first kept */
 	size_t nrefusals;
-	unsigned refusals_more;		/* distinct ones beyond the array */
-	size_t nconns;			/* live proxy and reach connections (the conn_max limit) */
-	size_t nrefused;		/* refused past the limit, still lingering (conn.c) */
-	bool limit_noted;		/* the limit's refusal is in the log once per command */
-	unsigned logged;		/* refusal records written to the log (CMD_LOG_MAX) */
-	uint64_t log_keys[CMD_LOG_MAX]; /* their host:port, to log each once */
+	unsigned refusals_more; /* distinct ones beyond the array */
+	size_t nconns;		/* live proxy and reach connections (the conn_max limit) */
+	size_t nrefused;	/* refused past the limit, still lingering (conn.c) */
+	unsigned ndns;		/* name lookups of its connections running (dial.c) */
+	struct pconn *dns_head, *dns_tail; /* its lookups waiting for one of those slots */
+	bool limit_noted;		   /* the limit's refusal is in the log once per command */
+	unsigned logged;		   /* refusal records written to the log (CMD_LOG_MAX) */
+	uint64_t log_keys[CMD_LOG_MAX];	   /* their host:port, to log each once */
 	struct cmd_refusal notes[SESS_NOTES_MAX]; /* upstream failures: distinct host:port */
 	size_t nnotes;
 };

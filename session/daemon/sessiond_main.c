@@ -77,5 +77,15 @@ int main(int argc, char **argv)
 			SESS_CONN_MAX_MAX);
 	if (!o.dir || !o.session || !o.log)
 		sbx_die(SBX_EXIT_USAGE, "sbxsh-sessiond: --dir, --session and --log are required");
+	/* The proxy resolves exactly the name it judged: an empty LOCALDOMAIN turns off the
+	 * resolver's search list (resolv.conf's "search"/"domain"), which would otherwise
+	 * complete a name that does not resolve into another name ("x.allowed.example" into
+	 * "x.allowed.example.corp.example"), one no pattern was matched against. Before any
+	 * thread: each resolver thread reads it when it starts. */
+	/* libuv's threads run the name lookups: four by default, and one command may hold
+	 * DNS_PER_CMD of them (dial.c); more, so that a few commands' slow names leave the
+	 * others some. Read when the first lookup starts the pool. */
+	if (setenv("UV_THREADPOOL_SIZE", "16", 1) < 0 || setenv("LOCALDOMAIN", "", 1) < 0)
+		sbx_die(SBX_EXIT_REFUSED, "sbxsh-sessiond: setenv: %s", strerror(errno));
 	return sessd_run(&o) < 0 ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # 0230-settings — settings files that also hold secrets (~/.npmrc, pip's pip.conf, docker's
-# config.json, maven's settings.xml, ~/.gradle/gradle.properties) are seen
+# config.json, maven's settings.xml, ~/.gradle/gradle.properties, pnpm's rc, yarn 1's .yarnrc,
+# nix.conf) are seen
 # in the sandbox as read-only copies with the secrets removed: the tool keeps its settings,
 # reading them is no violation, the token is not there. What only looks like one (a link or
 # a hard link to a secret) stays hidden; pure secrets (~/.netrc) stay hidden and reported.
@@ -122,6 +123,25 @@ is "reading ~/.gradle/gradle.properties is no violation" "$rc" 0
 is "…its settings kept, the secrets (an escaped key too) gone" "$out" "org.gradle.jvmargs=-Xmx1g
 org.gradle.caching=true"
 rm -rf "$HOME/.m2" "$HOME/.gradle"
+
+# pnpm's rc (npmrc's format), yarn 1's .yarnrc, nix.conf: tokens gone, the other settings kept
+# (they were hidden whole before: pnpm, yarn and nix lost the user's registry and features).
+mkdir -p "$HOME/.config/pnpm" "$HOME/.config/nix"
+printf '//npm.acme.test/:_authToken=SECRET17\nstore-dir=/srv/pnpm-store\n' > "$HOME/.config/pnpm/rc"
+printf 'registry "https://bob:SECRET18@npm.acme.test/"\n"//npm.acme.test/:_authToken" "SECRET19"\nlastUpdateCheck 1700000000000\n' \
+	> "$HOME/.yarnrc"
+printf 'experimental-features = nix-command flakes\naccess-tokens = github.com=SECRET20\n' \
+	> "$HOME/.config/nix/nix.conf"
+out=$(sb -c 'cat ~/.config/pnpm/rc ~/.yarnrc ~/.config/nix/nix.conf' 2> "$T/err"); rc=$?
+is "reading pnpm's rc, ~/.yarnrc and nix.conf is no violation" "$rc" 0
+is "…their settings kept, the tokens and the registry's user:password@ gone" "$out" "store-dir=/srv/pnpm-store
+registry \"https://npm.acme.test/\"
+lastUpdateCheck 1700000000000
+experimental-features = nix-command flakes"
+sb -c 'echo "store-dir=/tmp/x" >> ~/.config/pnpm/rc' 2> /dev/null
+is "…pnpm's rc is read-only: the host's file is unchanged" "$(tail -n 1 "$HOME/.config/pnpm/rc")" \
+	"store-dir=/srv/pnpm-store"
+rm -rf "$HOME/.config/pnpm" "$HOME/.config/nix" "$HOME/.yarnrc"
 
 # Pure secrets stay hidden and reported.
 printf 'machine example.test login bob password SECRET5\n' > "$HOME/.netrc"

@@ -15,8 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum settings_kind kinds[] = {SETTINGS_NPMRC, SETTINGS_PIP, SETTINGS_DOCKER,
-						   SETTINGS_MAVEN, SETTINGS_GRADLE};
+	static const enum settings_kind kinds[] = {SETTINGS_NPMRC, SETTINGS_PIP,    SETTINGS_DOCKER,
+						   SETTINGS_MAVEN, SETTINGS_GRADLE, SETTINGS_YARNRC,
+						   SETTINGS_NIX};
 	char *out = NULL, *again = NULL;
 
 	if (size < 1)

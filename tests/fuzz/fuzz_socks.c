@@ -1,12 +1,35 @@
 /* fuzz_socks — SOCKS5 greeting and request parsing and the state machine. Invariants:
- * consumed ≤ len; a parsed domain is NUL-terminated with no NUL or control byte; replies
+ * consumed ≤ len; a parsed domain is NUL-terminated with no NUL or control byte, and its
+ * normalised spelling (the one resolved) is a plain, stable name; replies
  * fit SOCKS_REPLY_MAX; one-shot equals byte-at-a-time; the state machine never goes past
  * CONNECT or FAILED. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "proxy/domain.h"
 #include "proxy/socks.h"
+
+/* The spelling the daemon resolves a domain in (domain_name_norm): lowercase ASCII letters,
+ * digits, '-', '_' and inner dots only, at most 253 bytes, and normalising it again changes
+ * nothing. */
+static void check_norm(const char *host)
+{
+	char norm[256], again[256];
+	size_t n;
+
+	if (domain_name_norm(host, norm, sizeof(norm)) < 0)
+		return;
+	n = strnlen(norm, sizeof(norm));
+	if (n == 0 || n > 253 || norm[0] == '.' || norm[n - 1] == '.' || strstr(norm, ".."))
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (!((norm[i] >= 'a' && norm[i] <= 'z') || (norm[i] >= '0' && norm[i] <= '9') ||
+		      norm[i] == '-' || norm[i] == '_' || norm[i] == '.'))
+			abort();
+	if (domain_name_norm(norm, again, sizeof(again)) < 0 || strcmp(norm, again) != 0)
+		abort();
+}
 
 static void check_request(const struct socks_request *rq)
 {
@@ -19,6 +42,7 @@ static void check_request(const struct socks_request *rq)
 			abort();
 	if (rq->port == 0)
 		abort();
+	check_norm(rq->host);
 }
 
 static void check_incremental(const uint8_t *d, size_t size, int req, int one)

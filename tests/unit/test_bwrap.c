@@ -1,6 +1,7 @@
 /* test_bwrap — golden bwrap argv: the pure builder (sandbox_argv) from hand-made specs, and
  * the planner (sandbox_plan) from hand-filled profiles over a fixture tree. */
 #include <errno.h>
+#include <glob.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -770,6 +771,62 @@ static void test_absent_made(void)
 	strv_release(&errs);
 }
 
+/* m names path as a whole argument ($T spelling). */
+static bool names_path(const char *m, const char *path)
+{
+	size_t n = strlen(path);
+	for (const char *p = m; (p = strstr(p, path)); p += n)
+		if ((p == m || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* deny_read globs whose last component alone has wildcards are matched against one read of
+ * their directory (mounts.c glob_last): the same names glob(3) finds, dot names only when the
+ * pattern starts with a dot, '?' one character, and one directory shared by several patterns
+ * (the oracle is glob(3) itself). */
+static void test_glob_shared(void)
+{
+	const char *names[] = {"a.lease", ".b.lease", "c.leasex", "shadow", "shadow-",
+			       "gshadow", "xhadow",   "d.lease",  NULL};
+	const char *pats[] = {"/gl/*.lease", "/gl/.*.lease", "/gl/?hadow", "/gl/shadow*",
+			      "/gl/*a*",     "/gl-none/*",   NULL};
+	char p[600];
+	mk("gl", true);
+	for (int i = 0; names[i]; i++) {
+		snprintf(p, sizeof(p), "gl/%s", names[i]);
+		mk(p, false);
+	}
+	for (int i = 0; pats[i]; i++) {
+		struct profile pr;
+		struct strv notes = {0}, errs = {0};
+		int rc;
+		prof_base(&pr);
+		lval(&pr.deny_read, T, pats[i]);
+		char *m = plan(&pr, false, &notes, &errs, &rc);
+		glob_t g;
+		snprintf(p, sizeof(p), "%s%s", T, pats[i]);
+		int gr = glob(p, GLOB_NOSORT, NULL, &g);
+		size_t want = gr == 0 ? g.gl_pathc : 0, got = 0, found = 0;
+		for (int j = 0; names[j]; j++) {
+			snprintf(p, sizeof(p), "$T/gl/%s", names[j]);
+			got += m && names_path(m, p);
+		}
+		for (size_t j = 0; j < want; j++) {
+			snprintf(p, sizeof(p), "$T%s", g.gl_pathv[j] + strlen(T));
+			found += m && names_path(m, p);
+		}
+		ok(rc == 0 && got == want && found == want,
+		   "deny_read %s hides glob(3)'s %zu hit(s)", pats[i], want);
+		if (gr == 0)
+			globfree(&g);
+		free(m);
+		prof_release(&pr);
+		strv_release(&notes);
+		strv_release(&errs);
+	}
+}
+
 int main(void)
 {
 	fixture();
@@ -778,6 +835,7 @@ int main(void)
 	test_env_shapes();
 	test_absent_made();
 	test_stage_shown();
+	test_glob_shared();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
 	if (strncmp(T, "/var/tmp/test_bwrap.", 20) == 0 && system(cmd) != 0)

@@ -1,5 +1,6 @@
 /* test_domain — host patterns: parsing, the errors of policy.md, matching, covering, punycode. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "proxy/domain.h"
 #include "tests/unit/tap.h"
@@ -121,6 +122,27 @@ int main(void)
 		domain_pattern_parse(covers[i].inner, &q, &err);
 		ok(domain_covers(&p, &q) == covers[i].want, "%s %s %s", covers[i].outer,
 		   covers[i].want ? "covers" : "does not cover", covers[i].inner);
+	}
+	static const struct {
+		const char *in, *want;
+	} norms[] = {
+	    {"GOOD.Test.", "good.test"},
+	    {"good.test", "good.test"},
+	    {"b\xc3\xbc"
+	     "cher.test",
+	     "xn--bcher-kva.test"},
+	    {"good.test..", NULL},
+	    {"good\\.test", NULL},
+	    {"-x.test", NULL},
+	    {"", NULL},
+	};
+	for (size_t i = 0; i < sizeof(norms) / sizeof(norms[0]); i++) {
+		int r = domain_name_norm(norms[i].in, buf, sizeof(buf));
+		if (norms[i].want)
+			ok(r == 0 && strcmp(buf, norms[i].want) == 0, "'%s' is resolved as %s",
+			   norms[i].in, norms[i].want);
+		else
+			is_int(r, -1, "'%s' is no name to resolve", norms[i].in);
 	}
 	/* RFC 3492 section 7.1 sample (L): 3<nen>B<gumi><kinpachi><sensei> */
 	unsigned l[] = {0x33, 0x5e74, 0x42, 0x7d44, 0x91d1, 0x516b, 0x5148, 0x751f};

@@ -101,6 +101,48 @@ static void test_glob(void)
 	ok(!judge_glob_match("/a/*", "/a/.hidden"), "* does not match a leading dot");
 }
 
+/* The guard's deny_write globs (mand_ctx.deny_glob): a match made later, a directory moved to
+ * where one could lie below it, and a more specific grant over it. */
+static void test_deny_glob(void)
+{
+	struct profile p = {0};
+	struct judge_ctx c = {.prof = &p, .home = H};
+	const struct pol_value *v;
+
+	add(&p.write, H "/proj", USERF);
+	add(&p.deny_write, H "/proj/*.lock", USERF);
+	add(&p.deny_write, H "/proj/*/{AGENTS,CLAUDE}.md", USERF);
+	add(&p.deny_write, H "/proj/vendor", USERF);
+	add(&p.write, H "/proj/keep/x.lock", USERF);
+	v = judge_deny_glob(&c, H "/proj/new.lock", false);
+	ok(v && strcmp(v->value, H "/proj/*.lock") == 0, "a name the glob matches is held");
+	ok(judge_deny_glob(&c, H "/proj/sub/CLAUDE.md/x", false) != NULL,
+	   "… and what lies below a match (braces expanded)");
+	ok(!judge_deny_glob(&c, H "/proj/new.txt", false), "… not another name");
+	ok(!judge_deny_glob(&c, H "/proj/a/b/AGENTS.md", false), "… not one at another depth");
+	ok(!judge_deny_glob(&c, H "/proj/vendor/x", false),
+	   "a literal deny_write is not the glob rule's (the mounts and holds keep it)");
+	ok(!judge_deny_glob(&c, H "/proj/keep/x.lock/y", false) &&
+	       !judge_deny_glob(&c, H "/proj/keep/x.lock", false),
+	   "a more specific write grant lifts it");
+	ok(judge_deny_glob(&c, H "/proj/top", true) != NULL,
+	   "a directory renamed to where a match could lie below is held");
+	ok(!judge_deny_glob(&c, H "/proj/top", false), "… a name made there is not");
+	ok(!judge_deny_glob(&c, H "/proj/a/b", true), "… nor a directory renamed deeper");
+	ok(!judge_deny_glob(&c, H "/elsewhere/top", true), "… nor one outside the pattern");
+	add(&p.deny_write, H "/proj/**/secret.txt", USERF);
+	ok(judge_deny_glob(&c, H "/proj/a/b/c", true) != NULL, "… with ** any depth below it");
+	ok(judge_deny_glob(&c, H "/proj/a/b/secret.txt", false) != NULL, "** matches at depth");
+	for (size_t i = 0; i < p.write.n || i < p.deny_write.n; i++) {
+		if (i < p.write.n)
+			free(p.write.v[i].value);
+		if (i < p.deny_write.n)
+			free(p.deny_write.v[i].value);
+	}
+	free(p.write.v);
+	free(p.deny_write.v);
+}
+
 static void test_reads(void)
 {
 	struct verdict v;
@@ -385,6 +427,7 @@ int main(void)
 	setup();
 	test_report_network();
 	test_glob();
+	test_deny_glob();
 	test_reads();
 	test_writes();
 	test_moved();

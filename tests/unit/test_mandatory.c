@@ -142,6 +142,16 @@ static void test_git(void)
 	ALLOW(H "/proj/.git/modules", MAND_MKDIR, "… while git's own mkdir there is allowed");
 	DENY(H "/proj/.git/config.worktree", MAND_WRITE, MAND_NEVER, "config.worktree");
 	DENY(H "/proj/.git/commondir", MAND_WRITE, MAND_NEVER, "commondir");
+	DENY(H "/proj/.git/info/lefthook-remotes/r/x.sh", MAND_WRITE, MAND_NEVER,
+	     "lefthook's cached remotes");
+	DENY(H "/proj/.git/info/lefthook-remotes", MAND_MKDIR, MAND_NEVER, "… made");
+	DENY(H "/proj/.git/info", MAND_DIR_TO, MAND_NEVER, "… info replaced by a directory moved");
+	DENY(H "/proj/.git/info", MAND_REMOVE, MAND_NEVER, "… info renamed away");
+	DENY(H "/proj/.git/modules/m/info/lefthook-remotes/r/x.sh", MAND_WRITE, MAND_NEVER,
+	     "… a submodule's");
+	ALLOW(H "/proj/.git/info/exclude", MAND_WRITE, "info/exclude");
+	ALLOW(H "/proj/.git/info", MAND_MKDIR, "… info made");
+	ALLOW(H "/proj/.git/modules/m/info/exclude", MAND_WRITE, "… a submodule's info/exclude");
 	DENY(H "/proj/.git/worktrees/x/gitdir", MAND_WRITE, MAND_NEVER, "worktrees/*/gitdir");
 	DENY(H "/proj/.git/worktrees/y/commondir", MAND_WRITE, MAND_NEVER, "worktrees/*/commondir");
 	DENY(H "/proj/.git/worktrees/y/config.worktree", MAND_WRITE, MAND_NEVER,

@@ -145,6 +145,33 @@ static void test_status(void)
 	ok(!refuse_host_is_plain("a b"), "space is not plain");
 	ok(!refuse_host_is_plain(""), "empty is not plain");
 	ok(!refuse_host_is_plain(NULL), "NULL is not plain");
+
+	static const struct {
+		const char *host;
+		uint16_t port;
+		const char *want; /* NULL: no line */
+	} lines[] = {
+	    {"a.example", 443, "allow_domains += a.example"},
+	    {"a.example", 8443, "allow_domains += a.example:8443"},
+	    {"localhost", 80, "allow_domains += localhost:80"},
+	    {"localhost", 5432, "allow_domains += localhost:5432"},
+	    {"10.0.0.1", 80, "allow_domains += 10.0.0.1"},
+	    {"::1", 443, "allow_domains += ::1"},
+	    {"::1", 8080, "allow_domains += [::1]:8080"},
+	    {"intranet", 80, NULL},
+	    {"-x.example", 80, NULL},
+	    {"a_b.example", 80, "allow_domains += a_b.example"},
+	    {"a b.example", 80, NULL},
+	    {"a.example", 0, NULL},
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		int r = refuse_grant_line(lines[i].host, lines[i].port, out, sizeof(out));
+		if (lines[i].want)
+			ok(r == 0 && strcmp(out, lines[i].want) == 0, "%s:%u is offered '%s'",
+			   lines[i].host, lines[i].port, lines[i].want);
+		else
+			is_int(r, -1, "%s:%u is offered no line", lines[i].host, lines[i].port);
+	}
 }
 
 int main(void)

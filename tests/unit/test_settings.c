@@ -36,6 +36,14 @@ static void kinds(void)
 	is_int(settings_kind_of("/home/u", "/home/u/x/.npmrc"), SETTINGS_NONE,
 	       "nor a project's .npmrc");
 	is_int(settings_kind_of("/home/u", "/home/u/.npmrc/x"), SETTINGS_NONE, "nor below it");
+	is_int(settings_kind_of("/home/u", "/home/u/.config/pnpm/rc"), SETTINGS_NPMRC,
+	       "pnpm's ~/.config/pnpm/rc is an npmrc");
+	is_int(settings_kind_of("/home/u", "/home/u/.yarnrc"), SETTINGS_YARNRC,
+	       "yarn 1's ~/.yarnrc");
+	is_int(settings_kind_of("/home/u", "/home/u/.yarnrc.yml"), SETTINGS_NONE,
+	       "yarn 2's ~/.yarnrc.yml stays hidden whole");
+	is_int(settings_kind_of("/home/u", "/home/u/.config/nix/nix.conf"), SETTINGS_NIX,
+	       "~/.config/nix/nix.conf");
 	is_int(settings_kind_of(NULL, "/.npmrc"), SETTINGS_NONE, "no home: none");
 	is_int(settings_kind_of("/", "/.npmrc"), SETTINGS_NONE, "home / : none");
 }
@@ -297,10 +305,44 @@ static void reading(void)
 	rmdir(dir);
 }
 
+static void yarnrc_nix(void)
+{
+	is_str(san(SETTINGS_YARNRC, "# yarn lockfile v1\n"
+				    "registry \"https://bob:SECRET@npm.acme.test/\"\n"
+				    "\"//npm.acme.test/:_authToken\" \"SECRET\"\n"
+				    "//registry.npmjs.org/:_authToken SECRET\n"
+				    "_auth SECRET\n"
+				    "\n"
+				    "\"--install.frozen-lockfile\" true\n"
+				    "lastUpdateCheck 1700000000000\n"
+				    "  nested SECRET\n"
+				    "\"unclosed SECRET\n"
+				    "\"a\\\"_authToken\" SECRET\n"
+				    "novalue\n"),
+	       "registry \"https://npm.acme.test/\"\n"
+	       "\n"
+	       "\"--install.frozen-lockfile\" true\n"
+	       "lastUpdateCheck 1700000000000\n",
+	       "yarnrc: tokens (quoted key or bare) and _auth dropped, a URL's userinfo removed, "
+	       "comments, indented, unclosed, escaped and value-less lines dropped, the rest kept");
+	is_str(san(SETTINGS_NIX,
+		   "experimental-features = nix-command flakes\n"
+		   "access-tokens = github.com=ghp_SECRET\n"
+		   "extra-access-tokens = gitlab.com=PAT:SECRET\n"
+		   "!include secret.conf\n"
+		   "substituters = https://u:SECRET@cache.acme.test https://cache.nixos.org\n"
+		   "# access-tokens = github.com=SECRET\n"),
+	       "experimental-features = nix-command flakes\n"
+	       "substituters = https://cache.acme.test https://cache.nixos.org\n",
+	       "nix.conf: access-tokens (and extra-) dropped, an include dropped, a substituter's "
+	       "userinfo removed, the rest kept");
+}
+
 int main(void)
 {
 	kinds();
 	npmrc();
+	yarnrc_nix();
 	pip();
 	docker();
 	line_ends();

@@ -264,9 +264,23 @@ static void test_not_tls(void)
 	is_int(sni((const uint8_t *)"SSH-2.0-OpenSSH\r\n", 17), TLS_SNI_NOT_TLS, "ssh");
 	is_int(sni((const uint8_t[]){0x80, 0x2e, 0x01, 0x00, 0x02}, 5), TLS_SNI_NOT_TLS,
 	       "SSLv2-style hello");
-	is_int(sni((const uint8_t[]){22, 2, 0}, 3), TLS_SNI_NOT_TLS, "record version 2.x");
-	is_int(sni((const uint8_t[]){22, 3, 9}, 3), TLS_SNI_NOT_TLS, "record version 3.9");
+	is_int(sni((const uint8_t[]){22, 0x10, 0}, 3), TLS_SNI_NOT_TLS, "record version 16.0");
+	is_int(sni((const uint8_t[]){22, 2, 0, 0, 4, 2, 0, 0, 0, 3}, 10), TLS_SNI_NOT_TLS,
+	       "record version 2.0, not going on like a ClientHello");
+	is_int(sni((const uint8_t[]){22, 2, 0}, 3), TLS_SNI_PARTIAL,
+	       "record version 2.0: partial until the hello's start is seen");
+	is_int(sni((const uint8_t[]){22, 3, 9}, 3), TLS_SNI_PARTIAL,
+	       "record version 3.9: a TLS record to OpenSSL (partial)");
 	is_int(sni((const uint8_t[]){23, 3, 3, 0, 1, 0}, 6), TLS_SNI_NOT_TLS, "application data");
+	is_int(sni((const uint8_t[]){20, 3, 3, 0, 1, 1}, 6), TLS_SNI_NOT_TLS, "change cipher spec");
+	is_int(sni((const uint8_t[]){21, 3, 1, 0, 2, 1, 90}, 7), TLS_SNI_MALFORMED,
+	       "a warning alert before the hello (Go and BoringSSL skip it)");
+	is_int(sni((const uint8_t[]){21, 0, 0, 0, 2}, 5), TLS_SNI_MALFORMED,
+	       "an alert with Go's loose version");
+	is_int(sni((const uint8_t[]){21, 3, 1, 0}, 4), TLS_SNI_PARTIAL,
+	       "an alert's length: partial");
+	is_int(sni((const uint8_t[]){21, 3, 1, 1, 0}, 5), TLS_SNI_NOT_TLS,
+	       "0x15 with a length no alert has");
 	is_int(sni((const uint8_t[]){22}, 1), TLS_SNI_PARTIAL, "0x16 alone: partial");
 	is_int(sni(NULL, 0), TLS_SNI_PARTIAL, "nothing yet: partial");
 	is_int(sni((const uint8_t[]){22, 3, 1, 0, 0}, 5), TLS_SNI_MALFORMED, "empty record");
@@ -279,6 +293,24 @@ static void test_not_tls(void)
 	       "empty ClientHello");
 	ok(incremental((const uint8_t *)"\x16\x03\x01\x00\x04\x02\x00\x00\x00", 9, &first),
 	   "ServerHello byte at a time");
+}
+
+/* A first record whose version a server takes though RFC 8446 would not: the name is still
+ * read (OpenSSL checks only the major byte, Go anything below 0x1000). */
+static void test_loose_versions(void)
+{
+	static uint8_t h[sizeof(hello13)];
+
+	memcpy(h, hello13, sizeof(h));
+	h[2] = 5;
+	is_int(sni(h, sizeof(h)), TLS_SNI_FOUND, "record version 3.5: the name is read");
+	is_str(name, "example.com", "…and it is the hello's");
+	h[1] = 0, h[2] = 1;
+	is_int(sni(h, sizeof(h)), TLS_SNI_FOUND, "record version 0.1 (Go): the name is read");
+	h[1] = 0x0f;
+	is_int(sni(h, sizeof(h)), TLS_SNI_FOUND, "record version 15.1 (Go): the name is read");
+	h[1] = 0x10;
+	is_int(sni(h, sizeof(h)), TLS_SNI_NOT_TLS, "record version 16.1: no server takes it");
 }
 
 static void test_malformed(void)
@@ -376,6 +408,7 @@ int main(void)
 	test_captured();
 	test_records();
 	test_not_tls();
+	test_loose_versions();
 	test_malformed();
 	guard_release(&g);
 	return tap_done();
