@@ -107,7 +107,18 @@ __sbxsh_cd() {
 		unset __sbxsh_hist
 		__sbxsh_h0=$HISTCMD # what this shell adds from here on goes to the next
 	fi
-	builtin jobs -p %% > /dev/null 2>&1 && __sbxsh_j=1 # -p: no job marked as notified
+	# Jobs. One that ended stays in bash's table until bash has said so, after this hook; and
+	# bash may not have reaped it yet (under load it can be seconds late, or, with its SIGCHLD
+	# handler's wait deferred, wait for the next child of the shell to end): `jobs -p %%` alone
+	# said "jobs" at the prompt after, or at every prompt until an external command ran, and the
+	# switch did not happen. With any job listed (-p: none marked as told), a child of ours
+	# makes bash reap what has ended, and a subshell's `jobs -r`/`-s` (its copy of the table,
+	# taken after that) says whether one still runs or is stopped. No fork without jobs.
+	if builtin jobs -p %% > /dev/null 2>&1; then
+		__sbxsh_a=$(:)
+		__sbxsh_a=$(builtin jobs -rp 2> /dev/null; builtin jobs -sp 2> /dev/null)
+		[ -z "$__sbxsh_a" ] || __sbxsh_j=1
+	fi
 	builtin printf 'P%s' "$__sbxsh_j" 2> /dev/null >&"$__sbxsh_cdfd" || {
 		__sbxsh_cdfd=
 		return 0

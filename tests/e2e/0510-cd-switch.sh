@@ -48,26 +48,53 @@ hfa=$(printf '%s\n' "$s" | sed -n 's/^hfa=//p' | tail -n 1)
 hfb=$(printf '%s\n' "$s" | sed -n 's/^sb=.* hfb=//p' | tail -n 1)
 check "…HISTFILE too (the new profile's history file)" test -n "$hfa" -a "$hfa" != "$hfb"
 
-# A stopped job: the shell keeps its profile, and says why once.
-keys -l 'sleep 4711'; keys Enter
-i=0; while ! pgrep -f '^sleep 4711$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.3
-n=$(prompts); keys C-z; wait_screen "$PR" $((n + 1))
+# A stopped job: the shell keeps its profile, and says why once. (A sleep of this script's own
+# length: other suites may run a sleep of their own meanwhile.)
+SLP=$((4000000 + $$))
+# gone_or_dead PID: waits (20 s at most) until PID is reaped or a zombie: the job has ended.
+gone_or_dead() {
+	i=0
+	while [ $i -lt 200 ]; do
+		st=$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f1)
+		[ -z "$st" ] || [ "$st" = Z ] && return 0
+		i=$((i + 1)); sleep 0.1
+	done
+	return 1
+}
+# stop_sleep: a sleep $SLP in the foreground, ^Z; $pid is its pid (seen from here)
+stop_sleep() {
+	keys -l "sleep $SLP"; keys Enter
+	i=0; while ! pid=$(pgrep -f "^sleep $SLP\$") && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.3 # (into its sleep, not a measurement)
+	n=$(prompts); keys C-z; wait_screen "$PR" $((n + 1))
+}
+stop_sleep
 cmd "cd $A"
 like "with a stopped job the cd keeps the profile" "$(last)" "$MB"
 like "…and says why" "$(screen)" 'keeps its profile while it has jobs'
 cmd 'true'
 is "…once" "$(screen | grep -c 'keeps its profile while it has jobs')" 1
-cmd 'kill -9 %1; wait 2> /dev/null; true'
-# bash reports the job gone at one of the next prompts (see 0500's note on a stopped job)
-for i in 1 2 3 4 5; do
-	cmd 'true'
-	last | grep -Eq "$MA" && break
-done
-like "once the job is gone, cd back switches back" "$(last)" "$MA"
+# The job ends while the shell waits at its prompt (killed from outside): bash reaps it then and
+# tells of it after the next prompt's hook. That prompt switches (before, the hook still counted
+# the job there, and the switch came a prompt later; when bash had not reaped it yet, not until
+# an external command ended).
+kill -9 "$pid" 2> /dev/null
+check "the stopped job is killed from outside" gone_or_dead "$pid"
+cmd 'true'
+like "once the job is gone, the next prompt's cd switches back" "$(last)" "$MA"
 like "…with its line" "$(screen)" "^sbxsh: cd: now in profile \[dir $A\]"
 cmd 'echo "v=$V"'
 like "…and the state again" "$(screen)" '^v=a b$'
+# The same with `kill -9 %1` typed in the shell: the first prompt after the job is gone switches.
+stop_sleep
+cmd "cd $B"
+like "a stopped job again: the cd keeps the profile" "$(last)" "$MA"
+cmd 'kill -9 %1'
+check "…kill -9 %1 ends it" gone_or_dead "$pid"
+cmd 'true'
+like "…and the next prompt switches" "$(last)" "$MB"
+cmd "cd $A"
+like "…and back" "$(last)" "$MA"
 
 # A command's writes on the shell's channel count for nothing: a background writer floods it
 # with a forged state while the shell switches.

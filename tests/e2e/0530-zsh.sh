@@ -133,10 +133,13 @@ cmd 'echo "zd=${ZDOTDIR-unset} uzd=${SBXSH_USER_ZDOTDIR-unset}"'
 like "…ZDOTDIR as the caller had it (unset), not sbxsh's" "$(screen)" '^zd=unset uzd=unset$'
 cmd 'touch q-ok && echo q-wrote'
 check "…and the new profile's grant applies (a write in the new project)" test -e "$Q/q-ok"
-cmd 'sleep 1234 &'
+SLP=$((5000000 + $$)) # a sleep of this script's own: other suites may run one meanwhile
+cmd "sleep $SLP &"
 n=$(screen | grep -Ec "$MQ"); keys -l "cd $P"; keys Enter; wait_screen "$MQ" $((n + 1))
 like "with a job: the shell keeps its profile and says why" "$(screen)" 'keeps its profile while it has jobs'
-cmd 'kill %1; wait'
+# the job ends while zsh waits at its prompt (killed from outside): the next prompt switches
+kill -9 "$(pgrep -f "^sleep $SLP\$")" 2> /dev/null
+i=0; while pgrep -f "^sleep $SLP\$" > /dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 n=$(screen | grep -Ec "$MP"); keys -l 'true'; keys Enter; wait_screen "$MP" $((n + 1))
 like "…once the job ended, the next prompt switches" "$(screen)" \
 	"^sbxsh: cd: now in profile \\[dir $P\\] .*, was \\[dir $Q\\] "
