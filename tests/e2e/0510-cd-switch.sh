@@ -305,4 +305,46 @@ done
 rm -f "$HOME/.profile"
 printf '%s\n' 'PS1="P> "' > "$HOME/.bashrc"
 
+# Assignments at the prompt that drop sbxsh's PROMPT_COMMAND element: `unset PROMPT_COMMAND`, an
+# array assignment, unset then a scalar, a framework's hook that unsets and re-assigns it at
+# every prompt. sbxsh's element comes back (its DEBUG trap), the user's value stays in force and
+# runs once a prompt; $_ and $? are the user's; a DEBUG trap of the user's stays theirs. Before,
+# each of these ended the switch (and the violations before the prompt) for the session.
+start "$SBXSH"
+if wait_screen "$PR"; then
+	cmd 'unset PROMPT_COMMAND'
+	cmd "cd $B"
+	like "after unset PROMPT_COMMAND at the prompt: the switch" "$(last)" "$MB"
+	cmd "PROMPT_COMMAND=('echo pc-arr')"
+	cmd "cd $A"
+	like "after PROMPT_COMMAND=(…) at the prompt: the switch" "$(last)" "$MA"
+	c=$(screen | grep -c '^pc-arr$')
+	cmd 'true'
+	is "…and the array's command runs, once a prompt" "$(screen | grep -c '^pc-arr$')" $((c + 1))
+	cmd "unset PROMPT_COMMAND; PROMPT_COMMAND='echo pc-sc'; cd $B"
+	like "unset, a scalar and cd on one line: the switch" "$(last)" "$MB"
+	c=$(screen | grep -c '^pc-sc$')
+	cmd 'true'
+	is "…and the scalar runs, once a prompt" "$(screen | grep -c '^pc-sc$')" $((c + 1))
+	cmd 'fw() { echo fw-ran; unset PROMPT_COMMAND; PROMPT_COMMAND=fw; }; PROMPT_COMMAND=fw'
+	cmd "cd $A"
+	like "a hook that unsets and re-assigns PROMPT_COMMAND at each prompt: the switch" "$(last)" "$MA"
+	cmd "cd $B"
+	like "…every time" "$(last)" "$MB"
+	c=$(screen | grep -c '^fw-ran$')
+	cmd 'true'
+	is "…and the hook runs, once a prompt" "$(screen | grep -c '^fw-ran$')" $((c + 1))
+	cmd 'mkdir -p d1/d2 && cd $_ && pwd; false; echo "st=$?"'
+	like "\$_ is the user's (mkdir -p d1/d2 && cd \$_)" "$(screen)" "^$B/d1/d2\$"
+	like "…and \$?" "$(screen)" '^st=1$'
+	cmd "trap 'echo dbg-user > /dev/null' DEBUG"
+	cmd 'true'
+	cmd 'trap -p DEBUG'
+	like "a DEBUG trap of the user's stays theirs" "$(screen | grep -v '^$' | tail -n 4)" "^trap -- 'echo dbg-user > /dev/null' DEBUG\$"
+	bye 'exit'
+else
+	not_ok "a session for assignments at the prompt shows the prompt"
+	diag "$(screen | tail -n 15)"
+fi
+
 done_testing
