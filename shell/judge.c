@@ -657,6 +657,27 @@ static bool history_noise(const struct judge_ctx *c, const char *p, unsigned fla
 	return false;
 }
 
+/* The rehash lock of the shim-based version managers (rbenv, nodenv, goenv, pyenv before 2.0…:
+ * ROOT/shims/.NAMEenv-shim, taken before anything else, by every `NAME init -` in a login's
+ * profile): the shims directory is a PATH directory the host runs, read-only in the sandbox,
+ * and a rehash there changes nothing the command needs. Any other write in it is reported. */
+static bool shim_lock_noise(const char *p)
+{
+	const char *b = strrchr(p, '/');
+	size_t n;
+
+	if (!b || b - p < 6 || strncmp(b - 6, "/shims", 6) != 0 || b[1] != '.')
+		return false;
+	b += 2;
+	n = strlen(b);
+	if (n < 9 || strcmp(b + n - 5, "-shim") != 0 || strncmp(b + n - 8, "env", 3) != 0)
+		return false;
+	for (const char *q = b; q < b + n - 8; q++)
+		if (*q < 'a' || *q > 'z')
+			return false;
+	return true;
+}
+
 /* Python writes a bytecode cache beside every module it imports where it can, and goes on
  * without one where it cannot: a refused __pycache__ write changes nothing but speed. */
 static bool cache_noise(const char *p)
@@ -687,7 +708,7 @@ int judge_path(const struct judge_ctx *c, enum viol_kind kind, const char *sbx_p
 	if (vis == VIS_PRIVATE || vis == VIS_RW || vis == VIS_SKELETON)
 		return 0;
 	if (kind == VK_WRITE) {
-		if (cache_noise(p) || history_noise(c, v->path, flags))
+		if (cache_noise(p) || history_noise(c, v->path, flags) || shim_lock_noise(v->path))
 			return 0;
 		if (vis == VIS_RO && (flags & (JF_MKDIR | JF_TIMES)) && c->exists &&
 		    c->exists(v->path, c->arg))
@@ -715,7 +736,7 @@ bool judge_ignored_write(const struct judge_ctx *c, const char *path)
 
 bool judge_noise_write(const struct judge_ctx *c, const char *path, unsigned flags)
 {
-	return cache_noise(path) || history_noise(c, path, flags);
+	return cache_noise(path) || history_noise(c, path, flags) || shim_lock_noise(path);
 }
 
 void judge_unix(struct verdict *v)

@@ -95,7 +95,31 @@ __sbxsh_prompt() {
 		case $PS1 in "$__sbxsh_marker"*) ;; *) PS1=$__sbxsh_marker$PS1 ;; esac
 	fi
 	if [ -n "$__sbxsh_cdfd" ]; then __sbxsh_cd; fi
+	# a hook that ran before this one may have assigned PROMPT_COMMAND (a prompt framework's)
+	case ${PROMPT_COMMAND[*]-} in *__sbxsh_prompt*) ;; *) __sbxsh_pcadd ;; esac
 }
+# sbxsh's element, after whatever PROMPT_COMMAND holds (kept: a scalar becomes element 0 of the
+# array; before bash 5.1 a line of the scalar). Never element 0, which a scalar assignment
+# sets. A read-only or associative PROMPT_COMMAND is left alone.
+__sbxsh_pcadd() {
+	local - 2> /dev/null
+	set +u
+	case ${PROMPT_COMMAND@a} in *[rA]*) return 0 ;; esac
+	if ((BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1))); then
+		[ -n "${PROMPT_COMMAND[*]+set}" ] || PROMPT_COMMAND=('')
+		PROMPT_COMMAND+=(__sbxsh_prompt)
+	else
+		PROMPT_COMMAND=${PROMPT_COMMAND:+$PROMPT_COMMAND$'\n'}__sbxsh_prompt
+	fi
+	return 0
+}
+# The guard (sbxsh(1), "Interactive use"): a DEBUG trap, so before each command typed at the
+# prompt (and each of PROMPT_COMMAND's), that puts sbxsh's element back when an assignment
+# dropped it (`unset PROMPT_COMMAND`, `PROMPT_COMMAND=(…)`, a scalar before bash 5.1). It
+# changes neither $? nor $_ (the [[ ]] sets neither; on a repair, $_ is passed on as the last
+# argument) and returns 0 (extdebug skips a command on anything else). Set below only when the
+# user's files set no DEBUG trap; one the user sets later replaces it (theirs is theirs).
+__sbxsh_dtrap='[[ ${PROMPT_COMMAND[*]-} == *__sbxsh_prompt* ]] || __sbxsh_pcadd "$_"'
 # At the prompt: the history carried in (first prompt: the lines typed in the shell before),
 # then the front end's word.
 __sbxsh_cd() {
@@ -107,7 +131,18 @@ __sbxsh_cd() {
 		unset __sbxsh_hist
 		__sbxsh_h0=$HISTCMD # what this shell adds from here on goes to the next
 	fi
-	builtin jobs -p %% > /dev/null 2>&1 && __sbxsh_j=1 # -p: no job marked as notified
+	# Jobs. One that ended stays in bash's table until bash has said so, after this hook; and
+	# bash may not have reaped it yet (under load it can be seconds late, or, with its SIGCHLD
+	# handler's wait deferred, wait for the next child of the shell to end): `jobs -p %%` alone
+	# said "jobs" at the prompt after, or at every prompt until an external command ran, and the
+	# switch did not happen. With any job listed (-p: none marked as told), a child of ours
+	# makes bash reap what has ended, and a subshell's `jobs -r`/`-s` (its copy of the table,
+	# taken after that) says whether one still runs or is stopped. No fork without jobs.
+	if builtin jobs -p %% > /dev/null 2>&1; then
+		__sbxsh_a=$(:)
+		__sbxsh_a=$(builtin jobs -rp 2> /dev/null; builtin jobs -sp 2> /dev/null)
+		[ -z "$__sbxsh_a" ] || __sbxsh_j=1
+	fi
 	builtin printf 'P%s' "$__sbxsh_j" 2> /dev/null >&"$__sbxsh_cdfd" || {
 		__sbxsh_cdfd=
 		return 0
@@ -167,20 +202,7 @@ __sbxsh_dump() {
 	fi
 	[ "$__sbxsh_a" = k ] || builtin printf '\0A' 2> /dev/null >&"$__sbxsh_cdfd"
 }
-__sbxsh_x=
-for __sbxsh_n in "${PROMPT_COMMAND[@]}"; do
-	case $__sbxsh_n in *__sbxsh_prompt*) __sbxsh_x=1 ;; esac
-done
-unset __sbxsh_n
-if [ -n "$__sbxsh_x" ]; then
-	:
-elif ((BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1))); then
-	if ((${#PROMPT_COMMAND[@]} == 0)); then PROMPT_COMMAND=(''); fi
-	PROMPT_COMMAND+=(__sbxsh_prompt)
-else
-	PROMPT_COMMAND="${PROMPT_COMMAND:+$PROMPT_COMMAND; }__sbxsh_prompt"
-fi
-unset __sbxsh_x
+case ${PROMPT_COMMAND[*]-} in *__sbxsh_prompt*) ;; *) __sbxsh_pcadd ;; esac
 # After a switch: the shell options, umask and traps last (set -u or a DEBUG trap would
 # otherwise apply to the lines above).
 # Not `set -o history` again: it reloads the history file's lines, and HISTCMD (where the lines
@@ -190,6 +212,7 @@ if declare -F __sbxsh_opts > /dev/null; then
 	__sbxsh_opts 2> /dev/null
 	unset -f __sbxsh_opts set
 fi
+if [ -z "$(builtin trap -p DEBUG)" ]; then builtin trap -- "$__sbxsh_dtrap" DEBUG; fi
 # Late (from the first PROMPT_COMMAND): this prompt's turn is now.
 if [ -n "$__sbxsh_late" ]; then
 	unset __sbxsh_late
@@ -197,7 +220,7 @@ if [ -n "$__sbxsh_late" ]; then
 		eval "$__sbxsh_upc"
 	elif [ -n "${__sbxsh_runpc-}" ]; then # what the profile files left in PROMPT_COMMAND
 		for __sbxsh_n in "${PROMPT_COMMAND[@]}"; do
-			__sbxsh_n=${__sbxsh_n%__sbxsh_prompt} # (a scalar before bash 5.1: "…; __sbxsh_prompt")
+			__sbxsh_n=${__sbxsh_n%__sbxsh_prompt} # (a scalar before bash 5.1: "…\n__sbxsh_prompt")
 			[ -z "$__sbxsh_n" ] || eval "$__sbxsh_n"
 		done
 		unset __sbxsh_n

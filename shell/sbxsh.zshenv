@@ -46,10 +46,20 @@ if [[ -o interactive ]]; then
 		emulate -L zsh
 		: >> /dev/null
 		precmd_functions=(${precmd_functions:#__sbxsh_precmd} __sbxsh_precmd)
+		typeset -ga preexec_functions
+		(( ${preexec_functions[(Ie)__sbxsh_preexec]} )) || preexec_functions+=(__sbxsh_preexec)
 		if [[ -n $__sbxsh_marker && $PS1 != "$m"* ]]; then
 			PS1=$m$PS1
 		fi
 		[[ -z $__sbxsh_cdfd ]] || __sbxsh_cd
+	}
+	# The guard: before each command line runs, the precmd hook goes back into
+	# precmd_functions when an assignment at the prompt (precmd_functions=(…), unset, a
+	# framework's) dropped it; the precmd hook puts this one back into preexec_functions.
+	function __sbxsh_preexec {
+		emulate -L zsh
+		typeset -ga precmd_functions
+		(( ${precmd_functions[(Ie)__sbxsh_precmd]} )) || precmd_functions+=(__sbxsh_precmd)
 	}
 	# At the prompt: the history carried in (first prompt), then the front end's word.
 	function __sbxsh_cd {
@@ -140,8 +150,9 @@ if [[ -o interactive ]]; then
 		fi
 		[[ $a == k ]] || builtin print -rn -- $'\0A' 2> /dev/null >&$__sbxsh_cdfd
 	}
-	typeset -ga precmd_functions
+	typeset -ga precmd_functions preexec_functions
 	precmd_functions+=(__sbxsh_precmd)
+	(( ${preexec_functions[(Ie)__sbxsh_preexec]} )) || preexec_functions+=(__sbxsh_preexec)
 	if [[ -n $__sbxsh_state ]]; then
 		if (( ${+functions[__sbxsh_opts]} )); then
 			__sbxsh_opts 2> /dev/null

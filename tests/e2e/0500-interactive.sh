@@ -240,6 +240,31 @@ out=$("$SBXSH" -c 'top -b -n 1 > /dev/null; echo top-ran' 2>&1 < /dev/null); rc=
 is "top -bn1 without a terminal: status 0" "$rc" 0
 is "…and only its output" "$out" top-ran
 
+# A shim-based version manager's init in ~/.profile (`eval "$(rbenv init -)"`, nodenv, goenv,
+# pyenv) rehashes at every login shell and every `bash -lc` (an agent's every command): rbenv's
+# and nodenv's libexec/*-rehash (and pyenv's before 2.0) first take a lock by writing
+# ROOT/shims/.NAME-shim (noclobber) and give up quietly (`rehash 2>/dev/null`) when it fails;
+# pyenv 2 checks `[ -w shims ]` first and says so itself. The shims directory stays read-only
+# (the host runs what is in it), the lock's refusal is no violation: no 122, no line of sbxsh's.
+mkdir -p "$HOME/.rbenv/shims" "$HOME/.pyenv/shims"
+printf '#!/bin/sh\n' > "$HOME/.rbenv/shims/ruby"
+cat > "$HOME/.profile" << 'EOF2'
+# as rbenv-rehash does it (its init runs `command rbenv rehash 2>/dev/null`)
+( SHIM_PATH=$HOME/.rbenv/shims; mkdir -p "$SHIM_PATH"; set -o noclobber
+  { echo > "$SHIM_PATH/.rbenv-shim"; } 2> /dev/null || exit 1 ) 2> /dev/null
+# as pyenv 2's does it
+( SHIM_PATH=$HOME/.pyenv/shims; mkdir -p "$SHIM_PATH"
+  [ -w "$SHIM_PATH" ] || exit 1; set -o noclobber; echo -n > "$SHIM_PATH/.pyenv-shim" ) 2> /dev/null
+:
+EOF2
+out=$(cd "$P" && "$SBXSH" -lc 'echo lc-ran' 2>&1 < /dev/null); rc=$?
+is "a login -lc whose ~/.profile rehashes rbenv and pyenv: status 0" "$rc" 0
+is "…and only its output (no violation for the rehash lock)" "$out" lc-ran
+check "…and the lock was not written on the host" test ! -e "$HOME/.rbenv/shims/.rbenv-shim"
+out=$(cd "$P" && "$SBXSH" -c 'echo x > ~/.rbenv/shims/ruby2' 2>&1 < /dev/null); rc=$?
+like "a write of a shim itself is still a violation" "$out" '^sbxsh: +write ~/\.rbenv/shims/ruby2 '
+rm -rf "$HOME/.profile" "$HOME/.rbenv" "$HOME/.pyenv"
+
 # A hang-up (the terminal goes away) ends the session.
 start "$SBXSH"
 wait_screen "$PR"

@@ -48,26 +48,53 @@ hfa=$(printf '%s\n' "$s" | sed -n 's/^hfa=//p' | tail -n 1)
 hfb=$(printf '%s\n' "$s" | sed -n 's/^sb=.* hfb=//p' | tail -n 1)
 check "…HISTFILE too (the new profile's history file)" test -n "$hfa" -a "$hfa" != "$hfb"
 
-# A stopped job: the shell keeps its profile, and says why once.
-keys -l 'sleep 4711'; keys Enter
-i=0; while ! pgrep -f '^sleep 4711$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.3
-n=$(prompts); keys C-z; wait_screen "$PR" $((n + 1))
+# A stopped job: the shell keeps its profile, and says why once. (A sleep of this script's own
+# length: other suites may run a sleep of their own meanwhile.)
+SLP=$((4000000 + $$))
+# gone_or_dead PID: waits (20 s at most) until PID is reaped or a zombie: the job has ended.
+gone_or_dead() {
+	i=0
+	while [ $i -lt 200 ]; do
+		st=$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f1)
+		[ -z "$st" ] || [ "$st" = Z ] && return 0
+		i=$((i + 1)); sleep 0.1
+	done
+	return 1
+}
+# stop_sleep: a sleep $SLP in the foreground, ^Z; $pid is its pid (seen from here)
+stop_sleep() {
+	keys -l "sleep $SLP"; keys Enter
+	i=0; while ! pid=$(pgrep -f "^sleep $SLP\$") && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.3 # (into its sleep, not a measurement)
+	n=$(prompts); keys C-z; wait_screen "$PR" $((n + 1))
+}
+stop_sleep
 cmd "cd $A"
 like "with a stopped job the cd keeps the profile" "$(last)" "$MB"
 like "…and says why" "$(screen)" 'keeps its profile while it has jobs'
 cmd 'true'
 is "…once" "$(screen | grep -c 'keeps its profile while it has jobs')" 1
-cmd 'kill -9 %1; wait 2> /dev/null; true'
-# bash reports the job gone at one of the next prompts (see 0500's note on a stopped job)
-for i in 1 2 3 4 5; do
-	cmd 'true'
-	last | grep -Eq "$MA" && break
-done
-like "once the job is gone, cd back switches back" "$(last)" "$MA"
+# The job ends while the shell waits at its prompt (killed from outside): bash reaps it then and
+# tells of it after the next prompt's hook. That prompt switches (before, the hook still counted
+# the job there, and the switch came a prompt later; when bash had not reaped it yet, not until
+# an external command ended).
+kill -9 "$pid" 2> /dev/null
+check "the stopped job is killed from outside" gone_or_dead "$pid"
+cmd 'true'
+like "once the job is gone, the next prompt's cd switches back" "$(last)" "$MA"
 like "…with its line" "$(screen)" "^sbxsh: cd: now in profile \[dir $A\]"
 cmd 'echo "v=$V"'
 like "…and the state again" "$(screen)" '^v=a b$'
+# The same with `kill -9 %1` typed in the shell: the first prompt after the job is gone switches.
+stop_sleep
+cmd "cd $B"
+like "a stopped job again: the cd keeps the profile" "$(last)" "$MA"
+cmd 'kill -9 %1'
+check "…kill -9 %1 ends it" gone_or_dead "$pid"
+cmd 'true'
+like "…and the next prompt switches" "$(last)" "$MB"
+cmd "cd $A"
+like "…and back" "$(last)" "$MA"
 
 # A command's writes on the shell's channel count for nothing: a background writer floods it
 # with a forged state while the shell switches.
@@ -277,5 +304,47 @@ for how in "login:.profile:PROMPT_COMMAND='echo pc-file'" "login:.profile:PROMPT
 done
 rm -f "$HOME/.profile"
 printf '%s\n' 'PS1="P> "' > "$HOME/.bashrc"
+
+# Assignments at the prompt that drop sbxsh's PROMPT_COMMAND element: `unset PROMPT_COMMAND`, an
+# array assignment, unset then a scalar, a framework's hook that unsets and re-assigns it at
+# every prompt. sbxsh's element comes back (its DEBUG trap), the user's value stays in force and
+# runs once a prompt; $_ and $? are the user's; a DEBUG trap of the user's stays theirs. Before,
+# each of these ended the switch (and the violations before the prompt) for the session.
+start "$SBXSH"
+if wait_screen "$PR"; then
+	cmd 'unset PROMPT_COMMAND'
+	cmd "cd $B"
+	like "after unset PROMPT_COMMAND at the prompt: the switch" "$(last)" "$MB"
+	cmd "PROMPT_COMMAND=('echo pc-arr')"
+	cmd "cd $A"
+	like "after PROMPT_COMMAND=(…) at the prompt: the switch" "$(last)" "$MA"
+	c=$(screen | grep -c '^pc-arr$')
+	cmd 'true'
+	is "…and the array's command runs, once a prompt" "$(screen | grep -c '^pc-arr$')" $((c + 1))
+	cmd "unset PROMPT_COMMAND; PROMPT_COMMAND='echo pc-sc'; cd $B"
+	like "unset, a scalar and cd on one line: the switch" "$(last)" "$MB"
+	c=$(screen | grep -c '^pc-sc$')
+	cmd 'true'
+	is "…and the scalar runs, once a prompt" "$(screen | grep -c '^pc-sc$')" $((c + 1))
+	cmd 'fw() { echo fw-ran; unset PROMPT_COMMAND; PROMPT_COMMAND=fw; }; PROMPT_COMMAND=fw'
+	cmd "cd $A"
+	like "a hook that unsets and re-assigns PROMPT_COMMAND at each prompt: the switch" "$(last)" "$MA"
+	cmd "cd $B"
+	like "…every time" "$(last)" "$MB"
+	c=$(screen | grep -c '^fw-ran$')
+	cmd 'true'
+	is "…and the hook runs, once a prompt" "$(screen | grep -c '^fw-ran$')" $((c + 1))
+	cmd 'mkdir -p d1/d2 && cd $_ && pwd; false; echo "st=$?"'
+	like "\$_ is the user's (mkdir -p d1/d2 && cd \$_)" "$(screen)" "^$B/d1/d2\$"
+	like "…and \$?" "$(screen)" '^st=1$'
+	cmd "trap 'echo dbg-user > /dev/null' DEBUG"
+	cmd 'true'
+	cmd 'trap -p DEBUG'
+	like "a DEBUG trap of the user's stays theirs" "$(screen | grep -v '^$' | tail -n 4)" "^trap -- 'echo dbg-user > /dev/null' DEBUG\$"
+	bye 'exit'
+else
+	not_ok "a session for assignments at the prompt shows the prompt"
+	diag "$(screen | tail -n 15)"
+fi
 
 done_testing

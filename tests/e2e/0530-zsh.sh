@@ -133,10 +133,13 @@ cmd 'echo "zd=${ZDOTDIR-unset} uzd=${SBXSH_USER_ZDOTDIR-unset}"'
 like "…ZDOTDIR as the caller had it (unset), not sbxsh's" "$(screen)" '^zd=unset uzd=unset$'
 cmd 'touch q-ok && echo q-wrote'
 check "…and the new profile's grant applies (a write in the new project)" test -e "$Q/q-ok"
-cmd 'sleep 1234 &'
+SLP=$((5000000 + $$)) # a sleep of this script's own: other suites may run one meanwhile
+cmd "sleep $SLP &"
 n=$(screen | grep -Ec "$MQ"); keys -l "cd $P"; keys Enter; wait_screen "$MQ" $((n + 1))
 like "with a job: the shell keeps its profile and says why" "$(screen)" 'keeps its profile while it has jobs'
-cmd 'kill %1; wait'
+# the job ends while zsh waits at its prompt (killed from outside): the next prompt switches
+kill -9 "$(pgrep -f "^sleep $SLP\$")" 2> /dev/null
+i=0; while pgrep -f "^sleep $SLP\$" > /dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 n=$(screen | grep -Ec "$MP"); keys -l 'true'; keys Enter; wait_screen "$MP" $((n + 1))
 like "…once the job ended, the next prompt switches" "$(screen)" \
 	"^sbxsh: cd: now in profile \\[dir $P\\] .*, was \\[dir $Q\\] "
@@ -189,6 +192,29 @@ for how in "rc:.zshrc" "login:.zlogin"; do
 	fi
 done
 rm -f "$HOME/.zlogin"
+# Assignments at the prompt that drop sbxsh's hooks: precmd_functions=(…) typed (its preexec
+# hook puts the precmd hook back before the next line runs), then preexec_functions=() (the
+# precmd hook puts that one back), then both unset in turn. The user's hook stays in force and
+# runs once a prompt. Before, precmd_functions=(…) at the prompt ended the switch for good.
+printf '%s\n' 'PS1="Z> "' > "$HOME/.zshrc"
+start "$SBXSH"
+if wait_screen "$MP"; then
+	cmd 'uh() { print -r -- user-hook; }; precmd_functions=(uh)'
+	n=$(screen | grep -Ec "$MQ"); keys -l "cd $Q"; keys Enter; wait_screen "$MQ" $((n + 1))
+	like "zsh: after precmd_functions=(uh) at the prompt: the switch" "$(screen | grep -v '^$' | tail -n 1)" "$MQ"
+	n=$(screen | grep -c '^user-hook *$')
+	cmd 'true'
+	is "…and the user's hook runs, once a prompt" "$(screen | grep -c '^user-hook *$')" $((n + 1))
+	cmd 'preexec_functions=()'
+	cmd 'true'
+	cmd 'unset precmd_functions'
+	n=$(screen | grep -Ec "$MP"); keys -l "cd $P"; keys Enter; wait_screen "$MP" $((n + 1))
+	like "…after preexec_functions=() and then unset precmd_functions: the switch back" \
+		"$(screen | grep -v '^$' | tail -n 1)" "$MP"
+	keys -l 'exit'; keys Enter; wait_file "$H/status"
+else
+	not_ok "a zsh for assignments at the prompt shows the prompt"; diag "$(screen | tail -n 15)"
+fi
 zpol ''
 
 done_testing

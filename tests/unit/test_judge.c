@@ -214,6 +214,15 @@ static void test_writes(void)
 	is_int(J(VK_WRITE, H "/.config/procps-missing", JF_MKDIR, &v), 1,
 	       "… and a mkdir of another name");
 	is_int(J(VK_WRITE, H "/.config/procps", 0, &v), 1, "… and a file of procps's name");
+	is_int(J(VK_WRITE, H "/.pyenv/shims/.pyenv-shim", 0, &v), 0,
+	       "a version manager's rehash lock (pyenv, rbenv…) is noise");
+	is_int(J(VK_WRITE, H "/.rbenv/shims/.rbenv-shim", 0, &v), 0, "… rbenv's");
+	is_int(J(VK_WRITE, H "/.pyenv/shims/python", 0, &v), 1, "… a shim itself is reported");
+	is_int(J(VK_WRITE, H "/.pyenv/shims/tmp.Ab12", 0, &v), 1, "… any other file in shims too");
+	is_int(J(VK_WRITE, H "/.pyenv/bin/.pyenv-shim", 0, &v), 1,
+	       "… the lock only in a shims dir");
+	is_int(J(VK_WRITE, H "/.x/shims/.env-shim", 0, &v), 1, "… with a manager's name");
+	is_int(J(VK_WRITE, H "/.x/shims/.Py-env-shim", 0, &v), 1, "… of lower-case letters");
 	is_int(J(VK_WRITE, H "/notes.txt", 0, &v), 1, "a file directly in home");
 	judge_suggest(&jc, &v, s, sizeof(s));
 	ok(strstr(s, "write += ~/notes.txt (the file alone") != NULL,
