@@ -143,6 +143,12 @@ __sbxsh_cd() {
 		__sbxsh_a=$(builtin jobs -rp 2> /dev/null; builtin jobs -sp 2> /dev/null)
 		[ -z "$__sbxsh_a" ] || __sbxsh_j=1
 	fi
+	# A reply still unread is an earlier prompt's that came after its wait timed out (or an x
+	# after __sbxsh_dump gave up): dropped, so it is not taken for this prompt's. The front end
+	# answers a P that comes while it waits for a state as a prompt (cdswitch.c take_dump).
+	while builtin read -t 0 -u "$__sbxsh_cdfd" 2> /dev/null; do
+		builtin read -r -N 1 -t 1 -u "$__sbxsh_cdfd" __sbxsh_a 2> /dev/null || break
+	done
 	builtin printf 'P%s' "$__sbxsh_j" 2> /dev/null >&"$__sbxsh_cdfd" || {
 		__sbxsh_cdfd=
 		return 0
