@@ -542,6 +542,8 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 				    "create: '%s' is a pattern; name one directory (a create grant "
 				    "holds the files each command made there, by directory)",
 				    tok);
+			free(*out);
+			*out = NULL;
 			r = -EINVAL;
 		}
 		if (r == 0 && (op->key == K_WRITE || op->key == K_CREATE) &&
