@@ -128,7 +128,7 @@ like "the sandbox's /dev/pts holds its own pty only (none of the host's terminal
 like "…which is the shell's controlling terminal" "$(screen)" '^ctty=pts/0$'
 seq 1 200 | sed 's/^/line-/' > "$P/l.txt"
 keys -l 'less l.txt'; keys Enter
-wait_screen '^line-39$'
+wait_screen '^line-29$' # (the pane is 30 rows since the resize above: less shows 29 lines)
 like "less shows a screenful" "$(screen)" '^line-1$'
 n=$(prompts); keys q
 wait_screen "$PR" $((n + 1))
