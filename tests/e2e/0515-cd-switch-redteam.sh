@@ -132,20 +132,36 @@ is "exit: the shell's status (0)" "$(cat "$H/status" 2>/dev/null)" 0
 
 # A command reading the shell's channel takes the front end's answers (the shell then keeps
 # its profile, as with no answer). It must not leave a switch pending that `exit` would start,
-# nor stop the next prompt's switch. Which answer it takes is the scheduler's: tried until it
+# nor stop the next prompt's switch. The reader leaves the s to the shell (it peeks; a stolen
+# s only makes the shell wait out its 2 s and keep its profile, no x follows) and takes what
+# comes after the state; whether it or the shell gets the x is the scheduler's: tried until it
 # has taken the x (the word to exit after the state), at most 6 sessions.
 cat > "$A/steal.py" << 'EOF'
-import os, sys
+import os, socket, sys, time
 def sock(f):
     try:
         return os.readlink("/proc/self/fd/" + f).startswith("socket:")
     except OSError:
         return False
 fd = [int(f) for f in os.listdir("/proc/self/fd") if sock(f)][0]
+ch = socket.socket(fileno=fd)
 log = open(sys.argv[1], "a", buffering=1)
 log.write("reading %d\n" % fd)
-for i in range(int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30):
-    b = os.read(fd, 1)
+while True:
+    b = ch.recv(1, socket.MSG_PEEK)
+    if not b:
+        break
+    if b == b"s":
+        # the shell's: let it take the s (and send its state), then wait for what follows
+        while True:
+            try:
+                if ch.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b"s":
+                    break
+            except BlockingIOError:
+                break
+            time.sleep(0.001)
+        continue
+    b = ch.recv(1)
     if not b:
         break
     log.write("stole %s\n" % b.decode())
