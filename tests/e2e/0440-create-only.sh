@@ -8,6 +8,7 @@
 # and writes its own.
 REAL_HOME=${HOME:-}
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/agents_lib.sh"
 
 var_home createonly
 NARROW=$H/narrow WIDE=$H/wide WG=$H/widegrant
@@ -212,18 +213,11 @@ if [ -x "$CLAUDE" ] && command -v python3 > /dev/null; then
 	user_policy '[default]
 network = none'
 	cd "$WIDE" || exit 1
-	rm -rf "$SD"/* "$T/calls" "$T/port"
-	python3 "$E2E/mock_anthropic.py" "$T/port" "$T/calls" \
+	rm -rf "$SD"/*
+	claude_turn "$CLAUDE" \
 		'for f in ~/.claude/shell-snapshots/snapshot-*; do tail -n 3 "$f"; done; echo "fn=$(type -t rg)"' \
 		'for f in ~/.claude/shell-snapshots/snapshot-*; do echo "echo planted" >> "$f"; done; echo tried' \
-		'echo "fn=$(type -t rg)"' > "$T/mock.log" 2>&1 &
-	mock=$!
-	n=0; while [ ! -s "$T/port" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-	out=$(ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T/port")" ANTHROPIC_API_KEY=sk-e2e \
-		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 \
-		timeout 120 "$SBXSH" run -- "$CLAUDE" -p 'run the steps' --allowedTools Bash < /dev/null 2>&1)
-	kill "$mock" 2> /dev/null
-	call() { sed -n "$1p" "$T/calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["output"])' 2>&1; }
+		'echo "fn=$(type -t rg)"'
 	like "the real Claude Code finishes its turn" "$out" '^done$'
 	out=$(call 1)
 	like "… its snapshot was written whole in the sandbox (>| then >>: the PATH line last)" "$out" '^export PATH='

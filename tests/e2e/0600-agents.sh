@@ -5,6 +5,7 @@
 TMPDIR=/var/tmp; export TMPDIR # $HOME outside /tmp (the private /tmp would hide it)
 REAL_HOME=${HOME:-}
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/agents_lib.sh"
 cd "$T/proj" || exit 1
 user_policy '[default]
 network = none'
@@ -242,39 +243,16 @@ check "…and the host's /tmp stays unwritten" test ! -e "/tmp/sbxsh-e2e-whole.$
 # --- the real Claude Code CLI from npm, against a mock of its API on loopback ---
 # Installed once per user into ~/.cache/sbxsh-e2e (the real home, not the test's); skipped
 # with the reason when npm or the registry is not there.
-real_claude() {
-	cache="$REAL_HOME/.cache/sbxsh-e2e/claude-code"
-	CLAUDE="$cache/node_modules/.bin/claude"
-	[ -x "$CLAUDE" ] && return 0
-	command -v npm > /dev/null || { why="npm is not installed"; return 1; }
-	command -v python3 > /dev/null || { why="python3 is not installed"; return 1; }
-	[ -n "$REAL_HOME" ] && mkdir -p "$cache" 2> /dev/null || { why="no cache directory in $REAL_HOME"; return 1; }
-	ca=/etc/ssl/certs/ca-certificates.crt # the system's CAs (a user run by env -i has no npm config)
-	[ -r "$ca" ] || ca=
-	if ! timeout 600 env HOME="$REAL_HOME" npm install --prefix "$cache" --no-audit --no-fund \
-		--cache "$cache/.npm" ${ca:+--cafile "$ca"} @anthropic-ai/claude-code > "$T/npm.log" 2>&1 || ! [ -x "$CLAUDE" ]; then
-		why="npm install @anthropic-ai/claude-code failed: $(tail -n 1 "$T/npm.log")"
-		return 1
-	fi
-}
 user_policy '[default]
 network = none'
 mkdir -p "$HOME/.ssh"
 echo SECRET-KEY > "$HOME/.ssh/id_test"
-if ! real_claude; then
+if ! npm_agent claude-code @anthropic-ai/claude-code claude; then
 	skip "the real Claude Code runs its tool calls sandboxed" "$why"
 else
-	rm -f "$T/port" "$T/calls"
-	python3 "$E2E/mock_anthropic.py" "$T/port" "$T/calls" 'cd sub && pwd' 'pwd' \
-		'cat ~/.ssh/id_test' "echo x > ~/outside.$u" 'echo "key=${ANTHROPIC_API_KEY:-unset}"' \
-		'exit 7' > "$T/mock.log" 2>&1 &
-	mock=$!
-	n=0; while [ ! -s "$T/port" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-	out=$(ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T/port")" ANTHROPIC_API_KEY=sk-e2e \
-		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 \
-		timeout 120 "$SBXSH" run -- "$CLAUDE" -p 'run the steps' --allowedTools Bash < /dev/null 2>&1)
-	kill "$mock" 2> /dev/null
-	call() { sed -n "$1p" "$T/calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["output"])' 2>&1; }
+	CLAUDE=$BIN
+	claude_turn "$CLAUDE" 'cd sub && pwd' 'pwd' 'cat ~/.ssh/id_test' "echo x > ~/outside.$u" \
+		'echo "key=${ANTHROPIC_API_KEY:-unset}"' 'exit 7'
 	like "the real Claude Code (sbxsh run) finishes its turn" "$out" '^done$'
 	is "…its first tool call's output comes back (cd sub && pwd)" "$(call 1)" "$(cd sub && pwd -P)"
 	is "…the cd is seen by the next call" "$(call 2)" "$(cd sub && pwd -P)"

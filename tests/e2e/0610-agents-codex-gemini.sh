@@ -7,6 +7,7 @@
 TMPDIR=/var/tmp; export TMPDIR # $HOME outside /tmp (the private /tmp would hide it)
 REAL_HOME=${HOME:-}
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/agents_lib.sh"
 # the agents' sbxsh-run directories in this run's own TMPDIR: another run's cleanup (or this
 # one's) never removes a directory an agent still uses
 TMPDIR=$T/tmp; mkdir -p "$TMPDIR"; export TMPDIR
@@ -20,37 +21,7 @@ echo SECRET-KEY > "$HOME/.ssh/id_test"
 echo '# mine' > "$HOME/.bashrc"
 PROJ=$(pwd -P)
 
-# npm_agent NAME PACKAGE BIN: $BIN set to the installed command, or $why.
-npm_agent() {
-	cache="$REAL_HOME/.cache/sbxsh-e2e/$1"
-	BIN="$cache/node_modules/.bin/$3"
-	[ -x "$BIN" ] && return 0
-	command -v npm > /dev/null || { why="npm is not installed"; return 1; }
-	command -v python3 > /dev/null || { why="python3 is not installed"; return 1; }
-	[ -n "$REAL_HOME" ] && mkdir -p "$cache" 2> /dev/null || { why="no cache directory in $REAL_HOME"; return 1; }
-	ca=/etc/ssl/certs/ca-certificates.crt
-	[ -r "$ca" ] || ca=
-	if ! timeout 600 env HOME="$REAL_HOME" npm install --prefix "$cache" --no-audit --no-fund \
-		--cache "$cache/.npm" ${ca:+--cafile "$ca"} "$2" > "$T/npm.log" 2>&1 || ! [ -x "$BIN" ]; then
-		why="npm install $2 failed: $(tail -n 1 "$T/npm.log")"
-		return 1
-	fi
-}
-# start_mock SCRIPT COMMAND…: the mock on a free port ($port), its pid in $mock (and in $mocks:
-# every one is stopped at exit, whatever stopped the script).
-mocks=
 trap 'kill $mocks 2> /dev/null; e2e_cleanup' EXIT
-start_mock() {
-	rm -f "$T/port" "$T/calls"
-	s=$1; shift
-	python3 "$E2E/$s" "$T/port" "$T/calls" "$@" > "$T/mock.log" 2>&1 &
-	mock=$!
-	mocks="$mocks $mock"
-	n=0; while [ ! -s "$T/port" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-	port=$(cat "$T/port" 2>/dev/null)
-}
-# call N: the output of the agent's Nth tool call, as it sent it back to the mock.
-call() { sed -n "$1p" "$T/calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["output"])' 2>&1; }
 STEPS='cd sub && pwd|pwd|cat ~/.ssh/id_test|echo x >> ~/.bashrc|echo "key=${OPENAI_API_KEY:-${GEMINI_API_KEY:-unset}} in=${SBXSH_PROFILE:+sandbox}"|exit 7'
 steps() { set -f; IFS='|'; start_mock "$1" $STEPS; unset IFS; set +f; }
 # the six calls' results, checked the same way for each agent (NAME, exit-code pattern)
