@@ -331,6 +331,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	echo o > "$P/gaps/ok.txt"
 	chmod 644 "$P/gaps/x/y/z/w/v/.idea/ws.xml"
 	cp "$E2E/guard_gaps.py" "$H/gaps.py" # the sandbox's /tmp is its own
+	cp "$E2E/guard_libc.py" "$H/guard_libc.py" # (what it imports)
 	run "cd gaps && python3 $H/gaps.py x/y/z/w/v/.idea/ws.xml ok.txt"
 	is "fchmodat2, setxattr, fsetxattr, a descriptor's chmod/chown and linking a descriptor: refused on protected names, performed on the others" \
 		"$(printf '%s' "$out" | tr '\n' ';')" \

@@ -118,6 +118,7 @@ rm -rf "$P/x" "$P/y" "$P/.git/info/x"
 # --- the kernel's other ways to a name or a file's content, past the calls the guard performs
 echo orig > "$P/.git/config"
 cp "$E2E/guard_kernel.py" "$H/kernel.py" # the sandbox's /tmp is its own
+cp "$E2E/guard_libc.py" "$H/guard_libc.py" # (what it imports)
 out=$(cd "$P" && "$SBXSH" -c "python3 $H/kernel.py .git/config .bashrc" 2> "$H/err")
 err=$(cat "$H/err")
 r() { printf '%s\n' "$out" | sed -n "s/^$1: //p"; }

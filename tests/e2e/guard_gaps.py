@@ -2,34 +2,20 @@
 # the xattr family, chmod/chown of a descriptor, a descriptor (O_TMPFILE) linked into place.
 # x86_64 system call numbers (fchmodat2 452, fchownat 260, linkat 265).
 # Prints one "name: result" line each (errno names, or ok / a value read back).
-import ctypes, errno, os, sys
+import os, sys
+sys.dont_write_bytecode = True  # (no __pycache__ beside it: a write outside the grants)
+from guard_libc import AT_FDCWD, call, res
 
 prot, okf = sys.argv[1], sys.argv[2]
-libc = ctypes.CDLL(None, use_errno=True)
-AT_FDCWD, AT_EMPTY_PATH = -100, 0x1000
-
-
-def res(name, f):
-    try:
-        v = f()
-        print(f"{name}: {'ok' if v is None else v}")
-    except OSError as e:
-        print(f"{name}: {errno.errorcode.get(e.errno, e.errno)}")
-
-
-def sysc(*a):
-    r = libc.syscall(*a)
-    if r < 0:
-        e = ctypes.get_errno()
-        raise OSError(e, os.strerror(e))
+AT_EMPTY_PATH = 0x1000
 
 
 def linkfollow(a, b):  # linkat(AT_SYMLINK_FOLLOW): os.link calls link(), which does not follow
-    sysc(265, AT_FDCWD, a.encode(), AT_FDCWD, b.encode(), 0x400)
+    call(265, AT_FDCWD, a.encode(), AT_FDCWD, b.encode(), 0x400)
 
 
 def fchmodat2(p, m):
-    sysc(452, AT_FDCWD, p.encode(), m, 0)
+    call(452, AT_FDCWD, p.encode(), m, 0)
 
 
 res("fchmodat2 protected", lambda: fchmodat2(prot, 0o755))
@@ -43,14 +29,14 @@ res("… gone", lambda: os.getxattr(okf, "user.sbx"))
 fd = os.open(prot, os.O_RDONLY)
 res("fsetxattr protected (a read-only descriptor)", lambda: os.setxattr(fd, "user.sbx", b"1"))
 res("fchmod by AT_EMPTY_PATH protected",
-    lambda: sysc(452, fd, b"", 0o755, AT_EMPTY_PATH))
+    lambda: call(452, fd, b"", 0o755, AT_EMPTY_PATH))
 res("fchown by AT_EMPTY_PATH protected",
-    lambda: sysc(260, fd, b"", os.getuid(), os.getgid(), AT_EMPTY_PATH))
+    lambda: call(260, fd, b"", os.getuid(), os.getgid(), AT_EMPTY_PATH))
 os.close(fd)
 fd = os.open(okf, os.O_RDONLY)
 res("fsetxattr ok", lambda: os.setxattr(fd, "user.fd", b"fdval"))
 res("… read back", lambda: os.getxattr(okf, "user.fd").decode())
-res("fchown by AT_EMPTY_PATH ok", lambda: sysc(260, fd, b"", os.getuid(), os.getgid(), AT_EMPTY_PATH))
+res("fchown by AT_EMPTY_PATH ok", lambda: call(260, fd, b"", os.getuid(), os.getgid(), AT_EMPTY_PATH))
 os.close(fd)
 os.symlink(okf, "gaps-link")
 res("lsetxattr on a symlink", lambda: os.setxattr("gaps-link", "user.sbx", b"1", follow_symlinks=False))
@@ -63,7 +49,7 @@ for name in ("tmp-linked", ".bashrc"):
     os.close(fd)
 fd = os.open(d, os.O_TMPFILE | os.O_WRONLY, 0o600)
 res("O_TMPFILE linked by AT_EMPTY_PATH as .profile",
-    lambda: sysc(265, fd, b"", AT_FDCWD, os.path.join(d, ".profile").encode(), AT_EMPTY_PATH))
+    lambda: call(265, fd, b"", AT_FDCWD, os.path.join(d, ".profile").encode(), AT_EMPTY_PATH))
 os.close(fd)
 fd = os.open(prot, os.O_RDONLY)
 res("a protected file's descriptor linked as another name",

@@ -6,27 +6,10 @@
 # PROTECTED: an existing protected file (read-only for the command); MISSING: a protected name
 # that does not exist. x86_64 numbers. Prints one "name: result" line each (errno names, ok).
 import ctypes, errno, mmap, os, sys
+sys.dont_write_bytecode = True  # (no __pycache__ beside it: a write outside the grants)
+from guard_libc import AT_FDCWD, libc, res, sysc
 
 prot, missing = sys.argv[1], sys.argv[2]
-libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall.restype = ctypes.c_long
-AT_FDCWD = -100
-
-
-def res(name, f):
-    try:
-        v = f()
-        print(f"{name}: {'ok' if v is None else v}")
-    except OSError as e:
-        print(f"{name}: {errno.errorcode.get(e.errno, e.errno)}")
-
-
-def sysc(*a):
-    r = libc.syscall(*[ctypes.c_long(x) if isinstance(x, int) else x for x in a])
-    if r < 0:
-        e = ctypes.get_errno()
-        raise OSError(e, os.strerror(e))
-    return r
 
 
 # io_uring: setup refused means none of its operations (IORING_OP_OPENAT, RENAMEAT, UNLINKAT,
