@@ -43,9 +43,12 @@ man-lint:
 # /etc/sbxsh/sbxsh.ini as a conffile, man pages and completion; lintian-checked.
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
 DEB_OUT  = $(B)/sbxsh_$(VERSION)_$(DEB_ARCH).deb
+# The tree it compiles in (make check: the build's own, where only the users of the compiled-in
+# paths are recompiled).
+DEB_B   ?= $(B)/deb-build
 deb:
 	rm -rf $(B)/deb
-	$(MAKE) --no-print-directory B='$(B)/deb-build' PREFIX=/usr SYSCONFDIR=/etc INSTALL_TEST_HELPERS= \
+	$(MAKE) --no-print-directory B='$(DEB_B)' PREFIX=/usr SYSCONFDIR=/etc INSTALL_TEST_HELPERS= \
 		LIBEXECDIR=/usr/libexec/sbxsh PAMDIR=/lib/$(shell $(CC) -print-multiarch)/security \
 		DESTDIR='$(abspath $(B))/deb/root' install > /dev/null
 	sh packaging/deb.sh '$(abspath $(B))/deb/root' '$(VERSION)' '$(DEB_ARCH)' '$(abspath $(DEB_OUT))'

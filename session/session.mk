@@ -17,7 +17,7 @@ PAM_CFLAGS = $(WARN) -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fvisibi
 
 # Its objects mirror their sources' paths under $(B)/pam (built with PAM_CFLAGS).
 PAM_OBJ = $(addprefix $(B)/pam/,session/pam/pam_sbxsh.o platform/linux/fds.o platform/linux/proc.o platform/buf.o)
-$(B)/pam/%.o: %.c $(B)/gen/paths.h | $(B)/.deps-build
+$(B)/pam/%.o: %.c | $(B)/gen/paths.h $(B)/.deps-build
 	@mkdir -p $(@D)
 	$(CC) $(PAM_CFLAGS) -MMD -MP -c -o $@ $<
 

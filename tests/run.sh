@@ -67,9 +67,10 @@ n=lint/completion; selected "$n" && SBXSH=$B/sbxsh run_suite "$n" sh tests/lint/
 # --- the man pages: mandoc -T lint, one line a page ---
 selected man/lint && run_suite man/lint $MAKE --no-print-directory man-lint
 
-# --- an installed tree for golden and end-to-end tests, with its own SYSCONFDIR ---
+# --- an installed tree for golden and end-to-end tests, with its own SYSCONFDIR (built in the
+# build's tree: only the files that include the compiled-in paths are compiled again) ---
 stage=$out/stage
-if ! $MAKE --no-print-directory B="$B/stage" PREFIX="$stage" SYSCONFDIR="$stage/etc" \
+if ! $MAKE --no-print-directory B="$B" PREFIX="$stage" SYSCONFDIR="$stage/etc" \
 	SANITIZE="${SANITIZE:-}" install > "$out/install.log" 2>&1; then
 	cat "$out/install.log"
 	echo "not ok - staged install failed"
@@ -127,7 +128,7 @@ fi
 # `make check-deb` runs all of them, as root and as sbxsh-test.
 DEB_E2E=${DEB_E2E:-'e2e/0010* e2e/0100* e2e/0155* e2e/0220* e2e/0300* e2e/0410* e2e/0430* e2e/0530* e2e/0600* e2e/0700* e2e/0720*'}
 deb_suite() {
-	$MAKE --no-print-directory B="$B" DEB_OUT="$out/sbxsh.deb" deb > "$out/deb.log" 2>&1 ||
+	$MAKE --no-print-directory B="$B" DEB_B="$B" DEB_OUT="$out/sbxsh.deb" deb > "$out/deb.log" 2>&1 ||
 		{ cat "$out/deb.log"; echo "not ok - make deb"; return 1; }
 	echo "ok - make deb builds a package"
 	TESTS=$DEB_E2E CHECK_DEB_USERS=root sh packaging/check-deb.sh "$out/sbxsh.deb" > "$out/deb.out" 2>&1
