@@ -2,15 +2,18 @@
 """job_stop.py N CMD… — ^Z typed at once after a command starts, then `kill -9 %1` (e2e 0520).
 
 Runs CMD (an interactive shell whose prompt ends in "P> ") on a pty of its own and, N times:
-types `sleep K`, Enter, and ^Z after a random 0–8 ms (so the stop lands in the job's fork, exec
-and start-up calls as well as in its sleep), `kill -9 %1`, and then `/bin/true; jobs`. Prints
-one line of counts:
+types `sleep K`, Enter, and, once the shell has given the terminal to the job's group (its
+child does that right after the fork: a ^Z before it is the shell's, lost), ^Z after a random
+0–8 ms (so the stop lands in the job's fork, exec and start-up calls as well as in its sleep),
+`kill -9 %1`, and then `/bin/true; jobs`. Prints one line of counts:
 
   stopped=S lost=L startup=U alive=A stuck=T late=R
 
   stopped  jobs that ^Z stopped (the shell said "Stopped")
   lost     ^Z that came before the job had the terminal (the shell's own group ignores it, as
-           under bash without sbxsh); such a job is ended with ^C and not counted
+           under bash without sbxsh; rare since the wait for the job's group): no "Stopped"
+           in 10 s (a stop said later, at load 10, left a stopped job that the next kill -9 %1
+           took for its own); such a job is ended with ^C and not counted
   startup  stopped jobs that were not in their sleep (clock_nanosleep) when ^Z came
   alive    jobs still alive (not dead nor a zombie) 5 s after kill -9: the failure looked for
   stuck    jobs `jobs` still called Stopped after the next external command: the failure
@@ -75,6 +78,45 @@ def state(p):
     return st, sc
 
 
+def stat(p):
+    """/proc/PID/stat's fields after the command name (state first), or None."""
+    try:
+        with open("/proc/%d/stat" % p) as f:
+            return f.read().rsplit(") ", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def inner_shell(root):
+    """The shell behind sbxsh's pty relay: the process below ROOT that leads its own group,
+    the foreground one of its terminal (the sandbox's pty), or None."""
+    kids = {}
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            st = stat(int(p))
+            if st:
+                kids.setdefault(int(st[1]), []).append(int(p))
+    todo = list(kids.get(root, []))
+    while todo:
+        p = todo.pop()
+        st = stat(p)
+        if st and int(st[2]) == p and int(st[5]) == p:  # pgrp, tpgid
+            return p
+        todo += kids.get(p, [])
+    return None
+
+
+def wait_given(sh, t=10.0):
+    """Until the shell has given its terminal to another group (the job's: bash's child does
+    that right after its fork), for up to T s."""
+    end = time.monotonic() + t
+    while sh is not None and time.monotonic() < end:
+        st = stat(sh)
+        if st is None or int(st[5]) != sh:
+            return
+        time.sleep(0.0005)
+
+
 def main():
     n, argv = int(sys.argv[1]), sys.argv[2:]
     pid, fd = pty.fork()
@@ -82,6 +124,7 @@ def main():
         os.execv(argv[0], argv)
     if read_until(fd, rb"P> ", 30) is None:
         sys.exit("no prompt: %r" % buf[-300:])
+    sh = inner_shell(pid)
     c = dict(stopped=0, lost=0, startup=0, alive=0, stuck=0, late=0)
     k = 7000 + os.getpid() % 1000 * 100
     tries = 0
@@ -89,9 +132,10 @@ def main():
         tries += 1
         k += 1
         os.write(fd, b"sleep %d\r" % k)
+        wait_given(sh)
         time.sleep(random.uniform(0, 0.008))
         os.write(fd, b"\x1a")
-        if read_until(fd, rb"Stopped +sleep %d" % k, 3) is None:
+        if read_until(fd, rb"Stopped +sleep %d" % k, 10) is None:
             c["lost"] += 1
             os.write(fd, b"\x03")
             read_until(fd, rb"P> ", 10)
