@@ -7,10 +7,21 @@ cd "$T/proj" || exit 1
 user_policy '[default]
 network = none'
 
-# wait_for FILE: up to ~10 s for the sandboxed command to have started.
+# wait_for FILE: up to ~10 s for the sandboxed command to have started. (Its shell makes the
+# file itself, `: > started`: with a touch, a signal that came while the shell waited for the
+# touch was bash's to take after it, and the exec'd sleep then ran to its end.)
 wait_for() { n=0; while [ ! -e "$1" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done; [ -e "$1" ]; }
 # alive PATTERN: a process whose command line holds PATTERN exists.
-alive() { for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f" 2>/dev/null | grep -q -- "$1" && return 0; done; return 1; }
+alive() { pgrep -f -- "$1" > /dev/null; }
+# gone PATTERN…: within ~5 s no process holds any PATTERN (a function, not `sh -c '! alive …'`:
+# alive is this script's, so such a sh said "alive: not found" and the check could not fail).
+gone() {
+	n=0
+	for p in "$@"; do
+		while alive "$p" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+		! alive "$p" || return 1
+	done
+}
 
 "$SBXSH" -c 'kill -KILL $$' 2>/dev/null; rc=$?
 is "a command killed by SIGKILL: sbxsh dies of SIGKILL (137)" "$rc" 137
@@ -21,32 +32,31 @@ is "an exit status of 143 stays an exit status" "$(cat "$T/st")" 143
 
 # kill -TERM of sbxsh: the command gets it, sbxsh dies of SIGTERM.
 rm -f started got
-"$SBXSH" -c 'trap "echo TERM > got; exit 0" TERM; touch started; while :; do sleep 0.1; done' 2>/dev/null &
+"$SBXSH" -c 'trap "echo TERM > got; exit 0" TERM; : > started; while :; do sleep 0.1; done' 2>/dev/null &
 pid=$!
 wait_for started && kill -TERM $pid
 wait $pid
 check "kill -TERM of sbxsh reaches the command (its trap ran)" wait_for got
 rm -f started
-"$SBXSH" -c 'touch started; exec sleep 31.5' 2>/dev/null &
+"$SBXSH" -c ': > started; exec sleep 31.5' 2>/dev/null &
 pid=$!
 wait_for started && kill -TERM $pid
 wait $pid; rc=$?
 is "sbxsh dies of SIGTERM when the command does (143)" "$rc" 143
-sleep 0.2
-check "…and the command is gone" sh -c '! alive "sleep 31.5"' 
+check "…and the command is gone" gone "sleep 31.5"
 # An async list starts with SIGINT and SIGQUIT ignored; dfl runs a command with them default.
 dfl() { exec python3 -c 'import os, signal, sys
 for s in (signal.SIGINT, signal.SIGQUIT): signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$@"; }
 rm -f started
-dfl "$SBXSH" -c 'touch started; exec sleep 32.5' 2>/dev/null &
+dfl "$SBXSH" -c ': > started; exec sleep 32.5' 2>/dev/null &
 pid=$!
 wait_for started && kill -INT $pid
 wait $pid; rc=$?
 is "SIGINT likewise (130)" "$rc" 130
 for sh_ in "$SBXSH" /bin/bash; do
 	rm -f started
-	"$sh_" -c 'touch started; sleep 1; echo survived' > "$T/ign.out" 2>/dev/null &
+	"$sh_" -c ': > started; sleep 1; echo survived' > "$T/ign.out" 2>/dev/null &
 	pid=$!
 	wait_for started && kill -INT $pid
 	wait $pid; echo "status=$?" >> "$T/ign.out"
@@ -65,23 +75,20 @@ for sh_ in "$SBXSH" /bin/bash; do
 done
 is "a caller ignoring SIGCHLD: the status comes back, SIGCHLD stays ignored (as bash)" "$(cat "$T/chld.sbxsh")" "$(cat "$T/chld.bash")"
 rm -f started
-"$SBXSH" -c 'touch started; sleep 33.5 & sleep 33.6' 2>/dev/null &
+"$SBXSH" -c ': > started; sleep 33.5 & sleep 33.6' 2>/dev/null &
 pid=$!
 wait_for started && kill -HUP $pid
 wait $pid; rc=$?
 is "SIGHUP reaches the command's whole process group (129)" "$rc" 129
-sleep 0.2
-check "…background jobs included" sh -c '! alive "sleep 33.5"'
+check "…background jobs included" gone "sleep 33.5"
 
 # kill -KILL of sbxsh takes the whole sandbox along (die-with-parent, pid namespace).
 rm -f started
-"$SBXSH" -c 'touch started; (setsid sleep 34.5 &); exec sleep 34.6' 2>/dev/null &
+"$SBXSH" -c ': > started; (setsid sleep 34.5 &); exec sleep 34.6' 2>/dev/null &
 pid=$!
 wait_for started && kill -KILL $pid
 wait $pid
-n=0; while { alive "sleep 34.5" || alive "sleep 34.6"; } && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-check "a SIGKILLed sbxsh leaves no sandboxed process (setsid ones included)" \
-	sh -c '! alive "sleep 34.5" && ! alive "sleep 34.6"'
+check "a SIGKILLed sbxsh leaves no sandboxed process (setsid ones included)" gone "sleep 34.5" "sleep 34.6"
 
 # stdio: a binary stream byte for byte; descriptors the caller passed stay open.
 head -c 10485760 /dev/urandom > "$T/in.bin"
