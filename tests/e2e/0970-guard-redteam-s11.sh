@@ -1,0 +1,69 @@
+#!/bin/sh
+# 0970 the write boundary attacked again (session 11): names the kernel makes or removes for
+# the sandbox without a call the guard sees (a core dump: `core` unlinked and made in the
+# crashing process's cwd), checked against what the guard holds there (a deny_write glob, a
+# create grant's file another command made, a $PATH directory of the home). Each attack with
+# a control showing the same thing works where it is allowed.
+. "$(dirname "$0")/lib.sh"
+
+var_home redteam11 # HOME and the project under /var/tmp
+P=$H/proj
+mkdir -p "$HOME/.config/sbxsh" "$P/.git"
+chmod 700 "$HOME"
+user_policy '[default]
+network = none'
+cd "$P" || exit 1
+if ! "$SBXSH" -c true 2> "$H/err"; then
+	skip "the write boundary attacked" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
+	done_testing
+	exit
+fi
+run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
+absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
+present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
+
+# --- core dumps: with a core_pattern that is a file name (the kernel's default, `core`), a
+# crashing process's core is written by the kernel into its cwd, after it unlinks a `core`
+# already there: a name made and one removed with no system call of the command's, so no
+# guard. The command chooses the cwd and raises its own RLIMIT_CORE (the hard limit is the
+# caller's, usually unlimited).
+pattern=$(cat /proc/sys/kernel/core_pattern 2> /dev/null)
+crash='ulimit -c unlimited 2>/dev/null; sh -c "kill -SEGV \$\$"; echo crashed=$?'
+case $pattern in
+'|'* | '')
+	skip "a core dump makes no name past the guard" "core_pattern is '$pattern' (a pipe: no file in the cwd)"
+	;;
+*)
+	mkdir -p "$P/out" "$P/snaps"
+	user_policy '[default]
+network = none
+deny_write += ./out/*
+create += ./snaps'
+	run "cd out; $crash"
+	like "control: the crash is a crash (SIGSEGV)" "$out" 'crashed=139'
+	absent "deny_write += ./out/*: no core is made in out/ by a crash there" "$P/out/core"
+	ls "$P/out" > "$H/ls-out"
+	is "… nor any other name (core.PID)" "$(cat "$H/ls-out")" ""
+	run 'echo mine > snaps/core'
+	is "control: a command makes a file named core in a create grant" "$(cat "$P/snaps/core" 2>&1)" mine
+	run "echo other >> snaps/core; cd snaps; $crash"
+	is "create += ./snaps: a later command's crash there does not replace the file another made" \
+		"$(head -c 16 "$P/snaps/core" | tr -cd '[:print:]')" mine
+	mkdir -p "$HOME/.cargo/bin"
+	user_policy '[default]
+network = none
+write += ~/.cargo'
+	out=$(cd "$P" && PATH="$HOME/.cargo/bin:$PATH" "$SBXSH" -c "cd ~/.cargo/bin && $crash" 2> "$H/err")
+	like "control: the crash in ~/.cargo/bin is a crash" "$out" 'crashed=139'
+	absent "write += ~/.cargo: no core is made in ~/.cargo/bin (a \$PATH directory: no new name)" \
+		"$HOME/.cargo/bin/core"
+	user_policy '[default]
+network = none'
+	run "ulimit -c unlimited && ulimit -c && ulimit -c 0 && ulimit -c"
+	is "control: a command still sets its own core limit (ulimit -c)" "$out" "unlimited
+0"
+	rm -rf "$P/out" "$P/snaps"
+	;;
+esac
+
+done_testing
