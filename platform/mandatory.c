@@ -71,6 +71,17 @@
 	X(".nvim.lua")                                                                             \
 	X(".dir-locals.el")                                                                        \
 	X(".dir-locals-2.el")                                                                      \
+	/* REPLs and pdb run a file of the current directory at start, with no trust, before any   \
+	 * of the project's code: pdb ./.pdbrc, irb the first of ./.irbrc ./irb.rc ./_irbrc (when  \
+	 * the home has none), Pry ./.pryrc, R ./.Rprofile (./.Renviron: R_PROFILE_USER, R_LIBS),  \
+	 * GHCi ./.ghci, Octave ./.octaverc */                                                     \
+	X(".pdbrc")                                                                                \
+	X(".irbrc")                                                                                \
+	X(".pryrc")                                                                                \
+	X(".Rprofile")                                                                             \
+	X(".Renviron")                                                                             \
+	X(".ghci")                                                                                 \
+	X(".octaverc")                                                                             \
 	X(".devcontainer")                                                                         \
 	X(".devcontainer.json")                                                                    \
 	X(".mcp.json")                                                                             \
@@ -84,6 +95,9 @@ static const char *const names[] = {ANY_NAMES(STR)};
 /* As names, but only as the last component and never against mkdir: .env is read as a file
  * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
 static const char *const file_names[] = {".env"};
+
+/* As file_names, without the dot every other name has: irb's rc files after ./.irbrc. */
+static const char *const bare_file_names[] = {"irb.rc", "_irbrc"};
 
 /* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
  * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
@@ -928,8 +942,13 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (base < 0 && x->home)
 		base = below(path, x->home);
 	for (size_t i = base < 0 ? c.n : (size_t)base; i < c.n; i++) {
-		if (c.p[i][0] != '.')
-			continue; /* every name starts with a dot */
+		if (c.p[i][0] != '.') {
+			for (size_t k = 0; k < N(bare_file_names); k++)
+				if (i + 1 == c.n && op != MAND_MKDIR &&
+				    eq(&c, i, bare_file_names[k]))
+					return hit_(h, MAND_NEVER, bare_file_names[k]);
+			continue; /* every other name starts with a dot */
+		}
 		for (size_t k = 0; k < N(names); k++)
 			if (eq(&c, i, names[k]))
 				return hit_(h, MAND_NEVER, names[k]);

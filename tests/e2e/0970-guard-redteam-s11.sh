@@ -66,4 +66,37 @@ network = none'
 	;;
 esac
 
+# --- REPLs and a debugger that run a file of the current directory when they start, with no
+# trust asked, before any of the project's code: pdb (./.pdbrc, after ~/.pdbrc; its lines are
+# Python), irb (./.irbrc, ./irb.rc, ./_irbrc when the home has none), Pry (./.pryrc), R
+# (./.Rprofile before ~/.Rprofile; ./.Renviron sets R_PROFILE_USER, R_LIBS_USER), GHCi
+# (./.ghci), Octave (./.octaverc)
+mkdir -p "$P/a/b"
+printf 'print("the user'"'"'s own tool")\n' > "$H/tool.py"
+run 'printf "%s\n" "import os; open(\"'"$H"'/pwned-pdb\", \"w\").close()" > .pdbrc
+for f in .irbrc irb.rc _irbrc .pryrc .Rprofile .Renviron .ghci .octaverc; do echo x > $f; echo x > a/b/$f; done
+echo x > notes.pdbrc; echo x > Rprofile.R'
+absent "the project's .pdbrc is not made (pdb runs it at start)" "$P/.pdbrc"
+for f in .irbrc irb.rc _irbrc .pryrc .Rprofile .Renviron .ghci .octaverc; do
+	absent "… nor $f (a REPL runs it at start)" "$P/$f"
+	absent "… nor a/b/$f" "$P/a/b/$f"
+done
+present "… control: notes.pdbrc is made" "$P/notes.pdbrc"
+present "… control: Rprofile.R is made" "$P/Rprofile.R"
+if command -v python3 > /dev/null 2>&1; then
+	(cd "$P" && echo c | timeout 20 python3 -m pdb "$H/tool.py" > /dev/null 2>&1)
+	absent "… the host's next pdb in the project (on a script of the user's) runs nothing planted" "$H/pwned-pdb"
+	printf '%s\n' "import os; open('$H/ok-pdb', 'w').close()" > "$P/.pdbrc"
+	(cd "$P" && echo c | timeout 20 python3 -m pdb "$H/tool.py" > /dev/null 2>&1)
+	present "… control: the host's pdb runs a .pdbrc the user made" "$H/ok-pdb"
+	rm -f "$P/.pdbrc" "$H/ok-pdb"
+else
+	skip "the host's pdb runs nothing planted" "no python3 here"
+	skip "control: the host's pdb runs a .pdbrc" "no python3 here"
+fi
+echo 'source("renv/activate.R")' > "$P/.Rprofile"
+run 'echo "system(\"id\")" >> .Rprofile; rm -f .Rprofile; mv Rprofile.R .Rprofile'
+is "… an existing .Rprofile (renv's) is not appended to, removed or replaced" "$(cat "$P/.Rprofile")" 'source("renv/activate.R")'
+rm -rf "$P/a" "$P/.Rprofile" "$P/notes.pdbrc" "$P/Rprofile.R" "$H/tool.py"
+
 done_testing

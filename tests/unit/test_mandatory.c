@@ -424,7 +424,14 @@ static void test_gaps(void)
 				  ".nvim.lua",
 				  ".dir-locals.el",
 				  ".dir-locals-2.el",
-				  ".cursor"};
+				  ".cursor",
+				  ".pdbrc",
+				  ".irbrc",
+				  ".pryrc",
+				  ".Rprofile",
+				  ".Renviron",
+				  ".ghci",
+				  ".octaverc"};
 	char p[256];
 
 	for (size_t i = 0; i < sizeof(n) / sizeof(*n); i++) {
@@ -441,6 +448,11 @@ static void test_gaps(void)
 	ALLOW(H "/proj/.env/lib/python3/site.py", MAND_WRITE, "… and what pip puts in it");
 	ALLOW(H "/proj/.env.example", MAND_WRITE, "a name that only starts like one");
 	ALLOW(H "/proj/envrc", MAND_WRITE, "without the dot");
+	DENY(H "/proj/irb.rc", MAND_WRITE, MAND_NEVER, "irb.rc, irb's rc after ./.irbrc");
+	DENY(H "/proj/a/b/c/d/e/_irbrc", MAND_WRITE, MAND_NEVER, "… _irbrc, at depth 5");
+	DENY(H "/proj/irb.rc", MAND_REMOVE, MAND_NEVER, "… replaced by a rename");
+	ALLOW(H "/proj/irb.rc/x", MAND_WRITE, "… a directory by that name holds nothing irb reads");
+	ALLOW(H "/proj/xirb.rc", MAND_WRITE, "… a name that only ends like one");
 	/* Mercurial, the way .git is treated */
 	DENY(H "/proj/.hg/hgrc", MAND_WRITE, MAND_NEVER, "an hgrc runs hooks");
 	DENY("/srv/elsewhere/a/b/.hg/hgrc", MAND_WRITE, MAND_NEVER, "anywhere, granted or not");
