@@ -99,4 +99,32 @@ run 'echo "system(\"id\")" >> .Rprofile; rm -f .Rprofile; mv Rprofile.R .Rprofil
 is "… an existing .Rprofile (renv's) is not appended to, removed or replaced" "$(cat "$P/.Rprofile")" 'source("renv/activate.R")'
 rm -rf "$P/a" "$P/.Rprofile" "$P/notes.pdbrc" "$P/Rprofile.R" "$H/tool.py"
 
+# --- a create grant's file another command made, by every other spelling of its path (the
+# guard resolves the real final name and checks the inode): none writes it; fchmod and utime
+# of a read-only descriptor are the documented exceptions (a mode, a time: not the content)
+mkdir -p "$P/snaps"
+user_policy '[default]
+network = none
+create += ./snaps'
+run 'echo "export SNAP=1" > snaps/s.sh'
+cp "$E2E/guard_spellings.py" "$H/spell.py"
+run "python3 $H/spell.py $P/snaps/s.sh"
+r() { printf '%s\n' "$out" | sed -n "s/^$1: //p"; }
+for s in "double slash" "dot component" dotdot relative "proc thread-self fd" "proc self task fd" \
+	"proc pid fd" "O_PATH directory descriptor"; do
+	is "create grant: $s is refused (EROFS)" "$(r "$s")" EROFS
+done
+is "… a trailing slash: ENOTDIR" "$(r "trailing slash")" ENOTDIR
+for s in "proc self cwd" "proc self root" "proc self fd of the directory, then the name" \
+	"a child through its parent's procfs fd"; do
+	is "… $s: a magic link or another process's procfs, EACCES" "$(r "$s")" EACCES
+done
+is "… nothing was appended by any of them" "$(r planted)" 0
+is "… the snapshot is as its maker wrote it" "$(cat "$P/snaps/s.sh")" "export SNAP=1"
+is "… (the documented exception: fchmod of a read-only descriptor is not the guard's)" \
+	"$(r "fchmod of the read-only descriptor")" ok
+rm -rf "$P/snaps" "$H/spell.py"
+user_policy '[default]
+network = none'
+
 done_testing
