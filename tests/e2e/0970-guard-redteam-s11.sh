@@ -2,8 +2,10 @@
 # 0970 the write boundary attacked again (session 11): names the kernel makes or removes for
 # the sandbox without a call the guard sees (a core dump: `core` unlinked and made in the
 # crashing process's cwd), checked against what the guard holds there (a deny_write glob, a
-# create grant's file another command made, a $PATH directory of the home). Each attack with
-# a control showing the same thing works where it is allowed.
+# create grant's file another command made, a $PATH directory of the home); the start-up
+# files REPLs and pdb run from the current directory; a create grant's file by every other
+# spelling of its path; Jujutsu's repository config. Each attack with a control showing the
+# same thing works where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
 var_home redteam11 # HOME and the project under /var/tmp
@@ -126,5 +128,24 @@ is "… (the documented exception: fchmod of a read-only descriptor is not the g
 rm -rf "$P/snaps" "$H/spell.py"
 user_policy '[default]
 network = none'
+
+# --- Jujutsu (jj): its repository's config (.jj/repo/config.toml: fix.tools, ui.pager and
+# aliases run at the host's next jj; jj 0.38+ adopts one found where no config-id names its
+# own, by copying it below ~/.config/jj), the workspace's, the ids, and .jj/repo as a file (a
+# workspace pointed at another repository's directory)
+run 'mkdir -p .jj/repo/op_store a/b/.jj; echo op > .jj/repo/op_store/op1
+printf "[ui]\npager = [\"sh\", \"-c\", \"id; less\"]\n" > .jj/repo/config.toml
+echo x > .jj/workspace-config.toml; echo abc > .jj/repo/config-id; echo ../../x > a/b/.jj/repo
+mkdir -p y/repo; echo x > y/repo/config.toml; mv y/repo a/b/.jj/repo'
+absent "jj: .jj/repo/config.toml is not made (run at the host's next jj)" "$P/.jj/repo/config.toml"
+absent "… nor .jj/workspace-config.toml" "$P/.jj/workspace-config.toml"
+absent "… nor .jj/repo/config-id" "$P/.jj/repo/config-id"
+absent "… nor a .jj/repo file (another repository's directory)" "$P/a/b/.jj/repo"
+present "… control: jj's op log is written" "$P/.jj/repo/op_store/op1"
+echo abc > "$P/.jj/repo/config-id"
+run 'rm -f .jj/repo/config-id; mv .jj jj.old'
+present "… an existing config-id is not removed (a planted config would be adopted)" "$P/.jj/repo/config-id"
+absent "… .jj is not renamed away" "$P/jj.old"
+rm -rf "$P/.jj" "$P/a" "$P/y"
 
 done_testing

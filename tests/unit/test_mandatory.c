@@ -466,6 +466,23 @@ static void test_gaps(void)
 	ALLOW(H "/proj/.hg/dirstate", MAND_WRITE, "… its dirstate");
 	ALLOW(H "/proj/.hg/wlock", MAND_WRITE, "… its locks");
 	ALLOW(H "/proj/x.hg/hgrc", MAND_WRITE, "a name that only ends like one");
+	/* Jujutsu, the same way */
+	DENY(H "/proj/.jj/repo/config.toml", MAND_WRITE, MAND_NEVER, "jj's repository config");
+	DENY("/srv/elsewhere/a/.jj/repo/config.toml", MAND_WRITE, MAND_NEVER, "… anywhere");
+	DENY(H "/proj/.jj/repo/config-id", MAND_REMOVE, MAND_NEVER, "… the id naming its own");
+	DENY(H "/proj/.jj/workspace-config.toml", MAND_WRITE, MAND_NEVER, "… the workspace's");
+	DENY(H "/proj/.jj/workspace-config-id", MAND_WRITE, MAND_NEVER, "… its id");
+	DENY(H "/proj/.jj/repo", MAND_WRITE, MAND_NEVER, ".jj/repo a file (another repository)");
+	DENY(H "/proj/.jj/repo", MAND_DIR_TO, MAND_NEVER, "… a directory moved in as .jj/repo");
+	DENY(H "/proj/.jj", MAND_REMOVE, MAND_NEVER, "the repository renamed away");
+	DENY(H "/proj/.jj", MAND_LINK, MAND_NEVER, "a link named .jj");
+	ALLOW(H "/proj/.jj", MAND_MKDIR, "jj git init");
+	ALLOW(H "/proj/.jj/repo", MAND_MKDIR, "… its repo/");
+	ALLOW(H "/proj/.jj/repo/op_store/operations/ab", MAND_WRITE,
+	      "what jj writes in normal work");
+	ALLOW(H "/proj/.jj/repo/store/git_target", MAND_WRITE, "… its git backend's place");
+	ALLOW(H "/proj/.jj/working_copy/checkout", MAND_WRITE, "… its working copy");
+	ALLOW(H "/proj/jj/repo/config.toml", MAND_WRITE, "without the dot");
 	/* the home rule's fixed paths of the same tools, even granted */
 	DENY(H "/.config/hg/hgrc", MAND_WRITE, MAND_NEVER, "~/.config/hg");
 	DENY(H "/.config/direnv/direnvrc", MAND_WRITE, MAND_NEVER, "~/.config/direnv");
