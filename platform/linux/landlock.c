@@ -9,8 +9,9 @@
  *   the filter would miss.
  * - Read, execute, truncate and device ioctls are not handled: a descriptor the guard opened
  *   keeps every right (landlock judges a file when it is opened, by its opener).
- * - Fail closed: a kernel that has landlock and refuses the domain stops the stage; a kernel
- *   without it gets the one known way closed instead (no core file: RLIMIT_CORE 0, both).
+ * - Fail closed: a kernel that offers landlock and refuses the domain stops the stage; where
+ *   it offers none (or a container's filter hides it) the one known way is closed instead (no
+ *   core file: RLIMIT_CORE 0, both).
  */
 #include <errno.h>
 #include <linux/landlock.h>
@@ -32,11 +33,11 @@ int sandbox_names_lock(void)
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 	int fd, r = 0;
 
+	/* ENOSYS (not built), EOPNOTSUPP (not enabled), or a container's own filter refusing an
+	 * unknown call (EPERM): no landlock to ask for, so the one known way is closed instead */
 	if (abi < 1) {
 		struct rlimit none = {0, 0};
 
-		if (errno != ENOSYS && errno != EOPNOTSUPP)
-			return -errno;
 		return setrlimit(RLIMIT_CORE, &none) < 0 ? -errno : 1;
 	}
 	/* ABI 1 refuses a rename or link across directories whatever is handled; 2 names it */
