@@ -16,7 +16,20 @@
 #include "platform/sandbox.h"
 #include "tap.h"
 
-enum { R_LOCK, R_MKDIR, R_CREATE, R_UNLINK, R_WRITE_OPEN, R_READ_OPEN, R_OLD_FD, R_CORE, R_N };
+enum {
+	R_LOCK,
+	R_MKDIR,
+	R_CREATE,
+	R_UNLINK,
+	R_RENAME,
+	R_LINK,
+	R_SYMLINK,
+	R_WRITE_OPEN,
+	R_READ_OPEN,
+	R_OLD_FD,
+	R_CORE,
+	R_N
+};
 
 static char dir[] = "/tmp/sbx-landlock.XXXXXX";
 static char path[64], made[64], sub[64];
@@ -51,6 +64,9 @@ static void child(int wfd, bool hide)
 	if (fd >= 0)
 		close(fd);
 	res[R_UNLINK] = err_of(unlink(path));
+	res[R_RENAME] = err_of(rename(path, made)); /* in the same directory */
+	res[R_LINK] = err_of(link(path, made));
+	res[R_SYMLINK] = err_of(symlink("f", made));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	res[R_WRITE_OPEN] = err_of(fd);
 	if (fd >= 0)
@@ -104,6 +120,9 @@ int main(void)
 		is_int(res[R_MKDIR], EACCES, "… mkdir is refused (EACCES)");
 		is_int(res[R_CREATE], EACCES, "… so is open(O_CREAT) of a new name");
 		is_int(res[R_UNLINK], EACCES, "… unlink");
+		is_int(res[R_RENAME], EACCES, "… a rename within a directory");
+		is_int(res[R_LINK], EACCES, "… a hard link");
+		is_int(res[R_SYMLINK], EACCES, "… a symbolic link");
 		is_int(res[R_WRITE_OPEN], EACCES, "… and a write open of an existing file");
 		is_int(res[R_READ_OPEN], 0, "… a read open is not");
 		is_int(res[R_OLD_FD], 0,
