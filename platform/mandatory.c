@@ -71,6 +71,17 @@
 	X(".nvim.lua")                                                                             \
 	X(".dir-locals.el")                                                                        \
 	X(".dir-locals-2.el")                                                                      \
+	/* REPLs and pdb run a file of the current directory at start, with no trust, before any   \
+	 * of the project's code: pdb ./.pdbrc, irb the first of ./.irbrc ./irb.rc ./_irbrc (when  \
+	 * the home has none), Pry ./.pryrc, R ./.Rprofile (./.Renviron: R_PROFILE_USER, R_LIBS),  \
+	 * GHCi ./.ghci, Octave ./.octaverc */                                                     \
+	X(".pdbrc")                                                                                \
+	X(".irbrc")                                                                                \
+	X(".pryrc")                                                                                \
+	X(".Rprofile")                                                                             \
+	X(".Renviron")                                                                             \
+	X(".ghci")                                                                                 \
+	X(".octaverc")                                                                             \
 	X(".devcontainer")                                                                         \
 	X(".devcontainer.json")                                                                    \
 	X(".mcp.json")                                                                             \
@@ -84,6 +95,9 @@ static const char *const names[] = {ANY_NAMES(STR)};
 /* As names, but only as the last component and never against mkdir: .env is read as a file
  * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
 static const char *const file_names[] = {".env"};
+
+/* As file_names, without the dot every other name has: irb's rc files after ./.irbrc. */
+static const char *const bare_file_names[] = {"irb.rc", "_irbrc"};
 
 /* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
  * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
@@ -620,6 +634,39 @@ static int hg_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
 	return 0;
 }
 
+/* Jujutsu: a .jj component anywhere, the way .hg is treated. The repository's and the
+ * workspace's config (repo/config.toml, workspace-config.toml: fix.tools, ui.pager, aliases run
+ * at the host's next jj; jj 0.38+ keeps them below ~/.config/jj and still adopts one found where
+ * no config-id names its own), the ids that name those (a removed one lets a planted config be
+ * adopted), and repo/ as anything but a directory (a file there points a workspace at another
+ * repository's directory, whose config.toml no name protects). The op log, the store and the
+ * working copy stay writable; `jj git init` makes a .jj holding none of them. .jj itself is
+ * never removed, renamed or made a file or a link. */
+static int jj_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (!eq(c, i, ".jj"))
+			continue;
+		if (i + 1 == c->n) {
+			if (op == MAND_MKDIR)
+				return 0;
+			return hit_(h, MAND_NEVER,
+				    op == MAND_REMOVE ? ".jj (a Jujutsu repository)"
+						      : ".jj (a file or a link named .jj)");
+		}
+		if (i + 2 == c->n && eq(c, i + 1, "repo") && op != MAND_MKDIR)
+			return hit_(h, MAND_NEVER,
+				    ".jj/repo (a file or a link: another repository)");
+		if ((i + 2 == c->n && (eq(c, i + 1, "workspace-config.toml") ||
+				       eq(c, i + 1, "workspace-config-id"))) ||
+		    (i + 3 == c->n && eq(c, i + 1, "repo") &&
+		     (eq(c, i + 2, "config.toml") || eq(c, i + 2, "config-id"))))
+			return hit_(h, MAND_NEVER,
+				    ".jj/{repo/config.toml,repo/config-id,workspace-config.*}");
+	}
+	return 0;
+}
+
 /* sbxsh's policy as this command was started with (mand_ctx.policy): at or below one, a
  * directory holding one renamed or removed. The recovery shell's directory is left alone. */
 static int policy_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
@@ -928,8 +975,13 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (base < 0 && x->home)
 		base = below(path, x->home);
 	for (size_t i = base < 0 ? c.n : (size_t)base; i < c.n; i++) {
-		if (c.p[i][0] != '.')
-			continue; /* every name starts with a dot */
+		if (c.p[i][0] != '.') {
+			for (size_t k = 0; k < N(bare_file_names); k++)
+				if (i + 1 == c.n && op != MAND_MKDIR &&
+				    eq(&c, i, bare_file_names[k]))
+					return hit_(h, MAND_NEVER, bare_file_names[k]);
+			continue; /* every other name starts with a dot */
+		}
 		for (size_t k = 0; k < N(names); k++)
 			if (eq(&c, i, names[k]))
 				return hit_(h, MAND_NEVER, names[k]);
@@ -986,7 +1038,8 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	}
 	if (op == MAND_REMOVE && holds_gitdir(x, path))
 		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
-	if ((r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0)
+	if ((r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0 ||
+	    (r = jj_rule(&c, op, h)) != 0)
 		return r;
 	if (x->home && (hb = below(path, x->home)) >= 0 &&
 	    (r = home_rule(x, path, &c, (size_t)hb, op, h)) != 0)

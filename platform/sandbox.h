@@ -209,5 +209,12 @@ int sandbox_seccomp_rules(void *ctx, bool unix_all);
 /* Drops every capability (effective, permitted, inheritable, ambient, bounding) and sets
  * NO_NEW_PRIVS. 0 or -errno. */
 int sandbox_caps_drop(void);
+/* The stage, after sandbox_caps_drop and before the guard's filter: the kernel refuses every
+ * name the sandbox's own system calls would make, remove, rename or link, and every write open
+ * (landlock) — the guard makes those calls for it, from outside — so a name the kernel makes
+ * for it with no call the guard sees (a core dump's) is refused too. A kernel without landlock
+ * gets no core file instead (RLIMIT_CORE 0, both limits). 0 (landlock), 1 (no landlock), or
+ * -errno. */
+int sandbox_names_lock(void);
 
 #endif

@@ -137,7 +137,11 @@ static void check_kernel(struct doc *d)
 	long abi = host_landlock_abi();
 	char msg[128];
 	snprintf(msg, sizeof(msg),
-		 abi > 0 ? "ABI %ld (not used yet)" : "not available (not needed yet)", abi);
+		 abi > 0 ? "ABI %ld: the sandbox's own changes of names refused (the guard makes "
+			   "them)"
+			 : "not available: core files are refused instead (RLIMIT_CORE 0); the "
+			   "guard holds the rest",
+		 abi);
 	line(d, abi > 0 ? 1 : -1, "landlock", msg);
 	long t = read_sysctl("/proc/sys/dev/tty/legacy_tiocsti");
 	line(d, t == 1 ? -1 : 1, "dev.tty.legacy_tiocsti",

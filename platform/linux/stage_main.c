@@ -420,6 +420,9 @@ int main(int argc, char **argv)
 	 * then the monitor's to refuse (EPERM, and reported): an ERRNO rule would win over its
 	 * notification and hide the attempt. Unanswered, it still fails. */
 	if (mon.fd >= 0) {
+		/* the guard performs every change of a name: the sandbox's own are refused */
+		if ((r = sandbox_names_lock()) < 0)
+			fail(a.fd, -r, "refusing the sandbox's own changes of names (landlock)");
 		if ((r = notify_stage_install(&mon)) < 0)
 			fail(a.fd, -r, "installing the seccomp filter and the violation monitor's");
 	} else if ((r = sandbox_seccomp_install(a.unix_all)) < 0) {

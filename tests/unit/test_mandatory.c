@@ -424,7 +424,14 @@ static void test_gaps(void)
 				  ".nvim.lua",
 				  ".dir-locals.el",
 				  ".dir-locals-2.el",
-				  ".cursor"};
+				  ".cursor",
+				  ".pdbrc",
+				  ".irbrc",
+				  ".pryrc",
+				  ".Rprofile",
+				  ".Renviron",
+				  ".ghci",
+				  ".octaverc"};
 	char p[256];
 
 	for (size_t i = 0; i < sizeof(n) / sizeof(*n); i++) {
@@ -441,6 +448,11 @@ static void test_gaps(void)
 	ALLOW(H "/proj/.env/lib/python3/site.py", MAND_WRITE, "… and what pip puts in it");
 	ALLOW(H "/proj/.env.example", MAND_WRITE, "a name that only starts like one");
 	ALLOW(H "/proj/envrc", MAND_WRITE, "without the dot");
+	DENY(H "/proj/irb.rc", MAND_WRITE, MAND_NEVER, "irb.rc, irb's rc after ./.irbrc");
+	DENY(H "/proj/a/b/c/d/e/_irbrc", MAND_WRITE, MAND_NEVER, "… _irbrc, at depth 5");
+	DENY(H "/proj/irb.rc", MAND_REMOVE, MAND_NEVER, "… replaced by a rename");
+	ALLOW(H "/proj/irb.rc/x", MAND_WRITE, "… a directory by that name holds nothing irb reads");
+	ALLOW(H "/proj/xirb.rc", MAND_WRITE, "… a name that only ends like one");
 	/* Mercurial, the way .git is treated */
 	DENY(H "/proj/.hg/hgrc", MAND_WRITE, MAND_NEVER, "an hgrc runs hooks");
 	DENY("/srv/elsewhere/a/b/.hg/hgrc", MAND_WRITE, MAND_NEVER, "anywhere, granted or not");
@@ -454,6 +466,23 @@ static void test_gaps(void)
 	ALLOW(H "/proj/.hg/dirstate", MAND_WRITE, "… its dirstate");
 	ALLOW(H "/proj/.hg/wlock", MAND_WRITE, "… its locks");
 	ALLOW(H "/proj/x.hg/hgrc", MAND_WRITE, "a name that only ends like one");
+	/* Jujutsu, the same way */
+	DENY(H "/proj/.jj/repo/config.toml", MAND_WRITE, MAND_NEVER, "jj's repository config");
+	DENY("/srv/elsewhere/a/.jj/repo/config.toml", MAND_WRITE, MAND_NEVER, "… anywhere");
+	DENY(H "/proj/.jj/repo/config-id", MAND_REMOVE, MAND_NEVER, "… the id naming its own");
+	DENY(H "/proj/.jj/workspace-config.toml", MAND_WRITE, MAND_NEVER, "… the workspace's");
+	DENY(H "/proj/.jj/workspace-config-id", MAND_WRITE, MAND_NEVER, "… its id");
+	DENY(H "/proj/.jj/repo", MAND_WRITE, MAND_NEVER, ".jj/repo a file (another repository)");
+	DENY(H "/proj/.jj/repo", MAND_DIR_TO, MAND_NEVER, "… a directory moved in as .jj/repo");
+	DENY(H "/proj/.jj", MAND_REMOVE, MAND_NEVER, "the repository renamed away");
+	DENY(H "/proj/.jj", MAND_LINK, MAND_NEVER, "a link named .jj");
+	ALLOW(H "/proj/.jj", MAND_MKDIR, "jj git init");
+	ALLOW(H "/proj/.jj/repo", MAND_MKDIR, "… its repo/");
+	ALLOW(H "/proj/.jj/repo/op_store/operations/ab", MAND_WRITE,
+	      "what jj writes in normal work");
+	ALLOW(H "/proj/.jj/repo/store/git_target", MAND_WRITE, "… its git backend's place");
+	ALLOW(H "/proj/.jj/working_copy/checkout", MAND_WRITE, "… its working copy");
+	ALLOW(H "/proj/jj/repo/config.toml", MAND_WRITE, "without the dot");
 	/* the home rule's fixed paths of the same tools, even granted */
 	DENY(H "/.config/hg/hgrc", MAND_WRITE, MAND_NEVER, "~/.config/hg");
 	DENY(H "/.config/direnv/direnvrc", MAND_WRITE, MAND_NEVER, "~/.config/direnv");
