@@ -169,6 +169,20 @@ __sbxsh_ps0set() {
 # argument) and returns 0 (extdebug skips a command on anything else). Set below only when the
 # user's files set no DEBUG trap; one the user sets later replaces it (theirs is theirs).
 __sbxsh_dtrap='[[ ${PROMPT_COMMAND[*]-} == *__sbxsh_prompt* ]] || __sbxsh_pcadd "$_"'
+# __sbxsh_hn: the history number of the next line (HISTCMD). Before bash 5.1, HISTCMD (and
+# \!) in PROMPT_COMMAND is 1: the last line's number from `history 1` then, a fork (at the first
+# prompt and at a switch only).
+__sbxsh_hcmd() {
+	if ((BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1))); then
+		__sbxsh_hn=$HISTCMD
+		return 0
+	fi
+	local __sbxsh_l
+	__sbxsh_l=$(HISTTIMEFORMAT= builtin history 1 2> /dev/null)
+	__sbxsh_l=${__sbxsh_l#"${__sbxsh_l%%[! ]*}"}
+	__sbxsh_l=${__sbxsh_l%%[!0-9]*}
+	__sbxsh_hn=$((${__sbxsh_l:-0} + 1))
+}
 # At the prompt: the history carried in (first prompt: the lines typed in the shell before),
 # then the front end's word. Returns 1 on s: the element then runs __sbxsh_dump.
 __sbxsh_cd() {
@@ -178,7 +192,8 @@ __sbxsh_cd() {
 			builtin history -s -- "$__sbxsh_a"
 		done
 		unset __sbxsh_hist
-		__sbxsh_h0=$HISTCMD # what this shell adds from here on goes to the next
+		__sbxsh_hcmd
+		__sbxsh_h0=$__sbxsh_hn # what this shell adds from here on goes to the next
 	fi
 	# Jobs. One that ended stays in bash's table until bash has said so, after this hook; and
 	# bash may not have reaped it yet (under load it can be seconds late, or, with its SIGCHLD
@@ -220,9 +235,13 @@ __sbxsh_dump() {
 			EPOCHREALTIME | EPOCHSECONDS | EUID | FUNCNAME | GROUPS | HISTCMD | HOSTNAME | \
 			LINENO | PIPESTATUS | PPID | RANDOM | SECONDS | SHELLOPTS | SHLVL | SRANDOM | \
 			UID | _) continue ;;
+		HISTFILE) continue ;;
 		esac
 		__sbxsh_v+=("$__sbxsh_n")
 	done
+	# HISTFILE last: HISTFILESIZE set while it still names the old profile's file truncates
+	# that file (bash 5.0), a write the new sandbox refuses
+	[ -z "${HISTFILE+set}" ] || __sbxsh_v+=(HISTFILE)
 	PS1=${PS1#"$__sbxsh_marker"}
 	{
 		builtin declare -p "${__sbxsh_v[@]}"
@@ -249,8 +268,9 @@ __sbxsh_dump() {
 		builtin printf '%s\n' "${__sbxsh_v[@]}"
 		builtin printf '\0H'
 		# this shell's own lines, h0 on (not fc -l: its range is off by one in PROMPT_COMMAND)
-		if ((HISTCMD > __sbxsh_h0)); then
-			HISTTIMEFORMAT= builtin history "$((HISTCMD - __sbxsh_h0))"
+		__sbxsh_hcmd
+		if ((__sbxsh_hn > __sbxsh_h0)); then
+			HISTTIMEFORMAT= builtin history "$((__sbxsh_hn - __sbxsh_h0))"
 		fi
 		builtin printf '\0E'
 	} 2> /dev/null >&"$__sbxsh_cdfd"
