@@ -16,7 +16,7 @@ CDSW_NAME=cdst CDSW_WHAT="the shell's state across a cd switch"
 # snap FILE: the state, typed at the prompt (the top level: a function would hide the DEBUG,
 # RETURN and ERR traps); the directory stack without its top (the cwd).
 snap() {
-	cmd "{ declare -p V ARR AS RO INT EX LOW UP REF SP IA XR HISTCONTROL HISTIGNORE PS2 PS4 PROMPT_COMMAND; declare -f f ft fx; declare -F; alias -p; shopt -p; set +o; trap -p; dirs -p -l | tail -n +2; umask -p; ulimit -S -a; ulimit -H -a; echo \"flags=\$-\"; } > $1 2>&1"
+	cmd "{ declare -p V ARR AS RO INT EX LOW UP REF SP IA XR HISTCONTROL HISTIGNORE PS0 PS2 PS3 PS4 PROMPT_COMMAND; declare -f f ft fx; declare -F; alias -p; complete -p; shopt -p; set +o; trap -p; dirs -p -l | tail -n +2; umask -p; ulimit -S -a; ulimit -H -a; echo \"flags=\$-\"; } > $1 2>&1"
 }
 
 start "$SBXSH"
@@ -27,7 +27,7 @@ if ! wait_screen "$PR"; then
 fi
 like "the shell starts in A's profile" "$(last)" "$MA"
 cmd "V='a b'; ARR=(x \"y z\" \$'n\\nl'); declare -A AS=([k1]=v1 [\"k 2\"]=\$'t\\tab' [\$'q\\'x']=\"\\\$d\"); declare -r RO=ro; declare -i INT=40+2; export EX=exp; declare -l LOW=AbC; declare -u UP=aBc; declare -n REF=V; SP=([3]=a [7]=b); declare -ai IA=(1 2+3); declare -xr XR=xr"
-cmd "f() { echo \"f:\$1\"; }; ft() { :; }; declare -ft ft; fx() { :; }; declare -fx fx; alias al='echo \"al q\"'"
+cmd "f() { echo \"f:\$1\"; }; ft() { :; }; declare -ft ft; fx() { :; }; declare -fx fx; alias al='echo \"al q\"'; complete -W 'w1 \"w 2\"' -o nospace mycmd; PS3='sel> '"
 cmd "shopt -s extglob globstar nocaseglob; set -o noclobber; umask 027; HISTCONTROL=ignoreboth; HISTIGNORE='ls:bg'; PS2='c> '; PS4='+x '; PROMPT_COMMAND[0]='pc0=\$((pc0+1))'; pushd /var > /dev/null; pushd \"\$OLDPWD\" > /dev/null; ulimit -S -c 0; ulimit -S -n 512; ulimit -H -n 4000"
 cmd "trap \$'dbg=\$((dbg+1)) # it\\'s \"odd\" \\\\ \$x\\n: two' DEBUG; trap 'ret=\$((ret+1)) # '\"'\"'q' RETURN; trap 'errs=\$((errs+1))' ERR; trap 'echo usr1' USR1; trap '' QUIT; dbg=0 ret=0 errs=0 pc0=0; set -u"
 cmd 'trap -p DEBUG'
@@ -53,6 +53,10 @@ grep -q "^trap -- 'ret=" "$B/snap.b" 2> /dev/null
 check "…the RETURN trap among them" test $? = 0
 grep -q "^trap -- 'errs=" "$B/snap.b" 2> /dev/null
 check "…and the ERR trap" test $? = 0
+grep -q "^complete .* mycmd\$" "$B/snap.b" 2> /dev/null
+check "…a completion" test $? = 0
+grep -q "^builtin ulimit\|^open files .*(-n) 512\$" "$B/snap.b" 2> /dev/null
+check "…and a lowered ulimit" test $? = 0
 cmd 'd0=$dbg r0=$ret e0=$errs; ft; false; echo "dbg=$((dbg - d0)) ret=$((ret - r0)) errs=$((errs - e0)) ex=$(printenv EX) fx=$(bash -c "type -t fx")"; f 1; al'
 s=$(screen)
 like "after the switch the DEBUG, RETURN (of a traced function) and ERR traps run" "$s" '^dbg=[1-9][0-9]* ret=1 errs=1 ex=exp fx=function$'
