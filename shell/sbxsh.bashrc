@@ -13,9 +13,10 @@
 # bash's own syntax and, on the front end's x, the shell exits 0; the next sandbox's bash
 # gets the state as a sealed memfd (SBXSH_CDSW_STATE) and sources it instead of ~/.bashrc.
 #
-# sbxsh's PROMPT_COMMAND element is $__sbxsh_el: `__sbxsh_prompt`, which asks the front end, and
-# when it answered s, `__sbxsh_dump` with the traps as an argument, from `trap -p` in a command
-# substitution at the top level (a function does not see the DEBUG, RETURN and ERR traps: bash
+# sbxsh's PROMPT_COMMAND element is $__sbxsh_el: `__sbxsh_prompt`, which asks the front end (a
+# command of its own before the `;`: bash-preexec's DEBUG trap knows it for a PROMPT_COMMAND one
+# so), and when it answered s (__sbxsh_sw), `__sbxsh_dump` with the traps as an argument, from
+# `trap -p` in a command substitution at the top level (a function does not see the DEBUG, RETURN and ERR traps: bash
 # hides them from a function unless set -T/-E; `trap -p` in a command substitution prints the
 # shell's own, and a fork only at a switch). PS0 holds an expansion of sbxsh's that puts the
 # element back when it is gone (the guard below, for when the user's own DEBUG trap or
@@ -41,7 +42,7 @@ unset SBXSH_CDSW_FD SBXSH_CDSW_STATE SBXSH_RC_LATE SBXSH_USER_PROMPT_COMMAND SBX
 	SBXSH_HISTFILE
 [ -n "$__sbxsh_late" ] || __sbxsh_prof=
 __sbxsh_dot=$__sbxsh_late # this file runs in `.`: a RETURN trap set here would run at its end
-__sbxsh_el='__sbxsh_prompt||__sbxsh_dump "$({ builtin trap -p >&3; } 3>&1 > /dev/null)"'
+__sbxsh_el='__sbxsh_prompt;[[ -z ${__sbxsh_sw-} ]]||__sbxsh_dump "$({ builtin trap -p >&3; } 3>&1 > /dev/null)"'
 if [ -n "$__sbxsh_late" ]; then
 	builtin export -n PROMPT_COMMAND # a child bash must not source this file
 	# `. THIS_FILE` gives way to the caller's PROMPT_COMMAND (a profile file's additions around
@@ -99,14 +100,17 @@ __sbxsh_marker=${__sbxsh_marker//\\/\\\\}
 __sbxsh_marker=${__sbxsh_marker//\$/\\\$}
 __sbxsh_marker=${__sbxsh_marker//\`/\\\`}
 unset SBXSH_PROMPT_MARKER
-# Returns 1 only when the front end said s: the element then runs __sbxsh_dump.
+# Sets __sbxsh_sw when the front end said s: the element then runs __sbxsh_dump.
 __sbxsh_prompt() {
 	: >> /dev/null
 	if [ -n "$__sbxsh_marker" ]; then
 		case $PS1 in "$__sbxsh_marker"*) ;; *) PS1=$__sbxsh_marker$PS1 ;; esac
 	fi
 	if [ -n "$__sbxsh_ps0" ]; then __sbxsh_ps0set; fi
-	if [ -n "$__sbxsh_cdfd" ]; then __sbxsh_cd || return 1; fi
+	if [ -n "$__sbxsh_cdfd" ]; then __sbxsh_cd || {
+		__sbxsh_sw=1
+		return 0
+	}; fi
 	# a hook that ran before this one may have assigned PROMPT_COMMAND (a prompt framework's)
 	case ${PROMPT_COMMAND[*]-} in *__sbxsh_prompt*) ;; *) __sbxsh_pcadd ;; esac
 	# where the element is now (a framework may have moved it): PS0's guard looks there
@@ -227,6 +231,7 @@ __sbxsh_cd() {
 # __sbxsh_tr, set at the very end; then the names, the history lines typed in this shell
 # (`history N`), the end. Returns 0 (the element's last command: not an ERR nor an errexit).
 __sbxsh_dump() {
+	__sbxsh_sw=
 	[ -n "$__sbxsh_cdfd" ] || return 0
 	local __sbxsh_n __sbxsh_i __sbxsh_v=() __sbxsh_a= __sbxsh_ps1=$PS1
 	for __sbxsh_n in "${!A@}" "${!B@}" "${!C@}" "${!D@}" "${!E@}" "${!F@}" "${!G@}" "${!H@}" "${!I@}" "${!J@}" "${!K@}" "${!L@}" "${!M@}" "${!N@}" "${!O@}" "${!P@}" "${!Q@}" "${!R@}" "${!S@}" "${!T@}" "${!U@}" "${!V@}" "${!W@}" "${!X@}" "${!Y@}" "${!Z@}" "${!a@}" "${!b@}" "${!c@}" "${!d@}" "${!e@}" "${!f@}" "${!g@}" "${!h@}" "${!i@}" "${!j@}" "${!k@}" "${!l@}" "${!m@}" "${!n@}" "${!o@}" "${!p@}" "${!q@}" "${!r@}" "${!s@}" "${!t@}" "${!u@}" "${!v@}" "${!w@}" "${!x@}" "${!y@}" "${!z@}" "${!_@}"; do

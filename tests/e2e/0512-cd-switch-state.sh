@@ -97,6 +97,14 @@ is "…the shell was alive to its exit" "$(cat "$H/status")" 0
 # The user's own DEBUG trap replaces sbxsh's guard; then a line drops sbxsh's PROMPT_COMMAND
 # element (an array assignment, unset). The hook comes back (at most one prompt later) and the
 # user's trap stays theirs. Before, this ended the switch for the session.
+# bash-preexec's DEBUG trap takes a command for a PROMPT_COMMAND one when a piece of
+# PROMPT_COMMAND split at newlines and semicolons is that command (__bp_in_prompt_command):
+# sbxsh's hook must be such a piece, or preexec runs again at each prompt for the last line.
+start "$SBXSH"
+cmd "IFS=\$'\\n;' read -rd '' -a pcs <<< \"\${PROMPT_COMMAND[*]}\"; for c in \"\${pcs[@]}\"; do c=\${c#\"\${c%%[! ]*}\"}; [[ \${c%\"\${c##*[! ]}\"} == __sbxsh_prompt ]] && echo bp-match; done; true"
+like "sbxsh's hook is a piece of PROMPT_COMMAND as bash-preexec splits it" "$(screen)" '^bp-match$'
+bye 'exit'
+
 # switched: how many switch lines the screen has
 switched() { screen | grep -c '^sbxsh: cd: now in profile'; }
 start "$SBXSH"
