@@ -69,8 +69,6 @@ if [[ -o interactive ]]; then
 			for a in "${(@)__sbxsh_hist}"; do builtin print -rs -- "$a"; done
 			unset __sbxsh_hist
 			typeset -g __sbxsh_h0=$HISTCMD
-			[[ -z $__sbxsh_norcs ]] || setopt rcs # the session's end reads .zlogout
-			unset __sbxsh_norcs
 		fi
 		(( ${#jobstates} )) && j=1
 		builtin print -n "P$j" 2> /dev/null >&$__sbxsh_cdfd || {
@@ -146,6 +144,9 @@ if [[ -o interactive ]]; then
 			trap - EXIT
 			zshexit_functions=()
 			unsetopt rcs # no .zlogout: that is for the session's end
+			# not exit: zsh hides the top level's EXIT trap (trap … EXIT, TRAPEXIT) from a
+			# function, and runs it at an exit; exec runs none (and writes the history file)
+			builtin exec /bin/true 2> /dev/null
 			builtin exit 0 2> /dev/null
 		fi
 		[[ $a == k ]] || builtin print -rn -- $'\0A' 2> /dev/null >&$__sbxsh_cdfd
@@ -159,8 +160,15 @@ if [[ -o interactive ]]; then
 			unfunction __sbxsh_opts
 		fi
 		# the state has what .zprofile, .zshrc and .zlogin set: not again
-		typeset -g __sbxsh_norcs=1
 		unsetopt rcs
+		# RCS on again at the first prompt (the session's end reads .zlogout): from a hook of
+		# its own, since sbxsh's (emulate -L) would set it for itself only
+		function __sbxsh_rcs {
+			setopt rcs
+			precmd_functions=(${precmd_functions:#__sbxsh_rcs})
+			unfunction __sbxsh_rcs
+		}
+		precmd_functions=(__sbxsh_rcs $precmd_functions)
 	fi
 fi
 if [[ -z $__sbxsh_state && -f ${ZDOTDIR:-$HOME}/.zshenv ]]; then

