@@ -24,6 +24,7 @@
 #include <linux/capability.h>
 #include <linux/kcmp.h>
 #include <linux/magic.h>
+#include <linux/major.h>
 #include <linux/openat2.h>
 #include <linux/sockios.h>
 #include <netinet/in.h>
@@ -41,6 +42,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -1370,27 +1372,6 @@ out:
 	return r;
 }
 
-static int my_tty(void)
-{
-	static int tty = -2;
-	if (tty == -2) {
-		tty = -1;
-		int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-		char b[1024];
-		ssize_t k = fd >= 0 ? read(fd, b, sizeof(b) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (k > 0) {
-			b[k] = '\0';
-			char *s = strrchr(b, ')');
-			int t;
-			if (s && sscanf(s + 2, "%*c %*d %*d %*d %d", &t) == 1)
-				tty = t;
-		}
-	}
-	return tty;
-}
-
 static int cmd_tty(pid_t tid)
 {
 	char p[48], b[1024];
@@ -1411,6 +1392,36 @@ static int cmd_tty(pid_t tid)
 	return t;
 }
 
+/* "/dev/tty": the command's controlling terminal. The sandbox is a session of its own (bwrap
+ * --new-session), so that is a pty of the sandbox's devpts — the stage's behind the relay, or
+ * one a command made — opened as /dev/pts/N in the sandbox's view, and only if it is that
+ * device. Never the front end's own /dev/tty: a device number does not say which devpts it
+ * belongs to (the caller's /dev/pts/0 and the sandbox's are both 136:0). No terminal: ENXIO. */
+static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
+		   struct guard_refusal *ref);
+static int open_tty(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
+		    struct guard_refusal *ref)
+{
+	int t = cmd_tty((pid_t)x->req->pid), r;
+	dev_t dev = (dev_t)(unsigned)t;
+	char pts[32];
+	struct guard_call pc = *c;
+	struct stat st;
+
+	if (t <= 0 || major(dev) != UNIX98_PTY_SLAVE_MAJOR) /* a pty is all the sandbox has */
+		return -ENXIO;
+	snprintf(pts, sizeof(pts), "/dev/pts/%u", minor(dev));
+	pc.path = pts;
+	if ((r = do_open(x, &pc, ans, ref)) != 0 || ans->fd < 0)
+		return r == -ENOENT ? -ENXIO : r;
+	if (fstat(ans->fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != dev) {
+		close(ans->fd);
+		ans->fd = -1;
+		return -ENXIO;
+	}
+	return 0;
+}
+
 static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answer *ans,
 		   struct guard_refusal *ref)
 {
@@ -1427,19 +1438,8 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		return reopen_fd(x, n, fl, ans, ref);
 	if (c->path[0] == '/' && (r = proc_own(x, c->path, fl, ans)) != 1)
 		return r;
-	if (strcmp(c->path, "/dev/tty") == 0) {
-		int t = cmd_tty((pid_t)x->req->pid);
-
-		if ((r = valid(x)) < 0)
-			return r;
-		if (t <= 0 || t != my_tty())
-			return -ENXIO;
-		r = open("/dev/tty", (int)(fl & ~(uint64_t)O_CLOEXEC) | O_NOCTTY | O_CLOEXEC);
-		if (r < 0)
-			return -errno;
-		ans->fd = r;
-		return 0;
-	}
+	if (strcmp(c->path, "/dev/tty") == 0)
+		return open_tty(x, c, ans, ref);
 	if ((fl & __O_TMPFILE) == __O_TMPFILE) {
 		int d = -1, b = -1;
 		bool bown = false;

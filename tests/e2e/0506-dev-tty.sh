@@ -1,0 +1,85 @@
+#!/bin/sh
+# 0506-dev-tty — `/dev/tty` inside the sandbox is the command's own controlling terminal.
+# Behind the pty relay (a terminal on sbxsh's stdio) the command's terminal is a pty of the
+# sandbox's own devpts; a write open of /dev/tty is the guard's, made from the front end,
+# where the name means the front end's terminal. It must give the command its own terminal:
+# - programs that open /dev/tty for reading and writing (ssh's and git's prompts, Python's
+#   getpass, `exec 3<>/dev/tty`) got ENXIO whenever the caller's terminal and the sandbox's
+#   had different numbers (the caller on /dev/pts/8);
+# - and the caller's REAL terminal, past the relay, when both were /dev/pts/0 (the first ssh
+#   login's): a device number does not say which devpts a pty belongs to.
+# Without a terminal, /dev/tty is ENXIO, as for any process with no controlling terminal.
+TMPDIR=/var/tmp; export TMPDIR
+. "$(dirname "$0")/lib.sh"
+cd "$T/proj" || exit 1
+PY=$(command -v python3)
+if [ -z "$PY" ]; then
+	skip "/dev/tty behind the relay" "python3 is not installed"
+	done_testing; exit
+fi
+
+# ttydrive.py CMD…: runs CMD on a new pty (its controlling terminal); prints what it wrote, then
+# rc=N.
+cat > "$T/ttydrive.py" <<'PYEOF'
+import os, pty, sys
+pid, m = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        b = os.read(m, 4096)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(out.decode("utf-8", "replace").replace("\r", ""))
+print("rc=%d" % os.waitstatus_to_exitcode(st))
+PYEOF
+
+# The command's terminal, and the file /dev/tty gave it: the same device of the same devpts
+# (stat -L follows the descriptors' links to the inodes).
+same='exec 3<>/dev/tty || exit 7
+echo via-tty >&3
+a=$(stat -L -c %d.%t.%T /proc/self/fd/3) b=$(stat -L -c %d.%t.%T /proc/self/fd/0)
+[ "$a" = "$b" ] && echo SAME || echo "DIFFERENT $a $b"'
+
+out=$("$PY" "$T/ttydrive.py" "$SBXSH" -c "$same" 2>&1)
+like "behind the relay, /dev/tty opens for reading and writing" "$out" '^via-tty$'
+like "and it is the command's own terminal" "$out" '^SAME$'
+like "the command exits 0" "$out" '^rc=0$'
+
+out=$("$PY" "$T/ttydrive.py" "$SBXSH" -c 'python3 -c "
+import os
+fd = os.open(\"/dev/tty\", os.O_RDWR | os.O_NOCTTY)
+os.write(fd, b\"getpass-style\n\")
+print(os.ttyname(fd) == os.ttyname(0))"' 2>&1)
+like "an O_RDWR|O_NOCTTY open (getpass, ssh, git) writes to the terminal" "$out" '^getpass-style$'
+like "and names the command's own pty" "$out" '^True$'
+
+out=$("$SBXSH" -c 'exec 3<>/dev/tty; echo rc=$?' < /dev/null 2>&1)
+like "without a terminal, /dev/tty is ENXIO" "$out" 'No such device or address'
+
+# The caller on /dev/pts/0 of a devpts of its own (root: a mount namespace with a new devpts
+# instance), the sandbox's pty /dev/pts/0 of another: same device number, two terminals.
+if is_root && command -v unshare > /dev/null; then
+	cat > "$T/coll.sh" <<EOF
+mount -t devpts -o newinstance,ptmxmode=666,mode=620 devpts /dev/pts || exit 9
+mount --bind /dev/pts/ptmx /dev/ptmx || exit 9
+exec "$PY" "$T/ttydrive.py" /bin/sh -c 'tty; exec "\$0" -c "\$1"' "$SBXSH" "\$1"
+EOF
+	out=$(unshare -m --propagation private /bin/sh "$T/coll.sh" "$same" 2>&1)
+	if printf '%s\n' "$out" | grep -qx '/dev/pts/0'; then
+		like "the caller on /dev/pts/0: the command's /dev/tty is its own pty" "$out" '^SAME$'
+		unlike "and never the caller's real terminal" "$out" '^DIFFERENT'
+	else
+		skip "the caller on /dev/pts/0" "no devpts of our own: $(printf '%s' "$out" | head -c 200)"
+		skip "and never the caller's real terminal" "as above"
+	fi
+else
+	skip "the caller on /dev/pts/0: the command's /dev/tty is its own pty" "root only (a devpts of its own)"
+	skip "and never the caller's real terminal" "root only"
+fi
+done_testing
