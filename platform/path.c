@@ -8,13 +8,17 @@
 #include "platform/path.h"
 
 #include "platform/buf.h"
+#include "platform/host.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static bool is_glob_char(char c)
 {
@@ -391,6 +395,133 @@ static size_t literal_prefix(const char *abs)
 	return keep;
 }
 
+/* ---- path_names: a directory's names, read once ---- */
+
+#define NAMES_ASKS 3	/* questions about a directory before it is read */
+#define NAMES_MAX  4096 /* names kept a directory; a larger one is not read */
+
+enum names_state { NAMES_UNREAD, NAMES_LISTED, NAMES_MISSING, NAMES_UNKNOWN };
+
+struct path_names_dir {
+	char *dir;
+	unsigned long hash;
+	unsigned asks;
+	enum names_state state;
+	char **names; /* sorted (strcmp), when NAMES_LISTED */
+	size_t n;
+};
+
+static unsigned long hash_str(const char *s, size_t n);
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void names_dir_free(struct path_names_dir *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->names[i]);
+	free(d->names);
+	d->names = NULL;
+	d->n = 0;
+}
+
+/* Reads d's directory: LISTED (exact listing), MISSING (no such directory), or UNKNOWN. */
+static void names_read(struct path_names_dir *d)
+{
+	int fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t cap = 0;
+	DIR *dh;
+	struct dirent *e;
+
+	d->state = NAMES_UNKNOWN;
+	if (fd < 0) {
+		/* a lookup of anything under it fails alike; EACCES does not say (search
+		 * permission alone finds names) */
+		if (errno == ENOENT || errno == ENOTDIR)
+			d->state = NAMES_MISSING;
+		return;
+	}
+	if (!host_listing_exact(fd) || !(dh = fdopendir(fd))) {
+		close(fd);
+		return;
+	}
+	errno = 0;
+	while ((e = readdir(dh))) {
+		char **nv =
+		    d->n < NAMES_MAX ? array_grow(d->names, &cap, d->n + 1, sizeof(*nv)) : NULL;
+		char *nm = nv ? strdup(e->d_name) : NULL;
+		if (nv)
+			d->names = nv;
+		if (!nm)
+			break;
+		d->names[d->n++] = nm;
+	}
+	bool whole = !e && errno == 0; /* readdir ended, not failed; nothing left out */
+	closedir(dh);
+	if (!whole) {
+		names_dir_free(d);
+		return;
+	}
+	qsort(d->names, d->n, sizeof(*d->names), cmp_name);
+	d->state = NAMES_LISTED;
+}
+
+bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
+{
+	size_t dl = strlen(dir);
+	unsigned long h = hash_str(dir, dl);
+	struct path_names_dir *d = NULL;
+
+	if (!name[0] || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return false;
+	for (size_t i = 0; i < pn->n && !d; i++)
+		if (pn->v[i].hash == h && strcmp(pn->v[i].dir, dir) == 0)
+			d = &pn->v[i];
+	if (!d) {
+		struct path_names_dir *nv = array_grow(pn->v, &pn->cap, pn->n + 1, sizeof(*nv));
+		char *k = nv ? strdup(dir) : NULL;
+		if (nv)
+			pn->v = nv;
+		if (!k)
+			return false; /* out of memory: not known, the caller looks */
+		d = &pn->v[pn->n++];
+		*d = (struct path_names_dir){.dir = k, .hash = h};
+	}
+	if (d->state == NAMES_UNREAD && ++d->asks >= NAMES_ASKS)
+		names_read(d);
+	if (d->state == NAMES_MISSING)
+		return true;
+	if (d->state != NAMES_LISTED)
+		return false;
+	return !bsearch(&name, d->names, d->n, sizeof(*d->names), cmp_name);
+}
+
+bool path_names_absent_path(struct path_names *pn, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	if (!slash || path[0] != '/' || (size_t)(slash - path) >= sizeof(dir))
+		return false;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	return path_names_absent(pn, dir[0] ? dir : "/", slash + 1);
+}
+
+void path_names_release(struct path_names *pn)
+{
+	for (size_t i = 0; i < pn->n; i++) {
+		names_dir_free(&pn->v[i]);
+		free(pn->v[i].dir);
+	}
+	free(pn->v);
+	*pn = (struct path_names){0};
+}
+
+/* ---- path_cache ---- */
+
 struct path_cache_ent {
 	char *key, *val;
 	char *esc; /* val with its glob characters escaped, made when first asked for */
@@ -468,6 +599,7 @@ void path_cache_release(struct path_cache *c)
 	}
 	if (c) {
 		free(c->v);
+		path_names_release(&c->names);
 		*c = (struct path_cache){0};
 	}
 }
@@ -511,7 +643,9 @@ static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_
 		*w++ = p[i];
 	}
 	*w = '\0';
-	absent = pabsent || (!pmiss && lstat(cand, &st) < 0);
+	/* a name the parent's listing lacks: what the lstat would say, without it */
+	absent = pabsent || (!pmiss && (path_names_absent(&c->names, e->val, cand + hl + 1) ||
+					lstat(cand, &st) < 0));
 	missing = pmiss || absent;
 	if (!missing && S_ISLNK(st.st_mode)) {
 		char *real = realpath(cand, NULL);
