@@ -17,6 +17,12 @@ bool host_is_mount_point(int fd, const char *path);
  * network, FUSE and overlay file systems, a case-insensitive one. */
 bool host_listing_exact(int fd);
 
+/* The names of directory dir, when its listing is exact (host_listing_exact): add(arg, name)
+ * for each, "." and ".." too. Returns 1 when listed, 0 when not known (not exact, not
+ * readable), -ENOENT when dir is missing (no such path, or not a directory: a lookup of
+ * anything under it fails alike), or add's negative return. */
+int host_dir_names(const char *dir, int (*add)(void *arg, const char *name), void *arg);
+
 /* The kernel has seccomp filters. */
 bool host_has_seccomp(void);
 

@@ -10,15 +10,13 @@
 #include "platform/buf.h"
 #include "platform/host.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static bool is_glob_char(char c)
 {
@@ -397,7 +395,7 @@ static size_t literal_prefix(const char *abs)
 
 /* ---- path_names: a directory's names, read once ---- */
 
-#define NAMES_ASKS 3	/* questions about a directory before it is read */
+#define NAMES_ASKS 6	/* questions about a directory before it is read (a read costs ~6 calls) */
 #define NAMES_MAX  4096 /* names kept a directory; a larger one is not read */
 
 enum names_state { NAMES_UNREAD, NAMES_LISTED, NAMES_MISSING, NAMES_UNKNOWN };
@@ -407,76 +405,94 @@ struct path_names_dir {
 	unsigned long hash;
 	unsigned asks;
 	enum names_state state;
-	char **names; /* sorted (strcmp), when NAMES_LISTED */
-	size_t n;
+	/* when NAMES_LISTED: the names one after the other, each NUL-terminated, and an open
+	 * addressing table of them (offset + 1; 0 is empty), cap a power of two >= 2 names */
+	char *buf;
+	size_t len, bcap;
+	uint32_t *slot;
+	size_t cap;
 };
 
 static unsigned long hash_str(const char *s, size_t n);
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void names_dir_free(struct path_names_dir *d)
 {
-	for (size_t i = 0; i < d->n; i++)
-		free(d->names[i]);
-	free(d->names);
-	d->names = NULL;
-	d->n = 0;
+	free(d->buf);
+	free(d->slot);
+	d->buf = NULL;
+	d->slot = NULL;
+	d->len = d->bcap = d->cap = 0;
+}
+
+/* The slot of name in d's table: its own, or the empty one where it would be. */
+static uint32_t *names_slot(const struct path_names_dir *d, const char *name, size_t n)
+{
+	for (size_t i = hash_str(name, n) & (d->cap - 1);; i = (i + 1) & (d->cap - 1))
+		if (!d->slot[i] || strcmp(d->buf + d->slot[i] - 1, name) == 0)
+			return &d->slot[i];
+}
+
+/* d's names in its table; false when out of memory. */
+static bool names_index(struct path_names_dir *d, size_t n)
+{
+	d->cap = 8;
+	while (d->cap < 2 * n)
+		d->cap *= 2;
+	if (!(d->slot = calloc(d->cap, sizeof(*d->slot))))
+		return false;
+	for (size_t off = 0; off < d->len;) {
+		size_t l = strlen(d->buf + off);
+		*names_slot(d, d->buf + off, l) = (uint32_t)off + 1;
+		off += l + 1;
+	}
+	return true;
+}
+
+struct names_fill {
+	struct path_names_dir *d;
+	size_t n;
+};
+
+static int names_add(void *arg, const char *name)
+{
+	struct names_fill *f = arg;
+	struct path_names_dir *d = f->d;
+	size_t l = strlen(name) + 1;
+	char *nb = f->n < NAMES_MAX ? array_grow(d->buf, &d->bcap, d->len + l, 1) : NULL;
+
+	if (!nb)
+		return -ENOMEM; /* or too many: not known */
+	d->buf = nb;
+	memcpy(d->buf + d->len, name, l);
+	d->len += l;
+	f->n++;
+	return 0;
 }
 
 /* Reads d's directory: LISTED (exact listing), MISSING (no such directory), or UNKNOWN. */
 static void names_read(struct path_names_dir *d)
 {
-	int fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	size_t cap = 0;
-	DIR *dh;
-	struct dirent *e;
+	struct names_fill f = {d, 0};
+	int r = host_dir_names(d->dir, names_add, &f);
 
-	d->state = NAMES_UNKNOWN;
-	if (fd < 0) {
-		/* a lookup of anything under it fails alike; EACCES does not say (search
-		 * permission alone finds names) */
-		if (errno == ENOENT || errno == ENOTDIR)
-			d->state = NAMES_MISSING;
-		return;
-	}
-	if (!host_listing_exact(fd) || !(dh = fdopendir(fd))) {
-		close(fd);
-		return;
-	}
-	errno = 0;
-	while ((e = readdir(dh))) {
-		char **nv =
-		    d->n < NAMES_MAX ? array_grow(d->names, &cap, d->n + 1, sizeof(*nv)) : NULL;
-		char *nm = nv ? strdup(e->d_name) : NULL;
-		if (nv)
-			d->names = nv;
-		if (!nm)
-			break;
-		d->names[d->n++] = nm;
-	}
-	bool whole = !e && errno == 0; /* readdir ended, not failed; nothing left out */
-	closedir(dh);
-	if (!whole) {
+	d->state = r == -ENOENT ? NAMES_MISSING : NAMES_UNKNOWN;
+	if (r == 1 && names_index(d, f.n))
+		d->state = NAMES_LISTED;
+	else
 		names_dir_free(d);
-		return;
-	}
-	qsort(d->names, d->n, sizeof(*d->names), cmp_name);
-	d->state = NAMES_LISTED;
 }
 
 bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
 {
-	size_t dl = strlen(dir);
+	size_t dl = strlen(dir), nl = strlen(name);
 	unsigned long h = hash_str(dir, dl);
 	struct path_names_dir *d = NULL;
 
-	if (!name[0] || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+	if (!nl || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return false;
-	for (size_t i = 0; i < pn->n && !d; i++)
+	if (pn->last < pn->n && pn->v[pn->last].hash == h && strcmp(pn->v[pn->last].dir, dir) == 0)
+		d = &pn->v[pn->last];
+	for (size_t i = pn->n; i-- > 0 && !d;)
 		if (pn->v[i].hash == h && strcmp(pn->v[i].dir, dir) == 0)
 			d = &pn->v[i];
 	if (!d) {
@@ -489,13 +505,14 @@ bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
 		d = &pn->v[pn->n++];
 		*d = (struct path_names_dir){.dir = k, .hash = h};
 	}
+	pn->last = (size_t)(d - pn->v);
 	if (d->state == NAMES_UNREAD && ++d->asks >= NAMES_ASKS)
 		names_read(d);
 	if (d->state == NAMES_MISSING)
 		return true;
 	if (d->state != NAMES_LISTED)
 		return false;
-	return !bsearch(&name, d->names, d->n, sizeof(*d->names), cmp_name);
+	return !*names_slot(d, name, nl);
 }
 
 bool path_names_absent_path(struct path_names *pn, const char *path)

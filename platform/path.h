@@ -64,6 +64,7 @@ int path_canon(const char *abs, char **out);
 struct path_names {
 	struct path_names_dir *v;
 	size_t n, cap;
+	size_t last; /* the directory asked about last: most questions come in runs */
 };
 /* true when dir/name certainly does not exist now (an lstat would fail): dir, read once,
  * lists no such name, or dir itself is missing (ENOENT or ENOTDIR opening it). false when

@@ -51,6 +51,43 @@ bool host_listing_exact(int fd)
 	return ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 && !(fl & (FS_CASEFOLD_FL | FS_ENCRYPT_FL));
 }
 
+int host_dir_names(const char *dir, int (*add)(void *arg, const char *name), void *arg)
+{
+	/* openat, not open: musl's open adds an fcntl for O_CLOEXEC; getdents64 into a buffer
+	 * of ours, not opendir (its allocation, fstat and fcntl): each system call costs */
+	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+	char buf[4096];
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? -ENOENT : 0;
+	if (host_listing_exact(fd)) {
+		long n;
+		r = 1;
+		while (r > 0 && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) != 0) {
+			if (n < 0) {
+				r = 0; /* cut short: not known */
+				break;
+			}
+			/* struct linux_dirent64: ino 8, off 8, reclen 2, type 1, then the name,
+			 * NUL-terminated within reclen */
+			for (long off = 0; r > 0 && off + 19 < n;) {
+				unsigned short reclen;
+				memcpy(&reclen, buf + off + 16, sizeof(reclen));
+				if (reclen < 20 || off + reclen > n) {
+					r = 0;
+					break;
+				}
+				int e = add(arg, buf + off + 19);
+				if (e < 0)
+					r = e;
+				off += reclen;
+			}
+		}
+	}
+	close(fd);
+	return r;
+}
+
 bool host_is_mount_point(int fd, const char *path)
 {
 	char dir[4096];
