@@ -10,6 +10,19 @@
  * either cannot be asked. */
 bool host_is_mount_point(int fd, const char *path);
 
+/* A listing of the directory open at fd names exactly what a lookup in it finds, so a name it
+ * lacks does not exist (path_names): a local, case-sensitive file system (ext4, btrfs, tmpfs),
+ * the directory neither case-folding nor encrypted. false when not known: procfs (a lookup
+ * finds threads a listing leaves out), XFS (ascii-ci is file-system wide and not asked here),
+ * network, FUSE and overlay file systems, a case-insensitive one. */
+bool host_listing_exact(int fd);
+
+/* The names of directory dir, when its listing is exact (host_listing_exact): add(arg, name)
+ * for each, "." and ".." too. Returns 1 when listed, 0 when not known (not exact, not
+ * readable), -ENOENT when dir is missing (no such path, or not a directory: a lookup of
+ * anything under it fails alike), or add's negative return. */
+int host_dir_names(const char *dir, int (*add)(void *arg, const char *name), void *arg);
+
 /* The kernel has seccomp filters. */
 bool host_has_seccomp(void);
 

@@ -8,9 +8,11 @@
 #include "platform/path.h"
 
 #include "platform/buf.h"
+#include "platform/host.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,6 +393,152 @@ static size_t literal_prefix(const char *abs)
 	return keep;
 }
 
+/* ---- path_names: a directory's names, read once ---- */
+
+#define NAMES_ASKS 6	/* questions about a directory before it is read (a read costs ~6 calls) */
+#define NAMES_MAX  4096 /* names kept a directory; a larger one is not read */
+
+enum names_state { NAMES_UNREAD, NAMES_LISTED, NAMES_MISSING, NAMES_UNKNOWN };
+
+struct path_names_dir {
+	char *dir;
+	unsigned long hash;
+	unsigned asks;
+	enum names_state state;
+	/* when NAMES_LISTED: the names one after the other, each NUL-terminated, and an open
+	 * addressing table of them (offset + 1; 0 is empty), cap a power of two >= 2 names */
+	char *buf;
+	size_t len, bcap;
+	uint32_t *slot;
+	size_t cap;
+};
+
+static unsigned long hash_str(const char *s, size_t n);
+
+static void names_dir_free(struct path_names_dir *d)
+{
+	free(d->buf);
+	free(d->slot);
+	d->buf = NULL;
+	d->slot = NULL;
+	d->len = d->bcap = d->cap = 0;
+}
+
+/* The slot of name in d's table: its own, or the empty one where it would be. */
+static uint32_t *names_slot(const struct path_names_dir *d, const char *name, size_t n)
+{
+	for (size_t i = hash_str(name, n) & (d->cap - 1);; i = (i + 1) & (d->cap - 1))
+		if (!d->slot[i] || strcmp(d->buf + d->slot[i] - 1, name) == 0)
+			return &d->slot[i];
+}
+
+/* d's names in its table; false when out of memory. */
+static bool names_index(struct path_names_dir *d, size_t n)
+{
+	d->cap = 8;
+	while (d->cap < 2 * n)
+		d->cap *= 2;
+	if (!(d->slot = calloc(d->cap, sizeof(*d->slot))))
+		return false;
+	for (size_t off = 0; off < d->len;) {
+		size_t l = strlen(d->buf + off);
+		*names_slot(d, d->buf + off, l) = (uint32_t)off + 1;
+		off += l + 1;
+	}
+	return true;
+}
+
+struct names_fill {
+	struct path_names_dir *d;
+	size_t n;
+};
+
+static int names_add(void *arg, const char *name)
+{
+	struct names_fill *f = arg;
+	struct path_names_dir *d = f->d;
+	size_t l = strlen(name) + 1;
+	char *nb = f->n < NAMES_MAX ? array_grow(d->buf, &d->bcap, d->len + l, 1) : NULL;
+
+	if (!nb)
+		return -ENOMEM; /* or too many: not known */
+	d->buf = nb;
+	memcpy(d->buf + d->len, name, l);
+	d->len += l;
+	f->n++;
+	return 0;
+}
+
+/* Reads d's directory: LISTED (exact listing), MISSING (no such directory), or UNKNOWN. */
+static void names_read(struct path_names_dir *d)
+{
+	struct names_fill f = {d, 0};
+	int r = host_dir_names(d->dir, names_add, &f);
+
+	d->state = r == -ENOENT ? NAMES_MISSING : NAMES_UNKNOWN;
+	if (r == 1 && names_index(d, f.n))
+		d->state = NAMES_LISTED;
+	else
+		names_dir_free(d);
+}
+
+bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
+{
+	size_t dl = strlen(dir), nl = strlen(name);
+	unsigned long h = hash_str(dir, dl);
+	struct path_names_dir *d = NULL;
+
+	if (!nl || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return false;
+	if (pn->last < pn->n && pn->v[pn->last].hash == h && strcmp(pn->v[pn->last].dir, dir) == 0)
+		d = &pn->v[pn->last];
+	for (size_t i = pn->n; i-- > 0 && !d;)
+		if (pn->v[i].hash == h && strcmp(pn->v[i].dir, dir) == 0)
+			d = &pn->v[i];
+	if (!d) {
+		struct path_names_dir *nv = array_grow(pn->v, &pn->cap, pn->n + 1, sizeof(*nv));
+		char *k = nv ? strdup(dir) : NULL;
+		if (nv)
+			pn->v = nv;
+		if (!k)
+			return false; /* out of memory: not known, the caller looks */
+		d = &pn->v[pn->n++];
+		*d = (struct path_names_dir){.dir = k, .hash = h};
+	}
+	pn->last = (size_t)(d - pn->v);
+	if (d->state == NAMES_UNREAD && ++d->asks >= NAMES_ASKS)
+		names_read(d);
+	if (d->state == NAMES_MISSING)
+		return true;
+	if (d->state != NAMES_LISTED)
+		return false;
+	return !*names_slot(d, name, nl);
+}
+
+bool path_names_absent_path(struct path_names *pn, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	if (!slash || path[0] != '/' || (size_t)(slash - path) >= sizeof(dir))
+		return false;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	return path_names_absent(pn, dir[0] ? dir : "/", slash + 1);
+}
+
+void path_names_release(struct path_names *pn)
+{
+	for (size_t i = 0; i < pn->n; i++) {
+		names_dir_free(&pn->v[i]);
+		free(pn->v[i].dir);
+	}
+	free(pn->v);
+	*pn = (struct path_names){0};
+}
+
+/* ---- path_cache ---- */
+
 struct path_cache_ent {
 	char *key, *val;
 	char *esc; /* val with its glob characters escaped, made when first asked for */
@@ -468,6 +616,7 @@ void path_cache_release(struct path_cache *c)
 	}
 	if (c) {
 		free(c->v);
+		path_names_release(&c->names);
 		*c = (struct path_cache){0};
 	}
 }
@@ -511,7 +660,9 @@ static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_
 		*w++ = p[i];
 	}
 	*w = '\0';
-	absent = pabsent || (!pmiss && lstat(cand, &st) < 0);
+	/* a name the parent's listing lacks: what the lstat would say, without it */
+	absent = pabsent || (!pmiss && (path_names_absent(&c->names, e->val, cand + hl + 1) ||
+					lstat(cand, &st) < 0));
 	missing = pmiss || absent;
 	if (!missing && S_ISLNK(st.st_mode)) {
 		char *real = realpath(cand, NULL);

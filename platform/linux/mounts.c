@@ -65,6 +65,7 @@ struct plan {
 	bool made; /* a missing grant's directories were created: the resolver's "absent" is old */
 	struct dirlist *dirs;
 	size_t ndirs, capdirs;
+	struct path_names names; /* "no such name" for the mandatory names' probes */
 };
 
 #define PROBE_MAX_DIRS 256 /* subdirectories of a write grant probed for mandatory names */
@@ -526,6 +527,7 @@ static int create_missing(struct plan *pl, const struct sandbox_req *p, const st
 	if (!base)
 		return 0;
 	pl->made = true;
+	path_names_release(&pl->names); /* a listing read before is old now */
 	if ((e = make_dirs_below(base, path)) < 0)
 		return strv_pushf(pl->notices,
 				  "write grant %s (%s:%u) does not exist and could not be created "
@@ -856,7 +858,10 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 	for (size_t i = 0; r == 0 && i < hits.n; i++) {
 		struct stat st;
 		char *c = NULL;
-		if (lstat(hits.v[i], &st) < 0)
+		/* most of the ~120 home names do not exist: their directories' listings say so
+		 * (a literal's only; a glob's hits come from a listing already) */
+		if ((hits.v == one && path_names_absent_path(&pl->names, p)) ||
+		    lstat(hits.v[i], &st) < 0)
 			continue;
 		r = canon_path(hits.v[i], &c);
 		if (r == 0 && in_writes(pl, c)) {
@@ -1721,6 +1726,7 @@ static void plan_release(struct plan *pl)
 	free(pl->v);
 	strv_release(&pl->writes);
 	dirs_release(pl);
+	path_names_release(&pl->names);
 }
 
 int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struct sandbox_spec *out,

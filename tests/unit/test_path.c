@@ -1,10 +1,17 @@
 /* test_path — path spelling: ~, $VAR, relative to the root, glob checks, canonical form. */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "platform/host.h"
 #include "platform/path.h"
 #include "tests/unit/tap.h"
 
@@ -51,6 +58,101 @@ static void normal(const char *in, const char *want)
 	strcpy(p, in);
 	path_normalize(p);
 	is_str(p, want, "'%s' normalizes to '%s'", in, want);
+}
+
+/* path_names_absent asked n times: the last answer. */
+static bool absent_n(struct path_names *pn, const char *dir, const char *name, int n)
+{
+	bool a = false;
+
+	while (n-- > 0)
+		a = path_names_absent(pn, dir, name);
+	return a;
+}
+
+/* dir's listing is one path_names may trust (host_listing_exact). */
+static bool exact(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool e = fd >= 0 && host_listing_exact(fd);
+
+	if (fd >= 0)
+		close(fd);
+	return e;
+}
+
+/* "No such name" from a directory's listing: never for a name an lstat finds. */
+static void names(const char *real)
+{
+	char p[512], f[512];
+	struct path_names pn = {0};
+
+	snprintf(p, sizeof(p), "%s/nd", real);
+	snprintf(f, sizeof(f), "%s/nd/.there", real);
+	ok(mkdir(p, 0700) == 0 && close(open(f, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) == 0,
+	   "a directory holding .there");
+	bool ex = exact(p);
+	ok(!path_names_absent(&pn, p, "x1"),
+	   "the first questions about a directory are not answered (an lstat each)");
+	is_int(absent_n(&pn, p, "x3", 10), ex,
+	       "a later one reads it: a missing name is absent where the listing is exact (%s)",
+	       ex ? "it is here" : "not here");
+	ok(!path_names_absent(&pn, p, ".there"), "a name it holds is never absent");
+	ok(!path_names_absent(&pn, p, ".") && !path_names_absent(&pn, p, "..") &&
+	       !path_names_absent(&pn, p, "") && !path_names_absent(&pn, p, "a/b"),
+	   "'.', '..', '' and a name with a '/' are not answered");
+	snprintf(f, sizeof(f), "%s/nd/missing", real);
+	ok(absent_n(&pn, f, "x", 10), "under a missing directory every name is absent");
+	snprintf(f, sizeof(f), "%s/nd/.there", real);
+	ok(absent_n(&pn, f, "x", 10), "under a file every name is absent (ENOTDIR)");
+	snprintf(f, sizeof(f), "%s/nd/.there", real);
+	ok(!path_names_absent_path(&pn, f), "path_names_absent_path splits at the last '/'");
+	path_names_release(&pn);
+	snprintf(f, sizeof(f), "%s/nd/.there", real);
+	unlink(f);
+	rmdir(p);
+}
+
+/* The other spelling: in a case-folding directory an lstat of "secret" finds "SECRET", so its
+ * listing must not be trusted (a credential store found missing would not be hidden). Needs
+ * root and a kernel whose tmpfs folds case (6.13): in a mount namespace of its own. */
+static void names_casefold(void)
+{
+	if (geteuid() != 0) {
+		skip("a case-folding tmpfs needs root", "a case-folding directory is not trusted");
+		return;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		char d[] = "/tmp/sbx-cf.XXXXXX";
+		int fl = FS_CASEFOLD_FL, fd;
+		struct stat st;
+		struct path_names pn = {0};
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 || !mkdtemp(d) ||
+		    mount("tmpfs", d, "tmpfs", 0, "casefold") < 0 ||
+		    (fd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+		    ioctl(fd, FS_IOC_SETFLAGS, &fl) < 0)
+			_exit(2); /* no case-folding tmpfs here */
+		close(fd);
+		char f[64];
+		snprintf(f, sizeof(f), "%s/SECRET", d);
+		close(open(f, O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+		snprintf(f, sizeof(f), "%s/secret", d);
+		bool found = lstat(f, &st) == 0;
+		bool absent = absent_n(&pn, d, "secret", 10);
+		path_names_release(&pn);
+		_exit(found && !absent ? 0 : 1);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
+		skip("no case-folding tmpfs on this kernel",
+		     "a case-folding directory is not trusted");
+	else
+		ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		   "a case-folding directory's listing is not trusted: 'secret' (found as SECRET "
+		   "by lstat) is not said absent");
 }
 
 int main(void)
@@ -192,6 +294,8 @@ int main(void)
 	path_canon(want, &c);
 	is_str(c, want, "an escaped component is literal: canonicalized, the glob after it kept");
 	free(c);
+	names(real);
+	names_casefold();
 	unlink(brl);
 	rmdir(br);
 	unlink(link);
