@@ -1533,7 +1533,7 @@ static bool known_token(const char *s)
 		 {"dop_v1_", TC_ALNUM, 16},   {"doo_v1_", TC_ALNUM, 16},
 		 {"dor_v1_", TC_ALNUM, 16},   {"dp.st.", TC_DOT, 16},
 		 {"dp.pt.", TC_DOT, 16},      {"dp.sa.", TC_DOT, 16},
-		 {"dp.ct.", TC_DOT, 16},      {"SG.", TC_DOT, 32},
+		 {"dp.ct.", TC_DOT, 16},      {"SG.", TC_TOK, 20},
 		 {"shpat_", TC_ALNUM, 16},    {"shpss_", TC_ALNUM, 16},
 		 {"shpca_", TC_ALNUM, 16},    {"shppa_", TC_ALNUM, 16},
 		 {"ATATT", TC_TOK, 24},	      {"PMAK-", TC_TOK, 24},

@@ -66,6 +66,32 @@ mkdir -p "$T/zdot" && echo "secret-of-zdot" > "$T/zdot/.zsh_history" && chmod 75
 is "\$ZDOTDIR/.zsh_history is hidden" \
 	"$(ZDOTDIR="$T/zdot" sb -c 'cat "$ZDOTDIR/.zsh_history" 2>/dev/null; echo end' 2>/dev/null)" end
 
+# the X and ICE authority files where their variables put them (GDM, SDDM and Xwayland keep
+# them in the runtime directory, not in ~/.Xauthority), and Kerberos ticket caches there
+mkdir -p "$T/xa" && chmod 755 "$T/xa"
+echo "secret-xcookie" > "$T/xa/Xauthority" && echo "secret-ice" > "$T/xa/ICEauthority"
+is "the file \$XAUTHORITY names is hidden" \
+	"$(XAUTHORITY="$T/xa/Xauthority" sb -c 'cat "$XAUTHORITY" 2>/dev/null; echo end' 2>/dev/null)" end
+is "the file \$ICEAUTHORITY names is hidden" \
+	"$(ICEAUTHORITY="$T/xa/ICEauthority" sb -c 'cat "$ICEAUTHORITY" 2>/dev/null; echo end' 2>/dev/null)" end
+rd=/run/user/$(id -u)
+made=
+if [ -d "$rd" ] && [ -w "$rd" ]; then
+	for f in gdm/Xauthority xauth_sbxshE2E .mutter-Xwaylandauth.SBXE2E krb5cc_sbxshE2E; do
+		[ -e "$rd/$f" ] && continue
+		mkdir -p "$(dirname "$rd/$f")" && echo "secret-rt" > "$rd/$f" && made="$made $f"
+	done
+fi
+if [ -n "$made" ]; then
+	for f in $made; do
+		is "$rd/$f is hidden" "$(sb -c 'cat "$0" 2>/dev/null; echo end' "$rd/$f" 2>/dev/null)" end
+		rm -f "$rd/$f"
+	done
+	rmdir "$rd/gdm" 2>/dev/null
+else
+	skip "the runtime directory's X authority and ticket files are hidden" "no writable $rd"
+fi
+
 # --- 2. credentials in the environment, by the shape of their value ---
 pem=$(printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----')
 jwt='eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'
@@ -128,7 +154,8 @@ DESK=sk-12345
 SKU=sku_live_items
 ASK=task-abcdefghijklmnopqrstuvwxyz
 ZONE=us-east-1.rds.amazonaws.com
-AZ_PLAIN=AccountName=acct;EndpointSuffix=core.windows.net'
+AZ_PLAIN=AccountName=acct;EndpointSuffix=core.windows.net
+SG_HOST=SG.ap-southeast-1.compute.example.com'
 if [ -z "$PY" ]; then
 	skip "credentials in the environment" "python3 is not installed"
 else
