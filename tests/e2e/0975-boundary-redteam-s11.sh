@@ -198,4 +198,25 @@ env_keep += DEPLOY_IDENTITY"
 	user_policy "$base"
 fi
 
+# --- 3. `sbxsh log --json` stays JSON whatever a command named ---
+# The log stores a path's bidi override (U+202E) and line separator (U+2028) as they are
+# (valid JSON); `log --json` escaped them for the terminal as \xNN, which no JSON parser
+# takes: `sbxsh log --json | jq` stopped at the command's record, hiding it and every later one.
+if [ -z "$PY" ]; then
+	skip "sbxsh log --json stays JSON" "python3 is not installed"
+else
+	bad=$(printf '/usr/sbxsh-e2e-a\342\200\256b\342\200\250c\177d\033]52;c;SGk=\007')
+	sb -c 'echo x > "$0"' "$bad" > /dev/null 2>&1
+	out=$("$SBXSH" log --json 2>&1)
+	like "control: the write was logged" "$out" 'sbxsh-e2e-a'
+	is "every line of sbxsh log --json parses as JSON, with the path the command gave" \
+		"$(printf '%s\n' "$out" | "$PY" -c '
+import json, sys
+paths = [json.loads(l).get("path", "") for l in sys.stdin.read().splitlines() if l]
+print([p.encode("utf-8", "surrogateescape") for p in paths if "sbxsh-e2e-a" in p])
+' 2>&1)" "[b'/usr/sbxsh-e2e-a\\xe2\\x80\\xaeb\\xe2\\x80\\xa8c\\x7fd\\x1b]52;c;SGk=\\x07']"
+	is "…with no raw ESC, BEL, DEL or format character on the terminal" \
+		"$(printf '%s' "$out" | LC_ALL=C grep -c "$(printf '\033\\|\007\\|\177\\|\342\200\256\\|\342\200\250')")" 0
+fi
+
 done_testing
