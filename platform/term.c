@@ -90,6 +90,51 @@ size_t sbx_term_escape(char *out, size_t n, const char *s)
 	return o;
 }
 
+size_t sbx_term_escape_json(char *out, size_t n, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+	bool in_str = false, bs = false;
+
+	while (*p) {
+		uint32_t cp = 0;
+		size_t len = utf8_at(p, &cp), k = len ? len : 1;
+		bool esc = len == 0 || unsafe(cp);
+		char e[8];
+		size_t el = 0;
+
+		if (!esc) {
+			if (in_str && !bs && *p == '"')
+				in_str = false;
+			else if (!in_str && *p == '"')
+				in_str = true;
+			bs = in_str && !bs && *p == '\\';
+		} else if (!in_str) {
+			e[el++] = ' '; /* JSON's whitespace between tokens (\t \r \n): a space */
+		} else {
+			uint32_t c = len ? cp : 0xfffd; /* a byte that is not UTF-8: U+FFFD */
+			e[el++] = '\\';
+			e[el++] = 'u';
+			for (int sh = 12; sh >= 0; sh -= 4)
+				e[el++] = hex[(c >> sh) & 15];
+			bs = false;
+		}
+		if (o + (esc ? el : k) >= n)
+			break;
+		if (esc) {
+			memcpy(out + o, e, el);
+			o += el;
+		} else {
+			memcpy(out + o, p, k);
+			o += k;
+		}
+		p += k;
+	}
+	out[o] = '\0';
+	return o;
+}
+
 void sbx_term_vprintf(FILE *f, const char *fmt, va_list ap)
 {
 	char *s = NULL, *e;

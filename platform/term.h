@@ -12,6 +12,12 @@
  * Truncates at a whole character or escape. Returns the length written. */
 size_t sbx_term_escape(char *out, size_t n, const char *s);
 
+/* The same for one line of JSON (a record of the violation log, as stored): inside a string
+ * each of those characters is written as JSON's \uXXXX (a byte that is not UTF-8 as \ufffd),
+ * outside one as a space (JSON's whitespace), so valid JSON stays valid and means the same.
+ * Returns the length written; n of 6 per byte of s (plus 1) is always enough. */
+size_t sbx_term_escape_json(char *out, size_t n, const char *s);
+
 /* fprintf to f with the whole formatted text escaped as above, except one final newline:
  * for lines that hold strings from inside the sandbox (the format itself must be plain). */
 void sbx_term_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

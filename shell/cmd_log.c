@@ -3,8 +3,9 @@
  *
  * Exit codes: 0 shown (or none recorded); 2 usage; 125 the policy (which names the log)
  * could not be loaded. The log is read as untrusted text: a line that does not parse is
- * skipped, never shown raw; under --json lines are passed through as stored (valid JSON
- * holds no control byte; any other is escaped as everywhere, platform/term.h).
+ * skipped, never shown raw; under --json lines are passed through as stored, but a control
+ * or format character inside a string is written as \uXXXX (platform/term.h), so the output
+ * stays valid JSON (a \xNN would not be: `sbxsh log --json | jq` stopped at such a line).
  */
 #include <errno.h>
 #include <limits.h>
@@ -178,9 +179,17 @@ static int scan(const struct log_args *a, FILE *f, const char *session)
 		if (vlog_parse(copy, (size_t)n, &e) < 0 || !wanted(a, &e, session))
 			continue;
 		shown++;
-		if (a->json) /* as stored, but no raw control byte reaches the terminal */
-			sbx_term_printf(stdout, "%s", line);
-		else
+		if (a->json) { /* as stored, but no raw control byte reaches the terminal */
+			char *j = malloc(6 * (size_t)n + 1);
+
+			if (line[n - 1] == '\n')
+				line[n - 1] = '\0';
+			if (j) {
+				sbx_term_escape_json(j, 6 * (size_t)n + 1, line);
+				puts(j);
+			}
+			free(j);
+		} else
 			show(&e);
 	}
 	if (!shown && !a->json)

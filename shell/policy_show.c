@@ -112,8 +112,9 @@ void profile_print(FILE *f, const struct policy *p, const struct profile *pr)
 		fputs(
 		    "# env_unset also removes a variable whose value holds a URL with a password "
 		    "(scheme://user:password@host, https://token@host), a bare "
-		    "user:password@host, an Authorization header, Basic or Bearer credentials "
-		    "or a token of a known kind (ghp_..., sk-ant-...), unless env_keep names it\n",
+		    "user:password@host, an Authorization header, Basic or Bearer credentials, "
+		    "a token of a known kind (ghp_..., sk-ant-...), a PEM private key or a signed "
+		    "JWT, unless env_keep names it\n",
 		    f);
 	list(f, "env_keep", &pr->env_keep);
 	list(f, "env_set", &pr->env_set);

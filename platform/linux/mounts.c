@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <fnmatch.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1474,19 +1475,80 @@ static bool auth_scheme(const char *s)
 	return false;
 }
 
-/* A token of a kind whose prefix names it (GitHub's, GitLab's, Slack's, Anthropic's, OpenAI's,
- * npm's, Hugging Face's, PyPI's, AWS's and Google's keys), at a word's start, with 16 or more
- * of its characters after the prefix. */
+/* The characters a token's body may hold after its prefix. */
+enum tok_chars {
+	TC_ALNUM, /* letters and digits */
+	TC_TOK,	  /* and - _ */
+	TC_DOT,	  /* and - _ . */
+	TC_B64,	  /* base64: letters, digits, + / = */
+};
+
+static bool tok_char(int c, unsigned cs)
+{
+	if (isalnum(c))
+		return true;
+	switch (cs) {
+	case TC_TOK:
+		return c == '-' || c == '_';
+	case TC_DOT:
+		return c == '-' || c == '_' || c == '.';
+	case TC_B64:
+		return c == '+' || c == '/' || c == '=';
+	default:
+		return false;
+	}
+}
+
+/* A token of a kind whose prefix names it (GitHub's, GitLab's, Slack's, Anthropic's, OpenAI's
+ * and the other model APIs', npm's, Hugging Face's, PyPI's, RubyGems', AWS's, Google's,
+ * Stripe's, Vault's, DigitalOcean's, Doppler's, SendGrid's, Shopify's, Atlassian's, Postman's,
+ * Databricks', Grafana's, Pulumi's, Linear's, PlanetScale's, Heroku's, Sentry's keys, an age
+ * secret key, an Azure connection string's key), at a word's start, with `min` or more of
+ * its characters after the prefix. */
 static bool known_token(const char *s)
 {
 	static const struct {
 		const char *prefix;
-		bool alnum; /* its characters are letters and digits only */
-	} k[] = {{"ghp_", true},      {"gho_", true},	      {"ghu_", true},	 {"ghs_", true},
-		 {"ghr_", true},      {"github_pat_", false}, {"glpat-", false}, {"xoxb-", false},
-		 {"xoxp-", false},    {"xoxa-", false},	      {"xoxr-", false},	 {"sk-ant-", false},
-		 {"sk-proj-", false}, {"npm_", true},	      {"hf_", true},	 {"pypi-", false},
-		 {"AKIA", true},      {"ASIA", true},	      {"AIza", false}};
+		uint8_t cs, min; /* enum tok_chars; how many after the prefix */
+	} k[] = {{"ghp_", TC_ALNUM, 16},      {"gho_", TC_ALNUM, 16},
+		 {"ghu_", TC_ALNUM, 16},      {"ghs_", TC_ALNUM, 16},
+		 {"ghr_", TC_ALNUM, 16},      {"github_pat_", TC_TOK, 16},
+		 {"glpat-", TC_TOK, 16},      {"gldt-", TC_TOK, 16},
+		 {"glrt-", TC_TOK, 16},	      {"glptt-", TC_TOK, 16},
+		 {"glft-", TC_TOK, 16},	      {"glsoat-", TC_TOK, 16},
+		 {"glimt-", TC_TOK, 16},      {"glagent-", TC_TOK, 16},
+		 {"gloas-", TC_TOK, 16},      {"glcbt-", TC_TOK, 16},
+		 {"xoxb-", TC_TOK, 16},	      {"xoxp-", TC_TOK, 16},
+		 {"xoxa-", TC_TOK, 16},	      {"xoxr-", TC_TOK, 16},
+		 {"xoxe.", TC_TOK, 16},	      {"xoxe-", TC_TOK, 16},
+		 {"xapp-", TC_TOK, 16},	      {"sk-ant-", TC_TOK, 16},
+		 {"sk-proj-", TC_TOK, 16},    {"sk-svcacct-", TC_TOK, 16},
+		 {"sk-admin-", TC_TOK, 16},   {"sk-", TC_TOK, 32},
+		 {"xai-", TC_TOK, 24},	      {"gsk_", TC_ALNUM, 24},
+		 {"pplx-", TC_TOK, 24},	      {"r8_", TC_ALNUM, 24},
+		 {"tvly-", TC_TOK, 24},	      {"npm_", TC_ALNUM, 16},
+		 {"hf_", TC_ALNUM, 16},	      {"pypi-", TC_TOK, 16},
+		 {"rubygems_", TC_ALNUM, 16}, {"AKIA", TC_ALNUM, 16},
+		 {"ASIA", TC_ALNUM, 16},      {"AIza", TC_TOK, 16},
+		 {"ya29.", TC_DOT, 16},	      {"GOCSPX-", TC_TOK, 16},
+		 {"sk_live_", TC_ALNUM, 16},  {"rk_live_", TC_ALNUM, 16},
+		 {"sk_test_", TC_ALNUM, 16},  {"rk_test_", TC_ALNUM, 16},
+		 {"whsec_", TC_ALNUM, 16},    {"hvs.", TC_TOK, 16},
+		 {"hvb.", TC_TOK, 16},	      {"hvr.", TC_TOK, 16},
+		 {"dop_v1_", TC_ALNUM, 16},   {"doo_v1_", TC_ALNUM, 16},
+		 {"dor_v1_", TC_ALNUM, 16},   {"dp.st.", TC_DOT, 16},
+		 {"dp.pt.", TC_DOT, 16},      {"dp.sa.", TC_DOT, 16},
+		 {"dp.ct.", TC_DOT, 16},      {"SG.", TC_TOK, 20},
+		 {"shpat_", TC_ALNUM, 16},    {"shpss_", TC_ALNUM, 16},
+		 {"shpca_", TC_ALNUM, 16},    {"shppa_", TC_ALNUM, 16},
+		 {"ATATT", TC_TOK, 24},	      {"PMAK-", TC_TOK, 24},
+		 {"dapi", TC_ALNUM, 32},      {"glsa_", TC_TOK, 24},
+		 {"glc_", TC_TOK, 24},	      {"pul-", TC_ALNUM, 32},
+		 {"lin_api_", TC_ALNUM, 16},  {"pscale_tkn_", TC_TOK, 16},
+		 {"pscale_pw_", TC_TOK, 16},  {"pscale_oauth_", TC_TOK, 16},
+		 {"HRKU-", TC_TOK, 16},	      {"sntrys_", TC_TOK, 24},
+		 {"sntryu_", TC_ALNUM, 24},   {"AGE-SECRET-KEY-1", TC_ALNUM, 32},
+		 {"AccountKey=", TC_B64, 20}, {"SharedAccessKey=", TC_B64, 20}};
 
 	for (const char *p = s; *p; p++) {
 		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
@@ -1499,12 +1561,48 @@ static bool known_token(const char *s)
 			l = strlen(k[i].prefix);
 			if (strncmp(p, k[i].prefix, l) != 0)
 				continue;
-			while (isalnum((unsigned char)p[l + n]) ||
-			       (!k[i].alnum && (p[l + n] == '-' || p[l + n] == '_')))
+			while (tok_char((unsigned char)p[l + n], k[i].cs))
 				n++;
-			if (n >= 16)
+			if (n >= k[i].min)
 				return true;
 		}
+	}
+	return false;
+}
+
+/* A PEM private key (-----BEGIN RSA PRIVATE KEY-----, OPENSSH, EC, ENCRYPTED, a PGP private
+ * key block): a deploy key passed in a variable. A certificate or a public key is none. */
+static bool pem_private_key(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "-----BEGIN ")); p++) {
+		const char *end = strstr(p + 11, "-----");
+		const char *key = strstr(p + 11, "PRIVATE KEY");
+		if (end && key && key < end)
+			return true;
+	}
+	return false;
+}
+
+/* A signed JSON Web Token at a word's start: eyJ… (a base64url JSON header), a payload and a
+ * signature of base64url characters, dot-separated. */
+static bool jwt(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "eyJ")); p++) {
+		size_t part[3] = {0}, i = 0;
+		const char *q = p;
+
+		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
+			continue;
+		for (; i < 3; i++, q++) {
+			while (tok_char((unsigned char)*q, TC_TOK)) {
+				part[i]++;
+				q++;
+			}
+			if (i < 2 && *q != '.')
+				break;
+		}
+		if (i == 3 && part[0] >= 10 && part[1] >= 8 && part[2] >= 16)
+			return true;
 	}
 	return false;
 }
@@ -1541,7 +1639,7 @@ static bool value_credentials(const char *s)
 	for (int k = 0; !r && k < 2; k++) {
 		const char *v = k ? d : s;
 		r = v && (url_credentials(v) || auth_header(v) || bare_userinfo(v) ||
-			  auth_scheme(v) || known_token(v));
+			  auth_scheme(v) || known_token(v) || pem_private_key(v) || jwt(v));
 	}
 	free(d);
 	return r;

@@ -14,6 +14,14 @@ static void esc(const char *in, const char *want, const char *what)
 	is_str(out, want, "%s", what);
 }
 
+static void esc_json(const char *in, const char *want, const char *what)
+{
+	char out[256];
+
+	sbx_term_escape_json(out, sizeof(out), in);
+	is_str(out, want, "json: %s", what);
+}
+
 int main(void)
 {
 	char small[9], *buf = NULL;
@@ -53,5 +61,17 @@ int main(void)
 	is_str(buf, "sbxsh:   read /opt/\\x1b[2J\\x07 (openat)\n",
 	       "sbx_term_printf escapes the line and keeps its final newline");
 	free(buf);
+	esc_json("{\"p\":\"/a b\",\"n\":1}", "{\"p\":\"/a b\",\"n\":1}", "plain JSON is kept");
+	esc_json("{\"p\":\"a\xe2\x80\xae"
+		 "b\xe2\x80\xa8\x7f\"}",
+		 "{\"p\":\"a\\u202eb\\u2028\\u007f\"}",
+		 "a format character or DEL in a string is \\uXXXX (valid JSON), not \\xNN");
+	esc_json("{\"p\":\"a\\\"\xc2\x9b\"}", "{\"p\":\"a\\\"\\u009b\"}",
+		 "an escaped quote does not end the string");
+	esc_json("{\"p\":\"\\\\\",\t\"q\":\"\xff\"}", "{\"p\":\"\\\\\", \"q\":\"\\ufffd\"}",
+		 "an escaped backslash ends before the quote; a tab between tokens is a space; a "
+		 "byte that is not UTF-8 is \\ufffd");
+	esc_json("{\"p\":\"\x1b]52;c;SGk=\a\"}", "{\"p\":\"\\u001b]52;c;SGk=\\u0007\"}",
+		 "ESC and BEL in a string");
 	return tap_done();
 }
