@@ -335,12 +335,22 @@ static int supervise(pid_t shell, bool ctty, const sigset_t *set)
 		if (sig < 0)
 			continue;
 		if (sig != SIGCHLD) {
-			/* From the terminal (SI_KERNEL) the group already has it; ours: skip. */
-			if (si.si_code <= 0 && si.si_pid != getpid())
-				kill(0, sig);
+			/* From the terminal (SI_KERNEL) the group already has it, but for a
+			 * hang-up: the kernel tells the session's leader alone, us (the relay
+			 * closed the pty's master: the caller's terminal went away), and a leader
+			 * passes it on, as bash would to its jobs. Ours: skip. */
+			bool hup = sig == SIGHUP && si.si_code == SI_KERNEL;
+			if (!hup && (si.si_code > 0 || si.si_pid == getpid()))
+				continue;
+			kill(0, sig);
 			pid_t g = ctty ? getpgid(shell) : -1;
-			if (si.si_code <= 0 && si.si_pid != getpid() && g > 1 && g != getpgrp())
+			if (g > 1 && g != getpgrp())
 				kill(-g, sig);
+			if (hup) { /* a stopped job hears it too */
+				kill(0, SIGCONT);
+				if (g > 1 && g != getpgrp())
+					kill(-g, SIGCONT);
+			}
 			continue;
 		}
 		int status;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# 0506-dev-tty — `/dev/tty` inside the sandbox is the command's own controlling terminal.
+# 0506-terminal — the sandbox's terminal behind the pty relay.
+# 1. `/dev/tty` inside the sandbox is the command's own controlling terminal.
 # Behind the pty relay (a terminal on sbxsh's stdio) the command's terminal is a pty of the
 # sandbox's own devpts; a write open of /dev/tty is the guard's, made from the front end,
 # where the name means the front end's terminal. It must give the command its own terminal:
@@ -9,6 +10,11 @@
 # - and the caller's REAL terminal, past the relay, when both were /dev/pts/0 (the first ssh
 #   login's): a device number does not say which devpts a pty belongs to.
 # Without a terminal, /dev/tty is ENXIO, as for any process with no controlling terminal.
+# 2. The caller's terminal goes away (the ssh connection drops, the terminal window is
+#    closed: its pty's master is closed) while a foreground job runs: the session ends as
+#    bash's would, the job with it. The relay closes the sandbox's pty then, whose hang-up the
+#    kernel signals to the session's leader alone — the stage, which let it drop ("the group
+#    has it already"): sbxsh, the shell and the job stayed forever.
 TMPDIR=/var/tmp; export TMPDIR
 . "$(dirname "$0")/lib.sh"
 cd "$T/proj" || exit 1
@@ -82,4 +88,54 @@ else
 	skip "the caller on /dev/pts/0: the command's /dev/tty is its own pty" "root only (a devpts of its own)"
 	skip "and never the caller's real terminal" "root only"
 fi
+
+# hup.py ARGV…: runs ARGV on a new pty, waits for `ready` in its output (the prompt's marker,
+# or the command's echo), sleeps a second, closes the master; then prints "ended" when ARGV
+# exits within 15 s (else "running"), and "job gone" when no `sleep $K` is left (else "job left").
+K=$((47000 + $$ % 1000))
+cat > "$T/hup.py" <<'PYEOF'
+import os, pty, select, signal, sys, time
+k, ready, argv = sys.argv[1], sys.argv[2].encode(), sys.argv[3:]
+pid, m = pty.fork()
+if pid == 0:
+    os.execv(argv[0], argv)
+out, end = b"", time.time() + 20
+while ready not in out and time.time() < end:
+    if select.select([m], [], [], 0.2)[0]:
+        try:
+            out += os.read(m, 4096)
+        except OSError:
+            break
+if argv[1:2] == ["-i"]:
+    os.write(m, b"sleep %s\r" % k.encode())
+time.sleep(1)
+os.close(m)
+def job():
+    for p in os.listdir("/proc"):
+        try:
+            if p.isdigit() and open("/proc/%s/cmdline" % p, "rb").read() == b"sleep\0%s\0" % k.encode():
+                return int(p)
+        except OSError:
+            pass
+end = time.time() + 15
+alive = True
+while alive and time.time() < end:
+    alive = os.waitpid(pid, os.WNOHANG)[0] == 0
+    time.sleep(0.1)
+print("running" if alive else "ended")
+while time.time() < end and job():
+    time.sleep(0.1)
+j = job()
+print("job left" if j else "job gone")
+if alive:
+    os.kill(pid, signal.SIGKILL)
+if j:
+    os.kill(j, signal.SIGKILL)
+PYEOF
+out=$("$PY" "$T/hup.py" "$K" '[sbxsh:' "$SBXSH" -i 2>&1)
+like "the terminal goes away during a foreground job: the interactive session ends" "$out" '^ended$'
+like "…and the job with it" "$out" '^job gone$'
+out=$("$PY" "$T/hup.py" "$K" 'started' "$SBXSH" -c "echo started; sleep $K" 2>&1)
+like "the terminal goes away during sbxsh -c: it ends" "$out" '^ended$'
+like "…and its command with it" "$out" '^job gone$'
 done_testing
