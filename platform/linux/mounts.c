@@ -771,12 +771,21 @@ static int add_git_links(struct plan *pl)
 	return r;
 }
 
-/* One existing deny hit: hidden (K_HIDE, unless the kernel already closes it) or read-only. */
+/* One existing deny hit: hidden (K_HIDE, unless the kernel already closes it) or read-only.
+ * A device or a link in /dev is not hidden: the sandbox's /dev is its own (bwrap's --dev), so
+ * it hid no host file, only the sandbox's own device: HISTFILE=/dev/null (history off) made
+ * /dev/null an empty read-only file, HISTFILE=/dev/stdout stopped bwrap. (A file or directory
+ * there may be the host's, a grant's bind of /dev/shm: hidden.) */
 static int add_deny_hit(struct plan *pl, const char *path, enum kind k)
 {
 	struct stat st;
 
-	if (lstat(path, &st) == 0 && (k != K_HIDE || needs_hide(path, &st)))
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (k == K_HIDE && strncmp(path, "/dev/", 5) == 0 && !strstr(path, "/.") &&
+	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISLNK(st.st_mode)))
+		return 0;
+	if (k != K_HIDE || needs_hide(path, &st))
 		return add(pl, path, k);
 	return 0;
 }

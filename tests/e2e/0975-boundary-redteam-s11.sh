@@ -74,6 +74,22 @@ is "the file \$XAUTHORITY names is hidden" \
 	"$(XAUTHORITY="$T/xa/Xauthority" sb -c 'cat "$XAUTHORITY" 2>/dev/null; echo end' 2>/dev/null)" end
 is "the file \$ICEAUTHORITY names is hidden" \
 	"$(ICEAUTHORITY="$T/xa/ICEauthority" sb -c 'cat "$ICEAUTHORITY" 2>/dev/null; echo end' 2>/dev/null)" end
+# HISTFILE=/dev/null (history off: a common setting) and the others set to a device: the
+# deny_read entry is no credential store then, and the sandbox's /dev is its own: hiding it
+# made /dev/null an empty read-only file (every `> /dev/null` failed: Read-only file system)
+for v in HISTFILE XAUTHORITY ICEAUTHORITY; do
+	is "$v=/dev/null: /dev/null stays the null device" \
+		"$(env "$v=/dev/null" "$SBXSH" -c 'echo x > /dev/null && [ -c /dev/null ] && echo null-ok' 2>&1)" null-ok
+done
+for f in /dev/stdout; do
+	is "HISTFILE=$f: the sandbox starts" "$(HISTFILE=$f "$SBXSH" -c 'echo started' 2>&1)" started
+done
+# …while a file of the host's /dev/shm bound in by a grant is still hidden
+echo "secret-of-shm" > /dev/shm/sbxsh-e2e-$$
+printf '[default]\nwrite += /dev/shm\ndeny_read += /dev/shm/sbxsh-e2e-%s\n' $$ > "$T/shm.ini"
+is "a deny_read file in a granted /dev/shm stays hidden" \
+	"$("$SBXSH" --config "$T/shm.ini" -c "cat /dev/shm/sbxsh-e2e-$$ 2>/dev/null; echo end" 2>/dev/null)" end
+rm -f /dev/shm/sbxsh-e2e-$$
 rd=/run/user/$(id -u)
 made=
 if [ -d "$rd" ] && [ -w "$rd" ]; then
