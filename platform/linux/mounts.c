@@ -1532,7 +1532,8 @@ static bool known_token(const char *s)
 		 {"xoxe.", TC_TOK, 16},	      {"xoxe-", TC_TOK, 16},
 		 {"xapp-", TC_TOK, 16},	      {"sk-ant-", TC_TOK, 16},
 		 {"sk-proj-", TC_TOK, 16},    {"sk-svcacct-", TC_TOK, 16},
-		 {"sk-admin-", TC_TOK, 16},   {"sk-", TC_TOK, 32},
+		 {"sk-admin-", TC_TOK, 16},   {"sk-", TC_ALNUM, 32},
+		 {"sk-or-v1-", TC_ALNUM, 32}, {"sk-lf-", TC_TOK, 32},
 		 {"xai-", TC_TOK, 24},	      {"gsk_", TC_ALNUM, 24},
 		 {"pplx-", TC_TOK, 24},	      {"r8_", TC_ALNUM, 24},
 		 {"tvly-", TC_TOK, 24},	      {"npm_", TC_ALNUM, 16},
@@ -1572,6 +1573,17 @@ static bool known_token(const char *s)
 				continue;
 			while (tok_char((unsigned char)p[l + n], k[i].cs))
 				n++;
+			/* SendGrid's: SG.<22>.<43>; a host name SG.my-long-name.internal is none */
+			if (strcmp(k[i].prefix, "SG.") == 0) {
+				size_t m = 0;
+
+				if (p[l + n] != '.')
+					continue;
+				while (tok_char((unsigned char)p[l + n + 1 + m], TC_TOK))
+					m++;
+				if (m < 20)
+					continue;
+			}
 			if (n >= k[i].min)
 				return true;
 		}

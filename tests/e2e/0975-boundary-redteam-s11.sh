@@ -132,6 +132,7 @@ OAI_SVC=sk-svcacct-abcdefghijklmnopqrstuvwxyz
 OAI_ADMIN=sk-admin-abcdefghijklmnopqrstuvwxyz
 OAI_OLD=sk-abcdefghijklmnopqrstT3BlbkFJabcdefghijklmnopqrst
 OPENROUTER_IN=sk-or-v1-0123456789abcdef0123456789abcdef0123456789abcdef
+LANGFUSE_IN=sk-lf-01234567-89ab-cdef-0123-456789abcdef
 XAI_IN=xai-abcdefghijklmnopqrstuvwxyz0123456789
 GROQ_IN=gsk_abcdefghijklmnopqrstuvwxyz0123456789
 PPLX_IN=pplx-abcdefghijklmnopqrstuvwxyz0123456789
@@ -171,7 +172,9 @@ SKU=sku_live_items
 ASK=task-abcdefghijklmnopqrstuvwxyz
 ZONE=us-east-1.rds.amazonaws.com
 AZ_PLAIN=AccountName=acct;EndpointSuffix=core.windows.net
-SG_HOST=SG.ap-southeast-1.compute.example.com'
+SG_HOST=SG.ap-southeast-1.compute.example.com
+SG_HOST2=SG.my-production-database-01.internal
+SK_PATH=/home/u/sk-learn-experiments-for-the-big-project'
 if [ -z "$PY" ]; then
 	skip "credentials in the environment" "python3 is not installed"
 else
