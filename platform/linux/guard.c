@@ -2244,6 +2244,20 @@ int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *g
 	}
 	r = c->op == GOP_OPEN || c->op == GOP_OPENAT2 ? do_open(&x, c, ans, ref)
 						      : do_name(&x, c, ans, ref);
+	/* /dev/tty by any other name (/dev//tty, a link to it, a directory descriptor's "tty", a
+	 * read-only descriptor's /proc/self/fd/N re-opened): the device 5:0 means the opener's
+	 * terminal, and the opener was the front end. Judged by what was opened, not its name. */
+	if (r == 0 && ans->fd >= 0 && (c->op == GOP_OPEN || c->op == GOP_OPENAT2)) {
+		struct stat st;
+
+		if (fstat(ans->fd, &st) < 0) {
+			r = -errno; /* closed below */
+		} else if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(TTYAUX_MAJOR, 0)) {
+			close(ans->fd);
+			ans->fd = -1;
+			r = open_tty(&x, c, ans, ref);
+		}
+	}
 	/* Every process of the sandbox has this root (none can chroot or make a mount namespace:
 	 * no capability, clone(CLONE_NEWUSER) refused): kept once it was seen valid. */
 	if (*root < 0 && valid(&x) == 0)

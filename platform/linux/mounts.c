@@ -771,12 +771,21 @@ static int add_git_links(struct plan *pl)
 	return r;
 }
 
-/* One existing deny hit: hidden (K_HIDE, unless the kernel already closes it) or read-only. */
+/* One existing deny hit: hidden (K_HIDE, unless the kernel already closes it) or read-only.
+ * A device or a link in /dev is not hidden: the sandbox's /dev is its own (bwrap's --dev), so
+ * it hid no host file, only the sandbox's own device: HISTFILE=/dev/null (history off) made
+ * /dev/null an empty read-only file, HISTFILE=/dev/stdout stopped bwrap. (A file or directory
+ * there may be the host's, a grant's bind of /dev/shm: hidden.) */
 static int add_deny_hit(struct plan *pl, const char *path, enum kind k)
 {
 	struct stat st;
 
-	if (lstat(path, &st) == 0 && (k != K_HIDE || needs_hide(path, &st)))
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (k == K_HIDE && strncmp(path, "/dev/", 5) == 0 && !strstr(path, "/.") &&
+	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISLNK(st.st_mode)))
+		return 0;
+	if (k != K_HIDE || needs_hide(path, &st))
 		return add(pl, path, k);
 	return 0;
 }
@@ -1523,7 +1532,8 @@ static bool known_token(const char *s)
 		 {"xoxe.", TC_TOK, 16},	      {"xoxe-", TC_TOK, 16},
 		 {"xapp-", TC_TOK, 16},	      {"sk-ant-", TC_TOK, 16},
 		 {"sk-proj-", TC_TOK, 16},    {"sk-svcacct-", TC_TOK, 16},
-		 {"sk-admin-", TC_TOK, 16},   {"sk-", TC_TOK, 32},
+		 {"sk-admin-", TC_TOK, 16},   {"sk-", TC_ALNUM, 32},
+		 {"sk-or-v1-", TC_ALNUM, 32}, {"sk-lf-", TC_TOK, 32},
 		 {"xai-", TC_TOK, 24},	      {"gsk_", TC_ALNUM, 24},
 		 {"pplx-", TC_TOK, 24},	      {"r8_", TC_ALNUM, 24},
 		 {"tvly-", TC_TOK, 24},	      {"npm_", TC_ALNUM, 16},
@@ -1563,6 +1573,17 @@ static bool known_token(const char *s)
 				continue;
 			while (tok_char((unsigned char)p[l + n], k[i].cs))
 				n++;
+			/* SendGrid's: SG.<22>.<43>; a host name SG.my-long-name.internal is none */
+			if (strcmp(k[i].prefix, "SG.") == 0) {
+				size_t m = 0;
+
+				if (p[l + n] != '.')
+					continue;
+				while (tok_char((unsigned char)p[l + n + 1 + m], TC_TOK))
+					m++;
+				if (m < 20)
+					continue;
+			}
 			if (n >= k[i].min)
 				return true;
 		}

@@ -65,6 +65,36 @@ print(os.ttyname(fd) == os.ttyname(0))"' 2>&1)
 like "an O_RDWR|O_NOCTTY open (getpass, ssh, git) writes to the terminal" "$out" '^getpass-style$'
 like "and names the command's own pty" "$out" '^True$'
 
+# Another spelling of /dev/tty, a link to it, a directory descriptor, the re-open of a
+# read-only /dev/tty descriptor through /proc/self/fd: each names the device 5,0, which means
+# the opener's terminal; a write open the guard made from the front end by that device was
+# the caller's real terminal past the relay (TIOCGPGRP answers only for one's own terminal).
+cat > "$T/ttyspell.py" <<'PYEOF'
+import fcntl, os, termios
+ln = os.path.join(os.getcwd(), "ttylink")
+os.symlink("/dev/tty", ln)
+d = os.open("/dev", os.O_RDONLY | os.O_DIRECTORY)
+ro = os.open("/dev/tty", os.O_RDONLY)
+for name, path, dfd in (("slash", "/dev//tty", None), ("dot", "/dev/./tty", None),
+                        ("dotdot", "/dev/../dev/tty", None), ("link", ln, None),
+                        ("dirfd", "tty", d), ("reopen", "/proc/self/fd/%d" % ro, None)):
+    try:
+        fd = os.open(path, os.O_RDWR, dir_fd=dfd)
+    except OSError as e:
+        print(name, "refused", e.errno)
+        continue
+    try:
+        fcntl.ioctl(fd, termios.TIOCGPGRP, b"\0" * 4)
+        print(name, "OWN")
+    except OSError:
+        print(name, "OTHER")
+os.unlink(ln)
+PYEOF
+out=$("$PY" "$T/ttydrive.py" "$SBXSH" -c "python3 $T/ttyspell.py" 2>&1)
+for s in slash dot dotdot link dirfd reopen; do
+	like "/dev/tty as $s: the command's own terminal" "$out" "^$s OWN\$"
+done
+
 out=$("$SBXSH" -c 'exec 3<>/dev/tty; echo rc=$?' < /dev/null 2>&1)
 like "without a terminal, /dev/tty is ENXIO" "$out" 'No such device or address'
 

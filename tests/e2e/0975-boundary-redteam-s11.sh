@@ -74,6 +74,22 @@ is "the file \$XAUTHORITY names is hidden" \
 	"$(XAUTHORITY="$T/xa/Xauthority" sb -c 'cat "$XAUTHORITY" 2>/dev/null; echo end' 2>/dev/null)" end
 is "the file \$ICEAUTHORITY names is hidden" \
 	"$(ICEAUTHORITY="$T/xa/ICEauthority" sb -c 'cat "$ICEAUTHORITY" 2>/dev/null; echo end' 2>/dev/null)" end
+# HISTFILE=/dev/null (history off: a common setting) and the others set to a device: the
+# deny_read entry is no credential store then, and the sandbox's /dev is its own: hiding it
+# made /dev/null an empty read-only file (every `> /dev/null` failed: Read-only file system)
+for v in HISTFILE XAUTHORITY ICEAUTHORITY; do
+	is "$v=/dev/null: /dev/null stays the null device" \
+		"$(env "$v=/dev/null" "$SBXSH" -c 'echo x > /dev/null && [ -c /dev/null ] && echo null-ok' 2>&1)" null-ok
+done
+for f in /dev/stdout; do
+	is "HISTFILE=$f: the sandbox starts" "$(HISTFILE=$f "$SBXSH" -c 'echo started' 2>&1)" started
+done
+# …while a file of the host's /dev/shm bound in by a grant is still hidden
+echo "secret-of-shm" > /dev/shm/sbxsh-e2e-$$
+printf '[default]\nwrite += /dev/shm\ndeny_read += /dev/shm/sbxsh-e2e-%s\n' $$ > "$T/shm.ini"
+is "a deny_read file in a granted /dev/shm stays hidden" \
+	"$("$SBXSH" --config "$T/shm.ini" -c "cat /dev/shm/sbxsh-e2e-$$ 2>/dev/null; echo end" 2>/dev/null)" end
+rm -f /dev/shm/sbxsh-e2e-$$
 rd=/run/user/$(id -u)
 made=
 if [ -d "$rd" ] && [ -w "$rd" ]; then
@@ -116,6 +132,7 @@ OAI_SVC=sk-svcacct-abcdefghijklmnopqrstuvwxyz
 OAI_ADMIN=sk-admin-abcdefghijklmnopqrstuvwxyz
 OAI_OLD=sk-abcdefghijklmnopqrstT3BlbkFJabcdefghijklmnopqrst
 OPENROUTER_IN=sk-or-v1-0123456789abcdef0123456789abcdef0123456789abcdef
+LANGFUSE_IN=sk-lf-01234567-89ab-cdef-0123-456789abcdef
 XAI_IN=xai-abcdefghijklmnopqrstuvwxyz0123456789
 GROQ_IN=gsk_abcdefghijklmnopqrstuvwxyz0123456789
 PPLX_IN=pplx-abcdefghijklmnopqrstuvwxyz0123456789
@@ -155,7 +172,9 @@ SKU=sku_live_items
 ASK=task-abcdefghijklmnopqrstuvwxyz
 ZONE=us-east-1.rds.amazonaws.com
 AZ_PLAIN=AccountName=acct;EndpointSuffix=core.windows.net
-SG_HOST=SG.ap-southeast-1.compute.example.com'
+SG_HOST=SG.ap-southeast-1.compute.example.com
+SG_HOST2=SG.my-production-database-01.internal
+SK_PATH=/home/u/sk-learn-experiments-for-the-big-project'
 if [ -z "$PY" ]; then
 	skip "credentials in the environment" "python3 is not installed"
 else
