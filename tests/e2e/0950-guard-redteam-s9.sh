@@ -5,21 +5,7 @@
 # allowed.
 . "$(dirname "$0")/lib.sh"
 
-var_home redteam9 # HOME and the project under /var/tmp
-P=$H/proj
-mkdir -p "$HOME/.config/sbxsh" "$P/.git"
-chmod 700 "$HOME"
-user_policy '[default]
-network = none'
-cd "$P" || exit 1
-if ! "$SBXSH" -c true 2> "$H/err"; then
-	skip "the guard attacked" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
-	done_testing
-	exit
-fi
-run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
-absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
-present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
+redteam_start redteam9 "the guard" # HOME and the project under /var/tmp
 
 # --- an agent's directory granted whole: what the next agent session reads ---
 mkdir -p "$HOME/.claude/shell-snapshots" "$HOME/.codex/shell_snapshots" "$HOME/.codex/log" \

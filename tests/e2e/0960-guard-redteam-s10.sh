@@ -8,21 +8,7 @@
 # with a control showing the same call lands where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
-var_home redteam10 # HOME and the project under /var/tmp
-P=$H/proj
-mkdir -p "$HOME/.config/sbxsh" "$P/.git"
-chmod 700 "$HOME"
-user_policy '[default]
-network = none'
-cd "$P" || exit 1
-if ! "$SBXSH" -c true 2> "$H/err"; then
-	skip "the guard attacked" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
-	done_testing
-	exit
-fi
-run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
-absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
-present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
+redteam_start redteam10 "the guard" # HOME and the project under /var/tmp
 
 # --- vim's exrc: with `set exrc` vim sources ./.vimrc (then ./.exrc, already held), gvim
 # ./.gvimrc, on every start in the directory; a file the user owns is not even 'secure'

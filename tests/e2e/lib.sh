@@ -87,4 +87,25 @@ var_home() {
 }
 user_policy() { printf '%s\n' "$1" > "$HOME/.config/sbxsh/sbxsh.ini"; chmod 600 "$HOME/.config/sbxsh/sbxsh.ini"; }
 
+# redteam_start NAME WHAT: a red-team suite's start — HOME ($H/home) and the project ($P) under
+# /var/tmp, network = none, the cwd the project; the whole suite skipped (WHAT attacked) when
+# no sandbox runs here. Then: run CMD [DIR] (sets out, rc, err), absent DESC PATH, present DESC PATH.
+redteam_start() {
+	var_home "$1"
+	P=$H/proj
+	mkdir -p "$HOME/.config/sbxsh" "$P/.git"
+	chmod 700 "$HOME"
+	user_policy '[default]
+network = none'
+	cd "$P" || exit 1
+	if ! "$SBXSH" -c true 2> "$H/err"; then
+		skip "$2 attacked" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
+		done_testing
+		exit
+	fi
+	run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
+	absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
+	present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
+}
+
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
