@@ -352,17 +352,45 @@ static bool split(const char *path, struct comps *c)
 	return true;
 }
 
+/* The length of the common start of a and b. */
+static size_t common(const char *a, const char *b)
+{
+	size_t k = 0;
+
+	while (a[k] && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/* Whether dir, k = common(path, dir), can lie at or above path: not when they part at a
+ * character of dir other than a slash. Then dir without its trailing slashes (what below
+ * compares) is longer than k, and path differs from it at k. The guard checks each name
+ * against every list of protected paths, in both directions (a directory on the way to one):
+ * this is what most of those compares come to, one walk of the common start, with no strlen
+ * of either (the lists' paths share a long start with the names checked: the home
+ * directory's, $XDG_CONFIG_HOME's 54 names). */
+static bool may_hold(const char *dir, size_t k)
+{
+	return !dir[k] || dir[k] == '/';
+}
+
 /* Number of components of dir when path lies at or below it, else -1. */
 static long below(const char *path, const char *dir)
 {
-	size_t l = strlen(dir);
+	size_t k = common(path, dir), l;
 	long n = 0;
 
+	if (!may_hold(dir, k))
+		return -1;
+	/* dir[k] ends it or is a slash: dir's length, without its trailing slashes */
+	l = k + strlen(dir + k);
 	while (l > 1 && dir[l - 1] == '/')
 		l--;
 	if (l == 1 && dir[0] == '/')
 		l = 0;
-	if (strncmp(path, dir, l) != 0 || (path[l] != '/' && path[l] != '\0'))
+	/* path starts with dir's first l characters when they are all in the common start (past
+	 * k, dir has a slash where path has another character or its end) */
+	if (l > k || (path[l] != '/' && path[l] != '\0'))
 		return -1;
 	for (size_t i = 0; i < l; i++)
 		if (dir[i] == '/' && dir[i + 1] != '/' && dir[i + 1])
@@ -503,9 +531,13 @@ static long held(const struct mand_ctx *x, const char *const *v, size_t n, const
 {
 	bool hold = holder_ok(x, path, op);
 
-	for (size_t i = 0; i < n; i++)
-		if (below(path, v[i]) >= 0 || (!hold && below(v[i], path) >= 0))
+	for (size_t i = 0; i < n; i++) {
+		size_t k = common(path, v[i]);
+
+		if ((may_hold(v[i], k) && below(path, v[i]) >= 0) ||
+		    (!hold && may_hold(path, k) && below(v[i], path) >= 0))
 			return (long)i;
+	}
 	return -1;
 }
 
@@ -519,11 +551,13 @@ static int home_fixed_rule(const struct mand_ctx *x, const char *path, const cha
 
 	for (size_t i = 0; i < N(home_rules); i++) {
 		const char *f = home_probe[i];
-		size_t fl = strlen(f);
+		/* one walk: f is all of rel's start (k = strlen(f)) when f[k] ends it, rel all
+		 * of f's when rel[k] ends it */
+		size_t k = common(rel, f);
 
-		if (strncmp(rel, f, fl) == 0 && (rel[fl] == '/' || rel[fl] == '\0'))
+		if (!f[k] && (rel[k] == '/' || rel[k] == '\0'))
 			return hit_(h, MAND_NEVER, home_rules[i]);
-		if (!hold && (rl == 0 || (strncmp(f, rel, rl) == 0 && f[rl] == '/')))
+		if (!hold && (rl == 0 || (!rel[k] && f[k] == '/')))
 			return hit_(h, MAND_NEVER, home_rules[i]);
 	}
 	for (size_t i = 0; rl && i < N(home_globs); i++) {
