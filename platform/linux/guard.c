@@ -71,6 +71,9 @@ struct ctx {
 	bool umask_set;
 	bool thr_asked;		  /* thr looked up */
 	struct guard_thread *thr; /* the caller's facts, or NULL: not to be used */
+	/* the open made the file it answers with (O_CREAT|O_EXCL on a missing name, O_TMPFILE):
+	 * a new regular file, which no device number needs checking */
+	bool made;
 };
 
 int guard_thread_setup(void)
@@ -1470,6 +1473,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		if (r < 0)
 			return r;
 		ans->fd = r;
+		x->made = true;
 		return 0;
 	}
 	/* O_CREAT|O_EXCL follows nothing and opens nothing that is there (a symlink included:
@@ -1489,6 +1493,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			if (x->mc->ncreates && mandatory_create(x->mc, f.real) >= 0)
 				own_add(x->gc, r);
 			ans->fd = r;
+			x->made = true;
 			r = 0;
 			goto out;
 		}
@@ -1586,6 +1591,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		}
 		if (r >= 0) {
 			ans->fd = r;
+			x->made = !st.st_mode; /* opened with O_CREAT|O_EXCL */
 			r = 0;
 			goto out;
 		}
@@ -2246,8 +2252,9 @@ int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *g
 						      : do_name(&x, c, ans, ref);
 	/* /dev/tty by any other name (/dev//tty, a link to it, a directory descriptor's "tty", a
 	 * read-only descriptor's /proc/self/fd/N re-opened): the device 5:0 means the opener's
-	 * terminal, and the opener was the front end. Judged by what was opened, not its name. */
-	if (r == 0 && ans->fd >= 0 && (c->op == GOP_OPEN || c->op == GOP_OPENAT2)) {
+	 * terminal, and the opener was the front end. Judged by what was opened, not its name; a
+	 * file the open made (x.made) is a new regular file, no terminal: no fstat. */
+	if (r == 0 && ans->fd >= 0 && (c->op == GOP_OPEN || c->op == GOP_OPENAT2) && !x.made) {
 		struct stat st;
 
 		if (fstat(ans->fd, &st) < 0) {
