@@ -545,11 +545,15 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 	if (dir[0] == '/' || bs.st_ino || fstat(b, &bs) == 0)
 		cfd = dirs_find(x->gc, bs.st_dev, bs.st_ino, dir, &cached);
 	if (cfd >= 0) {
+		size_t cl = strlen(cached);
+
 		if (b != base && bown)
 			close(b);
 		f->pfd = cfd;
 		f->borrowed = true;
-		snprintf(f->real, sizeof(f->real), "%s", cached);
+		if (cl >= sizeof(f->real))
+			return -ENAMETOOLONG; /* not kept so: f->real was its source */
+		memcpy(f->real, cached, cl + 1);
 		goto named;
 	}
 	/* An absolute directory spelled plainly (no ".", "..", "//") and reached through no
@@ -2238,9 +2242,10 @@ int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *g
 	memset(ans, 0, sizeof(*ans));
 	ans->fd = -1;
 	ref->refused = ref->moved = false;
-	proc_path(p, sizeof(p), (pid_t)req->pid, "root");
-	if (x.root < 0)
+	if (x.root < 0) {
+		proc_path(p, sizeof(p), (pid_t)req->pid, "root");
 		x.root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (x.root < 0) {
 		r = valid(&x) < 0 ? -ENOENT : -errno;
 		if (r == -ENOENT)
