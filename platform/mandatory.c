@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -526,19 +527,44 @@ static bool holder_ok(const struct mand_ctx *x, const char *path, enum mand_op o
  * a directory on the way to it whose op holder_ok does not allow (renaming or removing it
  * moves the protection away); -1 when none. The one walk of every list of protected paths
  * (fixed, hooks, holds). */
-static long held(const struct mand_ctx *x, const char *const *v, size_t n, const char *path,
-		 enum mand_op op)
+static long held(const struct mand_ctx *x, const char *const *v, const uint16_t *lcp, size_t n,
+		 const char *path, enum mand_op op)
 {
 	bool hold = holder_ok(x, path, op);
+	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		size_t k = common(path, v[i]);
-
+		/* k = common(path, v[i]), from the one before's (lcp[i]: what v[i] shares with
+		 * v[i-1]; path shares k with v[i-1]): past k, v[i] reads as v[i-1] does, so the
+		 * same k and the same characters there; short of k, they part at lcp[i], where
+		 * path reads as v[i-1]; at k, from there on */
+		if (!lcp || i == 0)
+			k = common(path, v[i]);
+		else if (lcp[i] < k)
+			k = lcp[i];
+		else if (lcp[i] == k)
+			k += common(path + k, v[i] + k);
 		if ((may_hold(v[i], k) && below(path, v[i]) >= 0) ||
 		    (!hold && may_hold(path, k) && below(v[i], path) >= 0))
 			return (long)i;
 	}
 	return -1;
+}
+
+uint16_t *mandatory_lcp(const char *const *v, size_t n)
+{
+	uint16_t *l = n ? calloc(n, sizeof(*l)) : NULL;
+
+	for (size_t i = 1; l && i < n; i++) {
+		size_t k = common(v[i], v[i - 1]);
+
+		if (k >= UINT16_MAX) {
+			free(l);
+			return NULL;
+		}
+		l[i] = (uint16_t)k;
+	}
+	return l;
 }
 
 /* The home rule's fixed paths and patterns (rel: path below home, its components c from hc
@@ -731,7 +757,9 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
 		return 0;
-	return held(x, x->fixed, x->nfixed, path, op) >= 0 ? hit_(h, MAND_NEVER, xdg_rule) : 0;
+	return held(x, x->fixed, x->fixed_lcp, x->nfixed, path, op) >= 0
+		   ? hit_(h, MAND_NEVER, xdg_rule)
+		   : 0;
 }
 
 /* The hooks directories and included files git's config names (mand_ctx.hooks): at or below
@@ -739,7 +767,7 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 static int hooks_in(const struct mand_ctx *x, const char *const *hooks, size_t n, const char *path,
 		    enum mand_op op, struct mand_hit *h)
 {
-	return held(x, hooks, n, path, op) >= 0
+	return held(x, hooks, NULL, n, path, op) >= 0
 		   ? hit_(h, MAND_NEVER, "core.hooksPath, include.path (what git's config names)")
 		   : 0;
 }
@@ -951,7 +979,7 @@ bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 static int deny_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
 		     struct mand_hit *h)
 {
-	long i = held(x, x->holds, x->nholds, path, op);
+	long i = held(x, x->holds, x->holds_lcp, x->nholds, path, op);
 
 	return i >= 0 ? hit_(h, MAND_DENY_WRITE, x->holds[i]) : 0;
 }
