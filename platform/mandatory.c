@@ -375,23 +375,40 @@ static bool may_hold(const char *dir, size_t k)
 	return !dir[k] || dir[k] == '/';
 }
 
-/* Number of components of dir when path lies at or below it, else -1. */
-static long below(const char *path, const char *dir)
+/* Whether path lies at or below dir; *len: dir's length without its trailing slashes (0 for
+ * the root). */
+static bool under_(const char *path, const char *dir, size_t *len)
 {
 	size_t k = common(path, dir), l;
-	long n = 0;
 
 	if (!may_hold(dir, k))
-		return -1;
+		return false;
 	/* dir[k] ends it or is a slash: dir's length, without its trailing slashes */
 	l = k + strlen(dir + k);
 	while (l > 1 && dir[l - 1] == '/')
 		l--;
 	if (l == 1 && dir[0] == '/')
 		l = 0;
+	*len = l;
 	/* path starts with dir's first l characters when they are all in the common start (past
 	 * k, dir has a slash where path has another character or its end) */
-	if (l > k || (path[l] != '/' && path[l] != '\0'))
+	return l <= k && (path[l] == '/' || path[l] == '\0');
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t l;
+
+	return under_(path, dir, &l);
+}
+
+/* Number of components of dir when path lies at or below it, else -1. */
+static long below(const char *path, const char *dir)
+{
+	size_t l;
+	long n = 0;
+
+	if (!under_(path, dir, &l))
 		return -1;
 	for (size_t i = 0; i < l; i++)
 		if (dir[i] == '/' && dir[i + 1] != '/' && dir[i + 1])
@@ -507,10 +524,10 @@ static int glob_at(const struct comps *c, size_t from, const char *pat)
  * one above them. Changing one that holds a protected path (chmod) changes no name. */
 static bool standing(const struct mand_ctx *x, const char *path)
 {
-	if (x->home && below(x->home, path) >= 0)
+	if (x->home && under(x->home, path))
 		return true;
 	for (size_t i = 0; i < x->ngrants; i++)
-		if (below(x->grants[i], path) >= 0)
+		if (under(x->grants[i], path))
 			return true;
 	return false;
 }
@@ -530,7 +547,7 @@ static bool holder_ok(const struct mand_ctx *x, const char *path, enum mand_op o
 static long held(const struct mand_ctx *x, const char *const *v, const uint16_t *lcp, size_t n,
 		 const char *path, enum mand_op op)
 {
-	bool hold = holder_ok(x, path, op);
+	int hold = -1; /* holder_ok, asked when an entry lies at or below path (seldom) */
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -544,8 +561,10 @@ static long held(const struct mand_ctx *x, const char *const *v, const uint16_t 
 			k = lcp[i];
 		else if (lcp[i] == k)
 			k += common(path + k, v[i] + k);
-		if ((may_hold(v[i], k) && below(path, v[i]) >= 0) ||
-		    (!hold && may_hold(path, k) && below(v[i], path) >= 0))
+		if (may_hold(v[i], k) && under(path, v[i]))
+			return (long)i;
+		if (may_hold(path, k) && under(v[i], path) &&
+		    !(hold < 0 ? (hold = holder_ok(x, path, op)) : hold))
 			return (long)i;
 	}
 	return -1;
@@ -573,7 +592,7 @@ static int home_fixed_rule(const struct mand_ctx *x, const char *path, const cha
 			   const struct comps *c, size_t hc, enum mand_op op, struct mand_hit *h)
 {
 	size_t rl = strlen(rel);
-	bool hold = holder_ok(x, path, op);
+	int hold = -1; /* holder_ok, asked when rel is on the way to one */
 
 	for (size_t i = 0; i < N(home_rules); i++) {
 		const char *f = home_probe[i];
@@ -583,13 +602,14 @@ static int home_fixed_rule(const struct mand_ctx *x, const char *path, const cha
 
 		if (!f[k] && (rel[k] == '/' || rel[k] == '\0'))
 			return hit_(h, MAND_NEVER, home_rules[i]);
-		if (!hold && (rl == 0 || (!rel[k] && f[k] == '/')))
+		if ((rl == 0 || (!rel[k] && f[k] == '/')) &&
+		    !(hold < 0 ? (hold = holder_ok(x, path, op)) : hold))
 			return hit_(h, MAND_NEVER, home_rules[i]);
 	}
 	for (size_t i = 0; rl && i < N(home_globs); i++) {
 		int g = glob_at(c, hc, home_globs[i]);
 
-		if (g == 2 || (g == 1 && !hold))
+		if (g == 2 || (g == 1 && !(hold < 0 ? (hold = holder_ok(x, path, op)) : hold)))
 			return hit_(h, MAND_NEVER,
 				    strncmp(home_globs[i], PY_SITE, sizeof(PY_SITE) - 1) == 0
 					? "~/.local/lib/python*/site-packages/"
@@ -628,7 +648,7 @@ static int home_rule(const struct mand_ctx *x, const char *path, const struct co
 	memcpy(entry + hl + 1, rel, cl);
 	entry[hl + 1 + cl] = '\0';
 	for (size_t i = 0; i < x->ngrants; i++)
-		if (below(x->grants[i], entry) >= 0 && below(path, x->grants[i]) >= 0)
+		if (under(x->grants[i], entry) && under(path, x->grants[i]))
 			return 0;
 	return hit_(h, MAND_HOME_GRANT,
 		    rel[0] == '.' ? "~/.* (the home rule)" : "~/bin (the home rule)");
@@ -637,7 +657,7 @@ static int home_rule(const struct mand_ctx *x, const char *path, const struct co
 static bool holds_gitdir(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->ngitdirs; i++)
-		if (below(x->gitdirs[i], path) >= 0)
+		if (under(x->gitdirs[i], path))
 			return true;
 	return false;
 }
@@ -737,8 +757,8 @@ static int policy_rule(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
 		return 0;
 	for (size_t i = 0; i < x->npolicy; i++)
-		if (below(path, x->policy[i]) >= 0 ||
-		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && below(x->policy[i], path) >= 0))
+		if (under(path, x->policy[i]) ||
+		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && under(x->policy[i], path)))
 			return hit_(h, MAND_NEVER,
 				    "sbxsh's policy: the file --config or SBXSH_CONFIG named, the "
 				    "system directory");
@@ -798,7 +818,6 @@ static int hooknames_rule(const struct mand_ctx *x, const char *path, const stru
 			  size_t base, enum mand_op op, struct mand_hit *h)
 {
 	static const char rule[] = "core.hooksPath (a relative one of git's global config)";
-	bool hold = holder_ok(x, path, op);
 
 	for (size_t k = 0; k < x->nhooknames; k++) {
 		const char *hn = x->hooknames[k];
@@ -816,7 +835,7 @@ static int hooknames_rule(const struct mand_ctx *x, const char *path, const stru
 				p += l;
 				p += *p == '/';
 			}
-			if (!*p || (j == c->n && j > i && !hold))
+			if (!*p || (j == c->n && j > i && !holder_ok(x, path, op)))
 				return hit_(h, MAND_NEVER, rule);
 		}
 	}
@@ -832,11 +851,11 @@ static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 	for (size_t i = 0; i < x->nbins; i++) {
 		const char *d = x->bins[i], *rel;
 
-		if (below(path, d) >= 0) {
+		if (under(path, d)) {
 			rel = path + strlen(d);
 			if (op != MAND_MKDIR && (!*rel || !strchr(rel + 1, '/')))
 				return hit_(h, MAND_NEVER, "a directory on $PATH");
-		} else if (!holder_ok(x, path, op) && below(d, path) >= 0) {
+		} else if (under(d, path) && !holder_ok(x, path, op)) {
 			return hit_(h, MAND_NEVER, "a directory on $PATH");
 		}
 	}
@@ -946,7 +965,7 @@ static int tool_config(const struct comps *c, size_t base, enum mand_op op, stru
 long mandatory_create(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->ncreates; i++)
-		if (below(path, x->creates[i]) >= 0)
+		if (under(path, x->creates[i]))
 			return (long)i;
 	return -1;
 }
@@ -954,7 +973,7 @@ long mandatory_create(const struct mand_ctx *x, const char *path)
 long mandatory_create_holder(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->ncreates; i++)
-		if (below(x->creates[i], path) >= 0)
+		if (under(x->creates[i], path))
 			return (long)i;
 	return -1;
 }
@@ -962,11 +981,10 @@ long mandatory_create_holder(const struct mand_ctx *x, const char *path)
 bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->nscratch; i++) {
-		if (below(path, x->scratch[i]) < 0)
+		if (!under(path, x->scratch[i]))
 			continue;
 		for (size_t k = 0; k < x->ngrants; k++)
-			if (below(x->grants[k], x->scratch[i]) >= 0 &&
-			    below(path, x->grants[k]) >= 0)
+			if (under(x->grants[k], x->scratch[i]) && under(path, x->grants[k]))
 				return false; /* a host directory bound there */
 		return true;
 	}
