@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -352,17 +353,62 @@ static bool split(const char *path, struct comps *c)
 	return true;
 }
 
-/* Number of components of dir when path lies at or below it, else -1. */
-static long below(const char *path, const char *dir)
+/* The length of the common start of a and b. */
+static size_t common(const char *a, const char *b)
 {
-	size_t l = strlen(dir);
-	long n = 0;
+	size_t k = 0;
 
+	while (a[k] && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/* Whether dir, k = common(path, dir), can lie at or above path: not when they part at a
+ * character of dir other than a slash. Then dir without its trailing slashes (what below
+ * compares) is longer than k, and path differs from it at k. The guard checks each name
+ * against every list of protected paths, in both directions (a directory on the way to one):
+ * this is what most of those compares come to, one walk of the common start, with no strlen
+ * of either (the lists' paths share a long start with the names checked: the home
+ * directory's, $XDG_CONFIG_HOME's 54 names). */
+static bool may_hold(const char *dir, size_t k)
+{
+	return !dir[k] || dir[k] == '/';
+}
+
+/* Whether path lies at or below dir; *len: dir's length without its trailing slashes (0 for
+ * the root). */
+static bool under_(const char *path, const char *dir, size_t *len)
+{
+	size_t k = common(path, dir), l;
+
+	if (!may_hold(dir, k))
+		return false;
+	/* dir[k] ends it or is a slash: dir's length, without its trailing slashes */
+	l = k + strlen(dir + k);
 	while (l > 1 && dir[l - 1] == '/')
 		l--;
 	if (l == 1 && dir[0] == '/')
 		l = 0;
-	if (strncmp(path, dir, l) != 0 || (path[l] != '/' && path[l] != '\0'))
+	*len = l;
+	/* path starts with dir's first l characters when they are all in the common start (past
+	 * k, dir has a slash where path has another character or its end) */
+	return l <= k && (path[l] == '/' || path[l] == '\0');
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t l;
+
+	return under_(path, dir, &l);
+}
+
+/* Number of components of dir when path lies at or below it, else -1. */
+static long below(const char *path, const char *dir)
+{
+	size_t l;
+	long n = 0;
+
+	if (!under_(path, dir, &l))
 		return -1;
 	for (size_t i = 0; i < l; i++)
 		if (dir[i] == '/' && dir[i + 1] != '/' && dir[i + 1])
@@ -478,10 +524,10 @@ static int glob_at(const struct comps *c, size_t from, const char *pat)
  * one above them. Changing one that holds a protected path (chmod) changes no name. */
 static bool standing(const struct mand_ctx *x, const char *path)
 {
-	if (x->home && below(x->home, path) >= 0)
+	if (x->home && under(x->home, path))
 		return true;
 	for (size_t i = 0; i < x->ngrants; i++)
-		if (below(x->grants[i], path) >= 0)
+		if (under(x->grants[i], path))
 			return true;
 	return false;
 }
@@ -498,15 +544,46 @@ static bool holder_ok(const struct mand_ctx *x, const char *path, enum mand_op o
  * a directory on the way to it whose op holder_ok does not allow (renaming or removing it
  * moves the protection away); -1 when none. The one walk of every list of protected paths
  * (fixed, hooks, holds). */
-static long held(const struct mand_ctx *x, const char *const *v, size_t n, const char *path,
-		 enum mand_op op)
+static long held(const struct mand_ctx *x, const char *const *v, const uint16_t *lcp, size_t n,
+		 const char *path, enum mand_op op)
 {
-	bool hold = holder_ok(x, path, op);
+	int hold = -1; /* holder_ok, asked when an entry lies at or below path (seldom) */
+	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (below(path, v[i]) >= 0 || (!hold && below(v[i], path) >= 0))
+	for (size_t i = 0; i < n; i++) {
+		/* k = common(path, v[i]), from the one before's (lcp[i]: what v[i] shares with
+		 * v[i-1]; path shares k with v[i-1]): past k, v[i] reads as v[i-1] does, so the
+		 * same k and the same characters there; short of k, they part at lcp[i], where
+		 * path reads as v[i-1]; at k, from there on */
+		if (!lcp || i == 0)
+			k = common(path, v[i]);
+		else if (lcp[i] < k)
+			k = lcp[i];
+		else if (lcp[i] == k)
+			k += common(path + k, v[i] + k);
+		if (may_hold(v[i], k) && under(path, v[i]))
 			return (long)i;
+		if (may_hold(path, k) && under(v[i], path) &&
+		    !(hold < 0 ? (hold = holder_ok(x, path, op)) : hold))
+			return (long)i;
+	}
 	return -1;
+}
+
+uint16_t *mandatory_lcp(const char *const *v, size_t n)
+{
+	uint16_t *l = n ? calloc(n, sizeof(*l)) : NULL;
+
+	for (size_t i = 1; l && i < n; i++) {
+		size_t k = common(v[i], v[i - 1]);
+
+		if (k >= UINT16_MAX) {
+			free(l);
+			return NULL;
+		}
+		l[i] = (uint16_t)k;
+	}
+	return l;
 }
 
 /* The home rule's fixed paths and patterns (rel: path below home, its components c from hc
@@ -515,21 +592,24 @@ static int home_fixed_rule(const struct mand_ctx *x, const char *path, const cha
 			   const struct comps *c, size_t hc, enum mand_op op, struct mand_hit *h)
 {
 	size_t rl = strlen(rel);
-	bool hold = holder_ok(x, path, op);
+	int hold = -1; /* holder_ok, asked when rel is on the way to one */
 
 	for (size_t i = 0; i < N(home_rules); i++) {
 		const char *f = home_probe[i];
-		size_t fl = strlen(f);
+		/* one walk: f is all of rel's start (k = strlen(f)) when f[k] ends it, rel all
+		 * of f's when rel[k] ends it */
+		size_t k = common(rel, f);
 
-		if (strncmp(rel, f, fl) == 0 && (rel[fl] == '/' || rel[fl] == '\0'))
+		if (!f[k] && (rel[k] == '/' || rel[k] == '\0'))
 			return hit_(h, MAND_NEVER, home_rules[i]);
-		if (!hold && (rl == 0 || (strncmp(f, rel, rl) == 0 && f[rl] == '/')))
+		if ((rl == 0 || (!rel[k] && f[k] == '/')) &&
+		    !(hold < 0 ? (hold = holder_ok(x, path, op)) : hold))
 			return hit_(h, MAND_NEVER, home_rules[i]);
 	}
 	for (size_t i = 0; rl && i < N(home_globs); i++) {
 		int g = glob_at(c, hc, home_globs[i]);
 
-		if (g == 2 || (g == 1 && !hold))
+		if (g == 2 || (g == 1 && !(hold < 0 ? (hold = holder_ok(x, path, op)) : hold)))
 			return hit_(h, MAND_NEVER,
 				    strncmp(home_globs[i], PY_SITE, sizeof(PY_SITE) - 1) == 0
 					? "~/.local/lib/python*/site-packages/"
@@ -568,7 +648,7 @@ static int home_rule(const struct mand_ctx *x, const char *path, const struct co
 	memcpy(entry + hl + 1, rel, cl);
 	entry[hl + 1 + cl] = '\0';
 	for (size_t i = 0; i < x->ngrants; i++)
-		if (below(x->grants[i], entry) >= 0 && below(path, x->grants[i]) >= 0)
+		if (under(x->grants[i], entry) && under(path, x->grants[i]))
 			return 0;
 	return hit_(h, MAND_HOME_GRANT,
 		    rel[0] == '.' ? "~/.* (the home rule)" : "~/bin (the home rule)");
@@ -577,7 +657,7 @@ static int home_rule(const struct mand_ctx *x, const char *path, const struct co
 static bool holds_gitdir(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->ngitdirs; i++)
-		if (below(x->gitdirs[i], path) >= 0)
+		if (under(x->gitdirs[i], path))
 			return true;
 	return false;
 }
@@ -677,8 +757,8 @@ static int policy_rule(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
 		return 0;
 	for (size_t i = 0; i < x->npolicy; i++)
-		if (below(path, x->policy[i]) >= 0 ||
-		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && below(x->policy[i], path) >= 0))
+		if (under(path, x->policy[i]) ||
+		    ((op == MAND_REMOVE || op == MAND_DIR_TO) && under(x->policy[i], path)))
 			return hit_(h, MAND_NEVER,
 				    "sbxsh's policy: the file --config or SBXSH_CONFIG named, the "
 				    "system directory");
@@ -697,7 +777,9 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 
 	if (vl && strncmp(path, x->recovery, vl) == 0 && (path[vl] == '/' || path[vl] == '\0'))
 		return 0;
-	return held(x, x->fixed, x->nfixed, path, op) >= 0 ? hit_(h, MAND_NEVER, xdg_rule) : 0;
+	return held(x, x->fixed, x->fixed_lcp, x->nfixed, path, op) >= 0
+		   ? hit_(h, MAND_NEVER, xdg_rule)
+		   : 0;
 }
 
 /* The hooks directories and included files git's config names (mand_ctx.hooks): at or below
@@ -705,7 +787,7 @@ static int fixed_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 static int hooks_in(const struct mand_ctx *x, const char *const *hooks, size_t n, const char *path,
 		    enum mand_op op, struct mand_hit *h)
 {
-	return held(x, hooks, n, path, op) >= 0
+	return held(x, hooks, NULL, n, path, op) >= 0
 		   ? hit_(h, MAND_NEVER, "core.hooksPath, include.path (what git's config names)")
 		   : 0;
 }
@@ -736,7 +818,6 @@ static int hooknames_rule(const struct mand_ctx *x, const char *path, const stru
 			  size_t base, enum mand_op op, struct mand_hit *h)
 {
 	static const char rule[] = "core.hooksPath (a relative one of git's global config)";
-	bool hold = holder_ok(x, path, op);
 
 	for (size_t k = 0; k < x->nhooknames; k++) {
 		const char *hn = x->hooknames[k];
@@ -754,7 +835,7 @@ static int hooknames_rule(const struct mand_ctx *x, const char *path, const stru
 				p += l;
 				p += *p == '/';
 			}
-			if (!*p || (j == c->n && j > i && !hold))
+			if (!*p || (j == c->n && j > i && !holder_ok(x, path, op)))
 				return hit_(h, MAND_NEVER, rule);
 		}
 	}
@@ -770,11 +851,11 @@ static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 	for (size_t i = 0; i < x->nbins; i++) {
 		const char *d = x->bins[i], *rel;
 
-		if (below(path, d) >= 0) {
+		if (under(path, d)) {
 			rel = path + strlen(d);
 			if (op != MAND_MKDIR && (!*rel || !strchr(rel + 1, '/')))
 				return hit_(h, MAND_NEVER, "a directory on $PATH");
-		} else if (!holder_ok(x, path, op) && below(d, path) >= 0) {
+		} else if (under(d, path) && !holder_ok(x, path, op)) {
 			return hit_(h, MAND_NEVER, "a directory on $PATH");
 		}
 	}
@@ -884,7 +965,7 @@ static int tool_config(const struct comps *c, size_t base, enum mand_op op, stru
 long mandatory_create(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->ncreates; i++)
-		if (below(path, x->creates[i]) >= 0)
+		if (under(path, x->creates[i]))
 			return (long)i;
 	return -1;
 }
@@ -892,7 +973,7 @@ long mandatory_create(const struct mand_ctx *x, const char *path)
 long mandatory_create_holder(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->ncreates; i++)
-		if (below(x->creates[i], path) >= 0)
+		if (under(x->creates[i], path))
 			return (long)i;
 	return -1;
 }
@@ -900,11 +981,10 @@ long mandatory_create_holder(const struct mand_ctx *x, const char *path)
 bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 {
 	for (size_t i = 0; i < x->nscratch; i++) {
-		if (below(path, x->scratch[i]) < 0)
+		if (!under(path, x->scratch[i]))
 			continue;
 		for (size_t k = 0; k < x->ngrants; k++)
-			if (below(x->grants[k], x->scratch[i]) >= 0 &&
-			    below(path, x->grants[k]) >= 0)
+			if (under(x->grants[k], x->scratch[i]) && under(path, x->grants[k]))
 				return false; /* a host directory bound there */
 		return true;
 	}
@@ -917,7 +997,7 @@ bool mandatory_scratch(const struct mand_ctx *x, const char *path)
 static int deny_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
 		     struct mand_hit *h)
 {
-	long i = held(x, x->holds, x->nholds, path, op);
+	long i = held(x, x->holds, x->holds_lcp, x->nholds, path, op);
 
 	return i >= 0 ? hit_(h, MAND_DENY_WRITE, x->holds[i]) : 0;
 }

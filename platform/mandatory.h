@@ -10,6 +10,7 @@
 #define SBX_MANDATORY_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What the call does to the final name. */
 enum mand_op {
@@ -98,6 +99,11 @@ struct mand_ctx {
 	 * is the entry itself (a pointer into this list). */
 	const char *const *holds;
 	size_t nholds;
+	/* NULL, or mandatory_lcp of fixed's nfixed and of holds: a check then skips an entry
+	 * that starts as the one before it past where the name parted from that one ($XDG_*'s
+	 * copies share their directory's start, which most names part from); the same verdicts */
+	const uint16_t *fixed_lcp;
+	const uint16_t *holds_lcp;
 	/* the create grants (create +=), plain canonical directories: a command makes new files
 	 * and directories there and changes only those it made (the guard keeps which, by
 	 * inode); nothing else there is written, truncated, renamed, removed, linked or has its
@@ -118,6 +124,10 @@ struct mand_hit {
 	enum mand_lift lift;
 	const char *rule; /* static: ".bashrc", ".git/hooks", "~/.ssh", "~/.*" … */
 };
+
+/* For each of the n paths v, the length of the start it shares with the one before (0 for the
+ * first), malloc'd; NULL when out of memory or a path is too long to say it in 16 bits. */
+uint16_t *mandatory_lcp(const char *const *v, size_t n);
 
 /* path lies in one of c's scratch file systems, and not in a write grant bound into it. */
 bool mandatory_scratch(const struct mand_ctx *c, const char *path);

@@ -71,6 +71,9 @@ struct ctx {
 	bool umask_set;
 	bool thr_asked;		  /* thr looked up */
 	struct guard_thread *thr; /* the caller's facts, or NULL: not to be used */
+	/* the open made the file it answers with (O_CREAT|O_EXCL on a missing name, O_TMPFILE):
+	 * a new regular file, which no device number needs checking */
+	bool made;
 };
 
 int guard_thread_setup(void)
@@ -145,8 +148,10 @@ static void thread_clear(struct guard_thread *t)
 		close(t->pidfd);
 	if (t->cwd >= 0)
 		close(t->cwd);
+	if (t->dfd >= 0)
+		close(t->dfd);
 	memset(t, 0, sizeof(*t));
-	t->pidfd = t->cwd = t->umask = -1;
+	t->pidfd = t->cwd = t->umask = t->dfd = -1;
 }
 
 void guard_cache_init(struct guard_cache *gc)
@@ -156,7 +161,7 @@ void guard_cache_init(struct guard_cache *gc)
 	for (unsigned i = 0; i < GUARD_DIRS; i++)
 		gc->d[i].fd = -1;
 	for (unsigned i = 0; i < GUARD_THREADS; i++)
-		gc->t[i].pidfd = gc->t[i].cwd = gc->t[i].umask = -1;
+		gc->t[i].pidfd = gc->t[i].cwd = gc->t[i].umask = gc->t[i].dfd = -1;
 }
 
 static void dirs_drop(struct guard_cache *gc)
@@ -426,16 +431,58 @@ static int open_dir(struct ctx *x, int base, const char *path)
 	return open2(x->root, abs, fl, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 }
 
+/* The command's directory descriptor dirfd (>= 0), kept in the thread's facts t: our O_PATH
+ * descriptor of it, used again while dirfd still names the same directory (stat through
+ * /proc/TID/fd/N: its device and inode, which no other directory can have while ours holds
+ * it; the directory cache trusts the same identity), one system call where the open of
+ * /proc/TID/fd/N, its fstat and close were three (tar and git name each file from a directory
+ * descriptor). Our own open, not the command's file (pidfd_getfd): that would keep a flock
+ * on it held after the command closed it. -1: none (the caller opens it, as before). */
+static int cmd_dirfd(struct ctx *x, struct guard_thread *t, int dirfd, struct stat *st)
+{
+	char p[48], n[16];
+	struct stat ds;
+	int r;
+
+	snprintf(n, sizeof(n), "fd/%d", dirfd);
+	proc_path(p, sizeof(p), (pid_t)x->req->pid, n);
+	if (t->dfd >= 0 && t->dfd_n == dirfd && stat(p, &ds) == 0 && S_ISDIR(ds.st_mode) &&
+	    ds.st_dev == t->ddev && ds.st_ino == t->dino)
+		goto kept;
+	if ((r = openat(AT_FDCWD, p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1; /* the caller's open says why */
+	if (fstat(r, &ds) < 0) {
+		close(r);
+		return -1;
+	}
+	if (t->dfd >= 0)
+		close(t->dfd);
+	t->dfd = r;
+	t->dfd_n = dirfd;
+	t->ddev = ds.st_dev;
+	t->dino = ds.st_ino;
+kept:
+	st->st_dev = t->ddev;
+	st->st_ino = t->dino;
+	return t->dfd;
+}
+
 /* The command's directory descriptor (AT_FDCWD: its cwd) as ours. *own false: the cache's
  * (not to be closed). st: its device and inode when known (st_ino 0 when not). */
 static int cmd_dir(struct ctx *x, int dirfd, bool *own, struct stat *st)
 {
-	struct guard_thread *t = dirfd == AT_FDCWD ? thread_of(x) : NULL;
+	struct guard_thread *t = dirfd == AT_FDCWD || dirfd >= 0 ? thread_of(x) : NULL;
 	char p[48], n[16];
 	int r;
 
 	*own = true;
 	st->st_dev = st->st_ino = 0;
+	if (t && dirfd >= 0 && (r = cmd_dirfd(x, t, dirfd, st)) >= 0) {
+		*own = false;
+		return r;
+	}
+	if (dirfd != AT_FDCWD)
+		t = NULL; /* below: the cwd's facts only */
 	if (t && t->cwd >= 0) {
 		*own = false;
 		st->st_dev = t->cdev;
@@ -542,11 +589,15 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 	if (dir[0] == '/' || bs.st_ino || fstat(b, &bs) == 0)
 		cfd = dirs_find(x->gc, bs.st_dev, bs.st_ino, dir, &cached);
 	if (cfd >= 0) {
+		size_t cl = strlen(cached);
+
 		if (b != base && bown)
 			close(b);
 		f->pfd = cfd;
 		f->borrowed = true;
-		snprintf(f->real, sizeof(f->real), "%s", cached);
+		if (cl >= sizeof(f->real))
+			return -ENAMETOOLONG; /* not kept so: f->real was its source */
+		memcpy(f->real, cached, cl + 1);
 		goto named;
 	}
 	/* An absolute directory spelled plainly (no ".", "..", "//") and reached through no
@@ -1470,6 +1521,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		if (r < 0)
 			return r;
 		ans->fd = r;
+		x->made = true;
 		return 0;
 	}
 	/* O_CREAT|O_EXCL follows nothing and opens nothing that is there (a symlink included:
@@ -1489,6 +1541,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 			if (x->mc->ncreates && mandatory_create(x->mc, f.real) >= 0)
 				own_add(x->gc, r);
 			ans->fd = r;
+			x->made = true;
 			r = 0;
 			goto out;
 		}
@@ -1586,6 +1639,7 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		}
 		if (r >= 0) {
 			ans->fd = r;
+			x->made = !st.st_mode; /* opened with O_CREAT|O_EXCL */
 			r = 0;
 			goto out;
 		}
@@ -2232,9 +2286,10 @@ int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *g
 	memset(ans, 0, sizeof(*ans));
 	ans->fd = -1;
 	ref->refused = ref->moved = false;
-	proc_path(p, sizeof(p), (pid_t)req->pid, "root");
-	if (x.root < 0)
+	if (x.root < 0) {
+		proc_path(p, sizeof(p), (pid_t)req->pid, "root");
 		x.root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (x.root < 0) {
 		r = valid(&x) < 0 ? -ENOENT : -errno;
 		if (r == -ENOENT)
@@ -2246,8 +2301,9 @@ int guard_perform(int listener, const struct mand_ctx *mc, struct guard_cache *g
 						      : do_name(&x, c, ans, ref);
 	/* /dev/tty by any other name (/dev//tty, a link to it, a directory descriptor's "tty", a
 	 * read-only descriptor's /proc/self/fd/N re-opened): the device 5:0 means the opener's
-	 * terminal, and the opener was the front end. Judged by what was opened, not its name. */
-	if (r == 0 && ans->fd >= 0 && (c->op == GOP_OPEN || c->op == GOP_OPENAT2)) {
+	 * terminal, and the opener was the front end. Judged by what was opened, not its name; a
+	 * file the open made (x.made) is a new regular file, no terminal: no fstat. */
+	if (r == 0 && ans->fd >= 0 && (c->op == GOP_OPEN || c->op == GOP_OPENAT2) && !x.made) {
 		struct stat st;
 
 		if (fstat(ans->fd, &st) < 0) {

@@ -102,6 +102,10 @@ struct guard_cache {
 		uint64_t cdev, cino;
 		int umask;	/* -1: not known */
 		unsigned epoch; /* the pending set it was found to share no context with */
+		/* the last directory descriptor (not AT_FDCWD) it named, dfd_n: our O_PATH
+		 * descriptor of it, or -1; used while dfd_n still names that directory */
+		int dfd, dfd_n;
+		uint64_t ddev, dino;
 	} t[GUARD_THREADS];
 	uint32_t pending[GUARD_PENDING]; /* threads in a chdir, fchdir or umask call */
 	unsigned npending, epoch;

@@ -3,8 +3,9 @@
 # thread's cwd and umask are kept between its calls, so every event that changes them must be
 # seen — chdir and fchdir (relative creates land in the new cwd), umask (the mode follows it),
 # from the same thread or from another thread sharing the process's context — and a parent
-# renamed by another process between two creates is seen by the second. At every level: off
-# loads a filter of its own, writes and on the monitor's.
+# renamed by another process between two creates is seen by the second; its last directory
+# descriptor is kept too, and a create from that number after it names another directory lands
+# in that one. At every level: off loads a filter of its own, writes and on the monitor's.
 . "$(dirname "$0")/lib.sh"
 
 var_home gcache # HOME and the project under /var/tmp
@@ -158,6 +159,46 @@ elif t == "renamed":  # another process renames a parent between two creates
         except OSError as e:
             res.append(os.strerror(e.errno))
     print(" ".join(res))
+elif t == "dirfd":  # creates from a directory descriptor whose number names another one since
+    os.mkdir("a"); os.mkdir("b"); os.mkdir("e")
+    def made(name, fd):
+        try:
+            os.close(os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666, dir_fd=fd))
+        except OSError as e:
+            return os.strerror(e.errno).replace(" ", "_")
+        return "c" if os.path.exists(f"{top}/c/{name}") else where(name)
+    out = []
+    fa = os.open("a", os.O_RDONLY | os.O_DIRECTORY)
+    fb = os.open("b", os.O_RDONLY | os.O_DIRECTORY)
+    out.append(made("x1", fa))          # a, and kept
+    os.dup2(fb, fa)
+    out.append(made("x2", fa))          # the number names b now
+    f2 = os.open("a", os.O_PATH | os.O_DIRECTORY)
+    os.dup2(f2, fa); os.close(f2)       # a again, through another open (O_PATH)
+    out.append(made("x3", fa))
+    os.rename("a", "c")                 # the descriptor follows its directory, as the kernel's
+    out.append(made("x4", fa))
+    fe = os.open("e", os.O_RDONLY | os.O_DIRECTORY)
+    made("y1", fe)
+    os.unlink("e/y1"); os.rmdir("e"); os.mkdir("e")
+    f2 = os.open("e", os.O_RDONLY | os.O_DIRECTORY)
+    os.dup2(f2, fe); os.close(f2)       # the new e at the same number
+    made("y2", fe)
+    out.append(",".join(os.listdir("e")))
+    f2 = os.open("x0", os.O_CREAT | os.O_WRONLY)
+    os.dup2(f2, fa); os.close(f2)       # a file at the number
+    out.append(made("x5", fa))
+    os.dup2(fb, fa)
+    pid = os.fork()
+    if pid == 0:                        # another process, the same number: its own directory
+        f2 = os.open("c", os.O_RDONLY | os.O_DIRECTORY)
+        os.dup2(f2, fa)
+        made("x6", fa)
+        os._exit(0)
+    os.waitpid(pid, 0)
+    made("x7", fa)
+    out.append(("c" if os.path.exists("c/x6") else "-") + where("x7"))
+    print(" ".join(out))
 EOF
 
 for lvl in off writes on; do
@@ -191,6 +232,10 @@ for lvl in off writes on; do
 		diag "$(cd "$P" && find d e 2>&1 | tr '\n' ' ')"
 	fi
 	rm -rf "$P/e"
+	run "$PY cache.py dirfd"
+	is "$lvl: creates from a directory descriptor whose number names another directory since (dup2, a new open, the directory renamed, removed and made again, a file there, another process): each lands where the kernel puts it" \
+		"$rc:$out" "0:a b a c y2 Not_a_directory cb"
+	rm -rf "$P/a" "$P/b" "$P/c" "$P/e" "$P/x0"
 	run 'mkdir a b; cd a; echo 1 > s1; cd ../b; echo 2 > s2; umask 077; echo 3 > s3; cd ..; echo 4 > s4'
 	is "$lvl: the shell's cd and umask, then redirections" \
 		"$rc:$(ls a b | tr '\n' ' ')$(mode b/s3) $(mode s4)" "0:a: s1  b: s2 s3 600 600"

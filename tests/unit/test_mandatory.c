@@ -1,5 +1,7 @@
 /* test_mandatory — the by-name checker of the mandatory write denies (platform/mandatory.h). */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "platform/mandatory.h"
@@ -734,6 +736,92 @@ static void test_holds(void)
 	cx = save;
 }
 
+/* mand_ctx.fixed_lcp and holds_lcp skip entries, never change a verdict: every name near each
+ * entry (itself, below, above, beside, a prefix, a longer name, other spellings), every op,
+ * checked with and without them, gives the same answer and the same rule. */
+static const char *const lcp_fx[] = {H "/.config/sbxsh",	H "/.config/git",
+				     H "/.config/gitk",		H "/.config/g",
+				     H "/.config/git/x",	H "/.conf",
+				     H "/.config/systemd/user", H "/.config/z/",
+				     H "/.config//y",		H "/.local/state/sbxsh",
+				     H "/.local/state/mise",	"/srv/a/b",
+				     H "/.config/git"};
+static const char *const lcp_hd[] = {H "/proj/secrets/key", H "/proj/secrets/key2",
+				     H "/proj/secrets/",    H "/proj/conf/prod.yml",
+				     H "/proj/s",	    "/"};
+
+static int lcp_probes(char (*out)[256], const char *const *v, size_t n)
+{
+	static const char *const tails[] = {"", "/x", "/x/y", "2", "/", "x", "//z"};
+	int np = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(v[i]);
+
+		for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++)
+			snprintf(out[np++], 256, "%s%s", v[i], tails[t]);
+		for (size_t c = 1; c < l; c++) /* every start of it, and it changed there */
+			if (np < 1000) {
+				snprintf(out[np++], 256, "%.*s", (int)c, v[i]);
+				snprintf(out[np++], 256, "%.*sq%s", (int)c, v[i], v[i] + c + 1);
+			}
+	}
+	return np;
+}
+
+static int lcp_differ(const uint16_t *fl, const uint16_t *hl)
+{
+	static char pr[2][1100][256];
+	const enum mand_op ops[] = {MAND_WRITE, MAND_MKDIR, MAND_REMOVE, MAND_DIR_TO, MAND_LINK};
+	int np = lcp_probes(pr[0], lcp_fx, sizeof(lcp_fx) / sizeof(lcp_fx[0]));
+	int nh = lcp_probes(pr[1], lcp_hd, sizeof(lcp_hd) / sizeof(lcp_hd[0]));
+	int differ = 0;
+
+	for (int w = 0; w < 2; w++)
+		for (int i = 0; i < (w ? nh : np); i++)
+			for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+				struct mand_hit a = {0}, b = {0};
+				int ra, rb;
+
+				cx.fixed_lcp = cx.holds_lcp = NULL;
+				ra = mandatory_check(&cx, pr[w][i], ops[o], &a);
+				cx.fixed_lcp = fl;
+				cx.holds_lcp = hl;
+				rb = mandatory_check(&cx, pr[w][i], ops[o], &b);
+				differ += ra != rb || a.rule != b.rule || a.lift != b.lift;
+			}
+	return differ;
+}
+
+static void test_lcp(void)
+{
+	const size_t nf = sizeof(lcp_fx) / sizeof(lcp_fx[0]),
+		     nh = sizeof(lcp_hd) / sizeof(lcp_hd[0]);
+	uint16_t *fl = mandatory_lcp(lcp_fx, nf), *hl = mandatory_lcp(lcp_hd, nh);
+	uint16_t wrong[16];
+	struct mand_ctx save = cx;
+
+	ok(fl && hl && fl[0] == 0 && fl[1] == strlen(H "/.config/") &&
+	       fl[2] == strlen(H "/.config/git") && fl[11] == 1 && fl[12] == 1,
+	   "mandatory_lcp: what each shares with the one before");
+	cx.fixed = lcp_fx;
+	cx.nfixed = nf;
+	cx.holds = lcp_hd;
+	cx.nholds = nh;
+	ok(lcp_differ(fl, hl) == 0, "the same verdicts and rules with the lcp lists as without");
+	DENY("/srv/a/b/c", MAND_WRITE, MAND_NEVER,
+	     "… control: one of the fixed list hit with them");
+	DENY("/srv/a", MAND_REMOVE, MAND_NEVER, "… and a directory holding one");
+	for (size_t i = 0; i < 16; i++)
+		wrong[i] = i ? 40 : 0;
+	ok(lcp_differ(wrong, wrong) > 0, "… (a wrong list is seen: the comparison can fail)");
+	cx.fixed_lcp = cx.holds_lcp = NULL;
+	cx = save;
+	free(fl);
+	free(hl);
+	ok(mandatory_lcp(lcp_fx, 0) == NULL, "… none for an empty list");
+}
+
 static void test_creates(void)
 {
 	static const char *const cr[] = {H "/.claude/shell-snapshots", H "/proj/out/snaps/"};
@@ -782,5 +870,6 @@ int main(void)
 	test_denies();
 	test_list();
 	test_creates();
+	test_lcp();
 	return tap_done();
 }
