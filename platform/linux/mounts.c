@@ -53,9 +53,12 @@ struct entry {
  * ~/.config/vivaldi*). */
 struct dirlist {
 	char *dir;
-	struct strv names;
-	unsigned char *types; /* d_type of each name */
-	bool unreadable;      /* opendir failed: no match there, as glob(3) without GLOB_ERR */
+	/* each name as its d_type byte, then the name, NUL-terminated, one after the other in
+	 * one buffer: a /tmp of ~800 names was ~800 strdups and frees a start (0.45M
+	 * instructions) */
+	char *buf;
+	size_t len, cap;
+	bool unreadable; /* opendir failed: no match there, as glob(3) without GLOB_ERR */
 };
 
 struct plan {
@@ -178,26 +181,26 @@ static const struct dirlist *dir_list(struct plan *pl, const char *dir, int *err
 	}
 	pl->dirs = nv;
 	struct dirlist d = {.dir = strdup(dir)};
-	size_t cap = 0;
 	DIR *dh = d.dir ? opendir(dir) : NULL;
 	struct dirent *de;
 	d.unreadable = !dh;
 	while (dh && (de = readdir(dh))) {
-		unsigned char *t = array_grow(d.types, &cap, d.names.n + 1, 1);
-		if (t)
-			d.types = t;
-		if (!t || strv_push(&d.names, de->d_name) < 0) {
+		size_t l = strlen(de->d_name) + 1;
+		char *nb = array_grow(d.buf, &d.cap, d.len + 1 + l, 1);
+		if (!nb) {
 			*err = -ENOMEM;
 			break;
 		}
-		d.types[d.names.n - 1] = de->d_type;
+		d.buf = nb;
+		d.buf[d.len] = (char)de->d_type;
+		memcpy(d.buf + d.len + 1, de->d_name, l);
+		d.len += 1 + l;
 	}
 	if (dh)
 		closedir(dh);
 	if (!d.dir || *err) {
 		free(d.dir);
-		strv_release(&d.names);
-		free(d.types);
+		free(d.buf);
 		*err = -ENOMEM;
 		return NULL;
 	}
@@ -209,8 +212,7 @@ static void dirs_release(struct plan *pl)
 {
 	for (size_t i = 0; i < pl->ndirs; i++) {
 		free(pl->dirs[i].dir);
-		strv_release(&pl->dirs[i].names);
-		free(pl->dirs[i].types);
+		free(pl->dirs[i].buf);
 	}
 	free(pl->dirs);
 }
@@ -244,9 +246,10 @@ static int glob_last(struct plan *pl, const char *pat, struct strv *out)
 	size_t pre = strcspn(last, "*?"), ll = strlen(last), suf = 0;
 	while (suf < ll && last[ll - 1 - suf] != '*' && last[ll - 1 - suf] != '?')
 		suf++;
-	for (size_t i = 0; i < d->names.n; i++) {
-		const char *name = d->names.v[i];
-		size_t nl = strlen(name);
+	for (size_t i = 0, nl; i < d->len; i += 2 + nl) {
+		unsigned char type = (unsigned char)d->buf[i];
+		const char *name = d->buf + i + 1;
+		nl = strlen(name);
 		if (nl < pre + suf || strncmp(name, last, pre) != 0 ||
 		    memcmp(name + nl - suf, last + ll - suf, suf) != 0 ||
 		    fnmatch(last, name, FNM_PERIOD) != 0)
@@ -255,7 +258,7 @@ static int glob_last(struct plan *pl, const char *pat, struct strv *out)
 		struct stat st;
 		if (!hit)
 			return -ENOMEM;
-		if (d->types[i] == DT_UNKNOWN && lstat(hit, &st) < 0) {
+		if (type == DT_UNKNOWN && lstat(hit, &st) < 0) {
 			free(hit);
 			continue;
 		}
