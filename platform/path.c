@@ -676,12 +676,80 @@ static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_
 	return cache_put(c, p, n, h, cand, missing, absent);
 }
 
+/* A literal path's canonical form, its parent from c, then one look at the last component;
+ * an entry in c only when it exists (most values are leaves that do not, each asked about
+ * once: the entry's key, value and escaped value were three allocations and frees a value).
+ * Returns 0 and *out, 1 when the last component is a link (the caller then resolves it the
+ * cached way), or -ENOMEM. */
+static int canon_leaf(const char *work, size_t len, struct path_cache *c, char **out, bool *absent)
+{
+	size_t cut = len;
+	while (cut > 0 && work[cut - 1] != '/')
+		cut--;
+	struct path_cache_ent *e = canon_prefix(work, cut > 1 ? cut - 1 : 1, c);
+	if (!e || (!e->esc && !(e->esc = path_escape(e->val))))
+		return -ENOMEM;
+	/* the last component unescaped, as canon_prefix reads it */
+	char leaf[NAME_MAX + 1], *w = leaf;
+	if (len - cut > NAME_MAX)
+		return 1;
+	for (size_t i = cut; i < len; i++) {
+		if (work[i] == '\\' && i + 1 < len)
+			i++;
+		*w++ = work[i];
+	}
+	*w = '\0';
+	bool gone = e->absent;
+	struct stat st;
+	if (!e->missing) {
+		/* the parent's canonical path and the leaf: what the lstat looks at */
+		size_t hl = strcmp(e->val, "/") ? strlen(e->val) : 0, ll = (size_t)(w - leaf);
+		char cand[PATH_MAX];
+		if (hl + 1 + ll >= sizeof(cand))
+			return 1;
+		memcpy(cand, e->val, hl);
+		cand[hl] = '/';
+		memcpy(cand + hl + 1, leaf, ll + 1);
+		gone = path_names_absent(&c->names, e->val, leaf) || lstat(cand, &st) < 0;
+		if (!gone && S_ISLNK(st.st_mode))
+			return 1;
+		if (!gone) { /* it exists (rare): an entry, as a parent of later paths */
+			char *v = strdup(cand);
+			struct path_cache_ent *le =
+			    v ? cache_put(c, work, len, hash_str(work, len), v, false, false)
+			      : NULL;
+			if (!le || !(le->esc = path_escape(le->val)) || !(*out = strdup(le->esc)))
+				return -ENOMEM;
+			return 0;
+		}
+	}
+	/* the parent's escaped form, '/', the leaf escaped (path_escape's characters) */
+	const char *head = strcmp(e->esc, "/") ? e->esc : "";
+	size_t hl = strlen(head);
+	char *o = malloc(hl + 2 * (size_t)(w - leaf) + 2);
+	if (!o)
+		return -ENOMEM;
+	memcpy(o, head, hl);
+	char *p = o + hl;
+	*p++ = '/';
+	for (const char *q = leaf; *q; q++) {
+		if (is_glob_char(*q) || *q == '\\')
+			*p++ = '\\';
+		*p++ = *q;
+	}
+	*p = '\0';
+	*out = o;
+	if (absent)
+		*absent = gone;
+	return 0;
+}
+
 int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent)
 {
 	struct path_cache local = {0};
 	struct path_cache_ent *e;
 	size_t len = strlen(abs);
-	char *work = malloc(len + 1);
+	char small[512], *work = len < sizeof(small) ? small : malloc(len + 1);
 	int r = -ENOMEM;
 
 	*out = NULL;
@@ -691,7 +759,12 @@ int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *a
 		return -ENOMEM;
 	memcpy(work, abs, len + 1);
 	path_normalize(work);
+	len = strlen(work);
 	size_t lit = literal_prefix(work);
+	if (c && lit == len && len > 1 && !cache_find(c, work, len, hash_str(work, len)) &&
+	    (r = canon_leaf(work, len, c, out, absent)) <= 0)
+		goto done;
+	r = -ENOMEM;
 	if ((e = canon_prefix(work, lit, c ? c : &local)) &&
 	    (e->esc || (e->esc = path_escape(e->val)))) { /* a real name's characters are literal */
 		const char *head = strcmp(e->esc, "/") || !work[lit] ? e->esc : "";
@@ -700,8 +773,10 @@ int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *a
 		if (absent)
 			*absent = r == 0 && e->absent && !work[lit];
 	}
+done:
 	path_cache_release(&local);
-	free(work);
+	if (work != small)
+		free(work);
 	return r;
 }
 
