@@ -800,11 +800,11 @@ static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 
 	for (size_t i = 0; r == 0 && i < l->n; i++) {
 		const struct pol_value *v = &l->v[i];
+		/* a literal the resolver has just found missing (most of the default's credential
+		 * stores; absent is said of a literal only): not looked at a second time */
+		if (k == K_HIDE && v->absent && !pl->made)
+			continue;
 		if (!has_glob(v->value)) {
-			/* a literal the resolver has just found missing (most of the default's
-			 * credential stores): not looked at a second time */
-			if (k == K_HIDE && v->absent && !pl->made)
-				continue;
 			char *lit = unescape(v->value);
 			r = lit ? add_deny_hit(pl, lit, k) : -ENOMEM;
 			free(lit);
