@@ -482,30 +482,36 @@ static void names_read(struct path_names_dir *d)
 		names_dir_free(d);
 }
 
-bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
+/* The index + 1 of dir's entry in pn, made when it has none; 0 when out of memory. */
+static size_t names_dir(struct path_names *pn, const char *dir)
 {
-	size_t dl = strlen(dir), nl = strlen(name);
+	size_t dl = strlen(dir);
 	unsigned long h = hash_str(dir, dl);
-	struct path_names_dir *d = NULL;
+
+	if (pn->last < pn->n && pn->v[pn->last].hash == h && strcmp(pn->v[pn->last].dir, dir) == 0)
+		return pn->last + 1;
+	for (size_t i = pn->n; i-- > 0;)
+		if (pn->v[i].hash == h && strcmp(pn->v[i].dir, dir) == 0)
+			return i + 1;
+	struct path_names_dir *nv = array_grow(pn->v, &pn->cap, pn->n + 1, sizeof(*nv));
+	char *k = nv ? strdup(dir) : NULL;
+	if (nv)
+		pn->v = nv;
+	if (!k)
+		return 0;
+	pn->v[pn->n++] = (struct path_names_dir){.dir = k, .hash = h};
+	return pn->n;
+}
+
+/* path_names_absent of the directory at index ix - 1 (names_dir's). */
+static bool names_absent_at(struct path_names *pn, size_t ix, const char *name)
+{
+	size_t nl = strlen(name);
+	struct path_names_dir *d = &pn->v[ix - 1];
 
 	if (!nl || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return false;
-	if (pn->last < pn->n && pn->v[pn->last].hash == h && strcmp(pn->v[pn->last].dir, dir) == 0)
-		d = &pn->v[pn->last];
-	for (size_t i = pn->n; i-- > 0 && !d;)
-		if (pn->v[i].hash == h && strcmp(pn->v[i].dir, dir) == 0)
-			d = &pn->v[i];
-	if (!d) {
-		struct path_names_dir *nv = array_grow(pn->v, &pn->cap, pn->n + 1, sizeof(*nv));
-		char *k = nv ? strdup(dir) : NULL;
-		if (nv)
-			pn->v = nv;
-		if (!k)
-			return false; /* out of memory: not known, the caller looks */
-		d = &pn->v[pn->n++];
-		*d = (struct path_names_dir){.dir = k, .hash = h};
-	}
-	pn->last = (size_t)(d - pn->v);
+	pn->last = ix - 1;
 	if (d->state == NAMES_UNREAD && ++d->asks >= NAMES_ASKS)
 		names_read(d);
 	if (d->state == NAMES_MISSING)
@@ -513,6 +519,13 @@ bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
 	if (d->state != NAMES_LISTED)
 		return false;
 	return !*names_slot(d, name, nl);
+}
+
+bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
+{
+	size_t ix = names_dir(pn, dir);
+
+	return ix && names_absent_at(pn, ix, name); /* out of memory: not known, the caller looks */
 }
 
 bool path_names_absent_path(struct path_names *pn, const char *path)
@@ -543,6 +556,7 @@ struct path_cache_ent {
 	char *key, *val;
 	char *esc; /* val with its glob characters escaped, made when first asked for */
 	unsigned long hash;
+	size_t names_ix; /* val's entry in the cache's path_names (index + 1), 0 when not yet */
 	bool missing, absent;
 };
 
@@ -602,7 +616,7 @@ static struct path_cache_ent *cache_put(struct path_cache *c, const char *k, siz
 		free(val);
 		return NULL;
 	}
-	c->v[j] = (struct path_cache_ent){kk, val, NULL, h, missing, absent};
+	c->v[j] = (struct path_cache_ent){kk, val, NULL, h, 0, missing, absent};
 	c->n++;
 	return &c->v[j];
 }
@@ -621,6 +635,17 @@ void path_cache_release(struct path_cache *c)
 	}
 }
 
+/* path_names_absent of e's directory (its canonical path), the listing's index kept in e (not
+ * in "/", whose entry is shared by every cache). */
+static bool ent_names_absent(struct path_cache *c, struct path_cache_ent *e, const char *name)
+{
+	size_t ix = e->names_ix;
+
+	if (!ix && (ix = names_dir(&c->names, e->val)) && e->key[1])
+		e->names_ix = ix;
+	return ix && names_absent_at(&c->names, ix, name);
+}
+
 /* The canonical form of the literal directory path p[0..n) (normalized, absolute) as c's
  * entry (valid until c's next put; its strings until c is released): val, whether it exists
  * (!missing), and whether an lstat found nothing there (absent: it or a parent; not said for a
@@ -629,7 +654,7 @@ void path_cache_release(struct path_cache *c)
 static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_cache *c)
 {
 	static char root[] = "/";
-	static struct path_cache_ent root_ent = {root, root, root, 0, false, false};
+	static struct path_cache_ent root_ent = {root, root, root, 0, 0, false, false};
 	unsigned long h = hash_str(p, n);
 	struct path_cache_ent *e;
 	char *cand;
@@ -661,8 +686,8 @@ static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_
 	}
 	*w = '\0';
 	/* a name the parent's listing lacks: what the lstat would say, without it */
-	absent = pabsent || (!pmiss && (path_names_absent(&c->names, e->val, cand + hl + 1) ||
-					lstat(cand, &st) < 0));
+	absent =
+	    pabsent || (!pmiss && (ent_names_absent(c, e, cand + hl + 1) || lstat(cand, &st) < 0));
 	missing = pmiss || absent;
 	if (!missing && S_ISLNK(st.st_mode)) {
 		char *real = realpath(cand, NULL);
@@ -710,7 +735,7 @@ static int canon_leaf(const char *work, size_t len, struct path_cache *c, char *
 		memcpy(cand, e->val, hl);
 		cand[hl] = '/';
 		memcpy(cand + hl + 1, leaf, ll + 1);
-		gone = path_names_absent(&c->names, e->val, leaf) || lstat(cand, &st) < 0;
+		gone = ent_names_absent(c, e, leaf) || lstat(cand, &st) < 0;
 		if (!gone && S_ISLNK(st.st_mode))
 			return 1;
 		if (!gone) { /* it exists (rare): an entry, as a parent of later paths */
