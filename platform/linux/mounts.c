@@ -856,16 +856,27 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 
 	if (git_config && strcmp(name, ".git/config") == 0)
 		return 0;
-	/* dir is a real path: as a glob's head its characters are literal (br[1]/.claude/…) */
-	char *edir = strchr(name, '*') ? path_escape(dir) : strdup(dir);
-	if (!edir || !(p = path_cat(edir, strcmp(edir, "/") ? strlen(edir) : 0, "/", name))) {
+	bool glob = strchr(name, '*') != NULL;
+	size_t dl = strcmp(dir, "/") ? strlen(dir) : 0, nl = strlen(name);
+	char lit[PATH_MAX];
+	if (glob || dl + 1 + nl >= sizeof(lit)) {
+		/* dir is a real path: as a glob's head its characters are literal
+		 * (br[1]/.claude/…) */
+		char *edir = glob ? path_escape(dir) : strdup(dir);
+		if (!edir ||
+		    !(p = path_cat(edir, strcmp(edir, "/") ? strlen(edir) : 0, "/", name))) {
+			free(edir);
+			return -ENOMEM;
+		}
 		free(edir);
-		return -ENOMEM;
+	} else { /* most names: the path on the stack */
+		memcpy(lit, dir, dl);
+		lit[dl] = '/';
+		memcpy(lit + dl + 1, name, nl + 1);
 	}
-	free(edir);
 	struct strv hits = {0};
-	char *one[] = {p, NULL};
-	if (strchr(name, '*'))
+	char *one[] = {p ? p : lit, NULL};
+	if (glob)
 		r = glob_push(pl, p, &hits);
 	else /* most names: one path, no vector made for it */
 		hits = (struct strv){.v = one, .n = 1};
@@ -874,7 +885,7 @@ static int probe_name(struct plan *pl, const char *dir, const char *name, bool g
 		char *c = NULL;
 		/* most of the ~120 home names do not exist: their directories' listings say so
 		 * (a literal's only; a glob's hits come from a listing already) */
-		if ((hits.v == one && path_names_absent_path(&pl->names, p)) ||
+		if ((hits.v == one && path_names_absent_path(&pl->names, one[0])) ||
 		    lstat(hits.v[i], &st) < 0)
 			continue;
 		r = canon_path(hits.v[i], &c);
