@@ -637,15 +637,32 @@ void path_cache_release(struct path_cache *c)
 	}
 }
 
-/* path_names_absent of e's directory (its canonical path), the listing's index kept in e (not
- * in "/", whose entry is shared by every cache). */
-static bool ent_names_absent(struct path_cache *c, struct path_cache_ent *e, const char *name)
+/* The index + 1 of e's directory (its canonical path) in c's path_names, kept in e (not in
+ * "/", whose entry is shared by every cache); 0 when out of memory. */
+static size_t ent_names_ix(struct path_cache *c, struct path_cache_ent *e)
 {
 	size_t ix = e->names_ix;
 
 	if (!ix && (ix = names_dir(&c->names, e->val)) && e->key[1])
 		e->names_ix = ix;
+	return ix;
+}
+
+/* path_names_absent of e's directory. */
+static bool ent_names_absent(struct path_cache *c, struct path_cache_ent *e, const char *name)
+{
+	size_t ix = ent_names_ix(c, e);
+
 	return ix && names_absent_at(&c->names, ix, name);
+}
+
+/* true when e's directory has been read (or found missing): asking it costs no system call
+ * and counts for nothing */
+static bool ent_names_read(struct path_cache *c, struct path_cache_ent *e)
+{
+	size_t ix = ent_names_ix(c, e);
+
+	return ix && c->names.v[ix - 1].state != NAMES_UNREAD;
 }
 
 /* The canonical form of the literal directory path p[0..n) (normalized, absolute) as c's
@@ -737,14 +754,23 @@ static int canon_leaf(const char *work, size_t len, struct path_cache *c, char *
 		memcpy(cand, e->val, hl);
 		cand[hl] = '/';
 		memcpy(cand + hl + 1, leaf, ll + 1);
-		gone = ent_names_absent(c, e, leaf) || lstat(cand, &st) < 0;
+		/* already in c (a parent of an earlier path): the cached way, without a second
+		 * lstat; looked for first unless the directory's listing answers (a question to
+		 * an unread listing counts towards reading it) */
+		bool read = ent_names_read(c, e), hashed = !read;
+		unsigned long h = read ? 0 : hash_str(work, len);
+		if (!read && cache_find(c, work, len, h))
+			return 1;
+		gone = ent_names_absent(c, e, leaf);
+		if (!gone && !hashed && cache_find(c, work, len, h = hash_str(work, len)))
+			return 1;
+		gone = gone || lstat(cand, &st) < 0;
 		if (!gone && S_ISLNK(st.st_mode))
 			return 1;
 		if (!gone) { /* it exists (rare): an entry, as a parent of later paths */
 			char *v = strdup(cand);
 			struct path_cache_ent *le =
-			    v ? cache_put(c, work, len, hash_str(work, len), v, false, false)
-			      : NULL;
+			    v ? cache_put(c, work, len, h, v, false, false) : NULL;
 			if (!le || !(le->esc = path_escape(le->val)) || !(*out = strdup(le->esc)))
 				return -ENOMEM;
 			return 0;
@@ -788,8 +814,7 @@ int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *a
 	path_normalize(work);
 	len = strlen(work);
 	size_t lit = literal_prefix(work);
-	if (c && lit == len && len > 1 && !cache_find(c, work, len, hash_str(work, len)) &&
-	    (r = canon_leaf(work, len, c, out, absent)) <= 0)
+	if (c && lit == len && len > 1 && (r = canon_leaf(work, len, c, out, absent)) <= 0)
 		goto done;
 	r = -ENOMEM;
 	if ((e = canon_prefix(work, lit, c ? c : &local)) &&
