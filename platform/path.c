@@ -23,15 +23,35 @@ static bool is_glob_char(char c)
 	return c == '*' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}';
 }
 
+/* Characters a scan stops at: SP_LIT, the glob characters and '\\' (sb_puts_lit escapes
+ * them); SP_SYNTAX, what path_glob_error looks at ('\\', '$', '[', '{', '}'); SP_GLOB, what
+ * starts a glob or escapes ('*', '?', '[', '{', '\\'); the NUL all. A table: the default
+ * policy's ~350 paths are scanned a character at a time, several times. */
+enum { SP_LIT = 1, SP_SYNTAX = 2, SP_GLOB = 4 };
+static const unsigned char special[256] = {
+    ['\0'] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    ['*'] = SP_LIT | SP_GLOB,
+    ['?'] = SP_LIT | SP_GLOB,
+    ['['] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    [']'] = SP_LIT,
+    ['{'] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    ['}'] = SP_LIT | SP_SYNTAX,
+    ['\\'] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    ['$'] = SP_SYNTAX,
+};
+
 const char *path_glob_start(const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' && s[1])
+	for (;; s++) {
+		while (!(special[(unsigned char)*s] & SP_GLOB))
 			s++;
-		else if (*s == '*' || *s == '?' || *s == '[' || *s == '{')
-			return s;
+		if (!*s)
+			return NULL;
+		if (*s != '\\')
+			return s; /* '*', '?', '[' or '{' */
+		if (s[1])
+			s++; /* an escaped character */
 	}
-	return NULL;
 }
 
 bool path_has_glob(const char *s)
@@ -44,7 +64,7 @@ static void sb_puts_lit(struct buf *b, const char *s)
 {
 	while (*s) {
 		const char *e = s; /* a run of plain characters goes in one copy */
-		while (*e && !is_glob_char(*e) && *e != '\\')
+		while (!(special[(unsigned char)*e] & SP_LIT))
 			e++;
 		buf_add(b, s, (size_t)(e - s));
 		if (!*e)
@@ -108,6 +128,8 @@ static const char *set_end(const char *s)
 const char *path_glob_error(const char *s)
 {
 	int braces = 0;
+	while (!(special[(unsigned char)*s] & SP_SYNTAX)) /* most paths have none */
+		s++;
 	for (; *s; s++) {
 		if (*s == '\\') {
 			if (!s[1])
