@@ -25,11 +25,12 @@ static bool is_glob_char(char c)
 
 /* Characters a scan stops at: SP_LIT, the glob characters and '\\' (sb_puts_lit escapes
  * them); SP_SYNTAX, what path_glob_error looks at ('\\', '$', '[', '{', '}'); SP_GLOB, what
- * starts a glob or escapes ('*', '?', '[', '{', '\\'); the NUL all. A table: the default
- * policy's ~350 paths are scanned a character at a time, several times. */
-enum { SP_LIT = 1, SP_SYNTAX = 2, SP_GLOB = 4 };
+ * starts a glob or escapes ('*', '?', '[', '{', '\\'); SP_SLASH, '/'; the NUL all. A table: the
+ * default policy's ~350 paths are scanned a character at a time, several times. */
+enum { SP_LIT = 1, SP_SYNTAX = 2, SP_GLOB = 4, SP_SLASH = 8 };
 static const unsigned char special[256] = {
-    ['\0'] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    ['\0'] = SP_LIT | SP_SYNTAX | SP_GLOB | SP_SLASH,
+    ['/'] = SP_SLASH,
     ['*'] = SP_LIT | SP_GLOB,
     ['?'] = SP_LIT | SP_GLOB,
     ['['] = SP_LIT | SP_SYNTAX | SP_GLOB,
@@ -403,6 +404,10 @@ static size_t literal_prefix(const char *abs)
 	while (*p) {
 		const char *e = p + 1;
 		for (; *e && *e != '/'; e++) {
+			while (!(special[(unsigned char)*e] & (SP_GLOB | SP_SLASH)))
+				e++; /* plain characters */
+			if (!*e || *e == '/')
+				break;
 			if (*e == '\\' && e[1] && e[1] != '/')
 				e++; /* an escaped character (a backslash ending a component is one)
 				      */
