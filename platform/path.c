@@ -533,10 +533,13 @@ static size_t names_dir(struct path_names *pn, const char *dir)
 /* path_names_absent of the directory at index ix - 1 (names_dir's). */
 static bool names_absent_at(struct path_names *pn, size_t ix, const char *name)
 {
-	size_t nl = strlen(name);
 	struct path_names_dir *d = &pn->v[ix - 1];
+	size_t nl = 0;
 
-	if (!nl || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+	for (; name[nl]; nl++) /* its length, and no '/' in it */
+		if (name[nl] == '/')
+			return false;
+	if (!nl || (name[0] == '.' && (nl == 1 || (nl == 2 && name[1] == '.'))))
 		return false;
 	pn->last = ix - 1;
 	if (d->state == NAMES_UNREAD && ++d->asks >= NAMES_ASKS)
@@ -824,22 +827,27 @@ static int canon_leaf(const char *work, size_t len, struct path_cache *c, char *
 	return 0;
 }
 
-int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent)
+/* path_canon_absent, of abs normalized first unless it is (normal). */
+static int canon_in(const char *abs, bool normal, struct path_cache *c, char **out, bool *absent)
 {
 	struct path_cache local = {0};
 	struct path_cache_ent *e;
 	size_t len = strlen(abs);
-	char small[512], *work = len < sizeof(small) ? small : malloc(len + 1);
+	char small[512], *copy = NULL;
+	const char *work = abs;
 	int r = -ENOMEM;
 
 	*out = NULL;
 	if (absent)
 		*absent = false;
-	if (!work)
-		return -ENOMEM;
-	memcpy(work, abs, len + 1);
-	path_normalize(work);
-	len = strlen(work);
+	if (!normal) {
+		if (!(copy = len < sizeof(small) ? small : malloc(len + 1)))
+			return -ENOMEM;
+		memcpy(copy, abs, len + 1);
+		path_normalize(copy);
+		len = strlen(copy);
+		work = copy;
+	}
 	size_t lit = literal_prefix(work);
 	if (c && lit == len && len > 1 && (r = canon_leaf(work, len, c, out, absent)) <= 0)
 		goto done;
@@ -855,14 +863,19 @@ int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *a
 done:
 	if (!c)
 		path_cache_release(&local);
-	if (work != small)
-		free(work);
+	if (copy != small)
+		free(copy);
 	return r;
+}
+
+int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent)
+{
+	return canon_in(abs, true, c, out, absent);
 }
 
 int path_canon_cached(const char *abs, struct path_cache *c, char **out)
 {
-	return path_canon_absent(abs, c, out, NULL);
+	return canon_in(abs, false, c, out, NULL);
 }
 
 int path_canon(const char *abs, char **out)

@@ -83,9 +83,10 @@ struct path_cache {
 };
 /* As path_canon, remembering what it learns in c (may be NULL). */
 int path_canon_cached(const char *abs, struct path_cache *c, char **out);
-/* As path_canon_cached, and *absent: abs holds no glob and an lstat of its canonical path (or
- * of a parent) found nothing, just now (false when not known: a link realpath could not
- * follow). A plan made right after may skip its own lstat of that path. */
+/* As path_canon_cached of a normalized abs (as path_expand makes it), and *absent: abs holds
+ * no glob and an lstat of its canonical path (or of a parent) found nothing, just now (false
+ * when not known: a link realpath could not follow). A plan made right after may skip its own
+ * lstat of that path. */
 int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent);
 void path_cache_release(struct path_cache *c);
 
