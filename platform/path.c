@@ -332,14 +332,14 @@ void path_normalize(char *p)
 	*w = '\0';
 }
 
-int path_expand(const char *in, const char *home, const char *root, char **out, char **err)
+int path_expand_buf(const char *in, const char *home, const char *root, struct buf *bp, char **err)
 {
-	struct buf b = {0};
 	int r = 0;
 	const char *gerr;
 	bool from_var = in[0] == '$';
 
-	*out = NULL;
+	buf_reset(bp);
+	struct buf b = *bp;
 	*err = NULL;
 	if (!*in) {
 		*err = strdup("is empty");
@@ -390,10 +390,19 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 		goto out;
 	}
 	path_normalize(b.p);
-	*out = buf_steal(&b);
 out:
+	*bp = b;
+	return r < 0 ? r : b.err;
+}
+
+int path_expand(const char *in, const char *home, const char *root, char **out, char **err)
+{
+	struct buf b = {0};
+	int r = path_expand_buf(in, home, root, &b, err);
+
+	*out = r == 0 ? buf_steal(&b) : NULL;
 	buf_free(&b);
-	return r;
+	return r == 0 && !*out ? -ENOMEM : r;
 }
 
 /* Length of the prefix of abs made of components without unescaped glob characters. */

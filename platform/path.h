@@ -19,6 +19,10 @@
  * is unset or empty, or a path from a variable is relative: deny_read takes that as naming
  * nothing. */
 int path_expand(const char *in, const char *home, const char *root, char **out, char **err);
+/* As path_expand, into b (emptied first, its memory kept: a caller expanding many paths
+ * reuses one buffer, not an allocation each); on success b->p is the path. */
+struct buf;
+int path_expand_buf(const char *in, const char *home, const char *root, struct buf *b, char **err);
 
 /* NULL when the glob syntax of s is valid, else a static message. */
 const char *path_glob_error(const char *s);
