@@ -23,15 +23,36 @@ static bool is_glob_char(char c)
 	return c == '*' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}';
 }
 
+/* Characters a scan stops at: SP_LIT, the glob characters and '\\' (sb_puts_lit escapes
+ * them); SP_SYNTAX, what path_glob_error looks at ('\\', '$', '[', '{', '}'); SP_GLOB, what
+ * starts a glob or escapes ('*', '?', '[', '{', '\\'); SP_SLASH, '/'; the NUL all. A table: the
+ * default policy's ~350 paths are scanned a character at a time, several times. */
+enum { SP_LIT = 1, SP_SYNTAX = 2, SP_GLOB = 4, SP_SLASH = 8 };
+static const unsigned char special[256] = {
+    ['\0'] = SP_LIT | SP_SYNTAX | SP_GLOB | SP_SLASH,
+    ['/'] = SP_SLASH,
+    ['*'] = SP_LIT | SP_GLOB,
+    ['?'] = SP_LIT | SP_GLOB,
+    ['['] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    [']'] = SP_LIT,
+    ['{'] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    ['}'] = SP_LIT | SP_SYNTAX,
+    ['\\'] = SP_LIT | SP_SYNTAX | SP_GLOB,
+    ['$'] = SP_SYNTAX,
+};
+
 const char *path_glob_start(const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' && s[1])
+	for (;; s++) {
+		while (!(special[(unsigned char)*s] & SP_GLOB))
 			s++;
-		else if (*s == '*' || *s == '?' || *s == '[' || *s == '{')
-			return s;
+		if (!*s)
+			return NULL;
+		if (*s != '\\')
+			return s; /* '*', '?', '[' or '{' */
+		if (s[1])
+			s++; /* an escaped character */
 	}
-	return NULL;
 }
 
 bool path_has_glob(const char *s)
@@ -44,7 +65,7 @@ static void sb_puts_lit(struct buf *b, const char *s)
 {
 	while (*s) {
 		const char *e = s; /* a run of plain characters goes in one copy */
-		while (*e && !is_glob_char(*e) && *e != '\\')
+		while (!(special[(unsigned char)*e] & SP_LIT))
 			e++;
 		buf_add(b, s, (size_t)(e - s));
 		if (!*e)
@@ -108,6 +129,8 @@ static const char *set_end(const char *s)
 const char *path_glob_error(const char *s)
 {
 	int braces = 0;
+	while (!(special[(unsigned char)*s] & SP_SYNTAX)) /* most paths have none */
+		s++;
 	for (; *s; s++) {
 		if (*s == '\\') {
 			if (!s[1])
@@ -309,14 +332,14 @@ void path_normalize(char *p)
 	*w = '\0';
 }
 
-int path_expand(const char *in, const char *home, const char *root, char **out, char **err)
+int path_expand_buf(const char *in, const char *home, const char *root, struct buf *bp, char **err)
 {
-	struct buf b = {0};
 	int r = 0;
 	const char *gerr;
 	bool from_var = in[0] == '$';
 
-	*out = NULL;
+	buf_reset(bp);
+	struct buf b = *bp;
 	*err = NULL;
 	if (!*in) {
 		*err = strdup("is empty");
@@ -367,10 +390,19 @@ int path_expand(const char *in, const char *home, const char *root, char **out, 
 		goto out;
 	}
 	path_normalize(b.p);
-	*out = buf_steal(&b);
 out:
+	*bp = b;
+	return r < 0 ? r : b.err;
+}
+
+int path_expand(const char *in, const char *home, const char *root, char **out, char **err)
+{
+	struct buf b = {0};
+	int r = path_expand_buf(in, home, root, &b, err);
+
+	*out = r == 0 ? buf_steal(&b) : NULL;
 	buf_free(&b);
-	return r;
+	return r == 0 && !*out ? -ENOMEM : r;
 }
 
 /* Length of the prefix of abs made of components without unescaped glob characters. */
@@ -381,6 +413,10 @@ static size_t literal_prefix(const char *abs)
 	while (*p) {
 		const char *e = p + 1;
 		for (; *e && *e != '/'; e++) {
+			while (!(special[(unsigned char)*e] & (SP_GLOB | SP_SLASH)))
+				e++; /* plain characters */
+			if (!*e || *e == '/')
+				break;
 			if (*e == '\\' && e[1] && e[1] != '/')
 				e++; /* an escaped character (a backslash ending a component is one)
 				      */
@@ -482,30 +518,39 @@ static void names_read(struct path_names_dir *d)
 		names_dir_free(d);
 }
 
-bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
+/* The index + 1 of dir's entry in pn, made when it has none; 0 when out of memory. */
+static size_t names_dir(struct path_names *pn, const char *dir)
 {
-	size_t dl = strlen(dir), nl = strlen(name);
+	size_t dl = strlen(dir);
 	unsigned long h = hash_str(dir, dl);
-	struct path_names_dir *d = NULL;
 
-	if (!nl || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return false;
 	if (pn->last < pn->n && pn->v[pn->last].hash == h && strcmp(pn->v[pn->last].dir, dir) == 0)
-		d = &pn->v[pn->last];
-	for (size_t i = pn->n; i-- > 0 && !d;)
+		return pn->last + 1;
+	for (size_t i = pn->n; i-- > 0;)
 		if (pn->v[i].hash == h && strcmp(pn->v[i].dir, dir) == 0)
-			d = &pn->v[i];
-	if (!d) {
-		struct path_names_dir *nv = array_grow(pn->v, &pn->cap, pn->n + 1, sizeof(*nv));
-		char *k = nv ? strdup(dir) : NULL;
-		if (nv)
-			pn->v = nv;
-		if (!k)
-			return false; /* out of memory: not known, the caller looks */
-		d = &pn->v[pn->n++];
-		*d = (struct path_names_dir){.dir = k, .hash = h};
-	}
-	pn->last = (size_t)(d - pn->v);
+			return i + 1;
+	struct path_names_dir *nv = array_grow(pn->v, &pn->cap, pn->n + 1, sizeof(*nv));
+	char *k = nv ? strdup(dir) : NULL;
+	if (nv)
+		pn->v = nv;
+	if (!k)
+		return 0;
+	pn->v[pn->n++] = (struct path_names_dir){.dir = k, .hash = h};
+	return pn->n;
+}
+
+/* path_names_absent of the directory at index ix - 1 (names_dir's). */
+static bool names_absent_at(struct path_names *pn, size_t ix, const char *name)
+{
+	struct path_names_dir *d = &pn->v[ix - 1];
+	size_t nl = 0;
+
+	for (; name[nl]; nl++) /* its length, and no '/' in it */
+		if (name[nl] == '/')
+			return false;
+	if (!nl || (name[0] == '.' && (nl == 1 || (nl == 2 && name[1] == '.'))))
+		return false;
+	pn->last = ix - 1;
 	if (d->state == NAMES_UNREAD && ++d->asks >= NAMES_ASKS)
 		names_read(d);
 	if (d->state == NAMES_MISSING)
@@ -513,6 +558,13 @@ bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
 	if (d->state != NAMES_LISTED)
 		return false;
 	return !*names_slot(d, name, nl);
+}
+
+bool path_names_absent(struct path_names *pn, const char *dir, const char *name)
+{
+	size_t ix = names_dir(pn, dir);
+
+	return ix && names_absent_at(pn, ix, name); /* out of memory: not known, the caller looks */
 }
 
 bool path_names_absent_path(struct path_names *pn, const char *path)
@@ -543,6 +595,7 @@ struct path_cache_ent {
 	char *key, *val;
 	char *esc; /* val with its glob characters escaped, made when first asked for */
 	unsigned long hash;
+	size_t names_ix; /* val's entry in the cache's path_names (index + 1), 0 when not yet */
 	bool missing, absent;
 };
 
@@ -602,7 +655,7 @@ static struct path_cache_ent *cache_put(struct path_cache *c, const char *k, siz
 		free(val);
 		return NULL;
 	}
-	c->v[j] = (struct path_cache_ent){kk, val, NULL, h, missing, absent};
+	c->v[j] = (struct path_cache_ent){kk, val, NULL, h, 0, missing, absent};
 	c->n++;
 	return &c->v[j];
 }
@@ -610,6 +663,8 @@ static struct path_cache_ent *cache_put(struct path_cache *c, const char *k, siz
 void path_cache_release(struct path_cache *c)
 {
 	for (size_t i = 0; c && i < c->cap; i++) {
+		if (!c->v[i].key)
+			continue; /* an empty slot (a free() each was ~60 instructions) */
 		free(c->v[i].key);
 		free(c->v[i].val);
 		free(c->v[i].esc);
@@ -621,6 +676,34 @@ void path_cache_release(struct path_cache *c)
 	}
 }
 
+/* The index + 1 of e's directory (its canonical path) in c's path_names, kept in e (not in
+ * "/", whose entry is shared by every cache); 0 when out of memory. */
+static size_t ent_names_ix(struct path_cache *c, struct path_cache_ent *e)
+{
+	size_t ix = e->names_ix;
+
+	if (!ix && (ix = names_dir(&c->names, e->val)) && e->key[1])
+		e->names_ix = ix;
+	return ix;
+}
+
+/* path_names_absent of e's directory. */
+static bool ent_names_absent(struct path_cache *c, struct path_cache_ent *e, const char *name)
+{
+	size_t ix = ent_names_ix(c, e);
+
+	return ix && names_absent_at(&c->names, ix, name);
+}
+
+/* true when e's directory has been read (or found missing): asking it costs no system call
+ * and counts for nothing */
+static bool ent_names_read(struct path_cache *c, struct path_cache_ent *e)
+{
+	size_t ix = ent_names_ix(c, e);
+
+	return ix && c->names.v[ix - 1].state != NAMES_UNREAD;
+}
+
 /* The canonical form of the literal directory path p[0..n) (normalized, absolute) as c's
  * entry (valid until c's next put; its strings until c is released): val, whether it exists
  * (!missing), and whether an lstat found nothing there (absent: it or a parent; not said for a
@@ -629,7 +712,7 @@ void path_cache_release(struct path_cache *c)
 static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_cache *c)
 {
 	static char root[] = "/";
-	static struct path_cache_ent root_ent = {root, root, root, 0, false, false};
+	static struct path_cache_ent root_ent = {root, root, root, 0, 0, false, false};
 	unsigned long h = hash_str(p, n);
 	struct path_cache_ent *e;
 	char *cand;
@@ -661,8 +744,8 @@ static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_
 	}
 	*w = '\0';
 	/* a name the parent's listing lacks: what the lstat would say, without it */
-	absent = pabsent || (!pmiss && (path_names_absent(&c->names, e->val, cand + hl + 1) ||
-					lstat(cand, &st) < 0));
+	absent =
+	    pabsent || (!pmiss && (ent_names_absent(c, e, cand + hl + 1) || lstat(cand, &st) < 0));
 	missing = pmiss || absent;
 	if (!missing && S_ISLNK(st.st_mode)) {
 		char *real = realpath(cand, NULL);
@@ -676,22 +759,108 @@ static struct path_cache_ent *canon_prefix(const char *p, size_t n, struct path_
 	return cache_put(c, p, n, h, cand, missing, absent);
 }
 
-int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent)
+/* A literal path's canonical form, its parent from c, then one look at the last component;
+ * an entry in c only when it exists (most values are leaves that do not, each asked about
+ * once: the entry's key, value and escaped value were three allocations and frees a value).
+ * Returns 0 and *out, 1 when the last component is a link (the caller then resolves it the
+ * cached way), or -ENOMEM. */
+static int canon_leaf(const char *work, size_t len, struct path_cache *c, char **out, bool *absent)
+{
+	size_t cut = len;
+	while (cut > 0 && work[cut - 1] != '/')
+		cut--;
+	struct path_cache_ent *e = canon_prefix(work, cut > 1 ? cut - 1 : 1, c);
+	if (!e || (!e->esc && !(e->esc = path_escape(e->val))))
+		return -ENOMEM;
+	/* the last component unescaped, as canon_prefix reads it */
+	char leaf[NAME_MAX + 1], *w = leaf;
+	if (len - cut > NAME_MAX)
+		return 1;
+	for (size_t i = cut; i < len; i++) {
+		if (work[i] == '\\' && i + 1 < len)
+			i++;
+		*w++ = work[i];
+	}
+	*w = '\0';
+	bool gone = e->absent;
+	struct stat st;
+	if (!e->missing) {
+		/* the parent's canonical path and the leaf: what the lstat looks at */
+		size_t hl = strcmp(e->val, "/") ? strlen(e->val) : 0, ll = (size_t)(w - leaf);
+		char cand[PATH_MAX];
+		if (hl + 1 + ll >= sizeof(cand))
+			return 1;
+		memcpy(cand, e->val, hl);
+		cand[hl] = '/';
+		memcpy(cand + hl + 1, leaf, ll + 1);
+		/* already in c (a parent of an earlier path): the cached way, without a second
+		 * lstat; looked for first unless the directory's listing answers (a question to
+		 * an unread listing counts towards reading it) */
+		bool read = ent_names_read(c, e), hashed = !read;
+		unsigned long h = read ? 0 : hash_str(work, len);
+		if (!read && cache_find(c, work, len, h))
+			return 1;
+		gone = ent_names_absent(c, e, leaf);
+		if (!gone && !hashed && cache_find(c, work, len, h = hash_str(work, len)))
+			return 1;
+		gone = gone || lstat(cand, &st) < 0;
+		if (!gone && S_ISLNK(st.st_mode))
+			return 1;
+		if (!gone) { /* it exists (rare): an entry, as a parent of later paths */
+			char *v = strdup(cand);
+			struct path_cache_ent *le =
+			    v ? cache_put(c, work, len, h, v, false, false) : NULL;
+			if (!le || !(le->esc = path_escape(le->val)) || !(*out = strdup(le->esc)))
+				return -ENOMEM;
+			return 0;
+		}
+	}
+	/* the parent's escaped form, '/', the leaf escaped (path_escape's characters) */
+	const char *head = strcmp(e->esc, "/") ? e->esc : "";
+	size_t hl = strlen(head);
+	char *o = malloc(hl + 2 * (size_t)(w - leaf) + 2);
+	if (!o)
+		return -ENOMEM;
+	memcpy(o, head, hl);
+	char *p = o + hl;
+	*p++ = '/';
+	for (const char *q = leaf; *q; q++) {
+		if (is_glob_char(*q) || *q == '\\')
+			*p++ = '\\';
+		*p++ = *q;
+	}
+	*p = '\0';
+	*out = o;
+	if (absent)
+		*absent = gone;
+	return 0;
+}
+
+/* path_canon_absent, of abs normalized first unless it is (normal). */
+static int canon_in(const char *abs, bool normal, struct path_cache *c, char **out, bool *absent)
 {
 	struct path_cache local = {0};
 	struct path_cache_ent *e;
 	size_t len = strlen(abs);
-	char *work = malloc(len + 1);
+	char small[512], *copy = NULL;
+	const char *work = abs;
 	int r = -ENOMEM;
 
 	*out = NULL;
 	if (absent)
 		*absent = false;
-	if (!work)
-		return -ENOMEM;
-	memcpy(work, abs, len + 1);
-	path_normalize(work);
+	if (!normal) {
+		if (!(copy = len < sizeof(small) ? small : malloc(len + 1)))
+			return -ENOMEM;
+		memcpy(copy, abs, len + 1);
+		path_normalize(copy);
+		len = strlen(copy);
+		work = copy;
+	}
 	size_t lit = literal_prefix(work);
+	if (c && lit == len && len > 1 && (r = canon_leaf(work, len, c, out, absent)) <= 0)
+		goto done;
+	r = -ENOMEM;
 	if ((e = canon_prefix(work, lit, c ? c : &local)) &&
 	    (e->esc || (e->esc = path_escape(e->val)))) { /* a real name's characters are literal */
 		const char *head = strcmp(e->esc, "/") || !work[lit] ? e->esc : "";
@@ -700,14 +869,22 @@ int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *a
 		if (absent)
 			*absent = r == 0 && e->absent && !work[lit];
 	}
-	path_cache_release(&local);
-	free(work);
+done:
+	if (!c)
+		path_cache_release(&local);
+	if (copy != small)
+		free(copy);
 	return r;
+}
+
+int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent)
+{
+	return canon_in(abs, true, c, out, absent);
 }
 
 int path_canon_cached(const char *abs, struct path_cache *c, char **out)
 {
-	return path_canon_absent(abs, c, out, NULL);
+	return canon_in(abs, false, c, out, NULL);
 }
 
 int path_canon(const char *abs, char **out)

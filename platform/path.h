@@ -19,6 +19,10 @@
  * is unset or empty, or a path from a variable is relative: deny_read takes that as naming
  * nothing. */
 int path_expand(const char *in, const char *home, const char *root, char **out, char **err);
+/* As path_expand, into b (emptied first, its memory kept: a caller expanding many paths
+ * reuses one buffer, not an allocation each); on success b->p is the path. */
+struct buf;
+int path_expand_buf(const char *in, const char *home, const char *root, struct buf *b, char **err);
 
 /* NULL when the glob syntax of s is valid, else a static message. */
 const char *path_glob_error(const char *s);
@@ -83,9 +87,10 @@ struct path_cache {
 };
 /* As path_canon, remembering what it learns in c (may be NULL). */
 int path_canon_cached(const char *abs, struct path_cache *c, char **out);
-/* As path_canon_cached, and *absent: abs holds no glob and an lstat of its canonical path (or
- * of a parent) found nothing, just now (false when not known: a link realpath could not
- * follow). A plan made right after may skip its own lstat of that path. */
+/* As path_canon_cached of a normalized abs (as path_expand makes it), and *absent: abs holds
+ * no glob and an lstat of its canonical path (or of a parent) found nothing, just now (false
+ * when not known: a link realpath could not follow). A plan made right after may skip its own
+ * lstat of that path. */
 int path_canon_absent(const char *abs, struct path_cache *c, char **out, bool *absent);
 void path_cache_release(struct path_cache *c);
 

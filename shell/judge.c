@@ -27,10 +27,15 @@ enum vis { VIS_NONE, VIS_SKELETON, VIS_RO, VIS_RW, VIS_HIDDEN, VIS_PRIVATE };
 /* path is dir or under it, component-wise. */
 static bool under(const char *path, const char *dir)
 {
-	size_t n = strlen(dir);
-
-	if (n == 1 && dir[0] == '/')
+	if (dir[0] == '/' && dir[1] == '\0')
 		return path[0] == '/';
+	/* most of the sandbox's mounts differ from a path in its first two characters (the
+	 * monitor asks of each mount for each path the shell opens) */
+	if (!dir[0])
+		return path[0] == '\0' || path[0] == '/';
+	if (path[0] != dir[0] || (dir[1] && path[1] != dir[1]))
+		return false;
+	size_t n = strlen(dir);
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 

@@ -403,6 +403,7 @@ struct rstate {
 	struct diag *d;
 	int err;
 	struct path_cache cache;
+	struct buf exp; /* expand_token_in's path_expand, one buffer for every token */
 	bool told_no_project;
 	char *home; /* canonical, or NULL */
 };
@@ -518,8 +519,10 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 			   const char *home, char **out, bool *absent)
 {
 	const struct key_def *kd = &policy_keys[op->key];
-	char *exp = NULL, *err = NULL;
+	const char *exp = NULL;
+	char *err = NULL;
 	int r;
+
 	*out = NULL;
 	*absent = false;
 	if (kd->kind == V_DOMAINS) {
@@ -530,11 +533,13 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 	} else if (kd->kind == V_PATHS || kd->kind == V_SOCKETS) {
 		if (no_project_skips(st, op, tok))
 			return 1;
-		r = path_expand(tok, home, st->pr->root ? st->pr->root : st->pr->cwd, &exp, &err);
+		r = path_expand_buf(tok, home, st->pr->root ? st->pr->root : st->pr->cwd, &st->exp,
+				    &err);
 		if (r == -ENXIO && op->key == K_DENY_READ) { /* $VAR unset: nothing to hide */
 			free(err);
 			return 1;
 		}
+		exp = r == 0 ? st->exp.p : NULL; /* valid until the next token */
 		if (r == 0)
 			r = path_canon_absent(exp, &st->cache, out, absent);
 		if (r == 0 && op->key == K_CREATE && path_has_glob(exp)) {
@@ -551,7 +556,6 @@ static int expand_token_in(struct rstate *st, const struct pol_op *op, const cha
 			free(*out);
 			*out = NULL;
 		}
-		free(exp);
 		if (r < 0 && err)
 			policy_diag(&st->d->errors, op->file, op->line, "%s: '%s' %s", kd->name,
 				    tok, err);
@@ -1078,7 +1082,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 	struct dir_match *m = NULL;
 	struct limits lim = {.network = -1};
 	size_t nm = 0;
-	struct rstate st = {p, calloc(1, sizeof(struct profile)), d, 0, {0}, false, NULL};
+	struct rstate st = {p, calloc(1, sizeof(struct profile)), d, 0, {0}, {0}, false, NULL};
 
 	*out = NULL;
 	if (!st.pr)
@@ -1122,6 +1126,7 @@ int profile_resolve(const struct policy *p, const char *cwd, struct profile **ou
 out:
 	limits_release(&lim);
 	path_cache_release(&st.cache);
+	buf_free(&st.exp);
 	free(st.home);
 	strv_release(&cw);
 	free(m);

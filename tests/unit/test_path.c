@@ -223,6 +223,25 @@ int main(void)
 	       !path_has_glob("/a/b]") && !path_has_glob("/a/\\[b\\]"),
 	   "one glob definition: * ? [ { start a glob");
 	{
+		/* the scans stop at the right character (a table of specials, not a test each) */
+		const char *g = "/ab/c\\*d/e?f";
+		ok(path_glob_start(g) == g + 10 && path_glob_start("/a\\") == NULL &&
+		       path_glob_start("/a\\\\*") != NULL && path_glob_start("") == NULL &&
+		       path_glob_start("{") != NULL,
+		   "path_glob_start: the first unescaped glob character, none after a lone '\\'");
+		ok(path_glob_error("/plain/path.txt") == NULL &&
+		       path_glob_error("/a/$HOME/b") == NULL &&
+		       path_glob_error("/long/plain/prefix/x}") != NULL &&
+		       path_glob_error("/long/plain/prefix/x[") != NULL &&
+		       path_glob_error("/long/plain/prefix/x\\") != NULL,
+		   "path_glob_error finds an error after a long plain run");
+		char *e = path_escape("/home/plain user/x]"), *f = path_escape("/plain");
+		is_str(e, "/home/plain user/x\\]", "path_escape: a plain run, then ']'");
+		is_str(f, "/plain", "path_escape: a plain path unchanged");
+		free(e);
+		free(f);
+	}
+	{
 		char *e = path_escape("/x/br[1]/a*b?{c}\\d"), *u = e ? path_unescape(e) : NULL;
 		is_str(e, "/x/br\\[1\\]/a\\*b\\?\\{c\\}\\\\d",
 		       "path_escape escapes * ? [ ] { } \\");
