@@ -1,0 +1,43 @@
+#!/bin/sh
+# 0980-boundary-redteam-s12 — the session-12 red team against the boundary, with the shipped
+# policy, as root and as a user. Each attack below failed on the build before:
+# - a refused write's suggestion named a place the host runs code from (`write += /etc/cron.d`
+#   as root, `write += ~/bin`, a directory of $PATH): one line pasted from the hint handed the
+#   sandbox the host's next command. Now no grant is suggested there, and the hint says why.
+. "$(dirname "$0")/lib.sh"
+
+redteam_start redteam12 "the boundary" # HOME and the project under /var/tmp
+
+# --- 1. suggestions: never a grant of a place the host runs code from ---
+hint() { printf '%s\n' "$err" | grep 'sbxsh:   write' | head -n 1; }
+run 'echo x > ~/work/out.txt'
+like "control: a write outside the grants suggests its grant" "$(hint)" 'write \+= ~/work$'
+mkdir -p "$HOME/work"
+run 'echo x > ~/bin/tool'
+unlike "~/bin: no grant suggested" "$(hint)" 'write \+= ~/bin'
+like "~/bin: the hint says why" "$(hint)" 'no grant suggested: ~/bin: the home.s programs'
+mkdir -p "$HOME/tools/cmds" "$H/srv/cmds"
+out=$(PATH="$HOME/tools/cmds:$H/srv/cmds:$PATH" "$SBXSH" -c 'echo x > ~/tools/cmds/ls' 2> "$H/err")
+err=$(cat "$H/err")
+unlike "a directory of \$PATH in the home (~/tools/cmds): no grant suggested" "$(hint)" 'write \+= ~/tools/cmds'
+out=$(PATH="$HOME/tools/cmds:$H/srv/cmds:$PATH" "$SBXSH" -c "echo x > '$H/srv/cmds/ls'" 2> "$H/err")
+err=$(cat "$H/err")
+unlike "a directory of \$PATH elsewhere: no grant suggested" "$(hint)" 'write \+= .*/srv/cmds'
+like "… and the hint says it is on \$PATH" "$(hint)" 'no grant suggested: .*/srv/cmds: a directory on \$PATH'
+mkdir -p "$H/srv/app/bin"
+run "echo x > '$H/srv/app/bin/tool'"
+unlike "a directory named bin elsewhere: no grant suggested" "$(hint)" 'write \+= .*/bin$'
+if is_root; then
+	run 'echo "* * * * * root id" > /etc/cron.d/sbxsh-test-x'
+	absent "root: /etc/cron.d is not written" /etc/cron.d/sbxsh-test-x
+	unlike "root: /etc/cron.d: no grant suggested" "$(hint)" 'write \+= /etc'
+	like "root: the hint says why" "$(hint)" 'no grant suggested: /etc: the system.s configuration'
+	run 'echo x > /usr/local/lib/sbxsh-test-x'
+	unlike "root: /usr/local/lib: no grant suggested" "$(hint)" 'write \+= /usr'
+	run 'echo x > /var/spool/cron/sbxsh-test-x'
+	unlike "root: /var/spool/cron: no grant suggested" "$(hint)" 'write \+= /var/spool/cron'
+	run 'echo x > /var/sbxsh-test-x'
+	unlike "root: /var (which holds /var/spool/cron): no grant of /var" "$(hint)" 'write \+= /var$'
+fi
+
+done_testing
