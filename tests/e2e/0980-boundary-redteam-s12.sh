@@ -4,6 +4,10 @@
 # - a refused write's suggestion named a place the host runs code from (`write += /etc/cron.d`
 #   as root, `write += ~/bin`, a directory of $PATH): one line pasted from the hint handed the
 #   sandbox the host's next command. Now no grant is suggested there, and the hint says why.
+# - a deny_read entry the caller's environment names ($HISTFILE, $GNUPGHOME…) broke or
+#   weakened the sandbox when it named the sandbox itself: HISTFILE=/dev/fd/1 (or
+#   /proc/self/fd/1, /dev/fd, /proc/self) stopped bwrap, /proc and /dev the stage, /dev/shm
+#   made the sandbox's /dev/shm read-only, /usr hid the inner shell, the home hid the project.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam12 "the boundary" # HOME and the project under /var/tmp
@@ -39,5 +43,25 @@ if is_root; then
 	run 'echo x > /var/sbxsh-test-x'
 	unlike "root: /var (which holds /var/spool/cron): no grant of /var" "$(hint)" 'write \+= /var$'
 fi
+
+# --- 2. a caller's environment never breaks or weakens the sandbox ---
+echo project > "$P/f"
+for h in /dev/fd/1 /dev/fd/2 /proc/self/fd/1 /dev/stdout /dev/fd /proc/self /proc /dev /sys /usr \
+	/usr/bin / /tmp /dev/pts "$HOME" "$P"; do
+	out=$(HISTFILE=$h "$SBXSH" -c 'echo ran; ls /usr/bin/env; cat '"'$P/f'" 2> "$H/err" < /dev/null)
+	is "HISTFILE=$h: the sandbox is built and the command runs" "$(printf '%s\n' "$out" | tr '\n' ' ')" \
+		"ran /usr/bin/env project "
+done
+for v in HISTFILE GNUPGHOME XAUTHORITY; do
+	out=$(env "$v=/dev/shm" "$SBXSH" -c 'echo w > /dev/shm/x && cat /dev/shm/x' 2> "$H/err")
+	is "$v=/dev/shm: the sandbox's /dev/shm stays writable" "$out" w
+	out=$(env "$v=/tmp" "$SBXSH" -c 'echo w > /tmp/x && cat /tmp/x' 2> "$H/err")
+	is "$v=/tmp: the sandbox's /tmp stays writable" "$out" w
+done
+# …while what a variable names on the host is still hidden: a file, and a directory of its own
+mkdir -p "$H/gpg" && echo secret-key > "$H/gpg/key" && echo secret-hist > "$H/hist"
+chmod 755 "$H/gpg"
+out=$(GNUPGHOME="$H/gpg" HISTFILE="$H/hist" "$SBXSH" -c "cat '$H/gpg/key' '$H/hist' 2>/dev/null; echo end" 2> "$H/err")
+is "control: \$GNUPGHOME's directory and \$HISTFILE's file stay hidden" "$out" end
 
 done_testing
