@@ -8,6 +8,10 @@
 #   weakened the sandbox when it named the sandbox itself: HISTFILE=/dev/fd/1 (or
 #   /proc/self/fd/1, /dev/fd, /proc/self) stopped bwrap, /proc and /dev the stage, /dev/shm
 #   made the sandbox's /dev/shm read-only, /usr hid the inner shell, the home hid the project.
+# - credential files the default deny_read missed: Modal, RunPod, Twilio CLI, IBM Cloud and
+#   Tencent Cloud CLIs, mount.cifs credential files, ClickHouse's client, MongoDB Atlas CLI,
+#   Fastly, a GitLab runner's and a Buildkite agent's tokens, Syncthing's keys, Borg's key
+#   files, Chef, Puppet's token, Amp's API key.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam12 "the boundary" # HOME and the project under /var/tmp
@@ -63,5 +67,23 @@ mkdir -p "$H/gpg" && echo secret-key > "$H/gpg/key" && echo secret-hist > "$H/hi
 chmod 755 "$H/gpg"
 out=$(GNUPGHOME="$H/gpg" HISTFILE="$H/hist" "$SBXSH" -c "cat '$H/gpg/key' '$H/hist' 2>/dev/null; echo end" 2> "$H/err")
 is "control: \$GNUPGHOME's directory and \$HISTFILE's file stay hidden" "$out" end
+
+# --- 3. credential files the default deny_read missed ---
+creds=".modal.toml .runpod/config.toml .twilio-cli/config.json .bluemix/config.json
+.tccli/default.credential .smbcredentials .cifs-credentials .clickhouse-client/config.xml
+.config/clickhouse-client/config.xml .config/atlascli/config.toml .config/mongocli/config.toml
+.config/fastly/config.toml .gitlab-runner/config.toml .buildkite-agent/buildkite-agent.cfg
+.config/syncthing/key.pem .config/syncthing/config.xml .local/state/syncthing/key.pem
+.config/borg/keys/repo_key .chef/credentials .chef/client.pem .puppetlabs/token
+.local/share/amp/secrets.json"
+for f in $creds; do
+	mkdir -p "$(dirname "$HOME/$f")" && echo "secret-of-$f" > "$HOME/$f"
+done
+mkdir -p "$HOME/.config/goose" && echo goose-config > "$HOME/.config/goose/config.yaml"
+got=$("$SBXSH" -c 'for f in "$@"; do cat ~/"$f" 2>/dev/null; done; cat ~/.config/goose/config.yaml; echo end' sh $creds 2> /dev/null)
+like "control: the command ran, and Goose's config (no secret) stays readable" "$got" '^goose-config$'
+for f in $creds; do
+	unlike "~/$f is hidden" "$got" "^secret-of-$f\$"
+done
 
 done_testing
