@@ -12,6 +12,10 @@
 #   Tencent Cloud CLIs, mount.cifs credential files, ClickHouse's client, MongoDB Atlas CLI,
 #   Fastly, a GitLab runner's and a Buildkite agent's tokens, Syncthing's keys, Borg's key
 #   files, Chef, Puppet's token, Amp's API key.
+# - a host FIFO outside every write grant was opened for writing and written (a read-only
+#   mount does not stop a FIFO's writes; the guard opened it): a command talked to whatever
+#   host process reads it (systemd's initctl FIFO as root, a debugger's vgdb pipe, a media
+#   player's command FIFO) as it may not through a unix socket.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam12 "the boundary" # HOME and the project under /var/tmp
@@ -85,5 +89,34 @@ like "control: the command ran, and Goose's config (no secret) stays readable" "
 for f in $creds; do
 	unlike "~/$f is hidden" "$got" "^secret-of-$f\$"
 done
+
+# --- 4. a host FIFO outside the write grants is not written ---
+mkdir -p "$H/fifo" && mkfifo -m 666 "$H/fifo/f" "$P/own" && chmod 755 "$H/fifo"
+timeout 20 cat "$H/fifo/f" > "$H/fifo.out" 2>&1 &
+reader=$!
+run "echo INJECTED > '$H/fifo/f'; echo rc=\$?"
+like "a FIFO on a read-only mount: the write open fails" "$out" '^rc=[1-9]'
+like "… reported as a write violation" "$err" "write .*/fifo/f"
+cat > "$H/reopen.py" << 'EOF'
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+try:
+    w = os.open("/proc/self/fd/%d" % fd, os.O_WRONLY)
+    os.write(w, b"INJECTED2\n")
+    print("reopened")
+except OSError as e:
+    print("refused", e.strerror)
+EOF
+run "python3 '$H/reopen.py' '$H/fifo/f'"
+like "… nor through a descriptor of it re-opened for writing (/proc/self/fd/N)" "$out" '^refused'
+timeout 5 sh -c "echo end > '$H/fifo/f'" 2> /dev/null
+wait "$reader"
+is "the host's reader got nothing from the sandbox" "$(cat "$H/fifo.out")" end
+timeout 20 cat "$P/own" > "$H/own.out" 2>&1 &
+reader=$!
+run "echo mine > '$P/own'; echo rc=\$?"
+like "control: a FIFO in the project (a write grant) is written" "$out" '^rc=0$'
+wait "$reader"
+is "… and its reader got it" "$(cat "$H/own.out")" mine
 
 done_testing
