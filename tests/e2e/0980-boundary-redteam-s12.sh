@@ -16,6 +16,9 @@
 #   mount does not stop a FIFO's writes; the guard opened it): a command talked to whatever
 #   host process reads it (systemd's initctl FIFO as root, a debugger's vgdb pipe, a media
 #   player's command FIFO) as it may not through a unix socket.
+# - a lease (fcntl F_SETLEASE) on a host file the user owns: while the command ignores SIGIO,
+#   a host program opening that file for writing waits up to lease-break-time (45 s), and
+#   the command learns when the host opens it.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam12 "the boundary" # HOME and the project under /var/tmp
@@ -118,5 +121,20 @@ run "echo mine > '$P/own'; echo rc=\$?"
 like "control: a FIFO in the project (a write grant) is written" "$out" '^rc=0$'
 wait "$reader"
 is "… and its reader got it" "$(cat "$H/own.out")" mine
+
+# --- 5. no lease on a host file ---
+echo data > "$H/leased"
+cat > "$H/lease.py" << 'EOF'
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+try:
+    fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+    print("leased")
+except OSError as e:
+    print("refused", e.strerror)
+EOF
+like "control: the user may take a lease on its own file outside sbxsh" "$(python3 "$H/lease.py" "$H/leased")" '^leased$'
+run "python3 '$H/lease.py' '$H/leased'"
+like "a lease on a host file is refused" "$out" '^refused Operation not permitted$'
 
 done_testing
