@@ -16,6 +16,8 @@ struct pol_value {
 	unsigned hash; /* of value (shell/profile.c list_add: a list's duplicates found by it) */
 	bool absent;   /* a path the resolver's lstat just found missing (path_canon_absent): the
 			* plan made right after it skips its own lstat; false when not known */
+	bool var;      /* a $VARIABLE's value named it (the caller's environment), no literal
+			* of the policy did (platform/linux/mounts.c var_names_sandbox) */
 };
 
 struct pol_list {

@@ -909,11 +909,106 @@ static void no_grant(const struct judge_ctx *c, const struct verdict *v, const c
 			 rule, origin(c, v->rule, o, sizeof(o)));
 }
 
+/* Where the host runs code from: the system's programs, libraries and configuration (cron,
+ * systemd units, profile.d, sudoers, ld.so.preload: as root each runs what is written there),
+ * the home's programs, and below, every directory of $PATH. */
+static const struct {
+	const char *dir, *why;
+} code_dirs[] = {
+    {"/etc", "the system's configuration: cron, systemd, profile.d, sudoers and ld.so.preload "
+	     "run what is written there"},
+    {"/usr", "the system's programs and libraries"},
+    {"/bin", "the system's programs"},
+    {"/sbin", "the system's programs"},
+    {"/lib", "the system's libraries"},
+    {"/lib32", "the system's libraries"},
+    {"/lib64", "the system's libraries"},
+    {"/libx32", "the system's libraries"},
+    {"/boot", "the kernel and its boot loader"},
+    {"/var/spool/cron", "crontabs"},
+    {"/var/spool/at", "at jobs"},
+    {"/var/lib/dpkg", "the package manager's scripts"},
+    {"/run/systemd", "systemd's transient units"},
+};
+
+/* A grant of g hands the sandbox x: g at or below x, or above it where no mandatory deny holds
+ * x whatever the grants (~/.local/bin; with the guard, a directory of $PATH in the home). */
+static bool hands(const struct judge_ctx *c, const char *g, const char *x)
+{
+	bool gc;
+
+	return under(g, x) || (under(x, g) && !mandatory_of(c, x, &gc));
+}
+
+/* Whether a grant of g (a host path) hands the sandbox a place the host runs code from: g at,
+ * below or above one. The reason into buf ("~/bin: a directory on $PATH") and true. A
+ * directory of $PATH in the project (already granted) or a virtualenv's or conda
+ * environment's bin (its package manager installs there) does not count, as for the guard. */
+static bool runs_code(const struct judge_ctx *c, const char *g, char *buf, size_t n)
+{
+	const char *path = getenv("PATH"), *last = strrchr(g, '/');
+	char d[PATH_MAX], td[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(code_dirs) / sizeof(code_dirs[0]); i++)
+		if (hands(c, g, code_dirs[i].dir)) {
+			snprintf(buf, n, "%s: %s", code_dirs[i].dir, code_dirs[i].why);
+			return true;
+		}
+	for (int k = 0; c->home && k < 2; k++) {
+		snprintf(d, sizeof(d), "%s/%s", c->home, k ? ".local/bin" : "bin");
+		if (hands(c, g, d)) {
+			snprintf(buf, n, "%s: the home's programs",
+				 judge_tilde(c->home, d, td, sizeof(td)));
+			return true;
+		}
+	}
+	for (const char *s = path; s && *s; s += *s == ':') {
+		size_t l = strcspn(s, ":");
+		bool own = false;
+
+		if (s[0] == '/' && l < sizeof(d)) {
+			snprintf(d, sizeof(d), "%.*s", (int)l, s);
+			while (strlen(d) > 1 && d[strlen(d) - 1] == '/')
+				d[strlen(d) - 1] = '\0';
+			own = c->prof && c->prof->root && under(d, c->prof->root);
+			for (int k = 0; !own && c->exists && k < 2; k++)
+				own = snprintf(td, sizeof(td), "%s/../%s", d,
+					       k ? "conda-meta" : "pyvenv.cfg") < (int)sizeof(td) &&
+				      c->exists(td, c->arg);
+			if (!own && hands(c, g, d)) {
+				snprintf(buf, n, "%s: a directory on $PATH",
+					 judge_tilde(c->home, d, td, sizeof(td)));
+				return true;
+			}
+		}
+		s += l;
+	}
+	/* a bin or sbin anywhere (another user's ~/bin, /srv/app/bin): programs someone runs */
+	if (last && (strcmp(last, "/bin") == 0 || strcmp(last, "/sbin") == 0)) {
+		snprintf(buf, n, "%s: a directory of programs",
+			 judge_tilde(c->home, g, td, sizeof(td)));
+		return true;
+	}
+	return false;
+}
+
+/* No grant suggested for g: why, and what to do instead. */
+static void no_code_grant(const char *why, char *buf, size_t n)
+{
+	snprintf(buf, n,
+		 "no grant suggested: %s. A command that may write there runs its code outside "
+		 "the sandbox the next time the host starts it; make this change outside sbxsh "
+		 "(have the command write it in the project, read it, and copy it there yourself)",
+		 why);
+}
+
 static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, const char *where,
 			   char *buf, size_t n)
 {
 	char d[PATH_MAX], td[PATH_MAX], rv[PATH_MAX], o[PATH_MAX];
 	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
+
+	char why[PATH_MAX + 200];
 
 	dir_of(v->path, d, sizeof(d));
 	judge_policy_path(c->home, d, td, sizeof(td));
@@ -931,13 +1026,34 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 			 v->mandatory, where);
 		break;
 	case VW_HOME: {
-		char e[PATH_MAX];
+		char e[PATH_MAX], eh[PATH_MAX + 8];
 		const char *s = td + 2, *sl = strchr(s, '/');
 
 		/* ~/.entry: the first component below home */
 		snprintf(e, sizeof(e), "~/%.*s", sl ? (int)(sl - s) : (int)strlen(s), s);
-		if (strcmp(td, "~") == 0)
+		if (strcmp(td, "~") == 0) {
 			judge_tilde(c->home, v->path, e, sizeof(e));
+			snprintf(eh, sizeof(eh), "%s", v->path);
+		} else {
+			size_t hl = strlen(c->home);
+
+			snprintf(eh, sizeof(eh), "%.*s", (int)(hl + 1 + strcspn(d + hl + 1, "/")),
+				 d);
+		}
+		/* the dot-entry holds a place the host runs code from: the shallowest directory
+		 * on the way to the one written in that holds none (a grant below the dot-entry
+		 * lifts the rule as well) */
+		while (runs_code(c, eh, why, sizeof(why))) {
+			size_t l = strlen(eh);
+
+			if (strcmp(td, "~") == 0 || !under(d, eh) || strcmp(d, eh) == 0) {
+				no_code_grant(why, buf, n);
+				goto done;
+			}
+			snprintf(eh + l, sizeof(eh) - l, "%.*s", (int)strcspn(d + l + 1, "/") + 1,
+				 d + l);
+			judge_policy_path(c->home, eh, e, sizeof(e));
+		}
 		snprintf(buf, n,
 			 "the home rule: a grant of ~ never covers ~/.* or ~/bin; to allow: %s: "
 			 "write += %s",
@@ -945,7 +1061,10 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 		break;
 	}
 	case VW_DENY_WRITE:
-		if (v->rule && depth_of(d) > depth_of(v->rule->value))
+		if (v->rule && depth_of(d) > depth_of(v->rule->value) &&
+		    runs_code(c, d, why, sizeof(why)))
+			no_code_grant(why, buf, n);
+		else if (v->rule && depth_of(d) > depth_of(v->rule->value))
 			snprintf(buf, n,
 				 "read-only by deny_write %s (%s); to allow: %s: write += %s", rule,
 				 origin(c, v->rule, o, sizeof(o)), where, td);
@@ -1016,8 +1135,13 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 		no_grant(c, v, rule, buf, n);
 		break;
 	default:
-		if (!c->prof->root && c->prof->no_project && c->prof->cwd &&
-		    under(v->path, c->prof->cwd) && strcmp(c->prof->cwd, "/") != 0) {
+		if (runs_code(c,
+			      strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0) ? v->path
+											  : d,
+			      why, sizeof(why)))
+			no_code_grant(why, buf, n);
+		else if (!c->prof->root && c->prof->no_project && c->prof->cwd &&
+			 under(v->path, c->prof->cwd) && strcmp(c->prof->cwd, "/") != 0) {
 			/* no project: the line that makes the cwd one */
 			const char *np = c->prof->no_project, *tail = strstr(np, "] write = .");
 			char f[PATH_MAX];
@@ -1039,6 +1163,7 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 		}
 		break;
 	}
+done:
 	return buf;
 }
 

@@ -65,12 +65,15 @@ static unsigned *list_slot(struct pol_list *l, const char *v, unsigned h, bool *
 }
 
 /* Adds v (taking it: freed on a duplicate or an error) unless l holds it already. */
-static int list_add_owned(struct pol_list *l, char *v, const char *file, unsigned line, bool absent)
+static int list_add_owned(struct pol_list *l, char *v, const char *file, unsigned line, bool absent,
+			  bool var)
 {
 	unsigned h = value_hash(v);
 	bool oom = false;
 	unsigned *slot = list_slot(l, v, h, &oom);
 
+	if (slot && *slot && !var) /* a literal names it too: not the environment's alone */
+		l->v[*slot - 1].var = false;
 	if (!slot || *slot) {
 		free(v);
 		return oom ? -ENOMEM : 0;
@@ -81,7 +84,7 @@ static int list_add_owned(struct pol_list *l, char *v, const char *file, unsigne
 		return -ENOMEM;
 	}
 	l->v = nv;
-	l->v[l->n++] = (struct pol_value){v, file, line, h, absent};
+	l->v[l->n++] = (struct pol_value){v, file, line, h, absent, var};
 	*slot = (unsigned)l->n;
 	l->ixn = l->n;
 	return 0;
@@ -90,7 +93,7 @@ static int list_add_owned(struct pol_list *l, char *v, const char *file, unsigne
 static int list_add(struct pol_list *l, const char *v, const char *file, unsigned line)
 {
 	char *c = strdup(v);
-	return c ? list_add_owned(l, c, file, line, false) : -ENOMEM;
+	return c ? list_add_owned(l, c, file, line, false, false) : -ENOMEM;
 }
 
 static void list_remove_at(struct pol_list *l, size_t i)
@@ -594,7 +597,7 @@ static int apply_token(struct rstate *st, const struct pol_op *op, struct pol_li
 			list_del(l, v, op->key == K_ENV_SET);
 			free(v);
 		} else {
-			r = list_add_owned(l, v, op->file, op->line, absent);
+			r = list_add_owned(l, v, op->file, op->line, absent, tok[0] == '$');
 		}
 	}
 	return r;

@@ -1361,6 +1361,22 @@ out:
 	return r;
 }
 
+/* A FIFO on a mount the sandbox has read-only is not opened for writing (the command's own
+ * open is refused there, EROFS; the guard's was not): what is written reaches whatever host
+ * process reads it (systemd's initctl FIFO as root, a debugger's vgdb pipe, a player's
+ * command FIFO) as a unix socket's would. fd: the FIFO (O_PATH will do). -EROFS, 0, or
+ * -errno. */
+static int fifo_read_only(int fd, const struct stat *st, bool wr)
+{
+	struct statvfs sv;
+
+	if (!wr || !S_ISFIFO(st->st_mode))
+		return 0;
+	if (fstatvfs(fd, &sv) < 0)
+		return -errno;
+	return (sv.f_flag & ST_RDONLY) ? -EROFS : 0;
+}
+
 /* One of the command's own descriptors re-opened (/proc/self/fd/N): through our own
  * /proc/thread-self/fd, never the sandbox's procfs, and not for writing a protected file. */
 static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *ans,
@@ -1403,6 +1419,9 @@ static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *
 		r = -GUARD_REFUSED;
 		goto out;
 	}
+	if ((r = fifo_read_only(ofd, &st, (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))) <
+	    0)
+		goto out;
 	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
 		r = fifo_open_for(x, -1, NULL, ofd, flags, ans);
 		ofd = -1; /* taken */
@@ -1596,6 +1615,15 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 				   create_own(x, f.real, &st, ref))) {
 				r = -GUARD_REFUSED;
 				goto out;
+			}
+			if (wr && S_ISFIFO(st.st_mode)) {
+				int pf = openat(f.pfd, f.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+				r = pf < 0 ? -errno : fifo_read_only(pf, &st, wr);
+				if (pf >= 0)
+					close(pf);
+				if (r < 0)
+					goto out;
 			}
 		} else {
 			if (!(fl & O_CREAT)) {

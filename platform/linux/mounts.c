@@ -783,10 +783,11 @@ static int add_git_links(struct plan *pl)
 }
 
 /* One existing deny hit: hidden (K_HIDE, unless the kernel already closes it) or read-only.
- * A device or a link in /dev is not hidden: the sandbox's /dev is its own (bwrap's --dev), so
- * it hid no host file, only the sandbox's own device: HISTFILE=/dev/null (history off) made
- * /dev/null an empty read-only file, HISTFILE=/dev/stdout stopped bwrap. (A file or directory
- * there may be the host's, a grant's bind of /dev/shm: hidden.) */
+ * (A $VARIABLE's value: var_names_sandbox first.) A device or a link in /dev is not hidden: the
+ * sandbox's /dev is its own (bwrap's --dev), so it hid no host file, only the sandbox's own device:
+ * HISTFILE=/dev/null (history off) made /dev/null an empty read-only file, HISTFILE=/dev/stdout
+ * stopped bwrap. (A file or directory there may be the host's, a grant's bind of /dev/shm: hidden.)
+ */
 static int add_deny_hit(struct plan *pl, const char *path, enum kind k)
 {
 	struct stat st;
@@ -801,7 +802,52 @@ static int add_deny_hit(struct plan *pl, const char *path, enum kind k)
 	return 0;
 }
 
-static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
+/* path is one of dirs, or holds one. */
+static bool holds_any(const char *path, const char *const *dirs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (dirs[i] && canon_under(dirs[i], path))
+			return true;
+	return false;
+}
+
+/* A deny_read value a $VARIABLE named (the caller's environment: $HISTFILE, $GNUPGHOME…) that
+ * names the sandbox itself, not a credential of the host's: not hidden. A caller's
+ * environment never breaks or weakens the sandbox: HISTFILE=/dev/fd/1 (the front end's
+ * /proc/PID/fd/1) stopped bwrap, HISTFILE=/dev/shm made the sandbox's /dev/shm read-only,
+ * HISTFILE=/proc or /dev stopped the stage, HISTFILE=/usr hid the inner shell. So: a path
+ * in a file system the sandbox makes its own (/proc, /sys, /dev, the private /tmp), but
+ * inside a write grant (a host directory bound there); and a directory that is / or a
+ * top-level one, one of the system's programs and libraries, or that is or holds the home,
+ * the cwd, the project or a write grant. */
+static bool var_names_sandbox(const struct plan *pl, const struct sandbox_req *p,
+			      const struct sandbox_ctx *c, const char *path, const struct stat *st)
+{
+	static const char *const own[] = {"/proc", "/sys", "/dev"};
+	static const char *const sys[] = {"/usr",   "/bin",   "/sbin",	"/lib",
+					  "/lib32", "/lib64", "/libx32"};
+	const char *mine[] = {c->home, p->cwd, p->root};
+
+	if (!in_writes_(pl, path)) {
+		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+			if (canon_under(path, own[i]))
+				return true;
+		if (p->tmp_private && canon_under(path, "/tmp"))
+			return true;
+	}
+	if (!S_ISDIR(st->st_mode))
+		return false;
+	if (!strchr(path + 1, '/'))
+		return true; /* / or a top-level directory */
+	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+		if (canon_under(path, sys[i]))
+			return true;
+	return holds_any(path, mine, sizeof(mine) / sizeof(mine[0])) ||
+	       holds_any(path, (const char *const *)pl->writes.v, pl->writes.n);
+}
+
+static int add_denies(struct plan *pl, const struct sandbox_req *p, const struct sandbox_ctx *c,
+		      const struct pol_list *l, enum kind k)
 {
 	int r = 0;
 
@@ -813,6 +859,13 @@ static int add_denies(struct plan *pl, const struct pol_list *l, enum kind k)
 			continue;
 		if (!has_glob(v->value)) {
 			char *lit = unescape(v->value);
+			struct stat st;
+
+			if (lit && v->var && k == K_HIDE &&
+			    (lstat(lit, &st) < 0 || var_names_sandbox(pl, p, c, lit, &st))) {
+				free(lit);
+				continue;
+			}
 			r = lit ? add_deny_hit(pl, lit, k) : -ENOMEM;
 			free(lit);
 			continue;
@@ -1891,9 +1944,9 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 	if (r == 0)
 		r = add_git_links(&pl);
 	if (r == 0)
-		r = add_denies(&pl, &p->deny_read, K_HIDE);
+		r = add_denies(&pl, p, c, &p->deny_read, K_HIDE);
 	if (r == 0)
-		r = add_denies(&pl, &p->deny_write, K_RO);
+		r = add_denies(&pl, p, c, &p->deny_write, K_RO);
 	if (r == 0)
 		r = add_mandatory(&pl, p, c);
 	if (r == 0)

@@ -23,6 +23,7 @@
 #include "platform/linux/notify.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <sched.h>
@@ -105,6 +106,11 @@ static const struct rule rules[] = {
     R2("socket", EPERM, LOW32(0, AF_NETLINK), GE64(2, NETLINK_SOCK_DIAG + 1)),
     R2("socket", EPERM, LOW32(0, AF_NETLINK), LOW32M(2, 0xfffffffeUL, 2)), /* 2, 3 */
     R2("socket", EPERM, LOW32(0, AF_NETLINK), LOW32(2, 1)),
+    /* A lease on a file it can open (the user's own, outside every grant too): while it
+     * ignores SIGIO, a host program opening that file for writing waits up to
+     * lease-break-time (45 s), and the holder learns when the host opens it */
+    R1("fcntl", R_ALL, EPERM, LOW32(1, F_SETLEASE)),
+    R1("fcntl64", R_ALL, EPERM, LOW32(1, F_SETLEASE)),
     /* i386's multiplexed socket(): its family is in memory (direct socket() is filtered) */
     R1("socketcall", R_COMPAT, EPERM, EQ(0, SYS_SOCKET)),
     R1("socketcall", R_COMPAT, EPERM, EQ(0, SYS_SOCKETPAIR)),

@@ -319,6 +319,39 @@ static void test_ioctls(const struct prog *p)
 	       p->what);
 }
 
+/* fcntl(F_SETLEASE) refused on each ABI (fcntl, and i386's fcntl64), other commands not. */
+static void test_leases(const struct prog *p)
+{
+	static const struct {
+		uint32_t arch;
+		int nr;
+		bool wide;
+	} calls[] = {{AUDIT_ARCH_X86_64, 72, true},
+		     {AUDIT_ARCH_I386, 55, false},
+		     {AUDIT_ARCH_I386, 221, false}};
+	static const uint64_t allowed[] = {1 /* F_GETFD */,
+					   3 /* F_GETFL */,
+					   4 /* F_SETFL */,
+					   6 /* F_SETLK */,
+					   7 /* F_SETLKW */,
+					   1025 /* F_GETLEASE */,
+					   1026 /* F_NOTIFY */};
+	unsigned bad = 0;
+
+	for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
+		bad +=
+		    run(p->p, calls[c].arch, calls[c].nr, 3, 1024 /* F_SETLEASE */, 0) != RET_EPERM;
+		bad += calls[c].wide && run(p->p, calls[c].arch, calls[c].nr, 3,
+					    1024 | 0xabcd00000000ULL, 0) != RET_EPERM;
+		for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+			bad += run(p->p, calls[c].arch, calls[c].nr, 3, allowed[i], 0) != RET_ALLOW;
+	}
+	is_int(bad, 0,
+	       "%s: fcntl(F_SETLEASE) refused on each ABI (also with high bits), other "
+	       "fcntl commands not",
+	       p->what);
+}
+
 /* The monitor answers EPERM to what its table cannot map: nothing a notify program hands it
  * may be outside the table. */
 static void test_notified_mapped(const struct prog *p)
@@ -475,6 +508,7 @@ int main(void)
 		test_families(&p[i]);
 		test_socketcall(&p[i]);
 		test_ioctls(&p[i]);
+		test_leases(&p[i]);
 		if (p[i].p != &filters_main[0] && p[i].p != &filters_main[1])
 			test_notified_mapped(&p[i]);
 	}
