@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0980-boundary-redteam-s12 — the session-12 red team against the boundary, with the shipped
+# 0985-boundary-redteam-s12 — the session-12 red team against the boundary, with the shipped
 # policy, as root and as a user. Each attack below failed on the build before:
 # - a refused write's suggestion named a place the host runs code from (`write += /etc/cron.d`
 #   as root, `write += ~/bin`, a directory of $PATH): one line pasted from the hint handed the
