@@ -1134,6 +1134,18 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 	case VW_SYSTEM:
 		no_grant(c, v, rule, buf, n);
 		break;
+	case VW_DENY_READ: /* at or below what a deny_read hides (the guard's refusal) */
+		if (v->rule && deny_origin(c, v->rule) != VW_DENY_READ) {
+			struct verdict w = *v;
+
+			w.why = deny_origin(c, v->rule);
+			no_grant(c, &w, rule, buf, n);
+		} else
+			snprintf(buf, n,
+				 "hidden by deny_read %s (%s): nothing is written where it hides; "
+				 "to allow it, remove it there: deny_read -= %s",
+				 rule, origin(c, v->rule, o, sizeof(o)), rule);
+		break;
 	default:
 		if (runs_code(c,
 			      strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0) ? v->path

@@ -767,7 +767,17 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 	for (size_t i = 0; ref->hit->lift == MAND_DENY_WRITE && i < m->holds.n; i++)
 		if (ref->hit->rule == m->holds.v[i]) { /* the path, or a directory holding it */
 			bool word = !m->hold_read[i] && m->hold_of[i];
+			/* at or below what a deny_read hides: that line's, which lifts it */
+			bool hid = m->hold_read[i] && m->hold_of[i] &&
+				   path_under(ref->path, m->holds.v[i]);
+
 			v.why = word ? VW_DENY_WRITE : VW_MANDATORY;
+			if (hid) {
+				v.why = VW_DENY_READ;
+				v.rule = m->hold_of[i];
+				v.mandatory = NULL;
+				break;
+			}
 			v.mandatory =
 			    word ? NULL
 			    : m->hold_read[i]

@@ -137,4 +137,17 @@ like "control: the user may take a lease on its own file outside sbxsh" "$(pytho
 run "python3 '$H/lease.py' '$H/leased'"
 like "a lease on a host file is refused" "$out" '^refused Operation not permitted$'
 
+# --- 6. a write below a deny_read inside a write grant: the hint names the deny_read ---
+mkdir -p "$P/sdir"
+echo secret > "$P/sdir/key"
+user_policy "[default]
+network = none
+[dir $P]
+deny_read += ./sdir"
+run 'cat sdir/key; echo x > sdir/k'
+unlike "control: the deny_read hides sdir" "$out" secret
+absent "… and the write below it does not land" "$P/sdir/k"
+unlike "a write below a deny_read is not taken for a grant that matched nothing" "$err" 'matched nothing'
+like "… the hint names the deny_read and its line" "$err" 'write .*sdir/k .*hidden by deny_read .*sdir \(~/.config/sbxsh/sbxsh.ini:4\): nothing is written where it hides; to allow it, remove it there: deny_read -= '
+
 done_testing
