@@ -43,6 +43,11 @@
 	X(".lfsconfig")                                                                            \
 	X(".hgrc")                                                                                 \
 	X(".hgsub")                                                                                \
+	/* Fossil's checkout database (it names the repository whose settings run commands:        \
+	 * ssh-command, editor, hooks) and SQLite's journals (a hot one is played back into it) */ \
+	X(".fslckout")                                                                             \
+	X(".fslckout-journal")                                                                     \
+	X(".fslckout-wal")                                                                         \
 	/* what git's hook managers run at the host's next commit */                               \
 	X(".pre-commit-config.yaml")                                                               \
 	X(".husky")                                                                                \
@@ -96,8 +101,14 @@ static const char *const names[] = {ANY_NAMES(STR)};
  * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
 static const char *const file_names[] = {".env"};
 
-/* As file_names, without the dot every other name has: irb's rc files after ./.irbrc. */
-static const char *const bare_file_names[] = {"irb.rc", "_irbrc"};
+/* As file_names, without the dot every other name has: irb's rc files after ./.irbrc;
+ * rustup's toolchain files (`[toolchain] path = DIR` runs DIR/bin/rustc, cargo… for every
+ * rustup proxy started there or below: a prompt's `rustc --version` at the next prompt). */
+static const char *const bare_file_names[] = {"irb.rc", "_irbrc", "rust-toolchain",
+					      "rust-toolchain.toml"};
+
+/* As names, without the dot: Fossil's other name for its checkout database (.fslckout). */
+static const char *const bare_names[] = {"_FOSSIL_", "_FOSSIL_-journal", "_FOSSIL_-wal"};
 
 /* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
  * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
@@ -115,6 +126,7 @@ static const char *const file_globs[] = {"mise.toml",	     "mise.*.toml",
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
     ANY_NAMES(STR) /* then the two-level ones */
+    "_FOSSIL_",
     ".claude/commands",
     ".claude/agents",
     ".claude/hooks",
@@ -667,6 +679,64 @@ static int jj_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
 	return 0;
 }
 
+/* The other version-control systems' repository directories, the way .hg is treated: what in
+ * them runs code at the host's next command there. Sapling: .sl/config (hooks, extensions),
+ * sharedpath (another repository's), hgrc; in a git-backed checkout .git/sl/config. Pijul:
+ * .pijul/config ([hooks]), .pijul/hooks/ (older versions run its files), and what approves the
+ * shared hooks of pijul.toml (kept in .pijul/: any name there with "hook" in it). Darcs:
+ * _darcs/prefs/defaults (any command's posthook/prehook), _darcs/prefs/prefs (setpref's test
+ * and predist commands); prefs/ itself is never renamed, removed or replaced. The directory
+ * itself is never removed, renamed or made a file or a link; the rest (stores, patches, the
+ * pristine, prefs/repos) stays writable. */
+static int vcs_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
+{
+	static const struct {
+		const char *dir, *sub; /* sub: a directory below dir held as dir is, or NULL */
+		const char *files[3];  /* held below dir (or sub) */
+		const char *rule;
+	} v[] = {
+	    {".sl",
+	     NULL,
+	     {"config", "sharedpath", "hgrc"},
+	     ".sl/{config,sharedpath,hgrc} (Sapling)"},
+	    {"sl", NULL, {"config", NULL, NULL}, ".git/sl/config (Sapling)"},
+	    {".pijul", NULL, {"config", "hooks", NULL}, ".pijul/{config,hooks,*hook*} (Pijul)"},
+	    {"_darcs",
+	     "prefs",
+	     {"defaults", "prefs", NULL},
+	     "_darcs/prefs/{defaults,prefs} (Darcs)"},
+	};
+
+	for (size_t i = 0; i < c->n; i++) {
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+			size_t j = i + 1;
+
+			if (!eq(c, i, v[k].dir))
+				continue;
+			/* Sapling's directory in a git one: .git/sl */
+			if (v[k].dir[0] == 's' && (i == 0 || !eq(c, i - 1, ".git")))
+				continue;
+			if (i + 1 == c->n)
+				return op == MAND_MKDIR ? 0 : hit_(h, MAND_NEVER, v[k].rule);
+			if (v[k].sub) {
+				if (!eq(c, j, v[k].sub))
+					continue;
+				if (++j == c->n)
+					return op == MAND_MKDIR ? 0
+								: hit_(h, MAND_NEVER, v[k].rule);
+			}
+			if (j + 1 > c->n)
+				continue;
+			for (size_t f = 0; f < 3 && v[k].files[f]; f++)
+				if (eq(c, j, v[k].files[f]))
+					return hit_(h, MAND_NEVER, v[k].rule);
+			if (v[k].dir[1] == 'p' && memmem(c->p[j], c->len[j], "hook", 4))
+				return hit_(h, MAND_NEVER, v[k].rule);
+		}
+	}
+	return 0;
+}
+
 /* sbxsh's policy as this command was started with (mand_ctx.policy): at or below one, a
  * directory holding one renamed or removed. The recovery shell's directory is left alone. */
 static int policy_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
@@ -980,6 +1050,9 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 				if (i + 1 == c.n && op != MAND_MKDIR &&
 				    eq(&c, i, bare_file_names[k]))
 					return hit_(h, MAND_NEVER, bare_file_names[k]);
+			for (size_t k = 0; k < N(bare_names); k++)
+				if (eq(&c, i, bare_names[k]))
+					return hit_(h, MAND_NEVER, bare_names[k]);
 			continue; /* every other name starts with a dot */
 		}
 		for (size_t k = 0; k < N(names); k++)
@@ -1039,7 +1112,7 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (op == MAND_REMOVE && holds_gitdir(x, path))
 		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
 	if ((r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0 ||
-	    (r = jj_rule(&c, op, h)) != 0)
+	    (r = jj_rule(&c, op, h)) != 0 || (r = vcs_rule(&c, op, h)) != 0)
 		return r;
 	if (x->home && (hb = below(path, x->home)) >= 0 &&
 	    (r = home_rule(x, path, &c, (size_t)hb, op, h)) != 0)

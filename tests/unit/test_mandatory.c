@@ -477,6 +477,32 @@ static void test_gaps(void)
 	DENY(H "/proj/.jj", MAND_REMOVE, MAND_NEVER, "the repository renamed away");
 	DENY(H "/proj/.jj", MAND_LINK, MAND_NEVER, "a link named .jj");
 	ALLOW(H "/proj/.jj", MAND_MKDIR, "jj git init");
+	/* Sapling, Pijul, Darcs, Fossil: what runs code at the host's next command */
+	DENY(H "/proj/.sl/config", MAND_WRITE, MAND_NEVER, "Sapling's repository config");
+	DENY("/srv/x/a/b/.sl/sharedpath", MAND_WRITE, MAND_NEVER, "… its sharedpath, anywhere");
+	DENY(H "/proj/.git/sl/config", MAND_WRITE, MAND_NEVER, "… in a git-backed checkout");
+	DENY(H "/proj/.sl", MAND_DIR_TO, MAND_NEVER, "… a directory moved in as .sl");
+	DENY(H "/proj/.sl", MAND_REMOVE, MAND_NEVER, "… .sl renamed away");
+	ALLOW(H "/proj/.sl", MAND_MKDIR, "sl init");
+	ALLOW(H "/proj/.sl/store/data/f.i", MAND_WRITE, "what sl commit writes");
+	ALLOW(H "/proj/sl/config", MAND_WRITE, "sl/ outside a .git");
+	DENY(H "/proj/.pijul/config", MAND_WRITE, MAND_NEVER, "Pijul's config ([hooks])");
+	DENY(H "/proj/.pijul/hooks/record", MAND_WRITE, MAND_NEVER, "… its hooks/");
+	DENY(H "/proj/.pijul/shared-hooks-approved", MAND_WRITE, MAND_NEVER, "… a hook approval");
+	ALLOW(H "/proj/.pijul/pristine/db", MAND_WRITE, "what pijul record writes");
+	DENY(H "/proj/_darcs/prefs/defaults", MAND_WRITE, MAND_NEVER, "Darcs' posthooks");
+	DENY(H "/proj/a/_darcs/prefs/prefs", MAND_WRITE, MAND_NEVER, "… setpref's test command");
+	DENY(H "/proj/_darcs/prefs", MAND_DIR_TO, MAND_NEVER, "… prefs/ moved in");
+	DENY(H "/proj/_darcs", MAND_REMOVE, MAND_NEVER, "… _darcs renamed away");
+	ALLOW(H "/proj/_darcs/prefs/repos", MAND_WRITE, "what darcs pull writes");
+	ALLOW(H "/proj/_darcs/patches/x", MAND_WRITE, "what darcs record writes");
+	DENY(H "/proj/.fslckout", MAND_WRITE, MAND_NEVER, "Fossil's checkout database");
+	DENY(H "/proj/a/b/_FOSSIL_", MAND_WRITE, MAND_NEVER, "… its other name");
+	DENY(H "/proj/.fslckout-journal", MAND_WRITE, MAND_NEVER, "… a hot journal");
+	ALLOW(H "/proj/fslckout", MAND_WRITE, "a name without the dot");
+	DENY(H "/proj/rust-toolchain.toml", MAND_WRITE, MAND_NEVER, "rustup's toolchain file");
+	DENY(H "/proj/a/b/rust-toolchain", MAND_LINK, MAND_NEVER, "… the older name, deeper");
+	ALLOW(H "/proj/rust-toolchain.txt", MAND_WRITE, "another name");
 	ALLOW(H "/proj/.jj/repo", MAND_MKDIR, "… its repo/");
 	ALLOW(H "/proj/.jj/repo/op_store/operations/ab", MAND_WRITE,
 	      "what jj writes in normal work");
