@@ -37,6 +37,8 @@ enum guard_op {
 #define GUARD_X_REMOVE	 0x1u /* removexattr */
 #define GUARD_X_NOFOLLOW 0x2u /* lsetxattr, lremovexattr */
 #define GUARD_X_FD	 0x4u /* fsetxattr, fremovexattr: dirfd is the descriptor */
+/* GOP_CHMOD's flags beside AT_*: fchmod itself (an O_PATH descriptor answers EBADF) */
+#define GUARD_FCHMOD 0x40000000u
 
 /* One call, as the command made it (the strings are the front end's copies). */
 struct guard_call {
