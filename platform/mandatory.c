@@ -79,8 +79,9 @@
 	/* REPLs and pdb run a file of the current directory at start, with no trust, before any   \
 	 * of the project's code: pdb ./.pdbrc, irb the first of ./.irbrc ./irb.rc ./_irbrc (when  \
 	 * the home has none), Pry ./.pryrc, R ./.Rprofile (./.Renviron: R_PROFILE_USER, R_LIBS),  \
-	 * GHCi ./.ghci, Octave ./.octaverc */                                                     \
+	 * GHCi ./.ghci, Octave ./.octaverc, perl -d ./.perldb */                                  \
 	X(".pdbrc")                                                                                \
+	X(".perldb")                                                                               \
 	X(".irbrc")                                                                                \
 	X(".pryrc")                                                                                \
 	X(".Rprofile")                                                                             \

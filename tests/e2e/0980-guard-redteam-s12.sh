@@ -217,4 +217,23 @@ else
 fi
 rm -rf "$P/tc" "$P/a" "$P/rust-toolchain.txt" "$P/rust-toolchain"
 
+# --- the Perl debugger's ./.perldb: `perl -d` runs it at start (after checking that the user
+# owns it and no one else may write it: true of what a command made), as pdb runs ./.pdbrc
+mkdir -p "$P/a/b"
+run 'echo "system(q{touch '"$H"'/pwned-perldb});" > .perldb; cp .perldb a/b/.perldb; echo x > perldb.txt'
+absent "the project's .perldb is not made (perl -d runs it at start)" "$P/.perldb"
+absent "… nor a/b/.perldb" "$P/a/b/.perldb"
+present "… control: perldb.txt is made" "$P/perldb.txt"
+if command -v perl > /dev/null 2>&1; then
+	(cd "$P" && echo q | timeout 20 perl -d -e 1 > /dev/null 2>&1)
+	absent "… the host's next perl -d in the project runs nothing planted" "$H/pwned-perldb"
+	echo "system(q{touch $H/ok-perldb});" > "$P/.perldb"
+	chmod 644 "$P/.perldb"
+	(cd "$P" && echo q | timeout 20 perl -d -e 1 > /dev/null 2>&1)
+	present "… control: the host's perl -d runs a .perldb the user made" "$H/ok-perldb"
+else
+	skip "the host's perl -d runs nothing planted" "no perl here"
+fi
+rm -rf "$P/.perldb" "$P/a" "$P/perldb.txt" "$H/ok-perldb" "$H/pwned-perldb"
+
 done_testing
