@@ -419,6 +419,10 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 		return hit_(h, MAND_NEVER, ".git/config.worktree");
 	if (eq(c, from, "commondir"))
 		return hit_(h, MAND_NEVER, ".git/commondir");
+	/* Sapling in a git checkout keeps its config (hooks, extensions) in the git directory's
+	 * sl/; sl itself is made, never replaced (a directory moved there would bring one) */
+	if (eq(c, from, "sl") && (n == 1 ? op != MAND_MKDIR : eq(c, from + 1, "config")))
+		return hit_(h, MAND_NEVER, ".git/sl/config (Sapling)");
 	/* lefthook clones a lefthook.yml's remotes: here and its installed hook runs their configs
 	 * and scripts at the next commit; info itself is not removed or replaced (a directory
 	 * moved there would bring one) */
@@ -682,7 +686,7 @@ static int jj_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
 
 /* The other version-control systems' repository directories, the way .hg is treated: what in
  * them runs code at the host's next command there. Sapling: .sl/config (hooks, extensions),
- * sharedpath (another repository's), hgrc; in a git-backed checkout .git/sl/config. Pijul:
+ * sharedpath (another repository's), hgrc (in a git-backed checkout: in_gitdir). Pijul:
  * .pijul/config ([hooks]), .pijul/hooks/ (older versions run its files), and what approves the
  * shared hooks of pijul.toml (kept in .pijul/: any name there with "hook" in it). Darcs:
  * _darcs/prefs/defaults (any command's posthook/prehook), _darcs/prefs/prefs (setpref's test
@@ -700,7 +704,6 @@ static int vcs_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
 	     NULL,
 	     {"config", "sharedpath", "hgrc"},
 	     ".sl/{config,sharedpath,hgrc} (Sapling)"},
-	    {"sl", NULL, {"config", NULL, NULL}, ".git/sl/config (Sapling)"},
 	    {".pijul", NULL, {"config", "hooks", NULL}, ".pijul/{config,hooks,*hook*} (Pijul)"},
 	    {"_darcs",
 	     "prefs",
@@ -713,9 +716,6 @@ static int vcs_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
 			size_t j = i + 1;
 
 			if (!eq(c, i, v[k].dir))
-				continue;
-			/* Sapling's directory in a git one: .git/sl */
-			if (v[k].dir[0] == 's' && (i == 0 || !eq(c, i - 1, ".git")))
 				continue;
 			if (i + 1 == c->n)
 				return op == MAND_MKDIR ? 0 : hit_(h, MAND_NEVER, v[k].rule);

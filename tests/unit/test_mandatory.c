@@ -481,6 +481,9 @@ static void test_gaps(void)
 	DENY(H "/proj/.sl/config", MAND_WRITE, MAND_NEVER, "Sapling's repository config");
 	DENY("/srv/x/a/b/.sl/sharedpath", MAND_WRITE, MAND_NEVER, "… its sharedpath, anywhere");
 	DENY(H "/proj/.git/sl/config", MAND_WRITE, MAND_NEVER, "… in a git-backed checkout");
+	DENY(H "/proj/.git/sl", MAND_DIR_TO, MAND_NEVER, "… its directory moved in");
+	ALLOW(H "/proj/.git/sl", MAND_MKDIR, "… made");
+	ALLOW(H "/proj/.git/sl/store/x", MAND_WRITE, "… what sl writes there");
 	DENY(H "/proj/.sl", MAND_DIR_TO, MAND_NEVER, "… a directory moved in as .sl");
 	DENY(H "/proj/.sl", MAND_REMOVE, MAND_NEVER, "… .sl renamed away");
 	ALLOW(H "/proj/.sl", MAND_MKDIR, "sl init");
