@@ -61,6 +61,9 @@
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
+	/* Shadowenv evaluates .shadowenv.d/*.lisp at every prompt there, a directory trusted once \
+	 * (by path, for ever) */                                                                  \
+	X(".shadowenv.d")                                                                          \
 	/* editors' and agents' settings (tasks, MCP servers, hooks), dev containers */            \
 	X(".ripgreprc")                                                                            \
 	X(".vscode")                                                                               \

@@ -236,4 +236,19 @@ else
 fi
 rm -rf "$P/.perldb" "$P/a" "$P/perldb.txt" "$H/ok-perldb" "$H/pwned-perldb"
 
+# --- Shadowenv: at every prompt in a directory holding .shadowenv.d it evaluates the *.lisp
+# files there; trust is by directory ("any code run from within it forever"), so a trusted
+# project's programs rewritten by a command run at the host's next prompt
+mkdir -p "$P/a/b/.shadowenv.d" "$P/.shadowenv.d"
+echo '(env/set "X" "1")' > "$P/.shadowenv.d/500_default.lisp"
+run 'echo "(env/prepend-to-pathlist \"PATH\" \"./bin\")" > .shadowenv.d/500_default.lisp; echo x > .shadowenv.d/600_more.lisp
+echo x > a/b/.shadowenv.d/500_default.lisp; mkdir -p c/.shadowenv.d; echo x > c/.shadowenv.d/1.lisp; mv .shadowenv.d shadowenv.old; echo x > shadowenv.txt'
+is "Shadowenv: an existing .shadowenv.d/500_default.lisp is not rewritten" "$(cat "$P/.shadowenv.d/500_default.lisp")" '(env/set "X" "1")'
+absent "… no program is added there" "$P/.shadowenv.d/600_more.lisp"
+absent "… nor in a/b/.shadowenv.d" "$P/a/b/.shadowenv.d/500_default.lisp"
+absent "… nor in a new c/.shadowenv.d" "$P/c/.shadowenv.d/1.lisp"
+absent "… .shadowenv.d is not renamed away" "$P/shadowenv.old"
+present "… control: shadowenv.txt is made" "$P/shadowenv.txt"
+rm -rf "$P/.shadowenv.d" "$P/a" "$P/c" "$P/shadowenv.txt" "$P/shadowenv.old"
+
 done_testing

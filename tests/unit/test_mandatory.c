@@ -507,6 +507,8 @@ static void test_gaps(void)
 	DENY(H "/proj/a/b/rust-toolchain", MAND_LINK, MAND_NEVER, "… the older name, deeper");
 	ALLOW(H "/proj/rust-toolchain.txt", MAND_WRITE, "another name");
 	DENY(H "/proj/a/.perldb", MAND_WRITE, MAND_NEVER, "the Perl debugger's start-up file");
+	DENY(H "/proj/a/.shadowenv.d/500.lisp", MAND_WRITE, MAND_NEVER, "Shadowenv's programs");
+	DENY(H "/proj/.shadowenv.d", MAND_REMOVE, MAND_NEVER, "… renamed away");
 	ALLOW(H "/proj/.jj/repo", MAND_MKDIR, "… its repo/");
 	ALLOW(H "/proj/.jj/repo/op_store/operations/ab", MAND_WRITE,
 	      "what jj writes in normal work");
