@@ -1802,8 +1802,11 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 {
 	int ofd, r;
 
-	/* fchmod of an O_PATH descriptor: EBADF, as the kernel (fchmodat2 takes one) */
-	if ((c->flags & GUARD_FCHMOD) && cmd_fd_opath(x, c->dirfd))
+	/* fchmod, fsetxattr, fremovexattr of an O_PATH descriptor: EBADF, as the kernel (fchmodat2
+	 * and a /proc/self/fd/N path take one) */
+	if (((c->op == GOP_CHMOD && (c->flags & GUARD_FCHMOD)) ||
+	     (c->op == GOP_XATTR && (c->flags & GUARD_X_FD) && !(c->flags & GUARD_X_PROCFD))) &&
+	    cmd_fd_opath(x, c->dirfd))
 		return -EBADF;
 	if ((r = cmd_fd_file(x, c->dirfd, false, &ofd, ref)) < 0)
 		return r;
@@ -2293,7 +2296,8 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 
 		if ((fc.dirfd = fd_spelling(x, c->path)) >= 0) {
 			fc.path = "";
-			fc.flags = c->op == GOP_XATTR ? c->flags | GUARD_X_FD : AT_EMPTY_PATH;
+			fc.flags = c->op == GOP_XATTR ? c->flags | GUARD_X_FD | GUARD_X_PROCFD
+						      : AT_EMPTY_PATH;
 			r = do_by_fd(x, &fc, ref);
 			if (c->op == GOP_CHMOD && r == 0)
 				dirs_drop(x->gc);

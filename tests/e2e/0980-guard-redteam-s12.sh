@@ -60,6 +60,15 @@ try:
 except OSError as e:
     print(__import__('errno').errorcode[e.errno])"
 is "fchmod of an O_PATH descriptor answers EBADF, as the kernel does" "$out" EBADF
+py "fd = os.open('tool.sh', os.O_PATH)
+for f in (lambda: os.setxattr(fd, 'user.a', b'1'), lambda: os.removexattr(fd, 'user.a'),
+          lambda: os.setxattr('/proc/self/fd/%d' % fd, 'user.b', b'1')):
+    try:
+        f(); print('ok')
+    except OSError as e:
+        print(__import__('errno').errorcode[e.errno])"
+is "fsetxattr, fremovexattr of an O_PATH descriptor answer EBADF; setxattr of its /proc/self/fd/N works (as the kernel)" \
+	"$(echo $out)" "EBADF EBADF ok"
 py "fd = os.open('a/b/c/.git/hooks/pre-commit', os.O_PATH)
 for p in ('/proc/self/fd/%d' % fd, '/dev/fd/%d' % fd, '/proc/%d/fd/%d' % (os.getpid(), fd)):
     try:
