@@ -452,7 +452,8 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 			if (eq(c, j, "info") && j + 1 < c->n && eq(c, j + 1, "lefthook-remotes"))
 				return hit_(h, MAND_NEVER, ".git/info/lefthook-remotes");
 			if (eq(c, j, "config") || eq(c, j, "config.worktree") ||
-			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules")) {
+			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules") ||
+			    (eq(c, j, "sl") && j + 1 < c->n && eq(c, j + 1, "config"))) {
 				int r = in_gitdir(x, c, j, op, h);
 
 				if (r)

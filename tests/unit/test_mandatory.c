@@ -484,6 +484,8 @@ static void test_gaps(void)
 	DENY(H "/proj/.git/sl", MAND_DIR_TO, MAND_NEVER, "… its directory moved in");
 	ALLOW(H "/proj/.git/sl", MAND_MKDIR, "… made");
 	ALLOW(H "/proj/.git/sl/store/x", MAND_WRITE, "… what sl writes there");
+	DENY(H "/proj/.git/modules/lib/sl/config", MAND_WRITE, MAND_NEVER, "… a submodule's");
+	ALLOW(H "/proj/.git/modules/lib/sl/store/x", MAND_WRITE, "… what sl writes there");
 	DENY(H "/proj/.sl", MAND_DIR_TO, MAND_NEVER, "… a directory moved in as .sl");
 	DENY(H "/proj/.sl", MAND_REMOVE, MAND_NEVER, "… .sl renamed away");
 	ALLOW(H "/proj/.sl", MAND_MKDIR, "sl init");
