@@ -44,6 +44,11 @@
 	X(".lfsconfig")                                                                            \
 	X(".hgrc")                                                                                 \
 	X(".hgsub")                                                                                \
+	/* Fossil's checkout database (it names the repository whose settings run commands:        \
+	 * ssh-command, editor, hooks) and SQLite's journals (a hot one is played back into it) */ \
+	X(".fslckout")                                                                             \
+	X(".fslckout-journal")                                                                     \
+	X(".fslckout-wal")                                                                         \
 	/* what git's hook managers run at the host's next commit */                               \
 	X(".pre-commit-config.yaml")                                                               \
 	X(".husky")                                                                                \
@@ -57,6 +62,9 @@
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
+	/* Shadowenv evaluates .shadowenv.d/*.lisp at every prompt there, a directory trusted once \
+	 * (by path, for ever) */                                                                  \
+	X(".shadowenv.d")                                                                          \
 	/* editors' and agents' settings (tasks, MCP servers, hooks), dev containers */            \
 	X(".ripgreprc")                                                                            \
 	X(".vscode")                                                                               \
@@ -75,8 +83,9 @@
 	/* REPLs and pdb run a file of the current directory at start, with no trust, before any   \
 	 * of the project's code: pdb ./.pdbrc, irb the first of ./.irbrc ./irb.rc ./_irbrc (when  \
 	 * the home has none), Pry ./.pryrc, R ./.Rprofile (./.Renviron: R_PROFILE_USER, R_LIBS),  \
-	 * GHCi ./.ghci, Octave ./.octaverc */                                                     \
+	 * GHCi ./.ghci, Octave ./.octaverc, perl -d ./.perldb */                                  \
 	X(".pdbrc")                                                                                \
+	X(".perldb")                                                                               \
 	X(".irbrc")                                                                                \
 	X(".pryrc")                                                                                \
 	X(".Rprofile")                                                                             \
@@ -97,8 +106,14 @@ static const char *const names[] = {ANY_NAMES(STR)};
  * (direnv's load_dotenv, oh-my-zsh's dotenv, autoenv); a virtualenv is often called .env. */
 static const char *const file_names[] = {".env"};
 
-/* As file_names, without the dot every other name has: irb's rc files after ./.irbrc. */
-static const char *const bare_file_names[] = {"irb.rc", "_irbrc"};
+/* As file_names, without the dot every other name has: irb's rc files after ./.irbrc;
+ * rustup's toolchain files (`[toolchain] path = DIR` runs DIR/bin/rustc, cargo… for every
+ * rustup proxy started there or below: a prompt's `rustc --version` at the next prompt). */
+static const char *const bare_file_names[] = {"irb.rc", "_irbrc", "rust-toolchain",
+					      "rust-toolchain.toml"};
+
+/* As names, without the dot: Fossil's other name for its checkout database (.fslckout). */
+static const char *const bare_names[] = {"_FOSSIL_", "_FOSSIL_-journal", "_FOSSIL_-wal"};
 
 /* As file_names, by pattern (fnmatch), any first character: mise's config, whose [hooks] and
  * [env] _.source run at the host's next cd into a directory trusted once, by path, not by
@@ -116,6 +131,7 @@ static const char *const file_globs[] = {"mise.toml",	     "mise.*.toml",
 /* For the mounts' probes: the names above, the two-level ones, the git and Mercurial ones. */
 static const char *const probe_names[] = {
     ANY_NAMES(STR) /* then the two-level ones */
+    "_FOSSIL_",
     ".claude/commands",
     ".claude/agents",
     ".claude/hooks",
@@ -452,6 +468,10 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 		return hit_(h, MAND_NEVER, ".git/config.worktree");
 	if (eq(c, from, "commondir"))
 		return hit_(h, MAND_NEVER, ".git/commondir");
+	/* Sapling in a git checkout keeps its config (hooks, extensions) in the git directory's
+	 * sl/; sl itself is made, never replaced (a directory moved there would bring one) */
+	if (eq(c, from, "sl") && (n == 1 ? op != MAND_MKDIR : eq(c, from + 1, "config")))
+		return hit_(h, MAND_NEVER, ".git/sl/config (Sapling)");
 	/* lefthook clones a lefthook.yml's remotes: here and its installed hook runs their configs
 	 * and scripts at the next commit; info itself is not removed or replaced (a directory
 	 * moved there would bring one) */
@@ -478,7 +498,8 @@ static int in_gitdir(const struct mand_ctx *x, const struct comps *c, size_t fro
 			if (eq(c, j, "info") && j + 1 < c->n && eq(c, j + 1, "lefthook-remotes"))
 				return hit_(h, MAND_NEVER, ".git/info/lefthook-remotes");
 			if (eq(c, j, "config") || eq(c, j, "config.worktree") ||
-			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules")) {
+			    eq(c, j, "commondir") || eq(c, j, "hooks") || eq(c, j, "modules") ||
+			    (eq(c, j, "sl") && j + 1 < c->n && eq(c, j + 1, "config"))) {
 				int r = in_gitdir(x, c, j, op, h);
 
 				if (r)
@@ -743,6 +764,60 @@ static int jj_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
 		     (eq(c, i + 2, "config.toml") || eq(c, i + 2, "config-id"))))
 			return hit_(h, MAND_NEVER,
 				    ".jj/{repo/config.toml,repo/config-id,workspace-config.*}");
+	}
+	return 0;
+}
+
+/* The other version-control systems' repository directories, the way .hg is treated: what in
+ * them runs code at the host's next command there. Sapling: .sl/config (hooks, extensions),
+ * sharedpath (another repository's), hgrc (in a git-backed checkout: in_gitdir). Pijul:
+ * .pijul/config ([hooks]), .pijul/hooks/ (older versions run its files), and what approves the
+ * shared hooks of pijul.toml (kept in .pijul/: any name there with "hook" in it). Darcs:
+ * _darcs/prefs/defaults (any command's posthook/prehook), _darcs/prefs/prefs (setpref's test
+ * and predist commands); prefs/ itself is never renamed, removed or replaced. The directory
+ * itself is never removed, renamed or made a file or a link; the rest (stores, patches, the
+ * pristine, prefs/repos) stays writable. */
+static int vcs_rule(const struct comps *c, enum mand_op op, struct mand_hit *h)
+{
+	static const struct {
+		const char *dir, *sub; /* sub: a directory below dir held as dir is, or NULL */
+		const char *files[3];  /* held below dir (or sub) */
+		const char *rule;
+	} v[] = {
+	    {".sl",
+	     NULL,
+	     {"config", "sharedpath", "hgrc"},
+	     ".sl/{config,sharedpath,hgrc} (Sapling)"},
+	    {".pijul", NULL, {"config", "hooks", NULL}, ".pijul/{config,hooks,*hook*} (Pijul)"},
+	    {"_darcs",
+	     "prefs",
+	     {"defaults", "prefs", NULL},
+	     "_darcs/prefs/{defaults,prefs} (Darcs)"},
+	};
+
+	for (size_t i = 0; i < c->n; i++) {
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+			size_t j = i + 1;
+
+			if (!eq(c, i, v[k].dir))
+				continue;
+			if (i + 1 == c->n)
+				return op == MAND_MKDIR ? 0 : hit_(h, MAND_NEVER, v[k].rule);
+			if (v[k].sub) {
+				if (!eq(c, j, v[k].sub))
+					continue;
+				if (++j == c->n)
+					return op == MAND_MKDIR ? 0
+								: hit_(h, MAND_NEVER, v[k].rule);
+			}
+			if (j + 1 > c->n)
+				continue;
+			for (size_t f = 0; f < 3 && v[k].files[f]; f++)
+				if (eq(c, j, v[k].files[f]))
+					return hit_(h, MAND_NEVER, v[k].rule);
+			if (v[k].dir[1] == 'p' && memmem(c->p[j], c->len[j], "hook", 4))
+				return hit_(h, MAND_NEVER, v[k].rule);
+		}
 	}
 	return 0;
 }
@@ -1060,6 +1135,9 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 				if (i + 1 == c.n && op != MAND_MKDIR &&
 				    eq(&c, i, bare_file_names[k]))
 					return hit_(h, MAND_NEVER, bare_file_names[k]);
+			for (size_t k = 0; k < N(bare_names); k++)
+				if (eq(&c, i, bare_names[k]))
+					return hit_(h, MAND_NEVER, bare_names[k]);
 			continue; /* every other name starts with a dot */
 		}
 		for (size_t k = 0; k < N(names); k++)
@@ -1119,7 +1197,7 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (op == MAND_REMOVE && holds_gitdir(x, path))
 		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
 	if ((r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0 ||
-	    (r = jj_rule(&c, op, h)) != 0)
+	    (r = jj_rule(&c, op, h)) != 0 || (r = vcs_rule(&c, op, h)) != 0)
 		return r;
 	if (x->home && (hb = below(path, x->home)) >= 0 &&
 	    (r = home_rule(x, path, &c, (size_t)hb, op, h)) != 0)

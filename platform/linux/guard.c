@@ -547,6 +547,70 @@ static int kernel_fs(int dfd)
 	return sf.f_flags & ST_RDONLY ? -EROFS : -EACCES;
 }
 
+/* One component of s into c (n bytes; "\1" when longer), "." components skipped: the rest. */
+static const char *next_comp(const char *s, char *c, size_t n)
+{
+	for (;;) {
+		size_t k = 0;
+
+		while (*s == '/')
+			s++;
+		while (s[k] && s[k] != '/')
+			k++;
+		if (k >= n)
+			snprintf(c, n, "\1");
+		else
+			snprintf(c, n, "%.*s", (int)k, s);
+		s += k;
+		if (strcmp(c, ".") != 0)
+			return s;
+	}
+}
+
+static long status_field(pid_t tid, const char *key, int base);
+
+/* A descriptor's directory with a name below it: /dev/fd/N/REST, /proc/{self,thread-self,PID}
+ * [/task/TID]/fd/N/REST, where the kernel follows the command's descriptor N, then REST. N
+ * (*rest: REST, "." when empty), or -1. A ".." before N is not taken (the spelling then
+ * stays what it was: a path into procfs, refused). */
+static int fd_dir_spelling(const struct ctx *x, const char *path, const char **rest)
+{
+	char c[24], *e;
+	const char *s = next_comp(path, c, sizeof(c));
+	long v;
+
+	if (strcmp(c, "dev") == 0) {
+		s = next_comp(s, c, sizeof(c));
+	} else if (strcmp(c, "proc") == 0) {
+		s = next_comp(s, c, sizeof(c));
+		if (strcmp(c, "self") != 0 && strcmp(c, "thread-self") != 0) {
+			v = strtol(c, &e, 10);
+			if (e == c || *e || v != status_field((pid_t)x->req->pid, "NStgid:", 10))
+				return -1;
+		}
+		s = next_comp(s, c, sizeof(c));
+		if (strcmp(c, "task") == 0) {
+			s = next_comp(s, c, sizeof(c));
+			v = strtol(c, &e, 10);
+			if (e == c || *e)
+				return -1;
+			s = next_comp(s, c, sizeof(c));
+		}
+	} else {
+		return -1;
+	}
+	if (strcmp(c, "fd") != 0)
+		return -1;
+	s = next_comp(s, c, sizeof(c));
+	v = strtol(c, &e, 10);
+	if (e == c || *e || v < 0 || v > 1 << 20 || *s != '/')
+		return -1;
+	while (*s == '/')
+		s++;
+	*rest = *s ? s : ".";
+	return (int)v;
+}
+
 static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struct final *f)
 {
 	char dir[PATH_MAX];
@@ -561,6 +625,19 @@ static int final_of(struct ctx *x, int base, int cmd_fd, const char *path, struc
 		return -ENOENT;
 	if (l >= sizeof(dir))
 		return -ENAMETOOLONG;
+	/* /proc/self/fd/N/name: name in the command's directory descriptor N, as the kernel
+	 * follows it (never our procfs: /proc/self is the front end here) */
+	if (path[0] == '/' && l > 8) {
+		const char *rest;
+		int n = fd_dir_spelling(x, path, &rest);
+
+		if (n >= 0) {
+			cmd_fd = n;
+			b = -1;
+			path = rest;
+			l = strlen(path);
+		}
+	}
 	memcpy(dir, path, l + 1);
 	while (l > 1 && dir[l - 1] == '/') {
 		dir[--l] = '\0';
@@ -1506,7 +1583,10 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		return -ENOSYS; /* RESOLVE_* of the command's own: it falls back to openat */
 	if (c->path[0] == '/' && (n = fd_spelling(x, c->path)) >= 0)
 		return reopen_fd(x, n, fl, ans, ref);
-	if (c->path[0] == '/' && (r = proc_own(x, c->path, fl, ans)) != 1)
+	const char *rest;
+
+	if (c->path[0] == '/' && fd_dir_spelling(x, c->path, &rest) < 0 &&
+	    (r = proc_own(x, c->path, fl, ans)) != 1)
 		return r;
 	if (strcmp(c->path, "/dev/tty") == 0)
 		return open_tty(x, c, ans, ref);
@@ -1515,11 +1595,18 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 		bool bown = false;
 		struct stat bs;
 
+		const char *p = c->path;
+		int dirfd = c->dirfd, fn;
+
 		if ((r = set_umask(x)) < 0)
 			return r;
-		if (c->path[0] != '/' && (b = cmd_dir(x, c->dirfd, &bown, &bs)) < 0)
+		if (p[0] == '/' && (fn = fd_dir_spelling(x, p, &rest)) >= 0) {
+			dirfd = fn;
+			p = rest;
+		}
+		if (p[0] != '/' && (b = cmd_dir(x, dirfd, &bown, &bs)) < 0)
 			return b;
-		d = open_dir(x, b, c->path);
+		d = open_dir(x, b, p);
 		if (b >= 0 && bown)
 			close(b);
 		if (d < 0)
@@ -1719,6 +1806,27 @@ static int cmd_fd_file(struct ctx *x, int n, bool link, int *ofd, struct guard_r
 	return 0;
 }
 
+/* The command's descriptor n was opened with O_PATH (its /proc/PID/fdinfo/N "flags:"). */
+static bool cmd_fd_opath(const struct ctx *x, int n)
+{
+	char p[64], buf[512];
+	ssize_t k;
+	int fd;
+
+	if (n < 0)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d/fdinfo/%d", (int)x->req->pid, n);
+	if ((fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return false;
+	buf[k] = '\0';
+	const char *s = strstr(buf, "flags:");
+	return s && (strtoul(s + 6, NULL, 8) & O_PATH);
+}
+
 /* Our /proc/thread-self/fd/FD: a path that reaches exactly that file. */
 static void self_fd(char *buf, size_t n, int fd)
 {
@@ -1755,6 +1863,9 @@ static int by_fd(const struct guard_call *c, int ofd)
 	case GOP_CHOWN:
 		r = fchownat(ofd, "", (uid_t)c->a, (gid_t)c->b, AT_EMPTY_PATH);
 		break;
+	case GOP_TRUNCATE:
+		r = truncate(p, (off_t)c->a);
+		break;
 	case GOP_XATTR:
 		r = (c->flags & GUARD_X_REMOVE)
 			? removexattr(p, c->path2)
@@ -1773,6 +1884,12 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 {
 	int ofd, r;
 
+	/* fchmod, fsetxattr, fremovexattr of an O_PATH descriptor: EBADF, as the kernel (fchmodat2
+	 * and a /proc/self/fd/N path take one) */
+	if (((c->op == GOP_CHMOD && (c->flags & GUARD_FCHMOD)) ||
+	     (c->op == GOP_XATTR && (c->flags & GUARD_X_FD) && !(c->flags & GUARD_X_PROCFD))) &&
+	    cmd_fd_opath(x, c->dirfd))
+		return -EBADF;
 	if ((r = cmd_fd_file(x, c->dirfd, false, &ofd, ref)) < 0)
 		return r;
 	if ((r = valid(x)) == 0)
@@ -2252,6 +2369,23 @@ static int do_name(struct ctx *x, const struct guard_call *c, struct guard_answe
 {
 	int r;
 
+	/* chmod, chown, truncate, setxattr of /proc/self/fd/N (or /dev/fd/N): the kernel follows
+	 * the descriptor to its file — performed on that file, as for AT_EMPTY_PATH */
+	if ((c->op == GOP_CHMOD || c->op == GOP_CHOWN || c->op == GOP_TRUNCATE ||
+	     (c->op == GOP_XATTR && !(c->flags & (GUARD_X_FD | GUARD_X_NOFOLLOW)))) &&
+	    c->path[0] == '/' && !(c->flags & AT_SYMLINK_NOFOLLOW)) {
+		struct guard_call fc = *c;
+
+		if ((fc.dirfd = fd_spelling(x, c->path)) >= 0) {
+			fc.path = "";
+			fc.flags = c->op == GOP_XATTR ? c->flags | GUARD_X_FD | GUARD_X_PROCFD
+						      : AT_EMPTY_PATH;
+			r = do_by_fd(x, &fc, ref);
+			if (c->op == GOP_CHMOD && r == 0)
+				dirs_drop(x->gc);
+			return r;
+		}
+	}
 	if ((c->op == GOP_CHMOD || c->op == GOP_CHOWN) && (c->flags & AT_EMPTY_PATH) &&
 	    !c->path[0]) {
 		r = do_by_fd(x, c, ref);

@@ -37,6 +37,9 @@ enum guard_op {
 #define GUARD_X_REMOVE	 0x1u /* removexattr */
 #define GUARD_X_NOFOLLOW 0x2u /* lsetxattr, lremovexattr */
 #define GUARD_X_FD	 0x4u /* fsetxattr, fremovexattr: dirfd is the descriptor */
+#define GUARD_X_PROCFD	 0x8u /* …the descriptor spelled /proc/self/fd/N (O_PATH taken) */
+/* GOP_CHMOD's flags beside AT_*: fchmod itself (an O_PATH descriptor answers EBADF) */
+#define GUARD_FCHMOD 0x40000000u
 
 /* One call, as the command made it (the strings are the front end's copies). */
 struct guard_call {

@@ -580,7 +580,7 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 			g->dirfd = INT(0);
 			buf[0][0] = '\0';
 			g->mode = (uint32_t)a[1];
-			g->flags = AT_EMPTY_PATH;
+			g->flags = AT_EMPTY_PATH | GUARD_FCHMOD;
 			break;
 		}
 		if (at)
@@ -599,7 +599,7 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 		if (strcmp(n, "fchownat") == 0)
 			g->flags = (uint32_t)a[4];
 		if (strcmp(n, "fchmodat2") == 0)
-			g->flags = (uint32_t)a[3];
+			g->flags = (uint32_t)a[3] & ~GUARD_FCHMOD;
 		if (op == GOP_CHOWN) {
 			g->a = (uint32_t)a[k + 1];
 			g->b = (uint32_t)a[k + 2];

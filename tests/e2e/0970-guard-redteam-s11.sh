@@ -99,17 +99,16 @@ cp "$E2E/guard_spellings.py" "$H/spell.py"
 run "python3 $H/spell.py $P/snaps/s.sh"
 r() { printf '%s\n' "$out" | sed -n "s/^$1: //p"; }
 for s in "double slash" "dot component" dotdot relative "proc thread-self fd" "proc self task fd" \
-	"proc pid fd" "O_PATH directory descriptor"; do
+	"proc pid fd" "O_PATH directory descriptor" "proc self fd of the directory, then the name"; do
 	is "create grant: $s is refused (EROFS)" "$(r "$s")" EROFS
 done
 is "… a trailing slash: ENOTDIR" "$(r "trailing slash")" ENOTDIR
-for s in "proc self cwd" "proc self root" "proc self fd of the directory, then the name" \
-	"a child through its parent's procfs fd"; do
+for s in "proc self cwd" "proc self root" "a child through its parent's procfs fd"; do
 	is "… $s: a magic link or another process's procfs, EACCES" "$(r "$s")" EACCES
 done
 is "… nothing was appended by any of them" "$(r planted)" 0
 is "… the snapshot is as its maker wrote it" "$(cat "$P/snaps/s.sh")" "export SNAP=1"
-is "… (the documented exception: fchmod of a read-only descriptor is not the guard's)" \
+is "… (the documented exception: fchmod 0600 of a read-only descriptor is not the guard's)" \
 	"$(r "fchmod of the read-only descriptor")" ok
 rm -rf "$P/snaps" "$H/spell.py"
 user_policy '[default]
