@@ -62,7 +62,7 @@
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
-	/* Shadowenv evaluates .shadowenv.d/*.lisp at every prompt there, a directory trusted once \
+	/* Shadowenv evaluates .shadowenv.d/NAME.lisp at every prompt there, a directory trusted once \
 	 * (by path, for ever) */                                                                  \
 	X(".shadowenv.d")                                                                          \
 	/* editors' and agents' settings (tasks, MCP servers, hooks), dev containers */            \
