@@ -49,6 +49,8 @@ if [[ -o interactive ]]; then
 		typeset -ga preexec_functions
 		(( ${preexec_functions[(Ie)__sbxsh_preexec]} )) || preexec_functions+=(__sbxsh_preexec)
 		if [[ -n $__sbxsh_marker && $PS1 != "$m"* ]]; then
+			# a prefix put before it (a venv's activate: PS1="(venv) $PS1"): moved to the front
+			[[ $PS1 == *"$m"* ]] && PS1=${PS1/"$m"/}
 			PS1=$m$PS1
 		fi
 		[[ -z $__sbxsh_cdfd ]] || __sbxsh_cd

@@ -41,6 +41,11 @@ if ! wait_screen "$PR"; then
 fi
 ok "an interactive zsh in the sandbox shows the user's prompt"
 like "…with the prompt marker before it" "$(screen)" '^\[sbxsh:default\] Z> $'
+n=$(screen | grep -c '(venv) Z> '); keys -l 'OLDPS1=$PS1; PS1="(venv) ${PS1:-}"'; keys Enter
+wait_screen '\(venv\) Z> $' $((n + 1))
+like "a prefix before the prompt (a venv's): the marker first, once" \
+	"$(screen | grep '(venv) Z> ' | tail -n 1)" '^\[sbxsh:default\] \(venv\) Z> $'
+cmd 'PS1=$OLDPS1'
 cmd 'echo "env=$ZENV_READ rc=$ZRC_READ zd=${ZDOTDIR-unset} in=$SBXSH_SANDBOX sh=$ZSH_NAME"'
 like "the user's .zshenv and .zshrc are read; ZDOTDIR is unset again (zsh used \$HOME)" "$(screen)" \
 	'^env=home rc=home zd=unset in=1 sh=zsh$'
