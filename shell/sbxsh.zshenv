@@ -51,6 +51,12 @@ if [[ -o interactive ]]; then
 		if [[ -n $__sbxsh_marker && $PS1 != "$m"* ]]; then
 			# a prefix put before it (a venv's activate: PS1="(venv) $PS1"): moved to the front
 			[[ $PS1 == *"$m"* ]] && PS1=${PS1/"$m"/}
+			# a prompt saved before a profile switch (a venv's, put back by deactivate) holds
+			# an earlier profile's marker: only this one's is shown
+			local o
+			for o in $__sbxsh_oms; do
+				[[ $PS1 == *"$o"* ]] && PS1=${PS1/"$o"/}
+			done
 			PS1=$m$PS1
 		fi
 		[[ -z $__sbxsh_cdfd ]] || __sbxsh_cd
@@ -155,10 +161,13 @@ if [[ -o interactive ]]; then
 	function __sbxsh_dump_end {
 		emulate -L zsh
 		local a i
+		local -a oms=("$__sbxsh_mp" "${(@)__sbxsh_oms}")
 		{
 			builtin print -r -- ':'
 			builtin print -r -- '}'
 			builtin print -r -- "dirstack=( ${(@q+)dirstack} )"
+			# the markers of the profiles this shell was in, for the next one's hook
+			builtin print -r -- "typeset -ga __sbxsh_oms=( ${(@q+)${(@u)oms}} )"
 			builtin print -rn -- $'\0N'
 			builtin print -rl -- $__sbxsh_v
 			builtin print -rn -- $'\0H'

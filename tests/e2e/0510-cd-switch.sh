@@ -61,6 +61,13 @@ wait_screen "^ahead=.*-42\$"
 like "a line typed ahead after a cd that switches runs, in the new profile" "$(screen)" "^ahead=\[dir $A\]-42\$"
 cmd "cd $B"
 like "…and cd back switches back" "$(last)" "$MB"
+# A prompt saved before a switch (a venv's _OLD_VIRTUAL_PS1, put back by `deactivate`) holds
+# the old profile's marker: the new profile's prompt shows its own only.
+cmd 'OLDPS1=$PS1'
+cmd "cd $A"
+cmd 'PS1=$OLDPS1'
+like "a prompt saved before a switch, put back after it: the new marker only" "$(last)" "$MA\$"
+cmd "cd $B"
 
 # A stopped job: the shell keeps its profile, and says why once. (A sleep of this script's own
 # length: other suites may run a sleep of their own meanwhile.)

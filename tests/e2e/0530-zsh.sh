@@ -157,6 +157,11 @@ i=0; while [ "$(screen | grep -c "^echo \"ahead=")" -lt 1 ] && [ $i -lt 100 ]; d
 kill "$pid" 2> /dev/null
 wait_screen "^ahead=.*-42\$"
 like "zsh: a line typed ahead after a cd that switches runs, in the new profile" "$(screen)" "^ahead=\\[dir $Q\\]-42\$"
+cmd 'OLDPS1=$PS1'
+n=$(screen | grep -Ec "$MP"); keys -l "cd $P"; keys Enter; wait_screen "$MP" $((n + 1))
+cmd 'PS1=$OLDPS1'
+like "zsh: a prompt saved before a switch, put back after it: the new marker only" \
+	"$(screen | grep -v '^$' | tail -n 1)" "$MP\$"
 keys -l 'exit'; keys Enter; wait_file "$H/status"
 is "…exit after switches: zsh's status (0)" "$(cat "$H/status")" 0
 
