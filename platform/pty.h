@@ -16,6 +16,12 @@ int sbx_pty_open(int from_tty, int *master, int *slave);
  * or -errno (then it is no pty master). */
 int sbx_pty_adopt(int fd);
 
+/* What was typed into master's pty and not read yet (a profile switch's typeahead, left by
+ * a shell that has exited): the slave opened again through the master (TIOCGPTPEER: no path,
+ * never our controlling terminal), its input queue read whole in non-canonical mode (a line
+ * not ended yet too) into buf. Returns the count (0: nothing) or -errno. */
+long sbx_pty_take_input(int master, char *buf, unsigned long n);
+
 /* Copies from_tty's window size to the pty of master (its foreground group gets SIGWINCH).
  * Returns 0 or -errno. */
 int sbx_pty_copy_size(int from_tty, int master);

@@ -64,8 +64,8 @@ void relay_poll(const struct relay *r, struct pollfd *p)
 
 	if (!r->master_done && room(r))
 		m |= POLLIN;
-	if (!r->master_done && r->ilen > 0)
-		m |= POLLOUT;
+	if (!r->master_done && r->ilen > 0 && !r->held)
+		m |= POLLOUT; /* held: ib is the next shell's (relay_renew) */
 	p[0] = (struct pollfd){!r->held && !r->in_done && r->ilen == 0 ? r->in : -1, POLLIN, 0};
 	p[1] = (struct pollfd){m ? r->master : -1, m, 0};
 	p[2] = (struct pollfd){!r->out_done && r->olen > r->ooff ? r->out : -1, POLLOUT, 0};
@@ -84,7 +84,7 @@ void relay_adopt(struct relay *r, int master)
 	}
 	r->early = r->master;
 	r->master = master;
-	r->ilen = r->ioff = 0;	      /* nothing was read from the terminal yet */
+	/* ib: empty, or what was typed for the shell a profile switch ended (relay_renew) */
 	sbx_pty_copy_size(0, master); /* a resize since the stage copied ours */
 }
 
@@ -291,8 +291,22 @@ int relay_renew(struct relay *r)
 	/* the modes and size of the pty the shell leaves (a master answers for its pty) */
 	if ((e = sbx_pty_open(r->master, &m, &s)) < 0)
 		return e;
-	if (r->master >= 0)
+	if (r->master >= 0) {
+		/* What was typed ahead (after the `cd`, while the shell was not reading) waits in
+		 * that pty's input: it goes to the next shell, before what ib still held. */
+		char q[sizeof(r->ib)];
+		long k = sbx_pty_take_input(r->master, q, sizeof(q));
+		size_t rest = r->ilen - r->ioff;
+		if (k > 0) {
+			if (rest > sizeof(r->ib) - (size_t)k)
+				rest = sizeof(r->ib) - (size_t)k;
+			memmove(r->ib + k, r->ib + r->ioff, rest);
+			memcpy(r->ib, q, (size_t)k);
+			r->ioff = 0;
+			r->ilen = (size_t)k + rest;
+		}
 		drain(r, r->master, &r->master_done); /* its last words first */
+	}
 	if (r->early >= 0)
 		close(r->early);
 	if (r->master >= 0)

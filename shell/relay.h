@@ -31,7 +31,8 @@ int relay_open(struct relay *r);
 void relay_adopt(struct relay *r, int master);
 /* A profile switch on cd: a new pty of ours for the next sandbox's stage (which sends its own
  * again: relay_adopt), with the modes and size of the one the shell left; that one's last
- * output is written out and it is closed. What is typed meanwhile waits in the terminal.
+ * output is written out and it is closed. What is typed meanwhile waits in the terminal;
+ * what was typed into the old pty and not read goes to the next shell's, first.
  * Returns 0 or -errno (the relay is then unchanged). */
 int relay_renew(struct relay *r);
 /* Fills p[0..RELAY_NFDS) for poll. */

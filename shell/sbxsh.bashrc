@@ -4,7 +4,8 @@
 # (bash 5.1 and later keep it when a script assigns PROMPT_COMMAND=… as a scalar: that sets
 # element 0). It opens /dev/null, a call the violation monitor answers, so by the time it
 # returns the violations of the command before are on the terminal, above the prompt; and it
-# puts the prompt marker before PS1 unless PS1 already starts with it.
+# puts the prompt marker before PS1 unless PS1 already starts with it (moved to the front when
+# something put a prefix before it).
 #
 # The profile switch on cd (sbxsh(1), "Profile switch on cd"): SBXSH_CDSW_FD is a socket to
 # the front end. "H" first (before anything else runs: the front end takes its writer for the
@@ -104,7 +105,20 @@ unset SBXSH_PROMPT_MARKER
 __sbxsh_prompt() {
 	: >> /dev/null
 	if [ -n "$__sbxsh_marker" ]; then
-		case $PS1 in "$__sbxsh_marker"*) ;; *) PS1=$__sbxsh_marker$PS1 ;; esac
+		case $PS1 in
+		"$__sbxsh_marker"*) ;;
+		# a prefix put before it (a venv's activate: PS1="(venv) $PS1"): the marker first again
+		*"$__sbxsh_marker"*) PS1=$__sbxsh_marker${PS1/"$__sbxsh_marker"/} ;;
+		*)
+			# a prompt saved before a profile switch (a venv's, put back by deactivate)
+			# holds an earlier profile's marker: only this one's is shown
+			local __sbxsh_om
+			for __sbxsh_om in ${__sbxsh_oms+"${__sbxsh_oms[@]}"}; do
+				[[ -z $__sbxsh_om || $PS1 != *"$__sbxsh_om"* ]] || PS1=${PS1/"$__sbxsh_om"/}
+			done
+			PS1=$__sbxsh_marker$PS1
+			;;
+		esac
 	fi
 	if [ -n "$__sbxsh_ps0" ]; then __sbxsh_ps0set; fi
 	if [ -n "$__sbxsh_cdfd" ]; then __sbxsh_cd || {
@@ -269,6 +283,12 @@ __sbxsh_dump() {
 			builtin printf 'pushd -n %q > /dev/null\n' "${DIRSTACK[__sbxsh_i]}"
 		done
 		if (($#)); then builtin printf '__sbxsh_tr=%q\n' "$1"; fi
+		# the markers of the profiles this shell was in, for the next one's hook
+		builtin printf '__sbxsh_oms=(%q' "$__sbxsh_marker"
+		for __sbxsh_n in ${__sbxsh_oms+"${__sbxsh_oms[@]}"}; do
+			[ "$__sbxsh_n" = "$__sbxsh_marker" ] || builtin printf ' %q' "$__sbxsh_n"
+		done
+		builtin printf ')\n'
 		builtin printf '\0N'
 		builtin printf '%s\n' "${__sbxsh_v[@]}"
 		builtin printf '\0H'

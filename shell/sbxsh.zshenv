@@ -49,6 +49,14 @@ if [[ -o interactive ]]; then
 		typeset -ga preexec_functions
 		(( ${preexec_functions[(Ie)__sbxsh_preexec]} )) || preexec_functions+=(__sbxsh_preexec)
 		if [[ -n $__sbxsh_marker && $PS1 != "$m"* ]]; then
+			# a prefix put before it (a venv's activate: PS1="(venv) $PS1"): moved to the front
+			[[ $PS1 == *"$m"* ]] && PS1=${PS1/"$m"/}
+			# a prompt saved before a profile switch (a venv's, put back by deactivate) holds
+			# an earlier profile's marker: only this one's is shown
+			local o
+			for o in $__sbxsh_oms; do
+				[[ $PS1 == *"$o"* ]] && PS1=${PS1/"$o"/}
+			done
 			PS1=$m$PS1
 		fi
 		[[ -z $__sbxsh_cdfd ]] || __sbxsh_cd
@@ -77,14 +85,28 @@ if [[ -o interactive ]]; then
 		}
 		builtin read -r -k 1 -t 2 -u $__sbxsh_cdfd a 2> /dev/null || return 0
 		[[ $a == s ]] || return 0
-		__sbxsh_dump
+		# zsh hides the top level's EXIT trap (trap … EXIT, TRAPEXIT) from a function, where
+		# this runs: the traps are listed by a command zsh/sched runs at the top level, right
+		# after the precmd hooks, before this prompt is drawn. Without the module (a zsh built
+		# without it), from here: all but the EXIT trap.
+		if builtin zmodload zsh/sched 2> /dev/null; then
+			builtin sched +0 '\__sbxsh_dump || builtin true; builtin trap 2> /dev/null >&$__sbxsh_cdfd || builtin true; \__sbxsh_dump_end || builtin true'
+		else
+			__sbxsh_dump
+			builtin trap 2> /dev/null >&$__sbxsh_cdfd
+			__sbxsh_dump_end
+		fi
 	}
 	# The state in zsh's own syntax: parameters (not zsh's own nor sbxsh's; of zsh's specials
-	# those a user sets), functions, aliases, options (in __sbxsh_opts, run last), umask,
-	# traps, the directory stack; then the names and the lines typed in this shell.
+	# those a user sets), functions, aliases, options and umask (in __sbxsh_opts, run last),
+	# traps (the body of __sbxsh_traps, run at the top level after it: __sbxsh_dump ends with
+	# its first line, the caller lists the traps, __sbxsh_dump_end closes it), the directory
+	# stack; then the names and the lines typed in this shell.
 	function __sbxsh_dump {
+		# from zsh/sched's command, at the top level: the user's options are in force here
+		(( ${+__sbxsh_uo} )) || local -A __sbxsh_uo=("${(@kv)options}")
 		emulate -L zsh
-		local n t a i v=() ps1=$PS1
+		local n t v=()
 		local -a keep=(PATH FPATH MANPATH CDPATH MODULE_PATH PS1 PS2 PS3 PS4 PROMPT PROMPT2
 			PROMPT3 PROMPT4 RPROMPT RPS1 RPROMPT2 RPS2 SPROMPT HISTSIZE SAVEHIST WORDCHARS
 			IFS LANG LC_ALL LC_COLLATE LC_CTYPE LC_MESSAGES LC_NUMERIC LC_TIME TERMINFO
@@ -99,9 +121,13 @@ if [[ -o interactive ]]; then
 			fi
 			v+=($n)
 		done
+		typeset -ga __sbxsh_v=($v)
+		typeset -g __sbxsh_ps1=$PS1
 		PS1=${PS1#"$__sbxsh_mp"}
 		PS1=${PS1#'${__sbxsh_mp}'}
 		{
+			# a first byte that is no prompt's P (the front end takes one for the next prompt)
+			builtin print -r -- ':'
 			for n in $v; do
 				t=${parameters[$n]}
 				if [[ $t != *special* ]]; then
@@ -126,19 +152,31 @@ if [[ -o interactive ]]; then
 				fi
 			done
 			builtin print -r -- "umask $(builtin umask)"
-			builtin trap
+			builtin print -r -- ':'
+			builtin print -r -- '}'
+			builtin print -r -- '__sbxsh_traps() {'
+		} 2> /dev/null >&$__sbxsh_cdfd
+		PS1=$__sbxsh_ps1
+	}
+	function __sbxsh_dump_end {
+		emulate -L zsh
+		local a i
+		local -a oms=("$__sbxsh_mp" "${(@)__sbxsh_oms}")
+		{
 			builtin print -r -- ':'
 			builtin print -r -- '}'
 			builtin print -r -- "dirstack=( ${(@q+)dirstack} )"
+			# the markers of the profiles this shell was in, for the next one's hook
+			builtin print -r -- "typeset -ga __sbxsh_oms=( ${(@q+)${(@u)oms}} )"
 			builtin print -rn -- $'\0N'
-			builtin print -rl -- $v
+			builtin print -rl -- $__sbxsh_v
 			builtin print -rn -- $'\0H'
 			for ((i = __sbxsh_h0; i < HISTCMD; i++)); do
 				(( ${+history[$i]} )) && builtin printf '%5d  %s\n' $i "${history[$i]}"
 			done
 			builtin print -rn -- $'\0E'
 		} 2> /dev/null >&$__sbxsh_cdfd
-		PS1=$ps1
+		unset __sbxsh_v __sbxsh_ps1
 		builtin read -r -k 1 -t 5 -u $__sbxsh_cdfd a 2> /dev/null
 		if [[ $a == x ]]; then
 			trap - EXIT
@@ -158,6 +196,12 @@ if [[ -o interactive ]]; then
 		if (( ${+functions[__sbxsh_opts]} )); then
 			__sbxsh_opts 2> /dev/null
 			unfunction __sbxsh_opts
+		fi
+		# the traps at the top level (here, not in a function): an EXIT trap set in a function
+		# would be that function's, and LOCAL_TRAPS would undo the others at its return
+		if (( ${+functions[__sbxsh_traps]} )); then
+			builtin eval "${functions[__sbxsh_traps]}" 2> /dev/null
+			unfunction __sbxsh_traps
 		fi
 		# the state has what .zprofile, .zshrc and .zlogin set: not again
 		unsetopt rcs

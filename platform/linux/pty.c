@@ -52,6 +52,38 @@ static int open_slave(int master)
 	return fd < 0 ? -errno : fd;
 }
 
+long sbx_pty_take_input(int master, char *buf, unsigned long n)
+{
+	struct termios t;
+	long got = 0;
+	int s = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+
+	if (s < 0)
+		return -errno;
+	if (tcgetattr(s, &t) < 0)
+		goto fail;
+	/* canonical mode gives only ended lines; non-canonical, the whole queue */
+	t.c_lflag &= ~(tcflag_t)ICANON;
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(s, TCSANOW, &t) < 0)
+		goto fail;
+	while ((unsigned long)got < n) {
+		ssize_t k = read(s, buf + got, n - (unsigned long)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break; /* EAGAIN: the queue is empty */
+		got += k;
+	}
+	close(s);
+	return got;
+fail:
+	got = -errno;
+	close(s);
+	return got;
+}
+
 int sbx_pty_open(int from_tty, int *master, int *slave)
 {
 	struct termios t;

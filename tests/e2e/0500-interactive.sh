@@ -54,6 +54,14 @@ like "…with the prompt marker before it" "$(screen)" "$M"'P> $'
 unlike "no 'no job control' or 'cannot set terminal process group'" "$(screen)" 'job control|terminal process group'
 cmd 'echo "in=$SBXSH_SANDBOX"'
 like "the shell runs in the sandbox" "$(screen)" '^in=1$'
+# A prefix put before the prompt (a venv's activate: PS1="(venv) ${PS1:-}"; conda's alike):
+# the marker stays first, once (it was added again before the prefix).
+n=$(screen | grep -c '(venv) P> '); keys -l 'OLDPS1=$PS1; PS1="(venv) ${PS1:-}"'; keys Enter
+wait_screen '\(venv\) P> $' $((n + 1))
+like "a prefix before the prompt (a venv's): the marker first, once" \
+	"$(screen | grep '(venv) P> ' | tail -n 1)" "$M"'\(venv\) P> $'
+cmd 'PS1=$OLDPS1'
+like "…and back as it was after deactivate" "$(screen | grep -v '^$' | tail -n 1)" "$M"'P> $'
 
 n=$(prompts); keys C-c
 wait_screen "$PR" $((n + 1))

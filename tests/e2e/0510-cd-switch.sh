@@ -48,6 +48,27 @@ hfa=$(printf '%s\n' "$s" | sed -n 's/^hfa=//p' | tail -n 1)
 hfb=$(printf '%s\n' "$s" | sed -n 's/^sb=.* hfb=//p' | tail -n 1)
 check "…HISTFILE too (the new profile's history file)" test -n "$hfa" -a "$hfa" != "$hfb"
 
+# Typed ahead while a command runs: a `cd` that switches and a line after it. bash reads the
+# `cd` only; the next line waits in the old pty's input when that shell exits, and runs in the
+# new profile's shell (before, it was lost with the old pty).
+SLA=$((3000000 + $$))
+keys -l "sleep $SLA"; keys Enter
+i=0; while ! pid=$(pgrep -f "^sleep $SLA\$") && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+keys -l "cd $A"; keys Enter; keys -l 'echo "ahead=$SBXSH_PROFILE-$((40+2))"'; keys Enter
+i=0; while [ "$(screen | grep -c "^echo \"ahead=")" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill "$pid" 2> /dev/null
+wait_screen "^ahead=.*-42\$"
+like "a line typed ahead after a cd that switches runs, in the new profile" "$(screen)" "^ahead=\[dir $A\]-42\$"
+cmd "cd $B"
+like "…and cd back switches back" "$(last)" "$MB"
+# A prompt saved before a switch (a venv's _OLD_VIRTUAL_PS1, put back by `deactivate`) holds
+# the old profile's marker: the new profile's prompt shows its own only.
+cmd 'OLDPS1=$PS1'
+cmd "cd $A"
+cmd 'PS1=$OLDPS1'
+like "a prompt saved before a switch, put back after it: the new marker only" "$(last)" "$MA\$"
+cmd "cd $B"
+
 # A stopped job: the shell keeps its profile, and says why once. (A sleep of this script's own
 # length: other suites may run a sleep of their own meanwhile.)
 SLP=$((4000000 + $$))

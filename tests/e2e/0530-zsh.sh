@@ -41,6 +41,11 @@ if ! wait_screen "$PR"; then
 fi
 ok "an interactive zsh in the sandbox shows the user's prompt"
 like "…with the prompt marker before it" "$(screen)" '^\[sbxsh:default\] Z> $'
+n=$(screen | grep -c '(venv) Z> '); keys -l 'OLDPS1=$PS1; PS1="(venv) ${PS1:-}"'; keys Enter
+wait_screen '\(venv\) Z> $' $((n + 1))
+like "a prefix before the prompt (a venv's): the marker first, once" \
+	"$(screen | grep '(venv) Z> ' | tail -n 1)" '^\[sbxsh:default\] \(venv\) Z> $'
+cmd 'PS1=$OLDPS1'
 cmd 'echo "env=$ZENV_READ rc=$ZRC_READ zd=${ZDOTDIR-unset} in=$SBXSH_SANDBOX sh=$ZSH_NAME"'
 like "the user's .zshenv and .zshrc are read; ZDOTDIR is unset again (zsh used \$HOME)" "$(screen)" \
 	'^env=home rc=home zd=unset in=1 sh=zsh$'
@@ -114,7 +119,7 @@ MP="^\[sbxsh:dir $P\] Z> " MQ="^\[sbxsh:dir $Q\] Z> "
 start "$SBXSH"
 wait_screen "$MP"
 cmd 'X=zx; typeset -a arr=(a "b c"); zf() { echo "zfn $1"; }; alias za="echo za-alias"; alias -g ZG="| tr a-z A-Z"'
-cmd 'setopt extendedglob; umask 027; trap "echo usr1-trap" USR1; pushd -q /; pushd -q -; echo zmark-77'
+cmd 'setopt extendedglob localtraps; umask 027; trap "echo usr1-trap" USR1; pushd -q /; pushd -q -; echo zmark-77'
 n=$(screen | grep -Ec "$MQ"); keys -l "cd $Q"; keys Enter; wait_screen "$MQ" $((n + 1))
 like "zsh: cd into another project switches, with one line saying so" "$(screen)" \
 	"^sbxsh: cd: now in profile \\[dir $Q\\] .*, was \\[dir $P\\] .*; shell state kept\$"
@@ -126,7 +131,7 @@ like "…the global alias" "$(screen)" '^ZG$'
 like "…the .zshrc's alias" "$(screen)" '^zrc-alias$'
 like "…an option kept" "$(screen)" '^eg-on$'
 like "…the umask kept" "$(screen)" '^027$'
-like "…a trap kept" "$(screen)" '^usr1-trap$'
+like "…a trap kept (set under LOCAL_TRAPS)" "$(screen)" '^usr1-trap$'
 like "…the directory stack kept" "$(screen)" '^ds=/$'
 like "…and the history" "$(screen)" '^hist=1$'
 cmd 'echo "zd=${ZDOTDIR-unset} uzd=${SBXSH_USER_ZDOTDIR-unset}"'
@@ -143,6 +148,20 @@ i=0; while pgrep -f "^sleep $SLP\$" > /dev/null && [ $i -lt 200 ]; do sleep 0.1;
 n=$(screen | grep -Ec "$MP"); keys -l 'true'; keys Enter; wait_screen "$MP" $((n + 1))
 like "…once the job ended, the next prompt switches" "$(screen)" \
 	"^sbxsh: cd: now in profile \\[dir $P\\] .*, was \\[dir $Q\\] "
+# typed ahead while a command runs: a cd that switches, and a line zsh runs in the new profile
+SLA=$((5100000 + $$))
+keys -l "sleep $SLA"; keys Enter
+i=0; while ! pid=$(pgrep -f "^sleep $SLA\$") && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+keys -l "cd $Q"; keys Enter; keys -l 'echo "ahead=$SBXSH_PROFILE-$((40+2))"'; keys Enter
+i=0; while [ "$(screen | grep -c "^echo \"ahead=")" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill "$pid" 2> /dev/null
+wait_screen "^ahead=.*-42\$"
+like "zsh: a line typed ahead after a cd that switches runs, in the new profile" "$(screen)" "^ahead=\\[dir $Q\\]-42\$"
+cmd 'OLDPS1=$PS1'
+n=$(screen | grep -Ec "$MP"); keys -l "cd $P"; keys Enter; wait_screen "$MP" $((n + 1))
+cmd 'PS1=$OLDPS1'
+like "zsh: a prompt saved before a switch, put back after it: the new marker only" \
+	"$(screen | grep -v '^$' | tail -n 1)" "$MP\$"
 keys -l 'exit'; keys Enter; wait_file "$H/status"
 is "…exit after switches: zsh's status (0)" "$(cat "$H/status")" 0
 
@@ -216,18 +235,19 @@ if wait_screen "$MP"; then
 else
 	not_ok "a zsh for assignments at the prompt shows the prompt"; diag "$(screen | tail -n 15)"
 fi
-# Traps across a switch: a DEBUG trap of odd quoting, ZERR, a TRAPUSR2 function, a preexec
-# function and hook, written at the top level before and after and compared. zsh hides the
-# top level's EXIT trap (`trap … EXIT`, TRAPEXIT) from a function (sbxsh's hooks): it is not
-# carried, and does not run at a switch (before, it ran there, in the old sandbox).
+# Traps across a switch: a DEBUG trap of odd quoting, ZERR, the top level's EXIT trap, a
+# TRAPUSR2 function, a preexec function and hook, written at the top level before and after
+# and compared. zsh hides the top level's EXIT trap (`trap … EXIT`, TRAPEXIT) from a function
+# (sbxsh's hooks), so sbxsh lists the traps from the top level: the EXIT trap is carried, does
+# not run at a switch (before, it ran there, in the old sandbox), and runs once at the end.
 start "$SBXSH"
 if wait_screen "$MP"; then
 	cmd "trap \$'zd=\$((zd+1)) # it\\'s \"odd\" \\\\ \\n: two' DEBUG; trap 'ze=1' ZERR; trap 'print -r -- zexit-ran >> zexit' EXIT; TRAPUSR2() { print -r -- usr2-fn; }; preexec() { zpre=1; }; zph() { :; }; preexec_functions+=(zph); zd=0"
-	cmd "{ trap | grep -v ' EXIT\$'; functions TRAPUSR2 preexec; print -rl -- \${preexec_functions:#__sbxsh_preexec}; } > $P/ztraps.p"
+	cmd "{ trap; functions TRAPUSR2 preexec; print -rl -- \${preexec_functions:#__sbxsh_preexec}; } > $P/ztraps.p"
 	n=$(screen | grep -Ec "$MQ"); keys -l "cd $Q"; keys Enter; wait_screen "$MQ" $((n + 1))
 	like "zsh with DEBUG, ZERR and EXIT traps: the switch" "$(screen | grep -v '^$' | tail -n 1)" "$MQ"
 	unlike "…where the EXIT trap did not run (it would write in Q from P's sandbox)" "$(screen)" 'violation.*zexit'
-	cmd "{ trap | grep -v ' EXIT\$'; functions TRAPUSR2 preexec; print -rl -- \${preexec_functions:#__sbxsh_preexec}; } > $Q/ztraps.q"
+	cmd "{ trap; functions TRAPUSR2 preexec; print -rl -- \${preexec_functions:#__sbxsh_preexec}; } > $Q/ztraps.q"
 	if [ -s "$P/ztraps.p" ] && [ -s "$Q/ztraps.q" ]; then
 		is "…the traps, trap functions and preexec hooks are the same after it" \
 			"$(diff "$P/ztraps.p" "$Q/ztraps.q")" ""
@@ -238,7 +258,8 @@ if wait_screen "$MP"; then
 	like "…a TRAPEXIT function: the switch back" "$(screen | grep -v '^$' | tail -n 1)" "$MP"
 	unlike "…where it did not run either" "$(screen)" 'violation.*zexit'
 	keys -l 'exit'; keys Enter; wait_file "$H/status"
-	is "…and nothing wrote zexit" "$(cat "$Q/zexit" "$P/zexit" 2>/dev/null)" ""
+	is "…the TRAPEXIT carried back ran once, at the end, in the sandbox the shell ended in" \
+		"$(cat "$Q/zexit" 2>/dev/null)|$(cat "$P/zexit" 2>/dev/null)" "|zexit-fn"
 else
 	not_ok "a zsh for traps shows the prompt"; diag "$(screen | tail -n 15)"
 fi
