@@ -108,22 +108,31 @@ static void proc_path(char *buf, size_t n, pid_t tid, const char *what)
 	snprintf(buf, n, "/proc/%d/%s", (int)tid, what);
 }
 
+/* A small /proc file p read whole into buf (n bytes), NUL-terminated: true when any came. */
+static bool proc_read(const char *p, char *buf, size_t n)
+{
+	int fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC);
+	ssize_t k;
+
+	if (fd < 0)
+		return false;
+	k = read(fd, buf, n - 1);
+	close(fd);
+	if (k <= 0)
+		return false;
+	buf[k] = '\0';
+	return true;
+}
+
 /* A field of /proc/TID/status ("Umask:", "NStgid:"): its last number, in base. */
 static long status_field(pid_t tid, const char *key, int base)
 {
 	char p[48], buf[2048];
-	int fd;
-	ssize_t k;
 	long v = -1;
 
 	proc_path(p, sizeof(p), tid, "status");
-	if ((fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!proc_read(p, buf, sizeof(buf)))
 		return -1;
-	k = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (k <= 0)
-		return -1;
-	buf[k] = '\0';
 	char *s = strstr(buf, key);
 	if (!s)
 		return -1;
@@ -1278,17 +1287,10 @@ static uint64_t status_mask(const char *buf, const char *key)
 static bool signal_waiting(pid_t tid)
 {
 	char p[48], buf[4096];
-	ssize_t k;
-	int fd;
 
 	proc_path(p, sizeof(p), tid, "status");
-	if ((fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!proc_read(p, buf, sizeof(buf)))
 		return false;
-	k = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (k <= 0)
-		return false;
-	buf[k] = '\0';
 	uint64_t pend = status_mask(buf, "\nSigPnd:");
 	const char *t = strstr(buf, "\nThreads:");
 
@@ -1810,19 +1812,12 @@ static int cmd_fd_file(struct ctx *x, int n, bool link, int *ofd, struct guard_r
 static bool cmd_fd_opath(const struct ctx *x, int n)
 {
 	char p[64], buf[512];
-	ssize_t k;
-	int fd;
 
 	if (n < 0)
 		return false;
 	snprintf(p, sizeof(p), "/proc/%d/fdinfo/%d", (int)x->req->pid, n);
-	if ((fd = openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!proc_read(p, buf, sizeof(buf)))
 		return false;
-	k = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (k <= 0)
-		return false;
-	buf[k] = '\0';
 	const char *s = strstr(buf, "flags:");
 	return s && (strtoul(s + 6, NULL, 8) & O_PATH);
 }
