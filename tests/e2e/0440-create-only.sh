@@ -80,6 +80,21 @@ for fl in (os.O_WRONLY | os.O_APPEND, os.O_RDWR, os.O_WRONLY | os.O_CREAT):
     try:
         fd = os.open(\"$SD/s-py.sh\", fl); os.lseek(fd, 0, 2); os.write(fd, b\"\n$PLANT\n\"); os.close(fd)
     except OSError as e: print(e)'"
+attack "O_PATH|O_CREAT|O_EXCL first (the kernel opens it, makes nothing), then written" s-opath.sh "python3 -c '
+import os
+d = os.open(\"$SD\", os.O_RDONLY | os.O_DIRECTORY)
+for at in (None, d):
+    try:
+        os.close(os.open(\"x-opath\", os.O_WRONLY | os.O_CREAT | os.O_EXCL, dir_fd=d))
+    except OSError as e: print(e)
+    for fl in (os.O_PATH | os.O_CREAT | os.O_EXCL, os.O_PATH | os.O_CREAT):
+        try:
+            os.close(os.open(\"$SD/s-opath.sh\" if at is None else \"s-opath.sh\", fl, 0o600, dir_fd=at))
+        except OSError as e: print(e)
+    try:
+        fd = os.open(\"$SD/s-opath.sh\" if at is None else \"s-opath.sh\", os.O_WRONLY | os.O_APPEND, dir_fd=at)
+        os.write(fd, b\"\n$PLANT\n\"); os.close(fd)
+    except OSError as e: print(e)'"
 attack "an O_TMPFILE linked into place, renamed over it" s-tmpf.sh "python3 -c '
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
