@@ -51,13 +51,7 @@ check "…HISTFILE too (the new profile's history file)" test -n "$hfa" -a "$hfa
 # Typed ahead while a command runs: a `cd` that switches and a line after it. bash reads the
 # `cd` only; the next line waits in the old pty's input when that shell exits, and runs in the
 # new profile's shell (before, it was lost with the old pty).
-SLA=$((3000000 + $$))
-keys -l "sleep $SLA"; keys Enter
-i=0; while ! pid=$(pgrep -f "^sleep $SLA\$") && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-keys -l "cd $A"; keys Enter; keys -l 'echo "ahead=$SBXSH_PROFILE-$((40+2))"'; keys Enter
-i=0; while [ "$(screen | grep -c "^echo \"ahead=")" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill "$pid" 2> /dev/null
-wait_screen "^ahead=.*-42\$"
+type_ahead_cd "$A"
 like "a line typed ahead after a cd that switches runs, in the new profile" "$(screen)" "^ahead=\[dir $A\]-42\$"
 cmd "cd $B"
 like "…and cd back switches back" "$(last)" "$MB"

@@ -149,13 +149,7 @@ n=$(screen | grep -Ec "$MP"); keys -l 'true'; keys Enter; wait_screen "$MP" $((n
 like "…once the job ended, the next prompt switches" "$(screen)" \
 	"^sbxsh: cd: now in profile \\[dir $P\\] .*, was \\[dir $Q\\] "
 # typed ahead while a command runs: a cd that switches, and a line zsh runs in the new profile
-SLA=$((5100000 + $$))
-keys -l "sleep $SLA"; keys Enter
-i=0; while ! pid=$(pgrep -f "^sleep $SLA\$") && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-keys -l "cd $Q"; keys Enter; keys -l 'echo "ahead=$SBXSH_PROFILE-$((40+2))"'; keys Enter
-i=0; while [ "$(screen | grep -c "^echo \"ahead=")" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill "$pid" 2> /dev/null
-wait_screen "^ahead=.*-42\$"
+type_ahead_cd "$Q"
 like "zsh: a line typed ahead after a cd that switches runs, in the new profile" "$(screen)" "^ahead=\\[dir $Q\\]-42\$"
 cmd 'OLDPS1=$PS1'
 n=$(screen | grep -Ec "$MP"); keys -l "cd $P"; keys Enter; wait_screen "$MP" $((n + 1))
