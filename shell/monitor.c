@@ -771,15 +771,9 @@ static void guard_report(struct monitor *m, const struct msrc_event *ref, const 
 			bool hid = m->hold_read[i] && m->hold_of[i] &&
 				   path_under(ref->path, m->holds.v[i]);
 
-			v.why = word ? VW_DENY_WRITE : VW_MANDATORY;
-			if (hid) {
-				v.why = VW_DENY_READ;
-				v.rule = m->hold_of[i];
-				v.mandatory = NULL;
-				break;
-			}
+			v.why = hid ? VW_DENY_READ : word ? VW_DENY_WRITE : VW_MANDATORY;
 			v.mandatory =
-			    word ? NULL
+			    word || hid ? NULL
 			    : m->hold_read[i]
 				? "a path deny_read hides, or a directory holding one"
 				: "a path deny_write makes read-only, or a directory holding one";
