@@ -62,8 +62,7 @@
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
-	/* Shadowenv evaluates .shadowenv.d/NAME.lisp at every prompt there, a directory trusted once \
-	 * (by path, for ever) */                                                                  \
+	/* Shadowenv: .shadowenv.d/NAME.lisp run at every prompt (a dir trusted by path) */        \
 	X(".shadowenv.d")                                                                          \
 	/* editors' and agents' settings (tasks, MCP servers, hooks), dev containers */            \
 	X(".ripgreprc")                                                                            \
