@@ -258,6 +258,12 @@ struct report_run {
 	char session[SESS_ID_MAX + 1];
 	struct sess_refusals refusals;
 	bool quiet; /* monitor = off: the guard works, nothing is reported */
+	/* report_run_begin's, for report_run_start */
+	int boot; /* the boot socket's end the monitor takes, or -1 */
+	enum monitor_level lvl;
+	const struct settings *set;
+	const struct profile *prof;
+	const struct sandbox_spec *spec;
 	void (*say)(void *arg, const char *text); /* report_run_live */
 	void *say_arg;
 };
@@ -304,6 +310,8 @@ void report_run_free(struct report_run *rr)
 	if (!rr)
 		return;
 	monitor_free(rr->mon);
+	if (rr->boot >= 0)
+		close(rr->boot);
 	free(rr->home);
 	free(rr->cmdline);
 	free(rr);
@@ -330,7 +338,7 @@ static void fill_ctx(struct report_run *rr, const struct settings *set, const st
 	rr->rc.log = set->log;
 	rr->rc.syslog = set->syslog;
 	rr->rc.session = rr->session;
-	rr->rc.command = report_command_id(rr->command, sizeof(rr->command));
+	rr->rc.command = rr->command; /* made by report_run_begin */
 	rr->rc.cmdline = rr->cmdline;
 	rr->rc.cwd = spec->cwd ? spec->cwd : prof->cwd;
 	rr->rc.refusals = &rr->refusals; /* filled by report_run_set_refusals */
@@ -383,11 +391,18 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 	enum monitor_level lvl =
 	    set->monitor == MON_OFF ? MONITOR_WRITES : monitor_level_of(set->monitor);
 	rr = calloc(1, sizeof(*rr));
+	if (rr)
+		rr->boot = -1;
 	if (!rr || !(rr->cmdline = strdup(cmdline ? cmdline : ""))) {
 		r = -ENOMEM;
 		goto out;
 	}
-	fill_ctx(rr, set, prof, spec);
+	rr->set = set;
+	rr->prof = prof;
+	rr->spec = spec;
+	rr->lvl = lvl;
+	rr->quiet = set->monitor == MON_OFF;
+	report_command_id(rr->command, sizeof(rr->command));
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		r = -errno;
 		goto out;
@@ -395,22 +410,12 @@ int report_run_begin(struct report_run **out, const struct settings *set,
 	/* A caller that closed stdin/stdout/stderr must not get our socket in their place. */
 	if ((r = above_stdio(&sv[0])) < 0 || (r = above_stdio(&sv[1])) < 0)
 		goto out;
-	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
-		goto out;
-	rr->quiet = set->monitor == MON_OFF;
-	if (rr->quiet)
-		monitor_set_quiet(rr->mon);
-	else
-		monitor_set_sink(rr->mon, live_log, rr);
-	monitor_set_level(rr->mon, lvl);
-	rr->rc.logged = true;
 	/* off: the guard's calls alone (no exec, time or AF_UNIX round trips to report) */
 	if ((r = msrc_stage_setenv(sv[1], lvl,
 				   (spec->unix_all ? 0 : MSRC_STAGE_UNIX) |
 				       (rr->quiet ? MSRC_STAGE_GUARD : 0))) < 0)
 		goto out;
-	monitor_set_boot(rr->mon, sv[0]); /* awaited by the supervise loop (report_run_monitor) */
-	sv[0] = -1;			  /* the monitor's now */
+	rr->boot = sv[0]; /* the monitor's, once report_run_start made it */
 	*stage_fd = sv[1];
 	*out = rr;
 	return 0;
@@ -422,6 +427,26 @@ out:
 	msrc_stage_unsetenv();
 	report_run_free(rr);
 	return r;
+}
+
+int report_run_start(struct report_run *rr)
+{
+	int r;
+
+	if (rr->mon)
+		return 0;
+	fill_ctx(rr, rr->set, rr->prof, rr->spec);
+	if ((r = monitor_new(&rr->mon, -1, &rr->jc)) < 0)
+		return r;
+	if (rr->quiet)
+		monitor_set_quiet(rr->mon);
+	else
+		monitor_set_sink(rr->mon, live_log, rr);
+	monitor_set_level(rr->mon, rr->lvl);
+	rr->rc.logged = true;
+	monitor_set_boot(rr->mon, rr->boot); /* awaited by the supervise loop (monitor_poll_fd) */
+	rr->boot = -1;			     /* the monitor's now */
+	return 0;
 }
 
 struct sess_refusals *report_run_refusals(struct report_run *rr)

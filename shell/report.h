@@ -45,14 +45,19 @@ struct report_run;
 struct sandbox_spec;
 struct settings;
 
-/* Before bwrap starts: when set->monitor, starts the monitor's thread and sets the stage's
- * NOTIFY_ENV; *stage_fd is the descriptor bwrap must inherit (the caller closes its copy
- * once bwrap runs). prof, spec and set must outlive the run. Returns 0 and *out (NULL when
- * the monitor is off), or -errno: then nothing was started and the command must not run
- * (fail closed). */
+/* Two halves. report_run_begin, before bwrap starts: what bwrap and the stage need — the
+ * stage's socket (*stage_fd, which bwrap must inherit; the caller closes its copy once bwrap
+ * runs), the monitor's settings in the stage's NOTIFY_ENV, the command's id. report_run_start,
+ * once bwrap runs (supervise_extra.spawned: it overlaps bwrap's own start): the judge's
+ * context and the monitor, which the supervise loop then serves. Nothing of the command runs
+ * before that: its first call (the shell's exec) waits on the listener, which only the
+ * started monitor takes; a failed start ends sbxsh, and bwrap with it (fail closed).
+ * prof, spec and set must outlive the run. Each returns 0 (begin: and *out), or -errno:
+ * the command must not run. */
 int report_run_begin(struct report_run **out, const struct settings *set,
 		     const struct profile *prof, const struct sandbox_spec *spec,
 		     const char *cmdline, int *stage_fd);
+int report_run_start(struct report_run *rr);
 /* The command id the log records carry: give it to the session daemon (sess_command.id) so
  * its network refusals are attributed to this command and shown in its summary. */
 const char *report_run_command(const struct report_run *rr);

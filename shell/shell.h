@@ -61,9 +61,12 @@ struct supervise_net {
 };
 
 /* Another descriptor the loop waits on: the violation monitor's boot socket, until its
- * listener arrives (then the monitor's own thread serves it). fd() is asked before each wait
- * (-1: none now); ready() gets poll's revents. */
+ * listener arrives (then the monitor's own thread serves it). spawned() (may be NULL) runs
+ * once bwrap has been spawned, before the first wait: work the sandbox does not need before
+ * it starts, done while bwrap starts on another CPU. fd() is asked before each wait (-1: none
+ * now); ready() gets poll's revents. */
 struct supervise_extra {
+	void (*spawned)(void *arg);
 	int (*fd)(void *arg);
 	void (*ready)(void *arg, short revents);
 	void *arg;

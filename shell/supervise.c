@@ -327,6 +327,9 @@ int supervise_run(char *const *argv, int sock, const int *keep_fds, size_t nkeep
 		close(relay->slave); /* the sandbox's now: the master reads EIO once it is gone */
 		relay->slave = -1;
 	}
+	for (const struct supervise_extra *x = extra; x; x = x->next)
+		if (x->spawned)
+			x->spawned(x->arg);
 	loop(&s);
 out:
 	if (relay && !keep_relay)

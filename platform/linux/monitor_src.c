@@ -529,6 +529,12 @@ static bool guard_call_of(const struct seccomp_notif *req, const struct notify_c
 
 		if (at)
 			g->dirfd = INT(0);
+		/* open and openat: the flags are in the registers; a read open (monitor = on) or
+		 * O_PATH is the kernel's, known before the path is read (name_call reads it) */
+		if (op == GOP_OPEN && strcmp(n, "creat") != 0 &&
+		    (((uint32_t)a[at ? 2 : 1] & O_PATH) ||
+		     !((uint32_t)a[at ? 2 : 1] & NOTIFY_OPEN_WRITE_FLAGS)))
+			return false;
 		r = read_str(pid, a[at ? 1 : 0], buf[0], PATH_MAX);
 		if (strcmp(n, "creat") == 0) {
 			g->flags = O_CREAT | O_WRONLY | O_TRUNC;

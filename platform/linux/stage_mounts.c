@@ -8,7 +8,10 @@
  *   or a directory where a file was judged (or the reverse), fails.
  * - A mask's empty file is made in bwrap's fresh /dev (still writable, nothing of the
  *   command runs yet), bound, and unlinked before /dev goes read-only: as bwrap's own
- *   --ro-bind-data does with its temporary file.
+ *   --ro-bind-data does with its temporary file. Every empty mask is bound from one such
+ *   file (each bind a read-only mount of its own; nothing can write the file through any of
+ *   them), the marker from one holding its text: two files, not one a mask (five system
+ *   calls each, and a hypervisor exit each on a paravirtualized guest).
  * - Any failure is returned; the stage stops the command (fail closed).
  */
 #include "platform/linux/stage_mounts.h"
@@ -81,7 +84,8 @@ static int setattr_(int dfd, const char *path, unsigned flags)
 static int target(const char *path, bool dir)
 {
 	struct stat st;
-	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), e;
+	/* openat, not open: musl's open adds an fcntl for O_CLOEXEC */
+	int fd = openat(AT_FDCWD, path, O_PATH | O_NOFOLLOW | O_CLOEXEC), e;
 
 	if (fd < 0)
 		return -errno;
@@ -115,7 +119,8 @@ static int attach(int dfd, const char *path, unsigned clone_flags, int to)
 static int make_source(char *name, size_t cap, unsigned i, const char *text)
 {
 	snprintf(name, cap, "/dev/.sbxsh-stage-%u", i);
-	int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), e = 0;
+	int fd = openat(AT_FDCWD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600),
+	    e = 0;
 	size_t len = text ? strlen(text) : 0;
 
 	if (fd < 0)
@@ -128,12 +133,16 @@ static int make_source(char *name, size_t cap, unsigned i, const char *text)
 	return e;
 }
 
+/* A file masked by a bind of source i, made first unless *made says it is there. */
 static int mask_file(const char *path, unsigned i, const char *text, bool *made)
 {
 	char src[64];
-	int e = make_source(src, sizeof(src), i, text), to;
+	int e = 0, to;
 
-	*made = e == 0;
+	if (*made)
+		snprintf(src, sizeof(src), "/dev/.sbxsh-stage-%u", i);
+	else if ((e = make_source(src, sizeof(src), i, text)) == 0)
+		*made = true;
 	if (e < 0)
 		return e;
 	if ((to = target(path, false)) < 0)
@@ -173,14 +182,15 @@ int stage_mounts_make(const struct stage_mount *v, size_t n, const char *marker,
 		      const char *marker_text, bool dev_ro, const char **failed)
 {
 	unsigned made = 0;
+	bool empty = false; /* source 0, the empty file, is made */
 	int e = 0;
 
 	for (size_t i = 0; e == 0 && i < n; i++) {
-		bool src = false;
 		*failed = v[i].path;
 		switch (v[i].kind) {
 		case STAGE_MASK_FILE:
-			e = mask_file(v[i].path, made, NULL, &src);
+			e = mask_file(v[i].path, 0, NULL, &empty);
+			made = empty;
 			break;
 		case STAGE_MASK_DIR:
 			e = mask_dir(v[i].path);
@@ -191,7 +201,6 @@ int stage_mounts_make(const struct stage_mount *v, size_t n, const char *marker,
 		default:
 			e = -EINVAL;
 		}
-		made += src;
 	}
 	if (e == 0 && marker) {
 		bool src = false;

@@ -100,6 +100,16 @@ CapBnd: 0000000000000000
 CapAmb: 0000000000000000
 NoNewPrivs: 1
 Seccomp: 2"
+# The stage (pid 1 inside, the shell's parent) holds none either: it dropped them itself.
+st=$(sb -c 'grep -E "^(Name|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):" /proc/1/status' 2>/dev/null)
+is "the stage (pid 1) too: no capabilities, bounding set empty, no_new_privs" \
+	"$(echo "$st" | tr -s '\t ' ' ')" "Name: sbxsh-stage
+CapInh: 0000000000000000
+CapPrm: 0000000000000000
+CapEff: 0000000000000000
+CapBnd: 0000000000000000
+CapAmb: 0000000000000000
+NoNewPrivs: 1"
 if is_root; then
 	skip "su -c id cannot reach uid 0" "running as root already; capabilities checked above"
 elif [ -u /bin/su ] || [ -u /usr/bin/su ]; then

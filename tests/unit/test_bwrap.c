@@ -827,6 +827,50 @@ static void test_glob_shared(void)
 	}
 }
 
+/* A directory past two pages of records (mounts.c dir_list then reads it straight into one
+ * large buffer, grown past its first size here: 2,500 names of ~100 bytes): every hit of a
+ * glob there is found, the first, the last and those between (the oracle is glob(3)). */
+static void test_glob_big_dir(void)
+{
+	char p[600];
+	size_t made = 0;
+	mk("big", true);
+	for (int i = 0; i < 2500; i++) {
+		if (i % 113 == 0 || i == 2499)
+			snprintf(p, sizeof(p), "big/key-%05d", i);
+		else
+			snprintf(p, sizeof(p), "big/entry-%05d-%s", i,
+				 "padding-padding-padding-padding-padding-padding-padding-padding-"
+				 "padding-padding");
+		mk(p, false);
+		made++;
+	}
+	struct profile pr;
+	struct strv notes = {0}, errs = {0};
+	int rc;
+	prof_base(&pr);
+	lval(&pr.deny_read, T, "/big/key-*");
+	char *m = plan(&pr, false, &notes, &errs, &rc);
+	glob_t g;
+	snprintf(p, sizeof(p), "%s/big/key-*", T);
+	int gr = glob(p, GLOB_NOSORT, NULL, &g);
+	size_t want = gr == 0 ? g.gl_pathc : 0, found = 0;
+	for (size_t j = 0; j < want; j++) {
+		snprintf(p, sizeof(p), "$T%s", g.gl_pathv[j] + strlen(T));
+		found += m && names_path(m, p);
+	}
+	ok(rc == 0 && made == 2500 && want == 24 && found == want,
+	   "deny_read of a glob in a directory of 2,500 names hides all %zu of glob(3)'s hits "
+	   "(found %zu)",
+	   want, found);
+	if (gr == 0)
+		globfree(&g);
+	free(m);
+	prof_release(&pr);
+	strv_release(&notes);
+	strv_release(&errs);
+}
+
 int main(void)
 {
 	fixture();
@@ -836,6 +880,7 @@ int main(void)
 	test_absent_made();
 	test_stage_shown();
 	test_glob_shared();
+	test_glob_big_dir();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
 	if (strncmp(T, "/var/tmp/test_bwrap.", 20) == 0 && system(cmd) != 0)
