@@ -170,13 +170,20 @@ static void network_records(const struct report_ctx *rc, struct strv *lines, str
 		if (judge_network(rc->jc, e->host, e->port, &v) == 0 ||
 		    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
 			continue;
-		if (e->grant[0]) /* the daemon's own offer, made with the command's lists */
-			snprintf(g, sizeof(g), "%s", e->grant);
+		/* The daemon's own offer, made with the command's lists, is the only one: it
+		 * offers none where no line would let the request through (the name resolved to
+		 * a guarded address, a Host header or TLS server name that is not the target's,
+		 * a name no pattern can spell, the connection limit), and a line guessed here
+		 * from the host alone named one the profile already holds, or one its parser
+		 * refuses ("allow_domains += a/.b"). */
+		snprintf(g, sizeof(g), "%s", e->grant);
+		if (g[0])
+			strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
+				   e->reason[0] ? e->reason : "refused by the proxy",
+				   g[0] == '[' ? "to allow, " : "", g);
 		else
-			judge_suggest(rc->jc, &v, g, sizeof(g));
-		strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
-			   e->reason[0] ? e->reason : "refused by the proxy",
-			   g[0] == '[' ? "to allow, " : "", g);
+			strv_pushf(lines, "sbxsh:   network %s (%s)", v.path,
+				   e->reason[0] ? e->reason : "refused by the proxy");
 	}
 }
 

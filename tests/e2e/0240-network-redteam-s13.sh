@@ -1,0 +1,98 @@
+#!/bin/sh
+# 0240-network-redteam-s13 — session 13's attacks on the network boundary, from inside a real
+# sandbox with network = proxy and a small allow list (good.test, and loop.test, an allowed
+# name whose address is the host's loopback), as root and as sbxsh-test. What each refusal
+# says after the command: the host and the reason, and a policy line only where one would
+# let the request through (never one the profile holds already, nor one its parser refuses);
+# a hostile name's bytes never raw on the terminal. And the ways around the proxy: a
+# datagram or a direct connection out of the command's network namespace, the host's
+# abstract unix sockets (per namespace) with unix_sockets = all, SOCKS4a.
+#
+# It runs in the lab of lab_lib.sh (as 0210): a user + network + mount namespace with a veth
+# pair to a "remote" namespace at 10.77.0.2 and a private /etc/hosts naming it good.test etc.
+. "$SBXSH_STAGE/e2e/lab_lib.sh"
+cd "$T/proj" || exit 1
+if ! "$SBXSH" -c true 2> "$T/err0"; then
+	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
+	done_testing
+	exit
+fi
+export ECHO_LOG="$T/echo.log"
+: > "$ECHO_LOG"
+in_remote_bg "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1
+SRV=$!
+"$PY" "$E2E/echo_http.py" 18081 127.0.0.1 > /dev/null 2>&1 &
+SRV="$SRV $!"
+# an abstract unix socket of the lab's (the host's) network namespace
+ABS="sbxsh-0240-$$"
+"$PY" -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind("\0" + sys.argv[1]); s.listen(8)
+print("up", flush=True); time.sleep(100000)' "$ABS" > "$T/abs.up" 2>&1 &
+SRV="$SRV $!"
+check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
+check "the loopback server is up" wait_for curl -sf http://127.0.0.1:18081/
+check "the host's abstract socket is up" wait_for grep -q up "$T/abs.up"
+
+cp "$E2E/net_probe.py" "$T/proj/probe.py" # the sandbox's /tmp is its own
+user_policy "[default]
+network = proxy
+unix_sockets = all
+allow_domains = good.test loop.test"
+# probe CASE…: runs the probes in one sandbox; out: their lines, err: sbxsh's stderr.
+probe() { out=$("$SBXSH" -c "'$PY' probe.py $*" 2> "$T/err"); err=$(cat "$T/err"); }
+# line HOST:PORT: the violation line for HOST:PORT in err
+line() { printf '%s\n' "$err" | grep -F "network $1 " | head -1; }
+
+# --- what a refusal says: the line to add only where a line would allow it ---
+probe guard host-mismatch socks-slash
+is "an allowed name resolving to the host's loopback is refused by the guard" \
+	"$(printf '%s\n' "$out" | grep '^guard:')" "guard: 403"
+like "…reported with the address and its class" "$(line loop.test:80)" \
+	"resolves to 127\.0\.0\.1 \(loopback\)"
+unlike "…offering no line (allow_domains += loop.test is in the profile already)" \
+	"$(line loop.test:80)" "allow_domains \+="
+is "a CONNECT whose Host names another host is refused" \
+	"$(printf '%s\n' "$out" | grep '^host-mismatch:')" "host-mismatch: 400"
+like "…reported as a mismatch" "$(line good.test:80)" "Host header does not match"
+err1=$err out1=$out
+probe sni
+is "a tunnel to good.test carrying a ClientHello for evil.test is cut off" \
+	"$(printf '%s\n' "$out" | grep '^sni:')" "sni: cut"
+like "…reported naming the TLS server name" "$err" \
+	"network good\.test:80 \(TLS server name evil\.test does not match"
+unlike "…and neither offers allow_domains += good.test (no line allows a mismatch)" \
+	"$err1$err" "network good\.test:80 .*allow_domains \+= good\.test"
+err=$err1 out=$out1
+is "a SOCKS5 name that is no host name is refused (reply 2)" \
+	"$(printf '%s\n' "$out" | grep '^socks-slash:')" "socks-slash: reply 2"
+like "…reported by its name" "$err" "network evil\.test/\.good\.test:80 "
+unlike "…offering no line the policy parser would refuse" "$err" "allow_domains \+= evil\.test/"
+
+# --- a hostile name's bytes never reach the terminal raw ---
+probe socks-c1 socks-utf8-c1
+is "SOCKS5 names with C1 controls (raw, UTF-8) are refused" "$out" "socks-c1: reply 2
+socks-utf8-c1: reply 2"
+case $err in
+*"$(printf '\233')"* | *"$(printf '\302\233')"* | *"$(printf '\235')"* | *"$(printf '\234')"*)
+	not_ok "sbxsh's lines hold no raw control byte of the names" ;;
+*) ok "sbxsh's lines hold no raw control byte of the names" ;;
+esac
+like "…the raw one shown escaped" "$err" 'network \\x9b2J\\x9d0;x\\x9c\.test:80 \(not in allow_domains\)$'
+unlike "…offering no line (no pattern can name it)" "$err" 'allow_domains \+= \\x9b'
+like "…the UTF-8 one as the punycode name the proxy matched" "$err" "network xn--2jevil-[a-z0-9]*\.test:80"
+
+# --- around the proxy ---
+probe udp tcp-direct "abstract=$ABS" socks4a
+like "a datagram to the remote finds no route out of the command's namespace" \
+	"$(printf '%s\n' "$out" | grep '^udp:')" "^udp: errno (101|113)$"
+like "…nor does a direct connection" "$(printf '%s\n' "$out" | grep '^tcp-direct:')" \
+	"^tcp-direct: errno (101|113)$"
+is "the host's abstract unix socket is not reached (unix_sockets = all; its own namespace)" \
+	"$(printf '%s\n' "$out" | grep '^abstract')" "abstract=$ABS: errno 111"
+is "SOCKS4a is refused (a SOCKS4 rejected reply)" "$(printf '%s\n' "$out" | grep '^socks4a:')" \
+	"socks4a: socks4 reply 91"
+is "nothing of these reached the remote or the loopback server" "$(cat "$ECHO_LOG")" \
+	"GET / 10.77.0.2
+GET / 127.0.0.1:18081"
+
+done_testing

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""net_probe.py CASE... -- e2e 0240's attacks from inside a sandbox with network = proxy.
+
+Each CASE prints one line "CASE: RESULT". The proxy fronts are the sandbox's
+127.0.0.1:3128 (HTTP) and 127.0.0.1:1080 (SOCKS5).
+"""
+import socket
+import ssl
+import struct
+import sys
+
+HTTP = ("127.0.0.1", 3128)
+SOCKS = ("127.0.0.1", 1080)
+
+
+def talk(addr, data, wait=5.0):
+    c = socket.create_connection(addr, timeout=wait)
+    c.sendall(data)
+    out = b""
+    try:
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            out += d
+    except socket.timeout:
+        out += b"<timeout>"
+    except OSError as e:
+        out += b"<errno %d>" % e.errno
+    c.close()
+    return out
+
+
+def status(out):
+    """The first line's status and what an echo server said it saw."""
+    s = out.decode("latin1")
+    words = [w for w in s.split() if w.startswith(("path=", "host="))]
+    return " ".join([s.split("\r\n")[0][9:12] or "-"] + words)
+
+
+def socks(host, port, atyp=3):
+    a = bytes([len(host)]) + host if atyp == 3 else host
+    c = socket.create_connection(SOCKS, timeout=5)
+    c.sendall(b"\x05\x01\x00\x05\x01\x00" + bytes([atyp]) + a + struct.pack(">H", port))
+    try:
+        out = c.recv(2) + c.recv(64)
+    except OSError as e:
+        return "errno %d" % e.errno
+    return "reply %d" % out[3] if len(out) > 3 else "closed"
+
+
+def client_hello(name):
+    """The bytes of a real ClientHello naming name (Python's ssl, no server needed)."""
+    ctx = ssl.create_default_context()
+    i, o = ssl.MemoryBIO(), ssl.MemoryBIO()
+    t = ctx.wrap_bio(i, o, server_hostname=name)
+    try:
+        t.do_handshake()
+    except ssl.SSLWantReadError:
+        pass
+    return o.read()
+
+
+def connect_then(host_port, first):
+    """CONNECT host_port, then first into the tunnel: the proxy's answer, then what came back."""
+    return talk(HTTP, b"CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (host_port, host_port) + first)
+
+
+def case(name):
+    if name == "guard":  # an allowed name whose address is the host's loopback
+        return status(talk(HTTP, b"GET http://loop.test/g HTTP/1.1\r\nHost: loop.test\r\n\r\n"))
+    if name == "host-mismatch":
+        return status(talk(HTTP, b"CONNECT good.test:80 HTTP/1.1\r\nHost: evil.test:80\r\n\r\n"))
+    if name == "sni":
+        out = connect_then(b"good.test:80", client_hello("evil.test"))
+        head, _, rest = out.partition(b"\r\n\r\n")
+        if b" 200 " not in head:
+            return status(out)
+        return "relayed %r" % rest[:40] if rest else "cut"
+    if name == "socks-slash":
+        return socks(b"evil.test/.good.test", 80)
+    if name == "socks-c1":
+        return socks(b"\x9b2J\x9d0;x\x9c.test", 80)
+    if name == "socks-utf8-c1":
+        return socks(b"\xc2\x9b2Jevil.test", 80)
+    if name == "socks4a":
+        try:
+            out = talk(SOCKS, b"\x04\x01\x00\x50\x00\x00\x00\x01u\x00good.test\x00")
+        except OSError as e:
+            return "errno %d" % e.errno
+        return "socks4 reply %d" % out[1] if len(out) > 1 else "closed"
+    if name == "udp":
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            s.sendto(b"x", ("10.77.0.2", 9))
+            return "sent"
+        except OSError as e:
+            return "errno %d" % e.errno
+    if name == "tcp-direct":
+        try:
+            socket.create_connection(("10.77.0.2", 80), timeout=5)
+            return "connected"
+        except OSError as e:
+            return "errno %d" % e.errno
+    if name.startswith("abstract="):
+        s = socket.socket(socket.AF_UNIX)
+        try:
+            s.connect("\0" + name[9:])
+            return "connected"
+        except OSError as e:
+            return "errno %d" % e.errno
+    return "unknown case"
+
+
+for n in sys.argv[1:]:
+    try:
+        r = case(n)
+    except Exception as e:  # a probe that breaks says so, it never passes silently
+        r = "error %s" % e
+    print("%s: %s" % (n, r), flush=True)
