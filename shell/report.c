@@ -167,8 +167,13 @@ static void network_records(const struct report_ctx *rc, struct strv *lines, str
 		const struct sess_net_refusal *e = &rs->v[i];
 		struct verdict v;
 
-		if (judge_network(rc->jc, e->host, e->port, &v) == 0 ||
-		    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
+		char key[sizeof(v.path) + SESS_REFUSAL_TEXT + 2];
+
+		/* one line per host:port and reason, as the daemon keeps them */
+		if (judge_network(rc->jc, e->host, e->port, &v) == 0)
+			continue;
+		snprintf(key, sizeof(key), "%s %s", v.path, e->reason);
+		if (strv_find(seen, key) >= 0 || strv_push(seen, key) < 0)
 			continue;
 		/* The daemon's own offer, made with the command's lists, is the only one: it
 		 * offers none where no line would let the request through (the name resolved to

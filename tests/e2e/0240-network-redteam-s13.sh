@@ -63,10 +63,23 @@ like "…reported naming the TLS server name" "$err" \
 unlike "…and neither offers allow_domains += good.test (no line allows a mismatch)" \
 	"$err1$err" "network good\.test:80 .*allow_domains \+= good\.test"
 err=$err1 out=$out1
+
 is "a SOCKS5 name that is no host name is refused (reply 2)" \
 	"$(printf '%s\n' "$out" | grep '^socks-slash:')" "socks-slash: reply 2"
 like "…reported by its name" "$err" "network evil\.test/\.good\.test:80 "
 unlike "…offering no line the policy parser would refuse" "$err" "allow_domains \+= evil\.test/"
+
+# --- one refusal does not hide another of another kind to the same host:port ---
+LOG="$HOME/.local/state/sbxsh/violations.jsonl"
+probe host-mismatch sni-front
+is "a Host mismatch, then a tunnel to the same host:port fronting front.test: both cut" "$out" \
+	"host-mismatch: 400
+sni-front: cut"
+like "…the fronting is reported after the mismatch" "$err" \
+	"network good\.test:80 \(TLS server name front\.test does not match"
+like "…and the mismatch too" "$err" "network good\.test:80 \(Host header does not match"
+like "…the fronting is in the violation log" "$(grep front.test "$LOG")" \
+	'"host":"good.test","port":80.*TLS server name front.test'
 
 # --- a hostile name's bytes never reach the terminal raw ---
 probe socks-c1 socks-utf8-c1

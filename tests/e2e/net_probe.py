@@ -77,6 +77,10 @@ def case(name):
         if b" 200 " not in head:
             return status(out)
         return "relayed %r" % rest[:40] if rest else "cut"
+    if name == "sni-front":  # a tunnel to good.test asking for the fronted name front.test
+        out = connect_then(b"good.test:80", client_hello("front.test"))
+        head, _, rest = out.partition(b"\r\n\r\n")
+        return "cut" if b" 200 " in head and not rest else status(out)
     if name == "socks-slash":
         return socks(b"evil.test/.good.test", 80)
     if name == "socks-c1":
