@@ -11,7 +11,8 @@
 # It runs in the lab of lab_lib.sh (as 0210): a user + network + mount namespace with a veth
 # pair to a "remote" namespace at 10.77.0.2 and a private /etc/hosts naming it good.test etc.
 . "$SBXSH_STAGE/e2e/lab_lib.sh"
-cd "$T/proj" || exit 1
+P="$T/proj"
+cd "$P" || exit 1
 if ! "$SBXSH" -c true 2> "$T/err0"; then
 	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
 	done_testing
@@ -107,5 +108,39 @@ is "SOCKS4a is refused (a SOCKS4 rejected reply)" "$(printf '%s\n' "$out" | grep
 is "nothing of these reached the remote or the loopback server" "$(cat "$ECHO_LOG")" \
 	"GET / 10.77.0.2
 GET / 127.0.0.1:18081"
+
+# --- a session daemon served from inside a sandbox is not the session's ---
+# A session directory that does not exist when a sandbox starts is not hidden from it (only
+# the existing ones are: platform/linux/mounts.c), and a sandbox that can write where it
+# would be made (tmp = shared and /tmp/sbxsh-UID; here the runtime directory in the
+# project) can serve a socket there. A later command's front end must not take it for its
+# session's daemon: it would hand that process its fronts and lists, and take its word on
+# the refusals.
+"$SBXSH" session stop > /dev/null 2>&1
+export XDG_RUNTIME_DIR="$P/rt" SBXSH_SESSION=e2e-0240
+mkdir -m 700 "$P/rt"
+out=$("$SBXSH" session start 2>&1)
+FSOCK=$(printf '%s\n' "$out" | sed -n 's/.*socket \(.*\)$/\1/p')
+"$SBXSH" session stop > /dev/null 2>&1
+rm -rf "$P/rt/sbxsh"
+printf '[default]\nnetwork = open\nunix_sockets = all\n' > "$T/open.ini"
+printf '[default]\nnetwork = proxy\nallow_domains = good.test\n' > "$T/proxy.ini"
+chmod 600 "$T/open.ini" "$T/proxy.ini"
+if [ -z "$FSOCK" ]; then
+	not_ok "the session's socket path is known: $out"
+else
+	"$SBXSH" --config "$T/open.ini" -c "'$PY' probe.py 'fake-daemon=$FSOCK'" > "$T/fake.out" 2>&1 &
+	FAKE=$!
+	check "a sandbox serves a socket where the session's daemon would be" wait_for grep -q '^up' "$T/fake.out"
+	out=$("$SBXSH" --config "$T/proxy.ini" -c 'curl -sS http://good.test/victim' 2>&1); rc=$?
+	wait "$FAKE"
+	is "…the next command's front end sends it nothing" "$(grep fake-daemon "$T/fake.out")" \
+		"fake-daemon=$FSOCK: closed, nothing sent"
+	is "…and that command is refused (125), not run without its proxy" "$rc" 125
+	like "…naming the socket and why" "$out" "$FSOCK.*another pid namespace"
+	rm -rf "$P/rt/sbxsh"
+	out=$("$SBXSH" --config "$T/proxy.ini" -c 'curl -sS http://good.test/after' 2>&1)
+	like "once it is gone, a command starts the real daemon there" "$out" "path=/after host=good.test"
+fi
 
 done_testing

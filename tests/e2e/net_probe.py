@@ -4,6 +4,7 @@
 Each CASE prints one line "CASE: RESULT". The proxy fronts are the sandbox's
 127.0.0.1:3128 (HTTP) and 127.0.0.1:1080 (SOCKS5).
 """
+import os
 import socket
 import ssl
 import struct
@@ -113,6 +114,28 @@ def case(name):
             return "connected"
         except OSError as e:
             return "errno %d" % e.errno
+    if name.startswith("fake-daemon="):
+        # a session daemon's socket served from inside the sandbox: made where the front end
+        # of a later command looks for its session's daemon; says what reached it
+        path = name[12:]
+        for d in (os.path.dirname(os.path.dirname(path)), os.path.dirname(path)):
+            os.makedirs(d, exist_ok=True)
+            os.chmod(d, 0o700)  # as the daemon makes them: private
+        s = socket.socket(socket.AF_UNIX)
+        s.bind(path)
+        s.listen(4)
+        print("up", flush=True)
+        s.settimeout(30)
+        try:
+            c, _ = s.accept()
+        except socket.timeout:
+            return "no connection"
+        c.settimeout(10)
+        try:
+            got = c.recv(65536)
+        except OSError:
+            got = b""
+        return "sent %d bytes" % len(got) if got else "closed, nothing sent"
     return "unknown case"
 
 
