@@ -95,6 +95,30 @@ like "…the raw one shown escaped" "$err" 'network \\x9b2J\\x9d0;x\\x9c\.test:8
 unlike "…offering no line (no pattern can name it)" "$err" 'allow_domains \+= \\x9b'
 like "…the UTF-8 one as the punycode name the proxy matched" "$err" "network xn--2jevil-[a-z0-9]*\.test:80"
 
+# --- names whose IPv6 address is guarded (0201 has the IPv4 ones) ---
+cat >> "$T/hosts" <<HOSTS
+::1 lo6.test
+fe80::1 ll6.test
+::ffff:127.0.0.1 mapped6.test
+fd77::1 self6.test
+fd00:ec2::254 meta6.test
+HOSTS
+printf '[default]\nnetwork = proxy\nallow_domains = lo6.test:18081 ll6.test:18081 mapped6.test:18081 self6.test:18081 meta6.test:18081\n' > "$T/g6.ini"
+chmod 600 "$T/g6.ini"
+out=$("$SBXSH" --config "$T/g6.ini" -c "'$PY' probe.py guard6=lo6.test guard6=ll6.test guard6=mapped6.test guard6=self6.test guard6=meta6.test" 2>&1)
+like "an allowed name resolving to ::1, fe80::1, ::ffff:127.0.0.1, the host's fd77::1, fd00:ec2::254: 403 each" \
+	"$(printf '%s\n' "$out" | grep -c '^guard6=.*: 403$')" "^5$"
+like "…each reported with its class" "$out" "resolves to ::1 \(loopback\)"
+like "…link-local" "$out" "resolves to fe80::1 \(link-local\)"
+like "…the mapped address as the IPv4 loopback it carries" "$out" "resolves to 127\.0\.0\.1 \(loopback\)"
+like "…the host's own IPv6 address" "$out" "resolves to fd77::1 \(an address of this host\)"
+like "…the IPv6 metadata address" "$out" "resolves to fd00:ec2::254 \(cloud metadata\)"
+
+# --- a command's own slow connections do not stop its proxy ---
+probe slowloris
+is "100 held heads, greetings and ClientHellos and an endless body: a request beside is served" \
+	"$out" "slowloris: 200 path=/beside host=good.test"
+
 # --- around the proxy ---
 probe udp tcp-direct "abstract=$ABS" socks4a
 like "a datagram to the remote finds no route out of the command's namespace" \
@@ -105,9 +129,10 @@ is "the host's abstract unix socket is not reached (unix_sockets = all; its own 
 	"$(printf '%s\n' "$out" | grep '^abstract')" "abstract=$ABS: errno 111"
 is "SOCKS4a is refused (a SOCKS4 rejected reply)" "$(printf '%s\n' "$out" | grep '^socks4a:')" \
 	"socks4a: socks4 reply 91"
-is "nothing of these reached the remote or the loopback server" "$(cat "$ECHO_LOG")" \
-	"GET / 10.77.0.2
-GET / 127.0.0.1:18081"
+is "nothing of these reached the loopback server, nor the remote but for the one beside" \
+	"$(grep -v '^POST /forever' "$ECHO_LOG")" "GET / 10.77.0.2
+GET / 127.0.0.1:18081
+GET /beside good.test"
 
 # --- a session daemon served from inside a sandbox is not the session's ---
 # A session directory that does not exist when a sandbox starts is not hidden from it (only

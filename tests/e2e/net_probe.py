@@ -82,6 +82,33 @@ def case(name):
         out = connect_then(b"good.test:80", client_hello("front.test"))
         head, _, rest = out.partition(b"\r\n\r\n")
         return "cut" if b" 200 " in head and not rest else status(out)
+    if name.startswith("guard6="):  # an allowed name whose address is guarded: 403 each
+        host = name[7:].encode()
+        return status(talk(HTTP, b"GET http://%s:18081/g HTTP/1.1\r\nHost: %s:18081\r\n\r\n" % (host, host)))
+    if name == "slowloris":
+        # a command's own connections that never finish a head, a greeting or a ClientHello,
+        # and a body that never ends: the proxy holds them all, and serves a request beside
+        held = []
+        for i in range(60):
+            c = socket.create_connection(HTTP, timeout=10)
+            c.sendall(b"GET http://good.test/slow HTTP/1.1\r\nHost: good.test\r\nX-%d: " % i)
+            held.append(c)
+        for i in range(20):
+            c = socket.create_connection(SOCKS, timeout=10)
+            c.sendall(b"\x05")
+            held.append(c)
+        for i in range(20):
+            c = socket.create_connection(HTTP, timeout=10)
+            c.sendall(b"CONNECT good.test:80 HTTP/1.1\r\nHost: good.test:80\r\n\r\n\x16\x03\x01\x02\x00")
+            held.append(c)
+        c = socket.create_connection(HTTP, timeout=10)
+        c.sendall(b"POST http://good.test/forever HTTP/1.1\r\nHost: good.test\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n" + b"4\r\nxxxx\r\n" * 20000)
+        held.append(c)
+        r = status(talk(HTTP, b"GET http://good.test/beside HTTP/1.1\r\nHost: good.test\r\nConnection: close\r\n\r\n"))
+        for c in held:
+            c.close()
+        return r
     if name == "socks-slash":
         return socks(b"evil.test/.good.test", 80)
     if name == "socks-c1":
