@@ -168,4 +168,24 @@ else
 	like "once it is gone, a command starts the real daemon there" "$out" "path=/after host=good.test"
 fi
 
+# --- nor does the daemon serve a sandbox that reaches its socket: network = open shares the
+# daemon's network namespace, and a session directory made after the sandbox started is not
+# hidden from it (an agent's dev server running while its next command starts the daemon) ---
+if [ -n "$FSOCK" ]; then
+	"$SBXSH" session stop > /dev/null 2>&1
+	rm -rf "$P/rt/sbxsh" "$P/waiting"
+	cp "$E2E/sess_client.py" "$P/sess_client.py"
+	"$SBXSH" --config "$T/open.ini" -c ": > waiting; '$PY' probe.py 'ctl-status=$FSOCK'" \
+		> "$T/ctl.out" 2>&1 &
+	ATT=$!
+	check "a sandbox with network = open waits for the session's socket" wait_for test -e "$P/waiting"
+	out=$("$SBXSH" --config "$T/proxy.ini" -c 'curl -sS http://good.test/started' 2>&1)
+	like "…a proxied command starts the daemon meanwhile" "$out" "path=/started host=good.test"
+	wait "$ATT"
+	like "…the daemon refuses the sandbox, naming why" "$(cat "$T/ctl.out")" \
+		"^ctl-status=$FSOCK: ERR refused: the peer is in another pid namespace"
+	out=$("$SBXSH" session status 2>&1)
+	like "…and still serves the session" "$out" "^pid +[0-9]+"
+fi
+
 done_testing

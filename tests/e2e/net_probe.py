@@ -163,6 +163,26 @@ def case(name):
         except OSError:
             got = b""
         return "sent %d bytes" % len(got) if got else "closed, nothing sent"
+    if name.startswith("ctl-status="):
+        # the session daemon's control socket, once it appears: asks for its status
+        import time
+        sys.path.insert(0, os.getcwd())
+        import sess_client as sc
+        path = name[11:]
+        for _ in range(300):
+            if os.path.exists(path):
+                break
+            time.sleep(0.1)
+        s = sc.connect(path)
+        try:
+            s.sendall(sc.frame(sc.STATUS))
+        except OSError:
+            pass  # refused at accept: the daemon's answer is read below
+        try:
+            r = sc.recv_frame(s)
+        except OSError as e:
+            return "errno %d" % e.errno
+        return "served" if r and r[0] == sc.STATUS_REPLY else sc.describe(r)
     return "unknown case"
 
 
