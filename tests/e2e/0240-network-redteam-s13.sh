@@ -120,11 +120,14 @@ is "100 held heads, greetings and ClientHellos and an endless body: a request be
 	"$out" "slowloris: 200 path=/beside host=good.test"
 
 # --- around the proxy ---
-probe udp tcp-direct "abstract=$ABS" socks4a
+probe udp tcp-direct raw icmp "abstract=$ABS" socks4a
 like "a datagram to the remote finds no route out of the command's namespace" \
 	"$(printf '%s\n' "$out" | grep '^udp:')" "^udp: errno (101|113)$"
 like "…nor does a direct connection" "$(printf '%s\n' "$out" | grep '^tcp-direct:')" \
 	"^tcp-direct: errno (101|113)$"
+like "…nor a raw socket (no capability), nor a ping socket" \
+	"$(printf '%s\n' "$out" | grep -E '^(raw|icmp):' | tr '\n' ' ')" \
+	"^raw: errno (1|101) icmp: errno (1|13|101) $"
 is "the host's abstract unix socket is not reached (unix_sockets = all; its own namespace)" \
 	"$(printf '%s\n' "$out" | grep '^abstract')" "abstract=$ABS: errno 111"
 is "SOCKS4a is refused (a SOCKS4 rejected reply)" "$(printf '%s\n' "$out" | grep '^socks4a:')" \

@@ -128,6 +128,16 @@ def case(name):
             return "sent"
         except OSError as e:
             return "errno %d" % e.errno
+    if name in ("raw", "icmp"):  # a raw socket, a ping socket: to the remote, directly
+        try:
+            if name == "raw":
+                s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+            else:
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_ICMP)
+            s.sendto(b"\x08\x00\xf7\xff\x00\x00\x00\x00", ("10.77.0.2", 0))
+            return "sent"
+        except OSError as e:
+            return "errno %d" % e.errno
     if name == "tcp-direct":
         try:
             socket.create_connection(("10.77.0.2", 80), timeout=5)
