@@ -11,7 +11,6 @@
  */
 #include "platform/fdpass.h"
 #include "platform/fds.h"
-#include "platform/proc.h"
 #include "session/client/client.h"
 
 #include <errno.h>
@@ -68,7 +67,6 @@ static int try_connect(const char *path, int *out)
 {
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	uid_t uid;
-	pid_t pid = 0;
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
@@ -79,7 +77,7 @@ static int try_connect(const char *path, int *out)
 		close(fd);
 		return -e;
 	}
-	if (fdpass_peer_cred(fd, &uid, &pid) < 0 || uid != getuid()) {
+	if (fdpass_peer_cred(fd, &uid, NULL) < 0 || uid != getuid()) {
 		close(fd);
 		return -EPERM;
 	}
@@ -88,7 +86,7 @@ static int try_connect(const char *path, int *out)
 	 * session directory made after that sandbox started is not hidden from it, and tmp =
 	 * shared lets it make /tmp/sbxsh-UID): it gets nothing, neither the command's lists nor
 	 * its fronts, and its word on the refusals is never taken. */
-	if (!proc_same_pidns(pid)) {
+	if (!fdpass_peer_same_pidns(fd)) {
 		close(fd);
 		return -EXDEV;
 	}

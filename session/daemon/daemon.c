@@ -318,7 +318,7 @@ static const char *peer_refusal(int fd)
 		       "(set SBXSH_SESSION to give it a session of its own)";
 	/* network = open shares this namespace, and a session directory made after a sandbox
 	 * started is not hidden from it; every sandbox has a pid namespace of its own */
-	if (!proc_same_pidns(pid))
+	if (!fdpass_peer_same_pidns(fd))
 		return "refused: the peer is in another pid namespace than the session daemon (a "
 		       "sandboxed command's, say)";
 	return NULL;
