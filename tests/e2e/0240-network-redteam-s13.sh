@@ -54,7 +54,8 @@ unlike "…offering no line (allow_domains += loop.test is in the profile alread
 	"$(line loop.test:80)" "allow_domains \+="
 is "a CONNECT whose Host names another host is refused" \
 	"$(printf '%s\n' "$out" | grep '^host-mismatch:')" "host-mismatch: 400"
-like "…reported as a mismatch" "$(line good.test:80)" "Host header does not match"
+like "…reported as a mismatch naming the host the Host header asked for" "$(line good.test:80)" \
+	"\(the Host header names evil\.test:80, not the request target\)$"
 err1=$err out1=$out
 probe sni
 is "a tunnel to good.test carrying a ClientHello for evil.test is cut off" \
@@ -78,14 +79,16 @@ is "a Host mismatch, then a tunnel to the same host:port fronting front.test: bo
 sni-front: cut"
 like "…the fronting is reported after the mismatch" "$err" \
 	"network good\.test:80 \(TLS server name front\.test does not match"
-like "…and the mismatch too" "$err" "network good\.test:80 \(Host header does not match"
+like "…and the mismatch too" "$err" "network good\.test:80 \(the Host header names evil\.test:80"
 like "…the fronting is in the violation log" "$(grep front.test "$LOG")" \
 	'"host":"good.test","port":80.*TLS server name front.test'
 
 # --- a hostile name's bytes never reach the terminal raw ---
-probe socks-c1 socks-utf8-c1
-is "SOCKS5 names with C1 controls (raw, UTF-8) are refused" "$out" "socks-c1: reply 2
-socks-utf8-c1: reply 2"
+probe socks-c1 socks-utf8-c1 host-c1
+is "SOCKS5 names with C1 controls (raw, UTF-8) are refused, and a Host header with one" "$out" \
+	"socks-c1: reply 2
+socks-utf8-c1: reply 2
+host-c1: 400"
 case $err in
 *"$(printf '\233')"* | *"$(printf '\302\233')"* | *"$(printf '\235')"* | *"$(printf '\234')"*)
 	not_ok "sbxsh's lines hold no raw control byte of the names" ;;
@@ -93,6 +96,8 @@ case $err in
 esac
 like "…the raw one shown escaped" "$err" 'network \\x9b2J\\x9d0;x\\x9c\.test:80 \(not in allow_domains\)$'
 unlike "…offering no line (no pattern can name it)" "$err" 'allow_domains \+= \\x9b'
+like "…the Host header's name shown escaped too" "$err" \
+	'network good\.test:443 \(the Host header names ev\\x9B2Jil\.test:443, not the request target\)$'
 like "…the UTF-8 one as the punycode name the proxy matched" "$err" "network xn--2jevil-[a-z0-9]*\.test:80"
 
 # --- names whose IPv6 address is guarded (0201 has the IPv4 ones) ---

@@ -72,6 +72,8 @@ def case(name):
         return status(talk(HTTP, b"GET http://loop.test/g HTTP/1.1\r\nHost: loop.test\r\n\r\n"))
     if name == "host-mismatch":
         return status(talk(HTTP, b"CONNECT good.test:80 HTTP/1.1\r\nHost: evil.test:80\r\n\r\n"))
+    if name == "host-c1":  # a Host naming another host with a C1 control byte in it
+        return status(talk(HTTP, b"CONNECT good.test:443 HTTP/1.1\r\nHost: ev\x9b2Jil.test:443\r\n\r\n"))
     if name == "sni":
         out = connect_then(b"good.test:80", client_hello("evil.test"))
         head, _, rest = out.partition(b"\r\n\r\n")
