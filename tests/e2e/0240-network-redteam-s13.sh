@@ -2,11 +2,17 @@
 # 0240-network-redteam-s13 — session 13's attacks on the network boundary, from inside a real
 # sandbox with network = proxy and a small allow list (good.test, and loop.test, an allowed
 # name whose address is the host's loopback), as root and as sbxsh-test. What each refusal
-# says after the command: the host and the reason, and a policy line only where one would
-# let the request through (never one the profile holds already, nor one its parser refuses);
-# a hostile name's bytes never raw on the terminal. And the ways around the proxy: a
-# datagram or a direct connection out of the command's network namespace, the host's
-# abstract unix sockets (per namespace) with unix_sockets = all, SOCKS4a.
+# says after the command: the host and the reason (a Host mismatch naming the host it asked
+# for), and a policy line only where one would let the request through (never one the
+# profile holds already, nor one its parser refuses); one refusal never hides another of
+# another kind to the same host:port; a hostile name's bytes never raw on the terminal.
+# Allowed names resolving to guarded IPv6 addresses; a command's held connections leaving its
+# proxy serving. Around the proxy: a datagram, a direct, raw or ping socket out of the
+# command's network namespace, the host's abstract unix sockets (per namespace) with
+# unix_sockets = all, SOCKS4a. The session's own files made after a sandbox started (so not
+# hidden from it): a daemon socket served from a sandbox is not taken for the daemon, the
+# daemon serves no sandbox that reaches its socket (network = open), and the violation log
+# is never readable inside.
 #
 # It runs in the lab of lab_lib.sh (as 0210): a user + network + mount namespace with a veth
 # pair to a "remote" namespace at 10.77.0.2 and a private /etc/hosts naming it good.test etc.
