@@ -36,6 +36,13 @@ struct fdpass_in {
  * sock, as the kernel saw it at connect. Returns 0 or -errno. */
 int fdpass_peer_cred(int sock, uid_t *uid, pid_t *pid);
 
+/* 1 when the process at the other end of the connected unix socket sock (the one that
+ * connected, or listened) is alive in this process's pid namespace, else 0 (another one, a
+ * sandbox's; gone; unknown). Judged on a descriptor of that very process where the kernel
+ * gives one (SO_PEERPIDFD), so a pid used again by another process is never taken for it;
+ * on older kernels by the pid's /proc entry. */
+int fdpass_peer_same_pidns(int sock);
+
 /* Asks the kernel to tell the sender of each message read on sock (a pid the sender cannot
  * forge). Returns 0 or -errno. */
 int fdpass_want_peer(int sock);

@@ -53,6 +53,10 @@ int proc_login_session_others(unsigned long sid);
  * another). */
 int proc_same_netns(pid_t pid);
 
+/* 1 when pid is known to share this process's pid namespace, else 0 (gone, hidden, or
+ * another: every sandbox has one of its own, so a process in it never shares sbxsh's). */
+int proc_same_pidns(pid_t pid);
+
 /* Takes back a protection from the OOM killer this process inherited (sshd's -1000): not
  * the user's to keep. Best effort. */
 void proc_oom_unprotect(void);

@@ -167,16 +167,28 @@ static void network_records(const struct report_ctx *rc, struct strv *lines, str
 		const struct sess_net_refusal *e = &rs->v[i];
 		struct verdict v;
 
-		if (judge_network(rc->jc, e->host, e->port, &v) == 0 ||
-		    strv_find(seen, v.path) >= 0 || strv_push(seen, v.path) < 0)
+		char key[sizeof(v.path) + SESS_REFUSAL_TEXT + 2];
+
+		/* one line per host:port and reason, as the daemon keeps them */
+		if (judge_network(rc->jc, e->host, e->port, &v) == 0)
 			continue;
-		if (e->grant[0]) /* the daemon's own offer, made with the command's lists */
-			snprintf(g, sizeof(g), "%s", e->grant);
+		snprintf(key, sizeof(key), "%s %s", v.path, e->reason);
+		if (strv_find(seen, key) >= 0 || strv_push(seen, key) < 0)
+			continue;
+		/* The daemon's own offer, made with the command's lists, is the only one: it
+		 * offers none where no line would let the request through (the name resolved to
+		 * a guarded address, a Host header or TLS server name that is not the target's,
+		 * a name no pattern can spell, the connection limit), and a line guessed here
+		 * from the host alone named one the profile already holds, or one its parser
+		 * refuses ("allow_domains += a/.b"). */
+		snprintf(g, sizeof(g), "%s", e->grant);
+		if (g[0])
+			strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
+				   e->reason[0] ? e->reason : "refused by the proxy",
+				   g[0] == '[' ? "to allow, " : "", g);
 		else
-			judge_suggest(rc->jc, &v, g, sizeof(g));
-		strv_pushf(lines, "sbxsh:   network %s (%s): %s%s", v.path,
-			   e->reason[0] ? e->reason : "refused by the proxy",
-			   g[0] == '[' ? "to allow, " : "", g);
+			strv_pushf(lines, "sbxsh:   network %s (%s)", v.path,
+				   e->reason[0] ? e->reason : "refused by the proxy");
 	}
 }
 

@@ -40,6 +40,7 @@
 #include "shell/relay.h"
 #include "shell/report.h"
 #include "shell/shell.h"
+#include "session/vlog.h"
 
 #define STAGE_PATH   SBX_LIBEXECDIR "/sbxsh-stage"
 #define MARKER_PATH  SBX_LIBEXECDIR "/sandbox-marker"
@@ -564,6 +565,14 @@ static void plan(struct run *r, const struct settings *set)
 	struct sandbox_req req;
 
 	c.make_dirs = !r->args.dry_run;
+	/* The log is hidden only if it exists as the sandbox starts (a mount hides it): one the
+	 * daemon made later, at the session's first refusal, was readable by every sandbox
+	 * running then (an interactive shell's: the other commands' command lines). Made
+	 * empty now when missing (0600, its directories 0700), as the first record would. */
+	struct stat lst;
+	if (c.make_dirs && set->log && set->log[0] == '/' && lstat(set->log, &lst) < 0 &&
+	    errno == ENOENT)
+		vlog_append(set->log, "", 0); /* best effort: a log never fails anything */
 
 	profile_sandbox_req(r->prof, &req);
 	int e = sandbox_plan(&req, &c, &r->spec, &notices, &errors);

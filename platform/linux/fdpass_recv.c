@@ -2,8 +2,12 @@
  * descriptors, SO_PASSCRED / SCM_CREDENTIALS for the sender (its pid as the receiver's pid
  * namespace sees it, checked by the kernel). */
 #include "platform/fdpass.h"
+#include "platform/proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -19,6 +23,64 @@ int fdpass_peer_cred(int sock, uid_t *uid, pid_t *pid)
 	if (pid)
 		*pid = cr.pid;
 	return 0;
+}
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77 /* Linux 6.5 */
+#endif
+
+/* The pid namespace levels below this /proc's that a process is in, from the NSpid line of
+ * path (its status, or a pidfd's fdinfo: one number per level from /proc's own down): 0 for
+ * /proc's own, -1 when the process is gone or the line cannot be read. */
+static int nspid_depth(const char *path)
+{
+	char buf[2048];
+	ssize_t n;
+	int fd, depth = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	char *s = strstr(buf, "\nNSpid:");
+	if (!s)
+		return -1;
+	for (s += 7; *s && *s != '\n';) {
+		char *end;
+		long v;
+		if (*s == ' ' || *s == '\t') {
+			s++;
+			continue;
+		}
+		v = strtol(s, &end, 10);
+		if (end == s || v <= 0)
+			return -1; /* 0 or -1: gone, or outside this /proc's namespaces */
+		depth++;
+		s = end;
+	}
+	return depth;
+}
+
+int fdpass_peer_same_pidns(int sock)
+{
+	uid_t uid;
+	pid_t pid = 0;
+	int pidfd = -1, d;
+	socklen_t l = sizeof(pidfd);
+	char path[64];
+
+	/* /proc of this process's own pid namespace (the usual case): the peer's pidfd says */
+	if (nspid_depth("/proc/self/status") == 0 &&
+	    getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &l) == 0 && pidfd >= 0) {
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+		d = nspid_depth(path);
+		close(pidfd);
+		return d == 0;
+	}
+	return fdpass_peer_cred(sock, &uid, &pid) == 0 && proc_same_pidns(pid);
 }
 
 int fdpass_want_peer(int sock)

@@ -102,16 +102,28 @@ int proc_login_session_others(unsigned long sid)
 	return found;
 }
 
-int proc_same_netns(pid_t pid)
+/* 1 when pid's namespace of kind ns (a name under /proc/PID/ns) is this process's. */
+static int same_ns(pid_t pid, const char *ns)
 {
-	char path[64], peer[64] = "", self[64] = "";
+	char path[64], self[64], peer[64] = "", mine[64] = "";
 
 	/* a namespace that cannot be read (the peer gone, /proc hidden) is not ours */
-	snprintf(path, sizeof(path), "/proc/%ld/ns/net", (long)pid);
+	snprintf(path, sizeof(path), "/proc/%ld/ns/%s", (long)pid, ns);
+	snprintf(self, sizeof(self), "/proc/self/ns/%s", ns);
 	if (pid <= 0 || readlink(path, peer, sizeof(peer) - 1) <= 0 ||
-	    readlink("/proc/self/ns/net", self, sizeof(self) - 1) <= 0)
+	    readlink(self, mine, sizeof(mine) - 1) <= 0)
 		return 0;
-	return strcmp(peer, self) == 0;
+	return strcmp(peer, mine) == 0;
+}
+
+int proc_same_netns(pid_t pid)
+{
+	return same_ns(pid, "net");
+}
+
+int proc_same_pidns(pid_t pid)
+{
+	return same_ns(pid, "pid");
 }
 
 void proc_oom_unprotect(void)

@@ -81,6 +81,15 @@ static int try_connect(const char *path, int *out)
 		close(fd);
 		return -EPERM;
 	}
+	/* The daemon is this front end's (or an earlier one's) child: in our pid namespace. A
+	 * process in another is a sandboxed command's, serving where the daemon would be (a
+	 * session directory made after that sandbox started is not hidden from it, and tmp =
+	 * shared lets it make /tmp/sbxsh-UID): it gets nothing, neither the command's lists nor
+	 * its fronts, and its word on the refusals is never taken. */
+	if (!fdpass_peer_same_pidns(fd)) {
+		close(fd);
+		return -EXDEV;
+	}
 	*out = fd;
 	return 0;
 }
@@ -230,6 +239,12 @@ static int connect_error(const struct sess_conn *c, int rc, char **err)
 {
 	if (rc == -EPERM)
 		return sess_errf(err, rc, "%s is served by another user's process: remove it",
+				 c->sock);
+	if (rc == -EXDEV)
+		return sess_errf(err, rc,
+				 "%s is served by a process in another pid namespace (a sandboxed "
+				 "command's, say), not the session daemon; nothing was sent to it: "
+				 "end that command, or remove the socket",
 				 c->sock);
 	return sess_errf(err, rc, "cannot reach the session daemon at %s: %s", c->sock,
 			 strerror(-rc));

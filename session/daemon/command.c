@@ -296,7 +296,9 @@ int cmd_begin(struct sessd *d, const struct sess_msg *m, int *fds, size_t nfds, 
 }
 
 /* Keeps a refusal for the END reply: the front end reports it from there, never from a file
- * the sandbox could have written. One per host:port; the first reason kept. */
+ * the sandbox could have written. One per host:port and reason: a refusal of one kind (a
+ * Host header that is not the target's) must not hide a later one of another kind to the
+ * same host:port (a tunnel there carrying a TLS server name for evil.example). */
 static void keep_refusal(struct cmd *c, const char *host, unsigned port, const char *reason,
 			 const char *grant)
 {
@@ -304,7 +306,8 @@ static void keep_refusal(struct cmd *c, const char *host, unsigned port, const c
 
 	for (size_t i = 0; i < c->nrefusals; i++)
 		if (c->refusals[i].port == port &&
-		    strncmp(c->refusals[i].host, host, SESS_REFUSAL_TEXT) == 0)
+		    strncmp(c->refusals[i].host, host, SESS_REFUSAL_TEXT) == 0 &&
+		    strncmp(c->refusals[i].reason, reason ? reason : "", SESS_REFUSAL_TEXT) == 0)
 			return;
 	if (c->nrefusals == SESS_REFUSALS_MAX) {
 		c->refusals_more += c->refusals_more < 0xffff;
@@ -394,24 +397,28 @@ void cmd_note(struct cmd *c, const char *host, unsigned port, const char *reason
 
 /* Log records one command may write: the log is a file of the user's outside every bound of
  * the sandbox, and a command refused in a loop wrote one record per connection (~2.6 MB a
- * second). As the monitor keeps its own (MON_VIOL_MAX): once per host:port, at most
+ * second). As the monitor keeps its own (MON_VIOL_MAX): once per host:port and reason, at most
  * CMD_LOG_MAX a command (a shell's whole session is one); the END reply still counts every
  * refusal. */
 
-/* host:port's key among the command's logged ones (FNV-1a). */
-static uint64_t log_key(const char *host, unsigned port)
+/* host:port and reason's key among the command's logged ones (FNV-1a; the NUL between the
+ * strings is hashed too, so no two pairs of them spell one key by their joint). */
+static uint64_t log_key(const char *host, unsigned port, const char *reason)
 {
 	uint64_t h = 14695981039346656037ull;
 
 	for (const char *s = host; *s; s++)
 		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	h = (h ^ 0) * 1099511628211ull;
+	for (const char *s = reason ? reason : ""; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
 	return (h ^ port) * 1099511628211ull;
 }
 
-/* Whether host:port is in the log for c already; else it is counted as logged. */
-static bool logged_before(struct cmd *c, const char *host, unsigned port)
+/* Whether host:port and reason are in the log for c already; else counted as logged. */
+static bool logged_before(struct cmd *c, const char *host, unsigned port, const char *reason)
 {
-	uint64_t k = log_key(host, port);
+	uint64_t k = log_key(host, port, reason);
 
 	for (unsigned i = 0; i < c->logged && i < CMD_LOG_MAX; i++)
 		if (c->log_keys[i] == k)
@@ -422,15 +429,15 @@ static bool logged_before(struct cmd *c, const char *host, unsigned port)
 }
 
 /* A network refusal of command c, in the session's violation log (session/vlog.h) once per
- * host:port, at most CMD_LOG_MAX of them and one saying the rest are not, and kept for the
- * command's END reply. */
+ * host:port and reason, at most CMD_LOG_MAX of them and one saying the rest are not, and kept for
+ * the command's END reply. */
 void vlog_refusal(struct cmd *c, const char *host, unsigned port, const char *reason,
 		  const char *grant)
 {
 	char why[300];
 
 	keep_refusal(c, host, port, reason, grant);
-	if (c->logged > CMD_LOG_MAX || logged_before(c, host, port))
+	if (c->logged > CMD_LOG_MAX || logged_before(c, host, port, reason))
 		return;
 	if (c->logged++ == CMD_LOG_MAX) {
 		snprintf(why, sizeof(why),

@@ -1,8 +1,9 @@
 /* daemon — the session daemon's loop: control socket, control connections, idle exit.
  *
  * Rules kept here:
- * - only peers of the daemon's own uid, in its own network namespace, are served
- *   (SO_PEERCRED and /proc/PID/ns/net, checked at accept): a sandboxed process never is;
+ * - only peers of the daemon's own uid, in its own network and pid namespaces, are served
+ *   (SO_PEERCRED and /proc/PID/ns/{net,pid}, checked at accept): a sandboxed process never
+ *   is, not even with network = open;
  * - a control connection is one command's life: when it closes, the command ends, so a
  *   front end killed with -9 takes its command's listeners with it;
  * - every frame is bounded and decoded by proto.c; descriptors that arrive with a frame are
@@ -315,6 +316,11 @@ static const char *peer_refusal(int fd)
 	if (!proc_same_netns(pid))
 		return "refused: the peer is in another network namespace than the session daemon "
 		       "(set SBXSH_SESSION to give it a session of its own)";
+	/* network = open shares this namespace, and a session directory made after a sandbox
+	 * started is not hidden from it; every sandbox has a pid namespace of its own */
+	if (!fdpass_peer_same_pidns(fd))
+		return "refused: the peer is in another pid namespace than the session daemon (a "
+		       "sandboxed command's, say)";
 	return NULL;
 }
 

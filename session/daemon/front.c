@@ -145,6 +145,32 @@ static void judge(struct pconn *p)
 	dial_start(p);
 }
 
+/* The reason of a Host mismatch, naming the host the Host field asked for (the one the
+ * request would have reached): its bytes outside a host name's shown as \xHH, at most 100. */
+static void host_mismatch_why(const struct http_request *r, char *why, size_t cap)
+{
+	char name[4 * 100 + 1] = "";
+	size_t o = 0;
+
+	for (size_t i = 0; i < r->nheaders; i++) {
+		const struct http_slice *k = &r->headers[i].name, *v = &r->headers[i].value;
+		if (k->n != 4 || strncasecmp(k->p, "Host", 4) != 0)
+			continue;
+		for (size_t j = 0; j < v->n && j < 100; j++) {
+			unsigned char c = (unsigned char)v->p[j];
+			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || (c && strchr("-._:[]", c)))
+				name[o++] = (char)c;
+			else
+				o += (size_t)snprintf(name + o, sizeof(name) - o, "\\x%02X", c);
+		}
+		name[o] = '\0';
+		break;
+	}
+	snprintf(why, cap, "the Host header names %s, not the request target",
+		 name[0] ? name : "(an empty host)");
+}
+
 static void http_head(struct pconn *p)
 {
 	struct http_request *r = p->req;
@@ -157,9 +183,11 @@ static void http_head(struct pconn *p)
 		return;
 	}
 	if (n == HTTP_E_HOST_MISMATCH) {
+		char why[300];
 		set_dest(p, r->host.p, r->host.n, r->port);
 		p->cmd->d->refused++;
-		vlog_refusal(p->cmd, p->host, p->port, http_strerror(n), NULL);
+		host_mismatch_why(r, why, sizeof(why));
+		vlog_refusal(p->cmd, p->host, p->port, why, NULL);
 	}
 	if (n < 0) {
 		answer_status(p, http_error_status(n), http_strerror(n));

@@ -71,7 +71,7 @@ struct cmd {
 	struct pconn *dns_head, *dns_tail; /* its lookups waiting for one of those slots */
 	bool limit_noted;		   /* the limit's refusal is in the log once per command */
 	unsigned logged;		   /* refusal records written to the log (CMD_LOG_MAX) */
-	uint64_t log_keys[CMD_LOG_MAX];	   /* their host:port, to log each once */
+	uint64_t log_keys[CMD_LOG_MAX];	   /* their host:port and reason, to log each once */
 	struct cmd_refusal notes[SESS_NOTES_MAX]; /* upstream failures: distinct host:port */
 	size_t nnotes;
 };

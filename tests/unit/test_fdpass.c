@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "platform/fdpass.h"
@@ -77,5 +78,33 @@ int main(void)
 		many[i] = p[0];
 	is_int(fdpass_send(sv[0], "w", 1, many, FDPASS_MAX + 1), -E2BIG,
 	       "more than FDPASS_MAX descriptors are refused");
+
+	/* the peer's pid namespace: this process's own, and a peer that is gone */
+	int pr[2];
+	ok(socketpair(AF_UNIX, SOCK_STREAM, 0, pr) == 0 && fdpass_peer_same_pidns(pr[0]) == 1,
+	   "a peer in this pid namespace is in it");
+	close(pr[0]);
+	close(pr[1]);
+	ok(socketpair(AF_UNIX, SOCK_STREAM, 0, pr) == 0, "a pair for a child");
+	pid_t c = fork();
+	if (c == 0) {
+		/* the child's own socket: its creds are the child's from here */
+		int q[2];
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, q) == 0)
+			fdpass_send(pr[1], "q", 1, &q[1], 1);
+		_exit(0);
+	}
+	int qfd[1];
+	size_t qn = 0;
+	recv_into(pr[0], buf, sizeof(buf), u.buf, sizeof(u.buf), &mh, &iov);
+	ok(fdpass_take(&mh, qfd, 1, &qn) == 0 && qn == 1, "…it sends its end of a pair");
+	waitpid(c, NULL, 0);
+	/* qfd's peer (the child's q[0]) is gone with it: its pid is no one's now */
+	is_int(qn == 1 ? fdpass_peer_same_pidns(qfd[0]) : -1, 0,
+	       "a peer that is gone is in no pid namespace (its pid is not looked up again)");
+	if (qn == 1)
+		close(qfd[0]);
+	close(pr[0]);
+	close(pr[1]);
 	return tap_done();
 }

@@ -366,7 +366,7 @@ static void test_report_network(void)
 	struct monitor *m = NULL;
 	static struct sess_refusals rs = {
 	    .v = {{"example.org", "not in allow_domains", "", 443},
-		  {"example.org", "", "", 443},
+		  {"example.org", "not in allow_domains", "", 443},
 		  {"a.noise.com", "", "", 443},
 		  {"db.internal", "",
 		   "[dir ~/proj] in ~/.config/sbxsh/sbxsh.ini: allow_domains += "
@@ -390,9 +390,29 @@ static void test_report_network(void)
 	ok(strstr(out, "network db.internal:5432 (refused by the proxy): to allow, [dir ~/proj] in "
 		       "~/.config/sbxsh/sbxsh.ini: allow_domains += db.internal:5432") != NULL,
 	   "… the daemon's own offer used when it made one");
-	ok(strstr(out, "network example.org:443 (not in allow_domains): to allow, [dir ~/proj] in "
-		       "~/.config/sbxsh/sbxsh.ini: allow_domains += example.org") != NULL,
-	   "… with the domain to allow");
+	/* the daemon offers none where no line lifts the refusal (an allowed name resolving to a
+	 * guarded address, a Host mismatch, a name no pattern spells): none is guessed here */
+	ok(strstr(out, "network example.org:443 (not in allow_domains)\n") != NULL,
+	   "… and no line where the daemon offered none");
+	/* one line per host:port and reason: a mismatch does not hide a fronted name after it */
+	static struct sess_refusals two = {
+	    .v = {{"good.example", "Host header does not match the request target", "", 80},
+		  {"good.example", "TLS server name evil.example does not match the tunnel's host",
+		   "", 80}},
+	    .n = 2};
+	FILE *e3 = tmpfile();
+	rc.refusals = &two;
+	report_finish(&rc, m, 0, e3);
+	n = (size_t)ftell(e3);
+	rewind(e3);
+	n = fread(out, 1, n < sizeof(out) - 1 ? n : sizeof(out) - 1, e3);
+	out[n] = '\0';
+	ok(strstr(out, "sbxsh: 2 violations\n") &&
+	       strstr(out, "network good.example:80 (Host header does not match") &&
+	       strstr(out, "network good.example:80 (TLS server name evil.example"),
+	   "two refusals of one host:port for two reasons are two lines: %s", out);
+	fclose(e3);
+	rc.refusals = &rs;
 	rs.more = 3;
 	rewind(err);
 	st = report_finish(&rc, m, 0, err);
