@@ -1,0 +1,106 @@
+#!/bin/sh
+# 0990-boundary-redteam-s13 — the session-13 red team against the boundary, with the shipped
+# policy, as root and as a user. Each attack below failed on the build before:
+# - descriptors a caller leaves open past the ones earlier red teams closed (sockets,
+#   directories, O_PATH, pty masters): a /proc/PID/mem descriptor (a command wrote into a host
+#   process's memory: the caller's own), a pidfd, a tun or fuse device, the kernel log, a
+#   namespace file, an inotify or other kernel object, a file of sysfs, cgroupfs or procfs all
+#   reached the command. Now only what bash's contract needs passes (pipes, files of real
+#   file systems, terminals, /dev/null and its kin, eventfd, timerfd, signalfd, epoll, memfd).
+. "$(dirname "$0")/lib.sh"
+
+redteam_start redteam13 "the boundary" # HOME and the project under /var/tmp
+
+# --- 1. descriptors a caller leaves open: kernel objects, devices, pseudo files ---
+cat > "$H/fds.py" << 'PY'
+import ctypes, os, subprocess, sys
+sbxsh = sys.argv[1]
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(b"clean-memory")
+kept = []
+def fd(name, opener):
+    try:
+        n = opener()
+    except OSError:
+        return
+    if n >= 0:
+        kept.append((name, n))
+sl = subprocess.Popen(["sleep", "30"])
+fd("procmem", lambda: os.open("/proc/self/mem", os.O_RDWR))
+fd("pidfd", lambda: os.pidfd_open(sl.pid))
+fd("tun", lambda: os.open("/dev/net/tun", os.O_RDWR))
+fd("fuse", lambda: os.open("/dev/fuse", os.O_RDWR))
+fd("kmsg", lambda: os.open("/dev/kmsg", os.O_RDONLY))
+fd("nsfs", lambda: os.open("/proc/self/ns/net", os.O_RDONLY))
+fd("sysfs", lambda: os.open("/sys/kernel/uevent_seqnum", os.O_RDONLY))
+for c in ("cgroup.controllers", "cpu/cgroup.procs", "memory/cgroup.procs", "pids/cgroup.procs"):
+    if os.path.exists("/sys/fs/cgroup/" + c):
+        fd("cgroup", lambda: os.open("/sys/fs/cgroup/" + c, os.O_RDONLY))
+        break
+fd("procfile", lambda: os.open("/proc/self/environ", os.O_RDONLY))
+fd("inotify", lambda: libc.inotify_init())
+fd("eventfd", lambda: os.eventfd(0))
+fd("memfd", lambda: os.memfd_create("data"))
+fd("devnull", lambda: os.open("/dev/null", os.O_WRONLY))
+fd("file", lambda: os.open(sys.argv[2], os.O_RDONLY))
+r, w = os.pipe()
+os.write(w, b"x"); os.close(w)
+kept.append(("pipe", r))
+for _, n in kept:
+    os.set_inheritable(n, True)
+code = r'''
+import os, sys
+for a in sys.argv[2:]:
+    name, n = a.split("=")
+    print("%s %s" % (name, "open" if os.path.exists("/proc/self/fd/" + n) else "closed"))
+try:
+    os.pwrite(int(sys.argv[1]), b"owned-by-cmd", ADDR)
+except OSError as e:
+    print("mem-write", e.strerror)
+'''.replace("ADDR", str(ctypes.addressof(buf)))
+mem = dict(kept).get("procmem", -1)
+p = subprocess.run([sbxsh, "-c", 'exec python3 -c "$0" "$@"', code, str(mem)] +
+                   ["%s=%d" % kv for kv in kept], pass_fds=[n for _, n in kept],
+                   capture_output=True, text=True)
+sl.kill()
+sys.stdout.write(p.stdout)
+print("memory:", buf.value.decode())
+sys.stderr.write(p.stderr)
+PY
+echo data > "$P/f"
+out=$(python3 "$H/fds.py" "$SBXSH" "$P/f" 2> "$H/err")
+err=$(cat "$H/err")
+state() { printf '%s\n' "$out" | sed -n "s/^$1 //p"; }
+is "the caller's /proc/self/mem descriptor does not reach the command" "$(state procmem)" closed
+is "…so the command cannot write into the caller's memory" "$(state memory:)" clean-memory
+is "a pidfd of a host process is closed inside" "$(state pidfd)" closed
+for k in tun fuse kmsg; do
+	case $(state $k) in
+	"") skip "a $k device descriptor is closed inside" "/dev/$k cannot be opened here" ;;
+	*) is "a $k device descriptor is closed inside" "$(state $k)" closed ;;
+	esac
+done
+is "a namespace file (/proc/self/ns/net) is closed inside" "$(state nsfs)" closed
+is "a sysfs file is closed inside" "$(state sysfs)" closed
+case $(state cgroup) in
+"") skip "a cgroupfs file is closed inside" "no cgroup file at /sys/fs/cgroup" ;;
+*) is "a cgroupfs file is closed inside" "$(state cgroup)" closed ;;
+esac
+is "a procfs file (the caller's live environment) is closed inside" "$(state procfile)" closed
+is "an inotify descriptor (the caller's watches) is closed inside" "$(state inotify)" closed
+is "an eventfd passes (a counter shared with its holder, as a pipe)" "$(state eventfd)" open
+is "a memfd passes (a file)" "$(state memfd)" open
+is "/dev/null passes" "$(state devnull)" open
+is "a file passes" "$(state file)" open
+is "a pipe passes" "$(state pipe)" open
+if [ -n "$(state tun)$(state fuse)$(state kmsg)" ]; then
+	like "a note names a dropped device and why" "$err" \
+		'^sbxsh: note: descriptor [0-9]+ \(a device, /dev/(net/tun|fuse|kmsg)\) not passed into the sandbox: '
+else
+	skip "a note names a dropped device and why" "no device could be opened here"
+fi
+like "…and a dropped kernel object" "$err" \
+	'^sbxsh: note: descriptor [0-9]+ \(.*pidfd.*\) not passed into the sandbox'
+unlike "…and none for what passes" "$err" 'memfd|eventfd|/dev/null|pipe:'
+
+done_testing
