@@ -7,6 +7,13 @@
 #   namespace file, an inotify or other kernel object, a file of sysfs, cgroupfs or procfs all
 #   reached the command. Now only what bash's contract needs passes (pipes, files of real
 #   file systems, terminals, /dev/null and its kin, eventfd, timerfd, signalfd, epoll, memfd).
+# - under a common grant, `write += ~/.local`, what the host runs through the held ~/.local/bin
+#   was writable: pipx's and uv's tool environments (~/.local/bin/black is a link into
+#   ~/.local/share/pipx/venvs/black; its package ran at the host's next `black`), uv's
+#   Python installs, and other places a host program runs code from at its next start or a
+#   click: Konsole's profiles (Command=), zsh plugin managers' (sheldon, zap) and tmux's
+#   plugins, file managers' scripts and service menus, Cinnamon's extensions, flatpak's user
+#   installations and exports (on PATH and XDG_DATA_DIRS).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam13 "the boundary" # HOME and the project under /var/tmp
@@ -102,5 +109,31 @@ fi
 like "…and a dropped kernel object" "$err" \
 	'^sbxsh: note: descriptor [0-9]+ \(.*pidfd.*\) not passed into the sandbox'
 unlike "…and none for what passes" "$err" 'memfd|eventfd|/dev/null|pipe:'
+
+# --- 2. write += ~/.local: what the host runs from below it, through ~/.local/bin or at start ---
+user_policy '[default]
+network = none
+write += ~/.local'
+HELD="share/pipx/venvs/black/lib/python3.12/site-packages/black/__init__.py
+pipx/venvs/black/bin/black share/uv/tools/ruff/bin/ruff share/uv/python/cpython-3.12/bin/python3
+share/konsole/Shell.profile share/sheldon/repos/p/p.plugin.zsh share/zap/plugins/p/p.zsh
+share/tmux/plugins/tpm/tpm share/nautilus/scripts/s share/nemo/actions/a.nemo_action
+share/kio/servicemenus/m.desktop share/kservices5/ServiceMenus/m.desktop
+share/cinnamon/extensions/e/extension.js share/flatpak/exports/bin/app"
+script=
+for f in $HELD; do
+	mkdir -p "$(dirname "$HOME/.local/$f")"
+	echo host > "$HOME/.local/$f"
+	script="$script echo planted > ~/.local/$f;"
+done
+mkdir -p "$HOME/.local/share/other"
+run "$script echo ok > ~/.local/share/other/x"
+changed=
+for f in $HELD; do [ "$(cat "$HOME/.local/$f")" = host ] || changed="$changed ~/.local/$f"; done
+is "nothing the host runs from below ~/.local is written under write += ~/.local" "$changed" ""
+present "… control: another directory of ~/.local/share is written" "$HOME/.local/share/other/x"
+run 'mkdir -p ~/.local/share/pipx/venvs/new/bin'
+absent "… nor a new tool environment made" "$HOME/.local/share/pipx/venvs/new"
+like "… the refusal names the rule" "$err" 'mandatory deny \((~/\.local/share/pipx|\$XDG_DATA_HOME)'
 
 done_testing
