@@ -1070,12 +1070,36 @@ static int add_session_dirs(struct plan *pl)
 }
 
 /* sbxsh's own violation log: full command lines of earlier commands. */
-static int add_log(struct plan *pl, const char *log)
+/* The violation log is hidden by a mount over it, which needs it to exist: one missing (a new
+ * home's first command) is made now, empty, 0600 in 0700 directories, or the command would
+ * read every record written while it runs (its own and other commands' command lines). */
+static void make_log(const char *log)
+{
+	char buf[PATH_MAX];
+	int fd;
+
+	if (strlen(log) >= sizeof(buf) || strcmp(log, "/dev/null") == 0)
+		return;
+	memcpy(buf, log, strlen(log) + 1);
+	for (char *s = buf + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+			return;
+		*s = '/';
+	}
+	fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+}
+
+static int add_log(struct plan *pl, const char *log, bool make)
 {
 	struct stat st;
 	char *c = NULL;
 	int r = 0;
 
+	if (log && log[0] == '/' && make && lstat(log, &st) < 0 && errno == ENOENT)
+		make_log(log);
 	if (!log || log[0] != '/' || lstat(log, &st) < 0)
 		return 0;
 	r = canon_path(log, &c);
@@ -1670,6 +1694,27 @@ static bool known_token(const char *s)
 	return false;
 }
 
+/* A URL that is itself the credential (its path or query is the secret: whoever has it
+ * posts as its owner): Slack's, Discord's, Microsoft Teams' and Google Chat's incoming
+ * webhooks, a Telegram bot's API URL; 16 or more URL characters after the marker. */
+static bool capability_url(const char *s)
+{
+	static const char *const mark[] = {
+	    "hooks.slack.com/services/",    "hooks.slack.com/workflows/",
+	    "hooks.slack.com/triggers/",    "discord.com/api/webhooks/",
+	    "discordapp.com/api/webhooks/", ".webhook.office.com/webhook",
+	    "outlook.office.com/webhook/",  "chat.googleapis.com/v1/spaces/",
+	    "api.telegram.org/bot"};
+	static const char url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				  "0123456789-._~/?&=%:+@";
+
+	for (size_t i = 0; i < sizeof(mark) / sizeof(*mark); i++)
+		for (const char *p = s; (p = strstr(p, mark[i])); p++)
+			if (strspn(p + strlen(mark[i]), url) >= 16)
+				return true;
+	return false;
+}
+
 /* A PEM private key (-----BEGIN RSA PRIVATE KEY-----, OPENSSH, EC, ENCRYPTED, a PGP private
  * key block): a deploy key passed in a variable. A certificate or a public key is none. */
 static bool pem_private_key(const char *s)
@@ -1738,8 +1783,9 @@ static bool value_credentials(const char *s)
 
 	for (int k = 0; !r && k < 2; k++) {
 		const char *v = k ? d : s;
-		r = v && (url_credentials(v) || auth_header(v) || bare_userinfo(v) ||
-			  auth_scheme(v) || known_token(v) || pem_private_key(v) || jwt(v));
+		r = v &&
+		    (url_credentials(v) || auth_header(v) || bare_userinfo(v) || auth_scheme(v) ||
+		     known_token(v) || pem_private_key(v) || jwt(v) || capability_url(v));
 	}
 	free(d);
 	return r;
@@ -1952,7 +1998,7 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 	if (r == 0)
 		r = add_session_dirs(&pl);
 	if (r == 0)
-		r = add_log(&pl, c->log);
+		r = add_log(&pl, c->log, c->make_dirs);
 	/* The private /tmp hides the host's: grants beneath it are mounted on top. */
 	if (r == 0)
 		r = add(&pl, "/tmp", p->tmp_private ? K_HIDE : K_WRITE);

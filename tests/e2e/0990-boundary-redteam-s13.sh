@@ -14,6 +14,19 @@
 #   click: Konsole's profiles (Command=), zsh plugin managers' (sheldon, zap) and tmux's
 #   plugins, file managers' scripts and service menus, Cinnamon's extensions, flatpak's user
 #   installations and exports (on PATH and XDG_DATA_DIRS).
+# - credentials in the environment the defaults let through: sshpass's SSHPASS, a webhook URL
+#   (the URL is the credential: whoever has it posts as its owner) under a name without
+#   _URL (TEAMS_WEBHOOK) or any name at all (NOTIFY=https://hooks.slack.com/services/…), and
+#   OpenTelemetry's exporter headers (x-honeycomb-team=KEY, api-key=KEY).
+# - credential files the default deny_read missed: DBeaver's saved passwords, Claude
+#   Desktop's and VS Code's MCP settings (API keys in a server's env), aichat's, mods',
+#   ShellGPT's, gptme's and Crush's API keys, Codeium's, cqlsh's credentials, now's token;
+#   git's credential cache daemon, whose socket answered a command granted unix_sockets = all
+#   every cached password (as the hidden ~/.git-credentials would).
+# - sbxsh's own violation log was readable by the first commands of a new home (and by any
+#   command started before the log existed): it is hidden only when it exists at the start,
+#   and sbxsh made it during the command, which then read every record written while it ran
+#   (other commands' command lines too).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam13 "the boundary" # HOME and the project under /var/tmp
@@ -135,5 +148,98 @@ present "… control: another directory of ~/.local/share is written" "$HOME/.lo
 run 'mkdir -p ~/.local/share/pipx/venvs/new/bin'
 absent "… nor a new tool environment made" "$HOME/.local/share/pipx/venvs/new"
 like "… the refusal names the rule" "$err" 'mandatory deny \((~/\.local/share/pipx|\$XDG_DATA_HOME)'
+
+# --- 3. credentials in the environment ---
+user_policy '[default]
+network = none'
+envcases='SSHPASS=s3cr3t-pw
+TEAMS_WEBHOOK=https://example.webhook.office.com/webhookb2/0123-4567@89ab/IncomingWebhook/cdef0123/4567
+WEBHOOK=https://example.com/hook/s3cr3t
+ALERT_WEBHOOK_TOKENLESS=https://example.com/hook/s3cr3t
+NOTIFY=https://hooks.slack.com/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx
+CHAT=https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123
+ALERTS=https://outlook.office.com/webhook/0123-4567@89ab/IncomingWebhook/cdef/0123
+GCHAT=https://chat.googleapis.com/v1/spaces/AAAA/messages?key=AIzaS&token=abcdefghijklmnop
+BOT=https://api.telegram.org/bot123456789:ABCdefGHIjklMNOpqrSTUvwxYZ/sendMessage
+OTEL_EXPORTER_OTLP_HEADERS=x-honeycomb-team=abcdef0123456789
+OTEL_EXPORTER_OTLP_TRACES_HEADERS=api-key=abcdef0123456789'
+keepcases='SLACK_CHANNEL=#builds
+HOOKS_DIR=.githooks
+DOCS_URL=https://discord.com/developers/docs
+OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318'
+inside=$(printf '%s\n' "$envcases" "$keepcases" | tr '\n' '\0' |
+	xargs -0 sh -c 'exec env "$@" "$0" -c env' "$SBXSH" 2> /dev/null)
+leaked=
+for c in $(printf '%s\n' "$envcases" | cut -d= -f1); do
+	printf '%s\n' "$inside" | grep -q "^$c=" && leaked="$leaked $c"
+done
+is "each credential above is removed from the command's environment" "$leaked" ""
+lost=
+for c in $(printf '%s\n' "$keepcases" | cut -d= -f1); do
+	printf '%s\n' "$inside" | grep -q "^$c=" || lost="$lost $c"
+done
+is "… while ordinary variables of the same kinds stay" "$lost" ""
+
+# --- 4. credential files the default deny_read missed (made under the test HOME) ---
+STORES=".local/share/DBeaverData/workspace6/General/.dbeaver/credentials-config.json
+.dbeaver4/General/.dbeaver/credentials-config.json .config/Claude/claude_desktop_config.json
+.config/Code/User/mcp.json .config/aichat/config.yaml .config/mods/mods.yml
+.config/shell_gpt/.sgptrc .config/gptme/config.toml .config/crush/crush.json
+.local/share/crush/crush.json .codeium/config.json .cassandra/credentials .cassandra/cqlshrc
+.now/auth.json"
+for f in $STORES; do
+	mkdir -p "$(dirname "$HOME/$f")"
+	echo s3cr3t-store > "$HOME/$f"
+done
+mkdir -p "$HOME/.config/aichat/roles"
+echo role > "$HOME/.config/aichat/roles/r.md"
+script=
+for f in $STORES; do script="$script cat ~/$f;"; done
+run "$script cat ~/.config/aichat/roles/r.md"
+is "none of these stores is readable inside" "$(printf '%s\n' "$out" | grep -c s3cr3t-store)" 0
+like "… control: what sits beside them is" "$out" '^role$'
+
+# git's credential cache: a listening socket, reached with unix_sockets = all
+user_policy '[default]
+network = none
+unix_sockets = all'
+sockdir=$HOME/.cache/git/credential
+mkdir -p "$sockdir"
+chmod 700 "$sockdir"
+python3 -c '
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
+s.settimeout(20)
+try:
+    c, _ = s.accept(); c.sendall(b"password=s3cr3t-cached\n"); c.close()
+except OSError:
+    pass
+' "$sockdir/socket" &
+cache_pid=$!
+i=0
+while [ ! -S "$sockdir/socket" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+run 'python3 -c "
+import os, socket
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(os.path.expanduser(\"~/.cache/git/credential/socket\")); print(s.recv(100).decode())
+except OSError as e:
+    print(\"refused\", e.strerror)
+"'
+kill "$cache_pid" 2> /dev/null
+wait "$cache_pid" 2> /dev/null
+unlike "git's credential cache socket does not answer a command (unix_sockets = all)" "$out" s3cr3t-cached
+user_policy '[default]
+network = none'
+
+# --- 5. the violation log of a new home: hidden from the first command too ---
+fresh=$H/fresh
+mkdir -p "$fresh/.config/sbxsh"
+printf '[default]\nnetwork = none\non_violation = warn\n' > "$fresh/.config/sbxsh/sbxsh.ini"
+out=$(cd "$P" && HOME=$fresh XDG_CONFIG_HOME=$fresh/.config "$SBXSH" -c \
+	'cat ~/.ssh/id_x 2> /dev/null; echo > ~/outside-x 2> /dev/null; sleep 1
+	cat ~/.local/state/sbxsh/violations.jsonl 2>&1' 2> /dev/null)
+present "control: the command's refusal was logged on the host" "$fresh/.local/state/sbxsh/violations.jsonl"
+unlike "… and the command could not read the log" "$out" 'outside-x'
 
 done_testing
