@@ -249,7 +249,7 @@ static const char *const probe_names[] = {
 	X("zap")                                                                                   \
 	X("tmux/plugins")                                                                          \
 	X("cinnamon")                                                                              \
-	/* run on a click: file managers' scripts, actions and service menus */                   \
+	/* run on a click: file managers' scripts, actions and service menus */                    \
 	X("nautilus/scripts")                                                                      \
 	X("nemo/actions")                                                                          \
 	X("nemo/scripts")                                                                          \
