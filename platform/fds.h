@@ -13,6 +13,8 @@ struct sbx_unix_fd {
 	int fd;
 	bool place;	/* a directory or O_PATH descriptor (name says which, and its path) */
 	bool pty;	/* a pty's master side (name says so) */
+	bool kernel;	/* a device, a kernel file system's file or a kernel object (name says
+			   which: "a device, /dev/net/tun", "a kernel object, anon_inode:[pidfd]") */
 	bool unix_sock; /* else name says what it is: "a UDP IPv4 socket", "a netlink socket" */
 	bool listening; /* else the peer's address is in name (connected), or "" */
 	char name[112]; /* its peer's (or, listening, its own) path; "@…" abstract; "" none */
@@ -21,7 +23,10 @@ struct sbx_unix_fd {
 /* Calls fn for each descriptor from 3 up that is a socket, open across exec (a caller's:
  * ours are close-on-exec) and not the socket one of 0-2 holds (a dup of stdout passes with
  * it), and for each such directory or O_PATH descriptor (place: it reaches past the
- * sandbox's mounts, openat(fd, …) resolving in the caller's) and pty master (pty). fn may close the
+ * sandbox's mounts, openat(fd, …) resolving in the caller's), pty master (pty) and kernel
+ * handle (kernel: a device other than a terminal or /dev/null's kin, a file of proc, sysfs,
+ * cgroup or another kernel file system, a namespace, a pidfd, an anonymous inode other than
+ * eventfd, timerfd, signalfd and epoll: each acts on the host). fn may close the
  * descriptor; a nonzero return stops the walk and is returned. 0 or -errno (the descriptor table
  * could not be read). Not for a forked child. */
 int sbx_sockets_inherited(int (*fn)(const struct sbx_unix_fd *u, void *arg), void *arg);

@@ -235,7 +235,25 @@ static const char *const probe_names[] = {
 	X("zinit")                                                                                 \
 	/* zsh-autoenv's authorisations: which .autoenv.zsh runs at the next cd, by hash */        \
 	X("autoenv_auth")                                                                          \
-	X("mise")
+	X("mise")                                                                                  \
+	/* tools the host runs through ~/.local/bin's links: pipx's and uv's environments, uv's */ \
+	/* Pythons (`uv run`); flatpak's user installs and exports (on PATH, XDG_DATA_DIRS) */     \
+	X("pipx")                                                                                  \
+	X("uv/tools")                                                                              \
+	X("uv/python")                                                                             \
+	X("flatpak")                                                                               \
+	/* run at a start: Konsole's profiles (Command=), zsh's and tmux's plugin managers */      \
+	X("konsole")                                                                               \
+	X("sheldon")                                                                               \
+	X("zap")                                                                                   \
+	X("tmux/plugins")                                                                          \
+	X("cinnamon")                                                                              \
+	/* run on a click: file managers' scripts, actions and service menus */                    \
+	X("nautilus/scripts")                                                                      \
+	X("nemo/actions")                                                                          \
+	X("nemo/scripts")                                                                          \
+	X("kio/servicemenus")                                                                      \
+	X("kservices5")
 /* E: below ~/.cache, which $XDG_CACHE_HOME moves (mandatory_xdg_cache): caches a host tool
  * takes code from without checking it again: pre-commit's hook environments (run at the next
  * git commit), built wheels and downloads (pip, uv, poetry, yarn 1, deno), build outputs
@@ -260,6 +278,7 @@ static const char *const probe_names[] = {
 	X(".gnupg")                                                                                \
 	CONFIG_FIXED(C)                                                                            \
 	X(".local/bin")                                                                            \
+	X(".local/pipx") /* pipx before 1.3 */                                                     \
 	DATA_FIXED(D)                                                                              \
 	X(".pam_environment")                                                                      \
 	/* the X session's start-up scripts (the display manager sources them at login) */         \

@@ -834,8 +834,11 @@ static int mon_fd(void *rr)
  * listening socket: past the AF_UNIX refusal) unless unix_sockets = all; any other socket (the
  * host's network namespace); a directory or O_PATH descriptor (openat(fd, …) and
  * /proc/self/fd/N/… resolve in the caller's mounts: a deny_read file read, a file made where
- * nothing is granted); a pty master (typed into a terminal outside). Pipes, files and
- * terminals pass, as bash's; 0-2 are check_std_sockets', and a later copy of them passes. */
+ * nothing is granted); a pty master (typed into a terminal outside); a device, a kernel file
+ * system's file or a kernel object (/proc/PID/mem writes a host process's memory, a tun
+ * device reaches the host's network, a pidfd names a host process). Pipes, files, terminals,
+ * /dev/null's kin and eventfd, timerfd, signalfd and epoll pass, as bash's; 0-2 are
+ * check_std_sockets', and a later copy of them passes. */
 static int drop_inherited_fd(const struct sbx_unix_fd *u, void *arg)
 {
 	const struct run *r = arg;
@@ -846,13 +849,22 @@ static int drop_inherited_fd(const struct sbx_unix_fd *u, void *arg)
 		return 0;
 	if (close(u->fd) < 0 && errno != EINTR)
 		sbx_fatal("cannot close descriptor %d, %s: %s", u->fd,
-			  u->place || u->pty ? u->name : "a socket", strerror(errno));
+			  u->place || u->pty || u->kernel ? u->name : "a socket", strerror(errno));
 	if (u->pty) {
 		sbx_term_printf(
 		    stderr,
 		    "sbxsh: note: descriptor %d (%s) not passed into the sandbox: what a "
 		    "command wrote there would be typed into its terminal, outside the "
 		    "sandbox\n",
+		    u->fd, u->name);
+		return 0;
+	}
+	if (u->kernel) {
+		sbx_term_printf(
+		    stderr,
+		    "sbxsh: note: descriptor %d (%s) not passed into the sandbox: a "
+		    "command would act through it on the host (a device, a process, the "
+		    "kernel's files); pass it a pipe or a file instead\n",
 		    u->fd, u->name);
 		return 0;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <sys/socket.h>
 #include <sys/sysmacros.h>
 #include <sys/stat.h>
@@ -142,6 +143,88 @@ static bool fd_place(int fd, const struct stat *st, char *buf, size_t n)
 	return true;
 }
 
+/* File systems whose files are the kernel's interfaces, not data: a descriptor of one acts on
+ * the host at each read or write (/proc/PID/mem writes a host process's memory, /proc/PID/
+ * environ reads its live environment, a sysfs or cgroup file is a knob), and the namespace,
+ * pidfd and anonymous-inode ones are handles on host objects. Numbers from linux/magic.h, kept
+ * here so an older header still builds them. */
+static const unsigned long kernel_fs[] = {
+    0x9fa0UL,	  /* proc */
+    0x62656572UL, /* sysfs */
+    0x64626720UL, /* debugfs */
+    0x74726163UL, /* tracefs */
+    0x73636673UL, /* securityfs */
+    0x27e0ebUL,	  /* cgroup */
+    0x63677270UL, /* cgroup2 */
+    0xcafe4a11UL, /* bpf */
+    0x62656570UL, /* configfs */
+    0x6165676cUL, /* pstore */
+    0xde5e81e4UL, /* efivarfs */
+    0x42494e4dUL, /* binfmt_misc */
+    0x6e736673UL, /* nsfs */
+    0x65735543UL, /* fusectl */
+    0xf97cff8cUL, /* selinuxfs */
+    0x43415d53UL, /* smackfs */
+    0x09041934UL, /* anon_inodefs */
+    0x50494446UL, /* pidfs */
+};
+
+/* Anonymous inodes that hold nothing of the host's beyond what their holder shares with the
+ * command, as a pipe does: a counter, a timer, the command's own signals, a wait set. */
+static const char *const plain_anon[] = {"anon_inode:[eventfd]", "anon_inode:[timerfd]",
+					 "anon_inode:[signalfd]", "anon_inode:[eventpoll]"};
+
+/* A descriptor that is no pipe, no file of a real file system, no terminal and no data device
+ * (/dev/null, zero, full, random, urandom): a device (tun, fuse, kvm, uinput, the kernel log,
+ * a disk), a file of the kernel's (proc, sysfs, cgroup…), a namespace, a pidfd, an inotify or
+ * other kernel object. Sockets, directories, O_PATH and pty masters are judged before. A
+ * descriptor whose file system cannot be read counts as one (fail closed). */
+static bool fd_kernel(int fd, const struct stat *st, char *buf, size_t n)
+{
+	char proc[32], path[80];
+	struct statfs fs;
+	struct termios t;
+	ssize_t l;
+	const char *kind = "a kernel object";
+
+	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || S_ISDIR(st->st_mode))
+		return false;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if ((l = readlink(proc, path, sizeof(path) - 1)) < 0)
+		l = 0;
+	path[l] = '\0';
+	if (l == (ssize_t)sizeof(path) - 1)
+		memcpy(path + l - 3, "...", 3);
+	if (S_ISCHR(st->st_mode)) {
+		unsigned int mi = minor(st->st_rdev);
+
+		if (tcgetattr(fd, &t) == 0)
+			return false; /* a terminal (a master was judged before) */
+		if (major(st->st_rdev) == 1 &&
+		    (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9))
+			return false;
+		kind = "a device";
+	} else if (S_ISBLK(st->st_mode)) {
+		kind = "a block device";
+	} else if (fstatfs(fd, &fs) == 0) {
+		bool k = false;
+
+		for (size_t i = 0; i < sizeof(kernel_fs) / sizeof(*kernel_fs); i++)
+			k = k || (unsigned long)fs.f_type == kernel_fs[i];
+		if (!k)
+			return false; /* a file of a real file system (a memfd's tmpfs too) */
+		for (size_t i = 0; i < sizeof(plain_anon) / sizeof(*plain_anon); i++)
+			if (strcmp(path, plain_anon[i]) == 0)
+				return false;
+		if ((unsigned long)fs.f_type != 0x09041934UL &&
+		    (unsigned long)fs.f_type != 0x50494446UL &&
+		    (unsigned long)fs.f_type != 0x6e736673UL)
+			kind = "a file of the kernel's";
+	}
+	snprintf(buf, n, "%s%s%s", kind, l ? ", " : "", path);
+	return true;
+}
+
 /* A pty's master side (unix98: TIOCGPTN answers; BSD: major 2): what is written there is typed
  * into the terminal of its slave side, a shell outside the sandbox. */
 static bool fd_pty_master(int fd, const struct stat *st, char *buf, size_t n)
@@ -205,7 +288,8 @@ static bool inherited_socket(int fd, const struct stat *std, struct sbx_unix_fd 
 		return false;
 	u->place = fd_place(fd, &st, u->name, sizeof(u->name));
 	u->pty = !u->place && fd_pty_master(fd, &st, u->name, sizeof(u->name));
-	if (u->place || u->pty) {
+	u->kernel = !u->place && !u->pty && fd_kernel(fd, &st, u->name, sizeof(u->name));
+	if (u->place || u->pty || u->kernel) {
 		u->fd = fd;
 		u->unix_sock = u->listening = false;
 		return true;

@@ -1092,7 +1092,8 @@ static int add_session_dirs(struct plan *pl)
 	return r;
 }
 
-/* sbxsh's own violation log: full command lines of earlier commands. */
+/* sbxsh's own violation log: full command lines of earlier commands (made before the plan
+ * when missing, shell.c: a mount hides only what exists). */
 static int add_log(struct plan *pl, const char *log)
 {
 	struct stat st;
@@ -1693,6 +1694,27 @@ static bool known_token(const char *s)
 	return false;
 }
 
+/* A URL that is itself the credential (its path or query is the secret: whoever has it
+ * posts as its owner): Slack's, Discord's, Microsoft Teams' and Google Chat's incoming
+ * webhooks, a Telegram bot's API URL; 16 or more URL characters after the marker. */
+static bool capability_url(const char *s)
+{
+	static const char *const mark[] = {
+	    "hooks.slack.com/services/",    "hooks.slack.com/workflows/",
+	    "hooks.slack.com/triggers/",    "discord.com/api/webhooks/",
+	    "discordapp.com/api/webhooks/", ".webhook.office.com/webhook",
+	    "outlook.office.com/webhook/",  "chat.googleapis.com/v1/spaces/",
+	    "api.telegram.org/bot"};
+	static const char url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				  "0123456789-._~/?&=%:+@";
+
+	for (size_t i = 0; i < sizeof(mark) / sizeof(*mark); i++)
+		for (const char *p = s; (p = strstr(p, mark[i])); p++)
+			if (strspn(p + strlen(mark[i]), url) >= 16)
+				return true;
+	return false;
+}
+
 /* A PEM private key (-----BEGIN RSA PRIVATE KEY-----, OPENSSH, EC, ENCRYPTED, a PGP private
  * key block): a deploy key passed in a variable. A certificate or a public key is none. */
 static bool pem_private_key(const char *s)
@@ -1761,8 +1783,9 @@ static bool value_credentials(const char *s)
 
 	for (int k = 0; !r && k < 2; k++) {
 		const char *v = k ? d : s;
-		r = v && (url_credentials(v) || auth_header(v) || bare_userinfo(v) ||
-			  auth_scheme(v) || known_token(v) || pem_private_key(v) || jwt(v));
+		r = v &&
+		    (url_credentials(v) || auth_header(v) || bare_userinfo(v) || auth_scheme(v) ||
+		     known_token(v) || pem_private_key(v) || jwt(v) || capability_url(v));
 	}
 	free(d);
 	return r;
