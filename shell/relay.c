@@ -27,6 +27,15 @@ static void close_all(struct relay *r)
 	}
 }
 
+/* Our process group is the terminal's foreground, or the terminal has no job control for us
+ * (not our controlling terminal: nothing to wait for). */
+static bool foreground(int fd)
+{
+	pid_t pg = tcgetpgrp(fd);
+
+	return pg < 0 || pg == getpgrp();
+}
+
 int relay_open(struct relay *r)
 {
 	int e;
@@ -41,7 +50,10 @@ int relay_open(struct relay *r)
 		e = r->in < 0 ? r->in : r->out;
 		goto out;
 	}
-	if ((e = sbx_tty_raw(0)) < 0)
+	/* From the background the terminal stays as it is and is not read (a read would stop us
+	 * with SIGTTIN, raw mode with SIGTTOU): what the user types belongs to the foreground
+	 * job. fg (a SIGCONT, relay_cont) gives it to us. */
+	if ((r->fg = foreground(r->in)) && (e = sbx_tty_raw(0)) < 0)
 		goto out;
 	return 0;
 out:
@@ -66,7 +78,8 @@ void relay_poll(const struct relay *r, struct pollfd *p)
 		m |= POLLIN;
 	if (!r->master_done && r->ilen > 0 && !r->held)
 		m |= POLLOUT; /* held: ib is the next shell's (relay_renew) */
-	p[0] = (struct pollfd){!r->held && !r->in_done && r->ilen == 0 ? r->in : -1, POLLIN, 0};
+	p[0] = (struct pollfd){r->fg && !r->held && !r->in_done && r->ilen == 0 ? r->in : -1,
+			       POLLIN, 0};
 	p[1] = (struct pollfd){m ? r->master : -1, m, 0};
 	p[2] = (struct pollfd){!r->out_done && r->olen > r->ooff ? r->out : -1, POLLOUT, 0};
 	p[3] = (struct pollfd){room(r) ? r->early : -1, POLLIN, 0};
@@ -208,9 +221,11 @@ void relay_winch(struct relay *r)
 		sbx_pty_copy_size(0, r->master);
 }
 
+/* SIGCONT: `fg` made us the foreground (raw mode, the terminal read), or `bg` left us in
+ * the background (neither). */
 void relay_cont(struct relay *r)
 {
-	if (r->master >= 0)
+	if (r->master >= 0 && (r->fg = foreground(r->in)))
 		sbx_tty_raw(0);
 }
 

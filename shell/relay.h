@@ -14,6 +14,7 @@ struct relay {
 	int master, slave;
 	int early; /* after relay_adopt: our own pty's master, read only (bwrap's words) */
 	bool held; /* what is typed waits in the terminal until relay_adopt */
+	bool fg;   /* sbxsh's process group is the terminal's foreground (or it has none) */
 	bool in_done, out_done, master_done;
 	bool out_full; /* the terminal took part of ob: the rest waits for POLLOUT */
 	size_t ilen, ioff, olen, ooff;

@@ -220,11 +220,12 @@ static bool all_tty(void)
 	return isatty(0) && isatty(1) && isatty(2);
 }
 
-/* The relay takes the terminal: only from its foreground (a background job that set raw mode
- * would be stopped by SIGTTOU; it gets a session of its own instead, as without a terminal). */
+/* With terminals on 0-2 the relay stands between them and the sandbox, in the foreground or
+ * not: from the background (sbxsh -c cmd &) it neither reads the terminal nor sets raw mode
+ * until fg (relay.c), so the command never reads what the user types at the shell. */
 static bool relay_wanted(void)
 {
-	return all_tty() && tcgetpgrp(0) == getpgrp();
+	return all_tty();
 }
 
 /* bash's rule: no command string, no script, stdin and stderr terminals (or -i). */

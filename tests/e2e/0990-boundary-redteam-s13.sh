@@ -27,6 +27,8 @@
 #   command started before the log existed): it is hidden only when it exists at the start,
 #   and sbxsh made it during the command, which then read every record written while it ran
 #   (other commands' command lines too).
+# - a background `sbxsh -c cmd &` on the user's terminal read what the user typed at the shell
+#   (the command held the real terminal in a session of its own, beyond job control).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam13 "the boundary" # HOME and the project under /var/tmp
@@ -241,5 +243,66 @@ out=$(cd "$P" && HOME=$fresh XDG_CONFIG_HOME=$fresh/.config "$SBXSH" -c \
 	cat ~/.local/state/sbxsh/violations.jsonl 2>&1' 2> /dev/null)
 present "control: the command's refusal was logged on the host" "$fresh/.local/state/sbxsh/violations.jsonl"
 unlike "… and the command could not read the log" "$out" 'outside-x'
+
+# --- 6. a background sbxsh -c on the user's terminal: what the user types is not its ---
+# A shell's `cmd &`: the job in a process group of its own, the shell the terminal's foreground.
+# Before, sbxsh gave the command the real terminal in a session of its own (no job control
+# there) and the command read what the user typed at the shell ("hunter2"); bash stops such a
+# job (SIGTTIN). Now the relay stands between them from the background too: it neither reads
+# the terminal nor changes its modes until `fg`, which gives the command the terminal.
+cat > "$H/bg.py" << 'PY'
+import os, pty, signal, subprocess, sys, termios, time, fcntl
+sbxsh, outf = sys.argv[1], sys.argv[2]
+code = 'import os,sys\nd = os.read(0, 100)\nopen(sys.argv[1], "w").write(d.decode().strip())\n'
+m, s = pty.openpty()
+pid = os.fork()
+if pid == 0:
+    os.close(m)
+    os.setsid(); fcntl.ioctl(s, termios.TIOCSCTTY, 0)
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    before = termios.tcgetattr(s)
+    p = subprocess.Popen([sbxsh, "-c", 'exec python3 -c "$0" "$1"', code, outf], stdin=s,
+                         stdout=s, stderr=s, preexec_fn=lambda: os.setpgid(0, 0))
+    os.tcsetpgrp(s, os.getpgrp())  # the shell is the foreground, the job in the background
+    time.sleep(3)
+    print("modes", "kept" if termios.tcgetattr(s) == before else "changed", flush=True)
+    os.write(1, b"")
+    time.sleep(2)  # the user types at the shell (the parent writes "hunter2")
+    import select
+    line = os.read(s, 100).decode().strip() if select.select([s], [], [], 3)[0] else 'nothing'
+    print("shell-got", line, flush=True)
+    os.tcsetpgrp(s, p.pid); os.killpg(p.pid, signal.SIGCONT)  # fg
+    time.sleep(3)
+    os.tcsetpgrp(s, os.getpgrp())
+    try:
+        r = p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL); r = "timeout"
+    print("job", r, flush=True)
+    os._exit(0)
+os.close(s)
+time.sleep(4)
+os.write(m, b"hunter2\n")
+time.sleep(3)
+os.write(m, b"hello\n")  # after fg: the job's
+t = time.time()
+while time.time() - t < 30:
+    try:
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            break
+        os.read(m, 4096)
+    except OSError:
+        time.sleep(0.1)
+try:
+    print("cmd-read", open(outf).read(), flush=True)
+except OSError:
+    print("cmd-read", "nothing", flush=True)
+PY
+out=$(cd "$P" && timeout 90 python3 "$H/bg.py" "$SBXSH" "$P/bgread" 2>&1)
+like "background job: the terminal's modes are left as the shell's" "$out" 'modes kept'
+like "background job: the shell reads what the user typed at it" "$out" 'shell-got hunter2'
+unlike "background job: the command does not read what the user typed at the shell" "$out" 'cmd-read hunter2'
+like "after fg, the command reads the terminal" "$out" 'cmd-read hello'
+like "… and the job ends by itself" "$out" 'job 0'
 
 done_testing
