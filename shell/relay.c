@@ -43,6 +43,8 @@ static void unlock(struct relay *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
+static int wait_terminal(struct relay *r, int ms);
+
 /* The wake-up pipe, both ends non-blocking and close-on-exec. */
 static int wake_pipe(int *w)
 {
@@ -262,6 +264,29 @@ void relay_cont(struct relay *r)
 	lock(r);
 	if (r->master >= 0)
 		sbx_tty_raw(0);
+	unlock(r);
+}
+
+void relay_pause(struct relay *r)
+{
+	lock(r);
+	while (r->olen > r->ooff && !r->out_done) {
+		to_terminal(r);
+		if (r->out_full && wait_terminal(r, 1000) <= 0)
+			break;
+	}
+	sbx_tty_pause();
+	unlock(r);
+}
+
+void relay_resume(struct relay *r)
+{
+	lock(r);
+	/* a terminal that cannot be ours again: the session ends, as on a hang-up */
+	if (r->in >= 0 && sbx_tty_resume(0) < 0)
+		hangup(r);
+	if (r->master >= 0)
+		sbx_pty_copy_size(0, r->master); /* the size it may have now */
 	unlock(r);
 }
 

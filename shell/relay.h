@@ -50,6 +50,11 @@ void relay_ready(struct relay *r, const struct pollfd *p);
 void relay_winch(struct relay *r);
 /* SIGCONT: raw mode again (a shell that stopped us may have reset the terminal). */
 void relay_cont(struct relay *r);
+/* Before sbxsh stops (the shell suspended itself): what is queued to the terminal (up to 1 s
+ * a write), then the terminal's own modes and flags back; relay_resume takes it again (and
+ * its size to the pty). */
+void relay_pause(struct relay *r);
+void relay_resume(struct relay *r);
 /* A line of sbxsh's own for the terminal (a profile switch's), on the supervise loop's thread
  * or with no loop running: after what the sandbox wrote before it, written out before this
  * returns (the terminal given up to 1 s a write; what it did not take stays queued for the
