@@ -37,6 +37,11 @@ int sbx_tty_reopen(int fd);
 int sbx_tty_raw(int fd);
 /* Puts the saved modes back (idempotent, async-signal-safe); a no-op before sbx_tty_raw. */
 void sbx_tty_restore(void);
+/* sbxsh stops (the shell suspended itself): the saved modes and a shared description's flags
+ * back while the caller's shell has the terminal (typed input kept); sbx_tty_resume takes
+ * them again (non-blocking, raw). Returns 0 or -errno. */
+void sbx_tty_pause(void);
+int sbx_tty_resume(int fd);
 /* true between sbx_tty_raw and sbx_tty_restore. */
 bool sbx_tty_is_raw(void);
 

@@ -141,6 +141,8 @@ enum sbx_stage_kind {
 	SBX_STAGE_NET = 4,     /* struct sbx_stage_net with its listeners (SCM_RIGHTS), sent
 				  before STARTED; the stage then waits for SBX_STAGE_GO */
 	SBX_STAGE_GO = 5,      /* front end → stage: status 0 = go, else no-go (stage exits) */
+	SBX_STAGE_STOPPED = 6, /* --ctty: the shell stopped itself (`suspend`); a SIGCONT to the
+				  stage continues it */
 };
 struct sbx_stage_msg {
 	uint32_t magic;

@@ -66,6 +66,7 @@ int stage_msg_decode(const void *buf, size_t len, struct stage_msg *out)
 	switch (m.kind) {
 	case SBX_STAGE_STARTED:
 	case SBX_STAGE_GO:
+	case SBX_STAGE_STOPPED:
 		return (int)m.kind;
 	case SBX_STAGE_EXITED:
 		return m.status >= 0 && m.status <= 0xffff ? (int)m.kind : -EPROTO;

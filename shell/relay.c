@@ -7,10 +7,16 @@
  * - Nothing blocks: both sides are non-blocking descriptions of our own; a side that is full
  *   keeps its bytes until poll says it can take more; the other direction still moves.
  * - Bytes pass unchanged in both directions.
+ * - sbxsh's own lines keep their place: a violation (relay_tell, on the monitor's thread while
+ *   the call waits) goes into ob behind everything the sandbox wrote before the call, so
+ *   whatever the sandbox writes after it (the next prompt) comes after it. Two threads touch
+ *   the relay: every exported function holds r->lock.
  */
 #include "shell/relay.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,13 +24,36 @@
 
 static void close_all(struct relay *r)
 {
-	int *fds[] = {&r->in, &r->out, &r->master, &r->slave, &r->early};
+	int *fds[] = {&r->in, &r->out, &r->master, &r->slave, &r->early, &r->wake[0], &r->wake[1]};
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(*fds); i++) {
 		if (*fds[i] >= 0)
 			close(*fds[i]);
 		*fds[i] = -1;
 	}
+}
+
+static void lock(struct relay *r)
+{
+	pthread_mutex_lock(&r->lock);
+}
+
+static void unlock(struct relay *r)
+{
+	pthread_mutex_unlock(&r->lock);
+}
+
+static int wait_terminal(struct relay *r, int ms);
+
+/* The wake-up pipe, both ends non-blocking and close-on-exec. */
+static int wake_pipe(int *w)
+{
+	if (pipe(w) < 0)
+		return -errno;
+	for (int i = 0; i < 2; i++)
+		if (fcntl(w[i], F_SETFD, FD_CLOEXEC) < 0 || fcntl(w[i], F_SETFL, O_NONBLOCK) < 0)
+			return -errno;
+	return 0;
 }
 
 /* Our process group is the terminal's foreground, or the terminal has no job control for us
@@ -40,12 +69,17 @@ int relay_open(struct relay *r)
 {
 	int e;
 
-	r->in = r->out = r->master = r->slave = r->early = -1;
+	if (!r->lock_ready && (e = pthread_mutex_init(&r->lock, NULL)))
+		return -e;
+	r->lock_ready = true;
+	r->in = r->out = r->master = r->slave = r->early = r->wake[0] = r->wake[1] = -1;
 	r->in_done = r->out_done = r->master_done = r->out_full = false;
 	r->held = true;
 	r->ilen = r->ioff = r->olen = r->ooff = 0;
-	if ((e = sbx_pty_open(0, &r->master, &r->slave)) < 0)
+	if ((e = wake_pipe(r->wake)) < 0 || (e = sbx_pty_open(0, &r->master, &r->slave)) < 0) {
+		close_all(r);
 		return e;
+	}
 	if ((r->in = sbx_tty_reopen(0)) < 0 || (r->out = sbx_tty_reopen(1)) < 0) {
 		e = r->in < 0 ? r->in : r->out;
 		goto out;
@@ -70,10 +104,11 @@ static bool room(const struct relay *r)
 	return sizeof(r->ob) - (r->olen - r->ooff) >= RELAY_READ;
 }
 
-void relay_poll(const struct relay *r, struct pollfd *p)
+void relay_poll(struct relay *r, struct pollfd *p)
 {
 	short m = 0;
 
+	lock(r);
 	if (!r->master_done && room(r))
 		m |= POLLIN;
 	if (!r->master_done && r->ilen > 0 && !r->held)
@@ -83,22 +118,29 @@ void relay_poll(const struct relay *r, struct pollfd *p)
 	p[1] = (struct pollfd){m ? r->master : -1, m, 0};
 	p[2] = (struct pollfd){!r->out_done && r->olen > r->ooff ? r->out : -1, POLLOUT, 0};
 	p[3] = (struct pollfd){room(r) ? r->early : -1, POLLIN, 0};
+	p[4] = (struct pollfd){r->wake[0], POLLIN, 0};
+	unlock(r);
 }
+
+static void hangup(struct relay *r);
 
 void relay_adopt(struct relay *r, int master)
 {
+	lock(r);
 	r->held = false;
 	if (master < 0)
-		return;
+		goto out;
 	if (r->master < 0 || sbx_pty_adopt(master) < 0) {
 		close(master);
-		relay_hangup(r);
-		return;
+		hangup(r);
+		goto out;
 	}
 	r->early = r->master;
 	r->master = master;
 	/* ib: empty, or what was typed for the shell a profile switch ended (relay_renew) */
 	sbx_pty_copy_size(0, master); /* a resize since the stage copied ours */
+out:
+	unlock(r);
 }
 
 /* Reads into buf; returns the count, 0 at end (or error: that side is done), -1 not now. */
@@ -180,7 +222,7 @@ static void from_terminal(struct relay *r)
 	if (k == 0) {
 		/* The terminal hung up: so does the pty (SIGHUP for the sandbox's session). */
 		r->in_done = true;
-		relay_hangup(r);
+		hangup(r);
 		return;
 	}
 	if (k < 0)
@@ -193,6 +235,12 @@ static void from_terminal(struct relay *r)
 
 void relay_ready(struct relay *r, const struct pollfd *p)
 {
+	char w[64];
+
+	lock(r);
+	if (p[4].revents & POLLIN)
+		while (read(r->wake[0], w, sizeof(w)) > 0)
+			;
 	if (p[2].revents & POLLOUT)
 		to_terminal(r);
 	else if (p[2].revents & (POLLERR | POLLHUP | POLLNVAL))
@@ -213,23 +261,52 @@ void relay_ready(struct relay *r, const struct pollfd *p)
 	}
 	if (p[0].revents & (POLLIN | POLLHUP | POLLERR) && r->ilen == 0)
 		from_terminal(r);
+	unlock(r);
 }
 
 void relay_winch(struct relay *r)
 {
+	lock(r);
 	if (r->master >= 0)
 		sbx_pty_copy_size(0, r->master);
+	unlock(r);
 }
 
 /* SIGCONT: `fg` made us the foreground (raw mode, the terminal read), or `bg` left us in
  * the background (neither). */
 void relay_cont(struct relay *r)
 {
+	lock(r);
 	if (r->master >= 0 && (r->fg = foreground(r->in)))
 		sbx_tty_raw(0);
+	unlock(r);
 }
 
-void relay_hangup(struct relay *r)
+void relay_pause(struct relay *r)
+{
+	lock(r);
+	while (r->olen > r->ooff && !r->out_done) {
+		to_terminal(r);
+		if (r->out_full && wait_terminal(r, 1000) <= 0)
+			break;
+	}
+	sbx_tty_pause();
+	unlock(r);
+}
+
+void relay_resume(struct relay *r)
+{
+	lock(r);
+	/* a terminal that cannot be ours again: the session ends, as on a hang-up */
+	if (r->in >= 0 && sbx_tty_resume(0) < 0)
+		hangup(r);
+	r->fg = r->in >= 0 && foreground(r->in);
+	if (r->master >= 0)
+		sbx_pty_copy_size(0, r->master); /* the size it may have now */
+	unlock(r);
+}
+
+static void hangup(struct relay *r)
 {
 	if (r->early >= 0)
 		close(r->early);
@@ -241,45 +318,134 @@ void relay_hangup(struct relay *r)
 	r->ilen = r->ioff = 0;
 }
 
-/* Writes all of buf[*off..*len), waiting up to 1 s at a time; false when the side is gone. */
-static bool give_all(struct relay *r, const char *buf, size_t *off, size_t *len)
+void relay_hangup(struct relay *r)
 {
-	while (*len) {
-		struct pollfd p = {r->out, POLLOUT, 0};
-		if (!give(r->out, buf, off, len))
-			return false;
-		if (*len && poll(&p, 1, 1000) <= 0)
-			return false;
+	lock(r);
+	hangup(r);
+	unlock(r);
+}
+
+/* Moves ob's front down so its free space is in one piece at its end. */
+static void compact(struct relay *r)
+{
+	if (r->ooff) {
+		memmove(r->ob, r->ob + r->ooff, r->olen - r->ooff);
+		r->olen -= r->ooff;
+		r->ooff = 0;
+	}
+}
+
+/* What the sandbox wrote so far, from the master into ob while it fits (a read that finds
+ * nothing has waited for the pty's own buffer to reach the master: what was written before is
+ * all read). Returns true when nothing more is queued there. */
+static bool pull(struct relay *r)
+{
+	ssize_t k;
+
+	compact(r);
+	while (!r->master_done && sizeof(r->ob) - r->olen >= RELAY_READ)
+		if ((k = take(r->master, r->ob + r->olen, sizeof(r->ob) - r->olen)) > 0)
+			r->olen += (size_t)k;
+		else
+			return true; /* EAGAIN, or EIO: no slave left (the loop finds out) */
+	return r->master_done;
+}
+
+/* Queues text behind all the sandbox wrote before it, '\n' as "\r\n"; false when ob has no
+ * room for it yet (the terminal must take some first). Called locked. */
+static bool queue_text(struct relay *r, const char *text)
+{
+	size_t need = 0;
+
+	for (const char *t = text; *t; t++)
+		need += 1 + (*t == '\n');
+	if (!pull(r) || sizeof(r->ob) - r->olen < need)
+		return r->out_done && (r->olen = r->ooff = 0, true); /* nobody to show it to */
+	for (; *text; text++) {
+		if (*text == '\n')
+			r->ob[r->olen++] = '\r';
+		r->ob[r->olen++] = *text;
 	}
 	return true;
 }
 
+/* Waits (unlocked) up to ms for the terminal to take more: 1 it may, 0 not yet, -1 it is gone. */
+static int wait_terminal(struct relay *r, int ms)
+{
+	struct pollfd p = {r->out, POLLOUT, 0};
+	int n;
+
+	unlock(r);
+	n = poll(&p, 1, ms);
+	lock(r);
+	if (r->out < 0 || (n > 0 && (p.revents & (POLLERR | POLLHUP | POLLNVAL))))
+		r->out_done = true;
+	return r->out_done ? -1 : n > 0;
+}
+
+/* Longer lines than this are cut (a violation's line is at most ~8 KiB). */
+#define RELAY_SAY_MAX (sizeof(((struct relay *)0)->ob) / 4)
+
+/* text, or its first n - 2 bytes and a newline in buf (queue_text needs room for it whole). */
+static const char *bounded(const char *text, char *buf, size_t n)
+{
+	if (strlen(text) < n)
+		return text;
+	snprintf(buf, n, "%.*s\n", (int)(n - 2), text);
+	return buf;
+}
+
 void relay_say(struct relay *r, const char *text)
 {
-	char buf[1024];
-	size_t n = 0, off = 0;
+	char buf[RELAY_SAY_MAX];
 
-	/* first what the sandbox wrote before the call this is about (it waits for our word) */
-	while (!r->out_done) {
-		if (r->olen && !give_all(r, r->ob, &r->ooff, &r->olen))
-			return;
-		ssize_t k = r->master_done ? 0 : take(r->master, r->ob, sizeof(r->ob));
-		if (k <= 0)
-			break;
-		r->olen = (size_t)k;
-		r->ooff = 0;
-	}
-	if (r->out_done)
+	text = bounded(text, buf, sizeof(buf));
+	lock(r);
+	if (r->out < 0) {
+		unlock(r);
+		fputs(text, stderr);
 		return;
-	r->out_full = false; /* ob went out whole */
-	for (; *text; text++) {
-		if (*text == '\n')
-			buf[n++] = '\r';
-		buf[n++] = *text;
-		if (n >= sizeof(buf) - 2 && !give_all(r, buf, &off, &n))
-			return;
 	}
-	give_all(r, buf, &off, &n);
+	while (!queue_text(r, text)) {
+		to_terminal(r);
+		if (r->out_full && wait_terminal(r, 1000) <= 0)
+			break; /* a terminal that takes nothing for 1 s: the line is dropped */
+	}
+	/* out now; a terminal that takes nothing for 1 s gets the rest from the loop */
+	while (r->olen > r->ooff && !r->out_done) {
+		to_terminal(r);
+		if (r->out_full && wait_terminal(r, 1000) <= 0)
+			break;
+	}
+	unlock(r);
+}
+
+void relay_tell(struct relay *r, const char *text)
+{
+	char buf[RELAY_SAY_MAX];
+
+	text = bounded(text, buf, sizeof(buf));
+	if (r->lock_ready)
+		lock(r);
+	if (!r->lock_ready || r->out < 0) {
+		if (r->lock_ready)
+			unlock(r);
+		fputs(text, stderr);
+		fflush(stderr);
+		return;
+	}
+	/* room, while the terminal takes ob's front (the call waits, as a write to a full
+	 * terminal would) */
+	while (!queue_text(r, text)) {
+		to_terminal(r);
+		if (r->out_full && wait_terminal(r, -1) < 0)
+			break;
+	}
+	if (r->olen > r->ooff && !r->out_full && !r->out_done)
+		to_terminal(r);
+	if (r->olen > r->ooff && r->wake[1] >= 0) /* the loop polls for the rest */
+		(void)!write(r->wake[1], "w", 1);
+	unlock(r);
 }
 
 /* The last output: what is queued on fd, the terminal given up to 1 s per write. */
@@ -303,9 +469,12 @@ int relay_renew(struct relay *r)
 {
 	int m, s, e;
 
+	lock(r);
 	/* the modes and size of the pty the shell leaves (a master answers for its pty) */
-	if ((e = sbx_pty_open(r->master, &m, &s)) < 0)
+	if ((e = sbx_pty_open(r->master, &m, &s)) < 0) {
+		unlock(r);
 		return e;
+	}
 	if (r->master >= 0) {
 		/* What was typed ahead (after the `cd`, while the shell was not reading) waits in
 		 * that pty's input: it goes to the next shell, before what ib still held. */
@@ -333,19 +502,26 @@ int relay_renew(struct relay *r)
 	r->slave = s;
 	r->master_done = false;
 	r->held = true; /* what is typed waits for the next shell's pty (relay_adopt) */
+	unlock(r);
 	return 0;
 }
 
 void relay_close(struct relay *r)
 {
-	if (r->master < 0 && r->in < 0)
-		return;
 	bool early_done = false;
 
+	if (!r->lock_ready)
+		return;
+	lock(r);
+	if (r->master < 0 && r->in < 0) {
+		unlock(r);
+		return;
+	}
 	if (r->early >= 0)
 		drain(r, r->early, &early_done); /* what was said first */
 	if (r->master >= 0)
 		drain(r, r->master, &r->master_done);
 	sbx_tty_restore();
 	close_all(r);
+	unlock(r);
 }

@@ -4,10 +4,11 @@
 #ifndef SBX_RELAY_H
 #define SBX_RELAY_H
 #include <poll.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RELAY_NFDS 4 /* the poll entries relay_poll fills */
+#define RELAY_NFDS 5 /* the poll entries relay_poll fills */
 
 struct relay {
 	int in, out; /* the caller's terminal: read (fd 0's), write (fd 1's) */
@@ -18,6 +19,12 @@ struct relay {
 	bool in_done, out_done, master_done;
 	bool out_full; /* the terminal took part of ob: the rest waits for POLLOUT */
 	size_t ilen, ioff, olen, ooff;
+	/* relay_tell's lines come from another thread (the monitor's): every function below
+	 * holds lock, and a line told is queued in ob behind what the sandbox wrote before it
+	 * (the loop writes it: wake[0] is polled) */
+	pthread_mutex_t lock;
+	bool lock_ready;
+	int wake[2];
 	char ib[4096];	/* terminal → master */
 	char ob[65536]; /* master → terminal */
 };
@@ -37,16 +44,28 @@ void relay_adopt(struct relay *r, int master);
  * Returns 0 or -errno (the relay is then unchanged). */
 int relay_renew(struct relay *r);
 /* Fills p[0..RELAY_NFDS) for poll. */
-void relay_poll(const struct relay *r, struct pollfd *p);
+void relay_poll(struct relay *r, struct pollfd *p);
 /* Moves what poll found ready, without blocking. */
 void relay_ready(struct relay *r, const struct pollfd *p);
 /* The terminal's new size to the pty (SIGWINCH). */
 void relay_winch(struct relay *r);
 /* SIGCONT: raw mode again (a shell that stopped us may have reset the terminal). */
 void relay_cont(struct relay *r);
-/* A line of sbxsh's own for the terminal (a violation), after what the sandbox wrote before
- * it; '\n' becomes "\r\n" (the terminal is raw). */
+/* Before sbxsh stops (the shell suspended itself): what is queued to the terminal (up to 1 s
+ * a write), then the terminal's own modes and flags back; relay_resume takes it again (and
+ * its size to the pty). */
+void relay_pause(struct relay *r);
+void relay_resume(struct relay *r);
+/* A line of sbxsh's own for the terminal (a profile switch's), on the supervise loop's thread
+ * or with no loop running: after what the sandbox wrote before it, written out before this
+ * returns (the terminal given up to 1 s a write; what it did not take stays queued for the
+ * loop); '\n' becomes "\r\n" (the terminal is raw). */
 void relay_say(struct relay *r, const char *text);
+/* The same from any thread (a violation, from the monitor's while the call it is about waits):
+ * queued behind all the sandbox wrote before it (so before anything it writes after, such as
+ * the next prompt) and written by the loop. Waits only while the terminal takes nothing and
+ * the queue has no room; after relay_close, to stderr. */
+void relay_tell(struct relay *r, const char *text);
 /* Hangs the pty up: the master is closed (the sandbox's session gets SIGHUP). */
 void relay_hangup(struct relay *r);
 /* After the sandbox is gone: what is left on the master to the terminal; the terminal's modes

@@ -789,7 +789,7 @@ static void start_monitor(struct run *r, const struct settings *set)
 /* A session's violations as they happen: through the relay, or on stderr. */
 static void say_relay(void *arg, const char *text)
 {
-	relay_say(arg, text);
+	relay_tell(arg, text);
 }
 
 static void say_stderr(void *arg, const char *text)

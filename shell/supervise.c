@@ -161,6 +161,25 @@ static void on_net(struct sup *s, const struct stage_msg *m, const int *fds, siz
 	send_go(s->sock, r < 0 ? -r : 0);
 }
 
+/* The shell stopped itself (`suspend`): so does sbxsh's process group (as bash's suspend stops
+ * its own), the caller's terminal given back its modes, and when the caller's shell continues
+ * it (fg), the shell goes on. In the session leader's process group (a login, a terminal
+ * window's or tmux pane's program, `sh -c sbxsh`) no job-control shell would ever continue it:
+ * the shell goes on at once, with a line saying so. */
+static void on_stopped(struct sup *s)
+{
+	if (getpgrp() == getsid(0)) {
+		relay_say(s->relay, "sbxsh: suspend: no job-control shell outside sbxsh would "
+				    "continue it (it runs in its session leader's process group); "
+				    "the shell goes on\n");
+	} else {
+		relay_pause(s->relay);
+		kill(0, SIGSTOP);
+		relay_resume(s->relay); /* continued */
+	}
+	proc_handle_signal(s->pidfd, SIGCONT);
+}
+
 /* Reads one message. Returns 1, 0 at end of stream (the stage and bwrap closed it), or -1
  * when none is queued. */
 static int on_message(struct sup *s)
@@ -199,6 +218,8 @@ static int on_message(struct sup *s)
 		 * caller; supervise_exit reaps it while the kernel tears the sandbox down. */
 	} else if (kind == SBX_STAGE_FAILED) {
 		s->res->refused = true;
+	} else if (kind == SBX_STAGE_STOPPED && s->res->started && s->relay && s->pidfd >= 0) {
+		on_stopped(s);
 	}
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);

@@ -174,6 +174,24 @@ void sbx_tty_restore(void)
 	tcsetattr(saved_fd, TCSAFLUSH, &saved);
 }
 
+void sbx_tty_pause(void)
+{
+	for (int i = 0; i < nshared; i++)
+		fcntl(shared[i].fd, F_SETFL, shared[i].flags);
+	if (raw_on) {
+		raw_on = 0;
+		tcsetattr(saved_fd, TCSADRAIN, &saved);
+	}
+}
+
+int sbx_tty_resume(int fd)
+{
+	for (int i = 0; i < nshared; i++)
+		if (fcntl(shared[i].fd, F_SETFL, shared[i].flags | O_NONBLOCK) < 0)
+			return -errno;
+	return sbx_tty_raw(fd);
+}
+
 bool sbx_tty_is_raw(void)
 {
 	return raw_on;

@@ -53,7 +53,7 @@ _Static_assert(sizeof(((struct sandbox_spec *)0)->net_reach) / sizeof(uint16_t) 
 
 extern char **environ;
 
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT};
 
 struct stage_args {
 	int fd;
@@ -326,8 +326,10 @@ static int own_pty(int *master)
 	return s;
 }
 
-/* Waits for the shell; reaps orphans; forwards signals sent from outside or by others. */
-static int supervise(pid_t shell, bool ctty, const sigset_t *set)
+/* Waits for the shell; reaps orphans; forwards signals sent from outside or by others. With a
+ * pty (ctty), a shell that stops itself (`suspend`, a SIGSTOP) is told to the front end, which
+ * stops in turn and, continued, sends us the SIGCONT that goes on to the shell. */
+static int supervise(int fd, pid_t shell, bool ctty, const sigset_t *set)
 {
 	for (;;) {
 		siginfo_t si;
@@ -355,8 +357,10 @@ static int supervise(pid_t shell, bool ctty, const sigset_t *set)
 		}
 		int status;
 		pid_t p;
-		while ((p = waitpid(-1, &status, WNOHANG)) > 0)
-			if (p == shell)
+		while ((p = waitpid(-1, &status, WNOHANG | (ctty ? WUNTRACED : 0))) > 0)
+			if (p == shell && WIFSTOPPED(status))
+				send_msg(fd, SBX_STAGE_STOPPED, 0);
+			else if (p == shell)
 				return status;
 	}
 }
@@ -455,7 +459,7 @@ int main(int argc, char **argv)
 		kill(shell, SIGKILL);
 		fail(a.fd, ESRCH, "starting the shell as pid 2 (the shell filter's)");
 	}
-	int status = shell < 0 ? (-shell) << 8 : supervise(shell, a.ctty, &set);
+	int status = shell < 0 ? (-shell) << 8 : supervise(a.fd, shell, a.ctty, &set);
 	send_msg(a.fd, SBX_STAGE_EXITED, status);
 	/* _exit: nothing may run at exit (a sanitizer build's leak check would print into the
 	 * command's stderr); there is nothing to flush. bwrap reaps this process and sbxsh

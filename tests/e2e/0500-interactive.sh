@@ -347,6 +347,35 @@ is "a directory the user's policy hides: refused on a terminal too (125)" "$(cat
 unlike "…with no recovery shell" "$(screen)" 'RECOVERY'
 rm -f "$HOME/.config/sbxsh/sbxsh.ini"
 
+# `suspend` (the inner shell stops itself): sbxsh stops too and the job-control shell that
+# started it has the terminal back; `fg` continues both, the shell's state kept. It hung the
+# terminal before (the shell stopped, nothing ever continued it, keys went nowhere).
+start "bash --norc"
+keys -l 'PS1="O> "'; keys Enter
+wait_screen '^O> '
+keys -l "$SBXSH"; keys Enter
+wait_screen "$PR"
+keys -l 'X=kept; suspend'; keys Enter
+if wait_screen 'Stopped +.*sbxsh'; then ok "suspend: sbxsh stops and the outer shell has the terminal"
+else not_ok "suspend: sbxsh stops and the outer shell has the terminal"; diag "$(screen | tail -n 5)"; fi
+keys -l 'fg'; keys Enter
+sleep 0.5
+cmd 'echo "back X=$X"'
+like "…fg continues the inner shell, its state kept" "$(screen)" '^back X=kept$'
+keys -l 'exit'; keys Enter
+wait_screen '^O> ' 2
+# Where nothing would continue it (sbxsh in its session leader's process group: a pane's
+# `sh -c`, a login): the shell goes on, and a line says why.
+start "$SBXSH"
+wait_screen "$PR"
+n=$(prompts); keys -l 'suspend'; keys Enter
+wait_screen "$PR" $((n + 1))
+cmd 'echo after-suspend'
+like "suspend with no job-control shell outside: the shell goes on" "$(screen)" '^after-suspend$'
+like "…and says why" "$(screen)" '^sbxsh: suspend: no job-control shell outside sbxsh would continue it'
+keys -l 'exit'; keys Enter
+wait_file "$H/status"
+
 # The terminal goes away (the tmux server is killed): the session and its jobs end.
 start "$SBXSH"
 wait_screen "$PR"

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (k == -EPROTO)
 		return 0;
-	if (k < SBX_STAGE_STARTED || k > SBX_STAGE_GO)
+	if (k < SBX_STAGE_STARTED || k > SBX_STAGE_STOPPED)
 		abort();
 	if (k == SBX_STAGE_NET) {
 		struct sbx_stage_net e;

@@ -26,6 +26,8 @@ int main(void)
 	is_int(dec_plain(SBX_STAGE_MAGIC, SBX_STAGE_STARTED, 0, sizeof(m)), SBX_STAGE_STARTED,
 	       "STARTED decodes");
 	is_int(dec_plain(SBX_STAGE_MAGIC, SBX_STAGE_GO, 7, sizeof(m)), SBX_STAGE_GO, "GO decodes");
+	is_int(dec_plain(SBX_STAGE_MAGIC, SBX_STAGE_STOPPED, 0, sizeof(m)), SBX_STAGE_STOPPED,
+	       "STOPPED decodes");
 	is_int(dec_plain(SBX_STAGE_MAGIC, SBX_STAGE_FAILED, EACCES, sizeof(m)), SBX_STAGE_FAILED,
 	       "FAILED decodes");
 	is_int(dec_plain(SBX_STAGE_MAGIC, SBX_STAGE_STARTED, 0, 4), -EPROTO,
