@@ -41,6 +41,9 @@ int relay_open(struct relay *r)
 		e = r->in < 0 ? r->in : r->out;
 		goto out;
 	}
+	/* ended lines and ^Ds typed ahead, for the shell first (held until relay_adopt) */
+	long k = sbx_tty_take_lines(r->in, r->ib, sizeof(r->ib));
+	r->ilen = k > 0 ? (size_t)k : 0;
 	if ((e = sbx_tty_raw(0)) < 0)
 		goto out;
 	return 0;
