@@ -89,6 +89,10 @@ struct sandbox_spec {
 	uint16_t net_reach[32]; /* localhost:PORT grants: listeners for loopback reach */
 	size_t net_nreach;
 	int stage_fd; /* the stage's end of the control socket */
+	/* > 0: the inner shell's arguments after its argv[0] are in this sealed memory file, each
+	 * ended by a NUL (the stage's --argv-fd), not in bwrap's argv: bwrap takes at most 9000
+	 * arguments in all. 0: in the argv. */
+	int argv_fd;
 	/* One O_PATH descriptor per SBX_M_BIND of mounts, in order (--bind-fd: bwrap binds what
 	 * was checked, not what a link put at the path since); NULL: by path (--dry-run). */
 	const int *bind_fds;

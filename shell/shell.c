@@ -644,6 +644,46 @@ static void make_data_fds(struct run *r)
 	free(text);
 }
 
+/* bwrap refuses more than 9000 arguments in all, its own and the command's (xargs, a glob,
+ * `find -exec sh -c … {} +` give more): past this many, the inner shell's arguments after
+ * its argv[0] go to the stage in a sealed memory file (--argv-fd), each ended by its NUL. */
+#define ARGV_INLINE_MAX 1024
+
+static void make_argv_fd(struct run *r)
+{
+	const struct strv *a = &r->args.fwd;
+
+	if (a->n <= ARGV_INLINE_MAX)
+		return;
+	if (r->nfds >= sizeof(r->fds) / sizeof(*r->fds))
+		sbx_fatal("too many descriptors for the sandbox");
+	int fd = memfile_open("sbxsh-argv", true);
+	if (fd < 0)
+		sbx_fatal("cannot hand the command's %zu arguments to the sandbox: %s", a->n,
+			  strerror(-fd));
+	for (size_t i = 1; i < a->n; i++) {
+		const char *p = a->v[i];
+		size_t left = strlen(p) + 1; /* with its NUL */
+		while (left) {
+			ssize_t k = write(fd, p, left);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				sbx_fatal(
+				    "cannot hand the command's %zu arguments to the sandbox: %s",
+				    a->n, k < 0 ? strerror(errno) : "short write");
+			p += k;
+			left -= (size_t)k;
+		}
+	}
+	int e = memfile_seal(fd);
+	if (e < 0)
+		sbx_fatal("cannot hand the command's %zu arguments to the sandbox: %s", a->n,
+			  strerror(-e));
+	r->spec.argv_fd = fd;
+	r->fds[r->nfds++] = fd;
+}
+
 /* Each write grant's directory, opened now and checked to be the canonical path the plan
  * judged (a link put there since, by another sandbox that can write its parent, leads
  * elsewhere): bwrap binds that descriptor, not the path (--bind-fd). */
@@ -1148,6 +1188,7 @@ static int run_sandboxed(struct run *r)
 			check_helpers(set);
 		make_socket(r);
 		make_data_fds(r);
+		make_argv_fd(r);
 		int pins[sizeof(r->fds) / sizeof(*r->fds)];
 		if (!r->args.dry_run)
 			pin_binds(r, pins);

@@ -77,4 +77,12 @@ else
 	skip "lines and ^D typed ahead of a pty command" "no $PY"
 fi
 
+# --- Many arguments (xargs, find -exec … {} +, a glob): bwrap takes at most 9000 arguments in
+# all, its own and the command's; bash takes what execve took.
+# shellcheck disable=SC2046
+many() { "$1" -c 'echo "$# [$1] [$2] [${@: -3:1}] [${@: -2:1}]"; printf %s "${@: -1}" | od -An -c' x $(seq 1 20000) '' 'a b' "$(printf 'n\nl\377')" 2>&1; echo "status=$?"; }
+is "20,003 arguments after -c reach the command as under bash" "$(many "$SBXSH")" "$(many /bin/bash)"
+# shellcheck disable=SC2046
+is "…and after a script file" "$(printf 'echo "$# ${10000}"\n' > many.sh; "$SBXSH" many.sh $(seq 1 12000) 2>&1)" "12000 10000"
+
 done_testing

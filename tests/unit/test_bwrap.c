@@ -86,6 +86,13 @@ static void test_pure(void)
 		       "--perms 0700 --tmpfs /tmp --bind-fd 12 /w " STAGE TAIL TMPENV RUN,
 	       "a write grant by the descriptor the caller checked (--bind-fd)");
 	s.bind_fds = NULL;
+	s.argv_fd = 9;
+	golden(&s,
+	       NS_USER " --unshare-net --new-session --ro-bind / / --dev /dev --proc /proc "
+		       "--perms 0700 --tmpfs /tmp --bind /w /w " STAGE TAIL TMPENV
+		       "-- /lx/sbxsh-stage --fd=7 --argv-fd=9 -- /bin/bash sbxsh",
+	       "the shell's arguments after argv[0] in a memory file (--argv-fd): bwrap's limit");
+	s.argv_fd = 0;
 
 	s.unshare_net = false;
 	s.new_session = false;
