@@ -27,6 +27,7 @@
 #include "platform/fds.h"
 #include "platform/log.h"
 #include "platform/pty.h"
+#include "platform/host.h"
 #include "platform/memfile.h"
 #include "platform/sandbox.h"
 #include "platform/term.h"
@@ -166,6 +167,29 @@ static void recover(struct run *r, struct diag *bad, const char *cwd)
 	    r->recovery);
 }
 
+/* bash runs in a current directory it cannot search (`su user -c CMD` from root's 0700 home,
+ * root in a user's 0700 directory); a sandbox cannot start there: bwrap's chdir runs without
+ * the capabilities that got the caller in, root's included. Refused with the cause and the fix
+ * rather than bwrap's bare "Can't chdir", never run elsewhere (a relative path would then name
+ * another file). */
+static void cwd_enterable(const char *cwd)
+{
+	char why[4096];
+	struct stat st;
+	int e = host_dir_enterable(cwd, why, sizeof(why));
+
+	if (e != -EACCES)
+		return; /* entered, or not known here: bwrap says what it finds */
+	if (stat(why, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	sbx_fatal(
+	    "the current directory %s cannot be entered in the sandbox: %s (owner uid %u, "
+	    "mode %04o) does not let uid %u search it%s; cd to a directory you can enter "
+	    "(your home: cd ~, or su - rather than su) and run the command from there",
+	    cwd, why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), (unsigned)geteuid(),
+	    geteuid() == 0 ? " without capabilities, and commands run with none (root's too)" : "");
+}
+
 static void load_profile(struct run *r)
 {
 	struct diag d = {0};
@@ -194,6 +218,8 @@ static void load_profile(struct run *r)
 		recover(r, &d, cwd);
 	} else if (profile_resolve(r->pol, cwd, &r->prof, &d) < 0) {
 		refuse_diag(&d);
+	} else if (!r->args.dry_run) {
+		cwd_enterable(cwd);
 	}
 	print_lines(&d.warnings, "");
 	diag_release(&d);

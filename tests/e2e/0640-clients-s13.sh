@@ -85,4 +85,16 @@ is "20,003 arguments after -c reach the command as under bash" "$(many "$SBXSH")
 # shellcheck disable=SC2046
 is "…and after a script file" "$(printf 'echo "$# ${10000}"\n' > many.sh; "$SBXSH" many.sh $(seq 1 12000) 2>&1)" "12000 10000"
 
+# --- A current directory the caller is in but cannot search: `su user -c CMD` from root's
+# 0700 home, root in a user's 0700 directory (the sandbox has no capability, root's neither).
+# bash runs there; a sandbox cannot start there: refused with the cause and the fix (never run
+# in another directory, where a relative path names another file), not with bwrap's bare words.
+mkdir -p "$T/proj/shut"
+out=$(cd "$T/proj/shut" && chmod 0 . && "$SBXSH" -c 'touch ran; echo ran' 2>&1); rc=$?
+chmod 755 "$T/proj/shut"
+is "a current directory that cannot be searched is refused (125)" "$rc" 125
+like "…naming it, its mode and the fix" "$out" "current directory $T/proj/shut cannot be entered in the sandbox: $T/proj/shut \\(owner uid [0-9]+, mode 0000\\) does not let uid $(id -u) search it.*cd to a directory you can enter"
+unlike "…not bwrap's words" "$out" "Can't chdir|could not be built"
+check "…and nothing ran" test ! -e "$T/proj/shut/ran"
+
 done_testing
