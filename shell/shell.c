@@ -598,6 +598,7 @@ static void plan(struct run *r, const struct settings *set)
 	r->spec.pty = r->relay;
 	r->spec.keep_shell = r->cd != NULL; /* its state is carried on: untraceable */
 	r->spec.chld_ignored = supervise_caller_ignores_chld();
+	r->spec.caller_blocked = supervise_caller_blocked();
 	if (e == 0 && r->recovery) {
 		e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, r->recovery, r->recovery);
 		r->spec.recovery = r->recovery;

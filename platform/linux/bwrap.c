@@ -426,6 +426,8 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 		r = strv_push(out, "--keep-shell");
 	if (r == 0 && s->chld_ignored)
 		r = strv_push(out, "--chld-ign");
+	if (r == 0 && s->caller_blocked)
+		r = strv_pushf(out, "--blocked=%u", s->caller_blocked);
 	if (r == 0 && s->net_proxy)
 		r = strv_push(out, "--net");
 	for (size_t i = 0; r == 0 && s->net_proxy && i < s->net_nreach; i++)

@@ -3,7 +3,7 @@
  * Usage (bwrap runs it; not for people):
  *   sbxsh-stage --fd=N [--mask-file=PATH|--mask-dir=PATH|--ro=PATH]… [--marker=PATH
  *               --profile=NAME] [--dev-ro] [--unix-all] [--ctty] [--net [--reach=PORT]…
- *               [--relay]] [--argv-fd=M] -- SHELL ARGV0 ARGS…
+ *               [--relay]] [--argv-fd=M] [--blocked=SIGBITS] -- SHELL ARGV0 ARGS…
  *
  * Rules kept here:
  * - Nothing the command runs before the filter is installed, the capabilities (and the
@@ -63,8 +63,9 @@ struct stage_args {
 	int fd;
 	bool unix_all, ctty;
 	bool net, relay;
-	bool keep_shell; /* the shell filter too; the shell must be pid 2 */
-	bool chld_ign;	 /* the shell starts with SIGCHLD ignored (the caller's) */
+	bool keep_shell;  /* the shell filter too; the shell must be pid 2 */
+	bool chld_ign;	  /* the shell starts with SIGCHLD ignored (the caller's) */
+	unsigned blocked; /* of the forwarded signals, those the caller had blocked (1u << SIG) */
 	uint16_t reach[STAGE_REACH_MAX];
 	size_t nreach;
 	struct stage_mount *mounts; /* --mask-file, --mask-dir, --ro, in order */
@@ -132,6 +133,12 @@ static int parse(int argc, char **argv, struct stage_args *a)
 			a->keep_shell = true;
 		} else if (strcmp(argv[i], "--chld-ign") == 0) {
 			a->chld_ign = true;
+		} else if (strncmp(argv[i], "--blocked=", 10) == 0) {
+			char *end;
+			unsigned long v = strtoul(argv[i] + 10, &end, 10);
+			if (*end || v > 0xffffffffUL)
+				return -EINVAL;
+			a->blocked = (unsigned)v;
 		} else if (strcmp(argv[i], "--net") == 0) {
 			a->net = true;
 		} else if (strcmp(argv[i], "--relay") == 0) {
@@ -476,6 +483,11 @@ int main(int argc, char **argv)
 		sigaddset(&set, forwarded[i]);
 	}
 	sigprocmask(SIG_BLOCK, &set, &old);
+	/* sbxsh ran bwrap with the forwarded signals blocked (a signal to its caller's process
+	 * group must not kill bwrap): the shell gets the caller's own mask for them back */
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		if (!(a.blocked & 1u << forwarded[i]))
+			sigdelset(&old, forwarded[i]);
 	/* A pty of our own: its foreground group gets ^C and ^Z; the shell takes it over. Until
 	 * the shell starts, 0-2 stay the front end's pty, which shows what goes wrong before. */
 	int r, master = -1, slave = -1;

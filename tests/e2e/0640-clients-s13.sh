@@ -97,4 +97,42 @@ like "…naming it, its mode and the fix" "$out" "current directory $T/proj/shut
 unlike "…not bwrap's words" "$out" "Can't chdir|could not be built"
 check "…and nothing ran" test ! -e "$T/proj/shut/ran"
 
+# --- A signal to the caller's whole process group: timeout(1), a CI runner cancelling a step,
+# Node's kill of a detached group, ^C to a pipeline. bash (and the command, in its group) takes
+# it and runs its traps; bwrap was in that group too, died of it, and its --die-with-parent
+# SIGKILLed the sandbox: no trap ran (a lock file stays) and sbxsh died of the signal.
+grp() {
+	rm -f "$T/proj/started"
+	"$PY" - "$@" <<'PY'
+import os, signal, subprocess, sys, time
+sig, sh = getattr(signal, "SIG" + sys.argv[1]), sys.argv[2:]
+p = subprocess.Popen(sh, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+end = time.time() + 20
+while not os.path.exists("started") and time.time() < end:
+    time.sleep(0.05)
+os.killpg(p.pid, sig)
+out = p.communicate(timeout=30)[0].decode(errors="replace")
+print(out.replace(os.path.basename(sh[0]), "SH"), end="")
+print("status=%d" % p.returncode)
+PY
+}
+if [ -x "$PY" ]; then
+	for sig in TERM INT HUP; do
+		c="trap 'echo trapped-$sig; exit 3' $sig; : > started; sleep 3 & wait"
+		is "SIG$sig to the caller's process group: the command's trap runs and its status comes back, as under bash" \
+			"$(grp $sig "$SBXSH" -c "$c")" "$(grp $sig /bin/bash -c "$c")"
+	done
+	c="trap 'echo trapped; exit 4' TERM; : > started; sleep 3; echo after"
+	is "…with the job in the foreground" "$(grp TERM "$SBXSH" -c "$c")" "$(grp TERM /bin/bash -c "$c")"
+	# bwrap runs with them blocked; the command gets the caller's mask, as under bash
+	blk() { "$PY" -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGUSR1})
+os.execv(sys.argv[1], [sys.argv[1], "-c", "grep -E \"^Sig(Blk|Ign)\" /proc/self/status"])' "$1"; }
+	is "a caller's blocked signals stay blocked for the command, as under bash" "$(blk "$SBXSH")" "$(blk /bin/bash)"
+	is "…and none is blocked when the caller blocks none" \
+		"$("$SBXSH" -c 'grep ^SigBlk /proc/self/status')" "$(/bin/bash -c 'grep ^SigBlk /proc/self/status')"
+else
+	skip "a signal to the caller's process group" "no $PY"
+fi
+
 done_testing
