@@ -582,6 +582,62 @@ static struct sandbox_ctx plan_ctx(const struct run *r, const struct settings *s
 	};
 }
 
+/* The most of a script in the host's /tmp given to the sandbox (tmp_script). */
+#define TMP_SCRIPT_MAX (1UL << 20)
+
+/* `sbxsh /tmp/x.sh ARGS` (mktemp, then `$SHELL "$tmp"`: CI runners, IDE tasks, a tempfile):
+ * the private /tmp hides the host's, and bash would say "No such file". The script's text,
+ * read here as the caller, is a read-only file at its own path in the sandbox, as bash would
+ * read it; nothing else of the host's /tmp is shown. Only a regular file of at most
+ * TMP_SCRIPT_MAX bytes with no NUL; anything else stays hidden (bash then says so). */
+static void tmp_script(struct run *r)
+{
+	const char *s = r->args.script;
+	char *real = s && r->spec.tmp_private ? realpath(s, NULL) : NULL;
+	struct stat st;
+	int fd = -1;
+	char *text = NULL;
+
+	if (!real || strncmp(real, "/tmp/", 5) != 0 || !real[5])
+		goto out;
+	fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (unsigned long long)st.st_size > TMP_SCRIPT_MAX)
+		goto out;
+	size_t n = (size_t)st.st_size, got = 0;
+	if (!(text = malloc(n + 1)))
+		sbx_fatal("out of memory");
+	while (got < n) {
+		ssize_t k = read(fd, text + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			goto out; /* changed under us: left hidden */
+		got += (size_t)k;
+	}
+	text[n] = 0;
+	if (memchr(text, 0, n))
+		goto out;
+	/* what was read is the file at that canonical path now (a directory on the way swapped
+	 * for a link to another place would have given another file) */
+	char now[4096];
+	struct stat pst;
+	int pin = sbx_fd_pin(real, now, sizeof(now));
+	bool same = pin >= 0 && strcmp(now, real) == 0 && fstat(pin, &pst) == 0 &&
+		    pst.st_dev == st.st_dev && pst.st_ino == st.st_ino;
+	if (pin >= 0)
+		close(pin);
+	if (!same)
+		goto out;
+	if (sbx_mounts_add(&r->spec.mounts, SBX_M_DATA_FILE, text, real) < 0)
+		sbx_fatal("out of memory");
+out:
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	free(real);
+}
+
 static void plan(struct run *r, const struct settings *set)
 {
 	struct strv notices = {0}, errors = {0};
@@ -608,6 +664,7 @@ static void plan(struct run *r, const struct settings *set)
 		prompt_marker(r, set);
 		zsh_startup(r, set);
 		cd_plan_fds(r);
+		tmp_script(r);
 	}
 	free(home);
 	strv_release(&notices);
