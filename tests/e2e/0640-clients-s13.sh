@@ -140,12 +140,12 @@ fi
 # Its text is now given read-only at its path in the sandbox (what bash would read; nothing
 # else of the host's /tmp is shown).
 tmps=$(mktemp /tmp/sbxsh-0640.XXXXXX)
-printf 'echo "from /tmp: $0 $1"\nls /tmp | grep -c .\n{ echo tampered >> "$0"; } 2>/dev/null || echo read-only\nexit 4\n' > "$tmps"
+printf 'echo "from /tmp: $0 $1"\ntest -e "$0-sibling" && echo sibling-shown || echo sibling-hidden\n{ echo tampered >> "$0"; } 2>/dev/null || echo read-only\nexit 4\n' > "$tmps"
 : > "${tmps}-sibling"
 out=$("$SBXSH" "$tmps" arg 2>&1); rc=$?
 is "sbxsh /tmp/script arg runs the script, as bash does" "$(printf '%s\n' "$out" | head -n 1)" "from /tmp: $tmps arg"
 is "…with its status" "$rc" 4
-is "…and nothing else of the host's /tmp is shown" "$(printf '%s\n' "$out" | sed -n 2p)" 1
+is "…and nothing else of the host's /tmp is shown (a file beside it)" "$(printf '%s\n' "$out" | sed -n 2p)" sibling-hidden
 is "…read-only" "$(printf '%s\n' "$out" | sed -n 3p)" read-only
 is "…the host's file unchanged" "$(wc -l < "$tmps")" 4
 rm -f "$tmps" "${tmps}-sibling"
