@@ -23,6 +23,12 @@ bool host_listing_exact(int fd);
  * anything under it fails alike), or add's negative return. */
 int host_dir_names(const char *dir, int (*add)(void *arg, const char *name), void *arg);
 
+/* A command in the sandbox, which holds no capability (root's neither), can make dir its
+ * current directory: every directory on the way is searchable by the caller's ids and
+ * groups alone. dir is absolute (getcwd's). Returns 0, or -EACCES with the first directory on
+ * the way that refuses in why (n bytes), or another -errno when it cannot be asked. */
+int host_dir_enterable(const char *dir, char *why, unsigned long n);
+
 /* The kernel has seccomp filters. */
 bool host_has_seccomp(void);
 

@@ -32,6 +32,14 @@ int sbx_pty_copy_size(int from_tty, int master);
  * (close-on-exec) or -errno. */
 int sbx_tty_reopen(int fd);
 
+/* Before a terminal in canonical mode goes raw: the lines already ended in its input queue,
+ * read from fd (non-blocking) into buf as they were typed — a line ended by the end-of-file
+ * character (^D, with or without text before it) gets that character back. Raw mode would
+ * give each such end-of-file as a NUL byte: a command behind the relay then read "\0" where
+ * it should have met the end of its input. A line not ended yet stays queued (raw mode reads
+ * it as typed). Returns the count (0: nothing, or the terminal is not canonical). */
+long sbx_tty_take_lines(int fd, char *buf, unsigned long n);
+
 /* Puts the terminal on fd in raw mode, having saved its modes once; the modes come back with
  * sbx_tty_restore, at exit, and on a fatal signal. Returns 0 or -errno. */
 int sbx_tty_raw(int fd);

@@ -75,20 +75,27 @@ struct sandbox_spec {
 	bool root;		  /* run by uid 0: mapped to 0, capabilities dropped by bwrap */
 	bool unshare_net;	  /* network none (and proxy until the proxy exists) */
 	bool new_session;	  /* no terminal on 0-2 */
-	bool pty;	      /* 0-2 are the front end's pty: the stage's controlling terminal */
-	bool keep_shell;      /* the inner shell's state goes on to another sandbox (the
-				 cd switch): no command traces it or writes its memory */
-	const char *recovery; /* the recovery shell's writable config directory (not owned), or
-				 NULL: the guard's home rules leave it writable */
-	bool chld_ignored;    /* the caller ignores SIGCHLD: so does the inner shell (the stage
-				 and bwrap reap) */
-	bool unix_all;	      /* unix_sockets = all: no AF_UNIX filter */
+	bool pty;		 /* 0-2 are the front end's pty: the stage's controlling terminal */
+	bool keep_shell;	 /* the inner shell's state goes on to another sandbox (the
+				    cd switch): no command traces it or writes its memory */
+	const char *recovery;	 /* the recovery shell's writable config directory (not owned), or
+				    NULL: the guard's home rules leave it writable */
+	bool chld_ignored;	 /* the caller ignores SIGCHLD: so does the inner shell (the stage
+				    and bwrap reap) */
+	unsigned caller_blocked; /* of SIGINT, SIGTERM, SIGHUP, SIGQUIT (bits 1u << SIG), those the
+				    caller had blocked: bwrap runs with all four blocked (the front
+				    end forwards them), the shell with the caller's (--blocked) */
+	bool unix_all;		 /* unix_sockets = all: no AF_UNIX filter */
 	bool git_discovery;
 	bool net_proxy;		/* network = proxy: the stage makes the fronts (--net) */
 	bool net_relay;		/* listen = PORT: the stage forks the listen relay */
 	uint16_t net_reach[32]; /* localhost:PORT grants: listeners for loopback reach */
 	size_t net_nreach;
 	int stage_fd; /* the stage's end of the control socket */
+	/* > 0: the inner shell's arguments after its argv[0] are in this sealed memory file, each
+	 * ended by a NUL (the stage's --argv-fd), not in bwrap's argv: bwrap takes at most 9000
+	 * arguments in all. 0: in the argv. */
+	int argv_fd;
 	/* One O_PATH descriptor per SBX_M_BIND of mounts, in order (--bind-fd: bwrap binds what
 	 * was checked, not what a link put at the path since); NULL: by path (--dry-run). */
 	const int *bind_fds;

@@ -143,6 +143,15 @@ static void check_force(const char *text, struct sshd_finding *out, size_t max, 
 		add(out, max, n, SSHD_BYPASS, "ForceCommand",
 		    "internal-sftp: sshd serves SFTP itself, never through the login shell; put "
 		    "`ForceCommand /usr/lib/openssh/sftp-server` in sshd_config");
+	else if (strstr(v, "-c") && strstr(v, "SSH_ORIGINAL_COMMAND") &&
+		 !strstr(v, "SSH_ORIGINAL_COMMAND:"))
+		/* `sbxsh -c "$SSH_ORIGINAL_COMMAND"`: `ssh host` and `ssh host < script` give it
+		 * an empty command string */
+		add(out, max, n, SSHD_NOTE, "ForceCommand",
+		    "%s: a login without a command (`ssh host`, `ssh host < script`) runs `-c ''`: "
+		    "nothing, the script unread; `ForceCommand %.*s ${SSH_ORIGINAL_COMMAND:+-c} "
+		    "\"${SSH_ORIGINAL_COMMAND:--l}\"` starts a login shell for those",
+		    v, (int)strcspn(v, " "), v);
 	else
 		add(out, max, n, SSHD_OK, "ForceCommand",
 		    "%s (runs as `sbxsh -c` with SSH_ORIGINAL_COMMAND)", v);

@@ -86,8 +86,13 @@ int relay_open(struct relay *r)
 	}
 	/* From the background the terminal stays as it is and is not read (a read would stop us
 	 * with SIGTTIN, raw mode with SIGTTOU): what the user types belongs to the foreground
-	 * job. fg (a SIGCONT, relay_cont) gives it to us. */
-	if ((r->fg = foreground(r->in)) && (e = sbx_tty_raw(0)) < 0)
+	 * job. fg (a SIGCONT, relay_cont) gives it to us. In the foreground: ended lines and
+	 * ^Ds typed ahead, for the shell first (held until relay_adopt), then raw mode. */
+	if ((r->fg = foreground(r->in))) {
+		long k = sbx_tty_take_lines(r->in, r->ib, sizeof(r->ib));
+		r->ilen = k > 0 ? (size_t)k : 0;
+	}
+	if (r->fg && (e = sbx_tty_raw(0)) < 0)
 		goto out;
 	return 0;
 out:

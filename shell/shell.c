@@ -27,6 +27,7 @@
 #include "platform/fds.h"
 #include "platform/log.h"
 #include "platform/pty.h"
+#include "platform/host.h"
 #include "platform/memfile.h"
 #include "platform/sandbox.h"
 #include "platform/term.h"
@@ -167,6 +168,29 @@ static void recover(struct run *r, struct diag *bad, const char *cwd)
 	    r->recovery);
 }
 
+/* bash runs in a current directory it cannot search (`su user -c CMD` from root's 0700 home,
+ * root in a user's 0700 directory); a sandbox cannot start there: bwrap's chdir runs without
+ * the capabilities that got the caller in, root's included. Refused with the cause and the fix
+ * rather than bwrap's bare "Can't chdir", never run elsewhere (a relative path would then name
+ * another file). */
+static void cwd_enterable(const char *cwd)
+{
+	char why[4096];
+	struct stat st;
+	int e = host_dir_enterable(cwd, why, sizeof(why));
+
+	if (e != -EACCES)
+		return; /* entered, or not known here: bwrap says what it finds */
+	if (stat(why, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	sbx_fatal(
+	    "the current directory %s cannot be entered in the sandbox: %s (owner uid %u, "
+	    "mode %04o) does not let uid %u search it%s; cd to a directory you can enter "
+	    "(your home: cd ~, or su - rather than su) and run the command from there",
+	    cwd, why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), (unsigned)geteuid(),
+	    geteuid() == 0 ? " without capabilities, and commands run with none (root's too)" : "");
+}
+
 static void load_profile(struct run *r)
 {
 	struct diag d = {0};
@@ -195,6 +219,8 @@ static void load_profile(struct run *r)
 		recover(r, &d, cwd);
 	} else if (profile_resolve(r->pol, cwd, &r->prof, &d) < 0) {
 		refuse_diag(&d);
+	} else if (!r->args.dry_run) {
+		cwd_enterable(cwd);
 	}
 	print_lines(&d.warnings, "");
 	diag_release(&d);
@@ -558,6 +584,62 @@ static struct sandbox_ctx plan_ctx(const struct run *r, const struct settings *s
 	};
 }
 
+/* The most of a script in the host's /tmp given to the sandbox (tmp_script). */
+#define TMP_SCRIPT_MAX (1UL << 20)
+
+/* `sbxsh /tmp/x.sh ARGS` (mktemp, then `$SHELL "$tmp"`: CI runners, IDE tasks, a tempfile):
+ * the private /tmp hides the host's, and bash would say "No such file". The script's text,
+ * read here as the caller, is a read-only file at its own path in the sandbox, as bash would
+ * read it; nothing else of the host's /tmp is shown. Only a regular file of at most
+ * TMP_SCRIPT_MAX bytes with no NUL; anything else stays hidden (bash then says so). */
+static void tmp_script(struct run *r)
+{
+	const char *s = r->args.script;
+	char *real = s && r->spec.tmp_private ? realpath(s, NULL) : NULL;
+	struct stat st;
+	int fd = -1;
+	char *text = NULL;
+
+	if (!real || strncmp(real, "/tmp/", 5) != 0 || !real[5])
+		goto out;
+	fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (unsigned long long)st.st_size > TMP_SCRIPT_MAX)
+		goto out;
+	size_t n = (size_t)st.st_size, got = 0;
+	if (!(text = malloc(n + 1)))
+		sbx_fatal("out of memory");
+	while (got < n) {
+		ssize_t k = read(fd, text + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			goto out; /* changed under us: left hidden */
+		got += (size_t)k;
+	}
+	text[n] = 0;
+	if (memchr(text, 0, n))
+		goto out;
+	/* what was read is the file at that canonical path now (a directory on the way swapped
+	 * for a link to another place would have given another file) */
+	char now[4096];
+	struct stat pst;
+	int pin = sbx_fd_pin(real, now, sizeof(now));
+	bool same = pin >= 0 && strcmp(now, real) == 0 && fstat(pin, &pst) == 0 &&
+		    pst.st_dev == st.st_dev && pst.st_ino == st.st_ino;
+	if (pin >= 0)
+		close(pin);
+	if (!same)
+		goto out;
+	if (sbx_mounts_add(&r->spec.mounts, SBX_M_DATA_FILE, text, real) < 0)
+		sbx_fatal("out of memory");
+out:
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	free(real);
+}
+
 static void plan(struct run *r, const struct settings *set)
 {
 	struct strv notices = {0}, errors = {0};
@@ -582,6 +664,7 @@ static void plan(struct run *r, const struct settings *set)
 	r->spec.pty = r->relay;
 	r->spec.keep_shell = r->cd != NULL; /* its state is carried on: untraceable */
 	r->spec.chld_ignored = supervise_caller_ignores_chld();
+	r->spec.caller_blocked = supervise_caller_blocked();
 	if (e == 0 && r->recovery) {
 		e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, r->recovery, r->recovery);
 		r->spec.recovery = r->recovery;
@@ -591,6 +674,7 @@ static void plan(struct run *r, const struct settings *set)
 		prompt_marker(r, set);
 		zsh_startup(r, set);
 		cd_plan_fds(r);
+		tmp_script(r);
 	}
 	free(home);
 	strv_release(&notices);
@@ -652,6 +736,46 @@ static void make_data_fds(struct run *r)
 		r->fds[r->nfds++] = p[0];
 	}
 	free(text);
+}
+
+/* bwrap refuses more than 9000 arguments in all, its own and the command's (xargs, a glob,
+ * `find -exec sh -c … {} +` give more): past this many, the inner shell's arguments after
+ * its argv[0] go to the stage in a sealed memory file (--argv-fd), each ended by its NUL. */
+#define ARGV_INLINE_MAX 1024
+
+static void make_argv_fd(struct run *r)
+{
+	const struct strv *a = &r->args.fwd;
+
+	if (a->n <= ARGV_INLINE_MAX)
+		return;
+	if (r->nfds >= sizeof(r->fds) / sizeof(*r->fds))
+		sbx_fatal("too many descriptors for the sandbox");
+	int fd = memfile_open("sbxsh-argv", true);
+	if (fd < 0)
+		sbx_fatal("cannot hand the command's %zu arguments to the sandbox: %s", a->n,
+			  strerror(-fd));
+	for (size_t i = 1; i < a->n; i++) {
+		const char *p = a->v[i];
+		size_t left = strlen(p) + 1; /* with its NUL */
+		while (left) {
+			ssize_t k = write(fd, p, left);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				sbx_fatal(
+				    "cannot hand the command's %zu arguments to the sandbox: %s",
+				    a->n, k < 0 ? strerror(errno) : "short write");
+			p += k;
+			left -= (size_t)k;
+		}
+	}
+	int e = memfile_seal(fd);
+	if (e < 0)
+		sbx_fatal("cannot hand the command's %zu arguments to the sandbox: %s", a->n,
+			  strerror(-e));
+	r->spec.argv_fd = fd;
+	r->fds[r->nfds++] = fd;
 }
 
 /* Each write grant's directory, opened now and checked to be the canonical path the plan
@@ -1185,6 +1309,7 @@ static int run_sandboxed(struct run *r)
 			check_helpers(set);
 		make_socket(r);
 		make_data_fds(r);
+		make_argv_fd(r);
 		int pins[sizeof(r->fds) / sizeof(*r->fds)];
 		if (!r->args.dry_run)
 			pin_binds(r, pins);

@@ -92,6 +92,10 @@ void supervise_reap(void);
 /* The caller left SIGCHLD ignored (asked before any run changes it; the answer is kept): the
  * command starts with it ignored too, as under bash, while sbxsh, bwrap and the stage reap. */
 bool supervise_caller_ignores_chld(void);
+/* The forwarded signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) the caller had blocked, as bits
+ * 1u << SIG (asked before any run blocks them; kept): bwrap runs with all four blocked, and the
+ * stage unblocks for the shell those not named here. */
+unsigned supervise_caller_blocked(void);
 /* Exits with wstatus: the same code, or dies of the same signal. */
 _Noreturn void supervise_exit(int wstatus);
 

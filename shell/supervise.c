@@ -91,6 +91,15 @@ static void sigset_handled(sigset_t *set, bool relay)
  * -errno (nothing ran). */
 static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, int tty, const sigset_t *old)
 {
+	/* The forwarded signals blocked in bwrap: a signal to the caller's whole process group
+	 * (timeout(1), a CI runner's cancel, ^C to a pipeline) reached bwrap too, which died of
+	 * it and, --die-with-parent, SIGKILLed the sandbox before the command's traps ran. We
+	 * forward them; the stage gives the shell the caller's mask back (--blocked). */
+	sigset_t mask = *old;
+	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++)
+		if (handled[i] != SIGCHLD)
+			sigaddset(&mask, handled[i]);
+	old = &mask;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	pid_t pid = -1;
@@ -119,6 +128,24 @@ static pid_t spawn(char *const *argv, const int *keep, size_t nkeep, int tty, co
 }
 
 static int chld_ignored = -1; /* the caller's SIGCHLD: -1 not asked yet */
+
+static void save_caller_mask(void)
+{
+	if (!caller_mask_saved && sigprocmask(SIG_BLOCK, NULL, &caller_mask) == 0)
+		caller_mask_saved = true;
+}
+
+unsigned supervise_caller_blocked(void)
+{
+	unsigned bits = 0;
+
+	save_caller_mask();
+	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++)
+		if (handled[i] != SIGCHLD && caller_mask_saved &&
+		    sigismember(&caller_mask, handled[i]) == 1)
+			bits |= 1u << handled[i];
+	return bits;
+}
 
 bool supervise_caller_ignores_chld(void)
 {

@@ -426,15 +426,21 @@ int sandbox_argv(const struct sandbox_spec *s, const char *bwrap, const int *dat
 		r = strv_push(out, "--keep-shell");
 	if (r == 0 && s->chld_ignored)
 		r = strv_push(out, "--chld-ign");
+	if (r == 0 && s->caller_blocked)
+		r = strv_pushf(out, "--blocked=%u", s->caller_blocked);
 	if (r == 0 && s->net_proxy)
 		r = strv_push(out, "--net");
 	for (size_t i = 0; r == 0 && s->net_proxy && i < s->net_nreach; i++)
 		r = strv_pushf(out, "--reach=%u", (unsigned)s->net_reach[i]);
 	if (r == 0 && s->net_proxy && s->net_relay)
 		r = strv_push(out, "--relay");
+	if (r == 0 && s->argv_fd > 0)
+		r = strv_pushf(out, "--argv-fd=%d", s->argv_fd);
 	if (r == 0)
 		r = strv_pushl(out, "--", s->inner_shell, NULL);
-	for (size_t i = 0; r == 0 && shell_argv && shell_argv[i]; i++)
+	/* argv[0] always; the rest here or in argv_fd */
+	for (size_t i = 0; r == 0 && shell_argv && shell_argv[i] && (i == 0 || s->argv_fd <= 0);
+	     i++)
 		r = strv_push(out, shell_argv[i]);
 	return r;
 }

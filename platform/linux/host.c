@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/landlock.h>
 #include <linux/magic.h>
 #include <linux/stat.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -14,6 +16,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int mnt_id(int dirfd, const char *path, int flags, unsigned long long *id, dev_t *dev)
@@ -115,4 +118,85 @@ long host_landlock_abi(void)
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 
 	return abi < 0 ? -errno : abi;
+}
+
+/* Search permission on st by its mode bits alone, for our ids and groups (no capability,
+ * no ACL). */
+static bool mode_searchable(const struct stat *st)
+{
+	gid_t g[256];
+	int n;
+
+	if (st->st_uid == geteuid())
+		return st->st_mode & S_IXUSR;
+	bool grp = st->st_gid == getegid();
+	if (!grp && (n = getgroups(sizeof(g) / sizeof(*g), g)) > 0)
+		for (int i = 0; i < n && !grp; i++)
+			grp = g[i] == st->st_gid;
+	return st->st_mode & (grp ? S_IXGRP : S_IXOTH);
+}
+
+/* The first directory of path (absolute) its prefixes' mode bits refuse to search, into why;
+ * false when none does. */
+static bool mode_refuser(const char *path, char *why, unsigned long n)
+{
+	struct stat st;
+	size_t len = strlen(path);
+
+	if (len >= n)
+		return false;
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && path[i] != '/')
+			continue;
+		memcpy(why, path, i);
+		why[i] = '\0';
+		if (stat(why, &st) == 0 && S_ISDIR(st.st_mode) && !mode_searchable(&st))
+			return true;
+	}
+	return false;
+}
+
+/* access(dir, X_OK) in a child that dropped every capability: root's answer as the sandbox
+ * gets it, access control lists included. 0, -EACCES, or -errno. */
+static int access_capless(const char *dir)
+{
+	pid_t p = fork();
+	int st;
+
+	if (p < 0)
+		return -errno;
+	if (p == 0) {
+		struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+		struct __user_cap_data_struct d[2];
+
+		memset(d, 0, sizeof(d));
+		if (syscall(SYS_capset, &h, d) < 0)
+			_exit(2);
+		_exit(access(dir, X_OK) == 0 ? 0 : errno == EACCES ? 1 : 2);
+	}
+	while (waitpid(p, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0   ? 0
+	       : WIFEXITED(st) && WEXITSTATUS(st) == 1 ? -EACCES
+						       : -EIO;
+}
+
+int host_dir_enterable(const char *dir, char *why, unsigned long n)
+{
+	if (geteuid() != 0) { /* no capability to lose: the kernel's own answer */
+		if (access(dir, X_OK) == 0)
+			return 0;
+		if (errno != EACCES)
+			return -errno;
+		if (!mode_refuser(dir, why, n))
+			snprintf(why, n, "%s", dir);
+		return -EACCES;
+	}
+	/* root: the mode bits as uid 0 without capabilities; where they refuse (rare), the
+	 * kernel's answer in a child without capabilities (an ACL may allow it) */
+	if (!mode_refuser(dir, why, n))
+		return 0;
+	int e = access_capless(dir);
+	return e == -EIO ? 0 : e; /* not asked: bwrap says what it finds */
 }

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,39 @@ static void hook_exit(void)
 		struct sigaction sa = {.sa_handler = on_fatal, .sa_flags = SA_RESETHAND};
 		sigaction(fatal[i], &sa, NULL);
 	}
+}
+
+long sbx_tty_take_lines(int fd, char *buf, unsigned long n)
+{
+	struct termios t;
+	unsigned long got = 0;
+
+	if (tcgetattr(fd, &t) < 0 || !(t.c_lflag & ICANON))
+		return 0;
+	const cc_t eof = t.c_cc[VEOF];
+	while (n - got >= 2) {
+		struct pollfd p = {fd, POLLIN, 0};
+		if (poll(&p, 1, 0) != 1 || p.revents != POLLIN)
+			break; /* nothing ended, or hung up (a read would give 0 for ever) */
+		ssize_t k = read(fd, buf + got, n - got - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			break;
+		if ((unsigned long)k == n - got - 1) { /* maybe part of a line: the rest stays */
+			got += (unsigned long)k;
+			break;
+		}
+		char last = k ? buf[got + (unsigned long)k - 1] : 0;
+		bool ended =
+		    k && (last == '\n' ||
+			  (t.c_cc[VEOL] != _POSIX_VDISABLE && (cc_t)last == t.c_cc[VEOL]) ||
+			  (t.c_cc[VEOL2] != _POSIX_VDISABLE && (cc_t)last == t.c_cc[VEOL2]));
+		got += (unsigned long)k;
+		if (!ended && eof != _POSIX_VDISABLE)
+			buf[got++] = (char)eof; /* the line (or nothing) ended by ^D */
+	}
+	return (long)got;
 }
 
 int sbx_tty_raw(int fd)

@@ -3,7 +3,7 @@
  * Usage (bwrap runs it; not for people):
  *   sbxsh-stage --fd=N [--mask-file=PATH|--mask-dir=PATH|--ro=PATH]… [--marker=PATH
  *               --profile=NAME] [--dev-ro] [--unix-all] [--ctty] [--net [--reach=PORT]…
- *               [--relay]] -- SHELL ARGV0 ARGS…
+ *               [--relay]] [--argv-fd=M] [--blocked=SIGBITS] -- SHELL ARGV0 ARGS…
  *
  * Rules kept here:
  * - Nothing the command runs before the filter is installed, the capabilities (and the
@@ -22,6 +22,9 @@
  *   moves the bytes to it. Where that pty cannot be had, the front end's pty is the terminal (as
  *   before: `tty` says /dev/console). Signals from outside reach the shell's own process group
  *   too (an interactive shell leaves the stage's).
+ * - --argv-fd=M: the shell's arguments after ARGV0, each ended by a NUL, in a memory file
+ *   sbxsh sealed (bwrap takes at most 9000 arguments in all); read whole, then closed, before
+ *   anything of the command exists.
  * - network = proxy (--net): the fronts listen before anything of the command exists; they go
  *   out to the front end (SCM_RIGHTS) and the stage closes its copies, so no listener is left
  *   in the sandbox; nothing runs before the front end says go (the daemon took them).
@@ -36,6 +39,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,8 +63,9 @@ struct stage_args {
 	int fd;
 	bool unix_all, ctty;
 	bool net, relay;
-	bool keep_shell; /* the shell filter too; the shell must be pid 2 */
-	bool chld_ign;	 /* the shell starts with SIGCHLD ignored (the caller's) */
+	bool keep_shell;  /* the shell filter too; the shell must be pid 2 */
+	bool chld_ign;	  /* the shell starts with SIGCHLD ignored (the caller's) */
+	unsigned blocked; /* of the forwarded signals, those the caller had blocked (1u << SIG) */
 	uint16_t reach[STAGE_REACH_MAX];
 	size_t nreach;
 	struct stage_mount *mounts; /* --mask-file, --mask-dir, --ro, in order */
@@ -68,6 +73,7 @@ struct stage_args {
 	const char *marker, *profile;
 	bool dev_ro;
 	char **shell; /* SHELL ARGV0 ARGS… */
+	int argv_fd;  /* --argv-fd: the ARGS after those in shell, or -1 */
 };
 
 /* --mask-file=PATH and the like: the kind, with *path; -1 for another option. */
@@ -97,7 +103,7 @@ static void noop(int sig)
 
 static int parse(int argc, char **argv, struct stage_args *a)
 {
-	a->fd = -1;
+	a->fd = a->argv_fd = -1;
 	a->mounts = calloc((size_t)argc, sizeof(*a->mounts));
 	if (!a->mounts)
 		return -ENOMEM;
@@ -127,6 +133,12 @@ static int parse(int argc, char **argv, struct stage_args *a)
 			a->keep_shell = true;
 		} else if (strcmp(argv[i], "--chld-ign") == 0) {
 			a->chld_ign = true;
+		} else if (strncmp(argv[i], "--blocked=", 10) == 0) {
+			char *end;
+			unsigned long v = strtoul(argv[i] + 10, &end, 10);
+			if (*end || v > 0xffffffffUL)
+				return -EINVAL;
+			a->blocked = (unsigned)v;
 		} else if (strcmp(argv[i], "--net") == 0) {
 			a->net = true;
 		} else if (strcmp(argv[i], "--relay") == 0) {
@@ -137,6 +149,12 @@ static int parse(int argc, char **argv, struct stage_args *a)
 			if (*end || v < 1 || v > 65535 || a->nreach >= STAGE_REACH_MAX)
 				return -EINVAL;
 			a->reach[a->nreach++] = (uint16_t)v;
+		} else if (strncmp(argv[i], "--argv-fd=", 10) == 0) {
+			char *end;
+			long v = strtol(argv[i] + 10, &end, 10);
+			if (*end || v < 3 || v > 65535)
+				return -EINVAL;
+			a->argv_fd = (int)v;
 		} else if (strcmp(argv[i], "--") == 0 && i + 2 < argc) {
 			a->shell = argv + i + 1;
 			return a->fd >= 0 ? 0 : -EINVAL;
@@ -145,6 +163,59 @@ static int parse(int argc, char **argv, struct stage_args *a)
 		}
 	}
 	return -EINVAL;
+}
+
+/* The most --argv-fd may hold: execve took the arguments from sbxsh's caller, whose limit is
+ * a quarter of its stack limit (2 MiB under the usual 8 MiB); this bounds a forged file. */
+#define ARGV_FILE_MAX (256UL << 20)
+
+/* --argv-fd: its arguments appended to a->shell; the descriptor closed (the shell never
+ * inherits it). Returns 0 or -errno. */
+static int load_argv(struct stage_args *a)
+{
+	struct stat st;
+	size_t n, got = 0, k = 0, inl = 0;
+
+	if (fstat(a->argv_fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size < 0 || (unsigned long)st.st_size > ARGV_FILE_MAX)
+		return -EPROTO;
+	n = (size_t)st.st_size;
+	char *buf = malloc(n + 1);
+	if (!buf)
+		return -ENOMEM;
+	while (got < n) {
+		ssize_t r = pread(a->argv_fd, buf + got, n - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(buf);
+			return r < 0 ? -errno : -EPROTO;
+		}
+		got += (size_t)r;
+	}
+	if (n && buf[n - 1]) {
+		free(buf);
+		return -EPROTO; /* every argument ends with its NUL */
+	}
+	for (size_t i = 0; i < n; i++)
+		k += !buf[i];
+	while (a->shell[inl])
+		inl++;
+	char **v = calloc(inl + k + 1, sizeof(*v));
+	if (!v) {
+		free(buf);
+		return -ENOMEM;
+	}
+	memcpy(v, a->shell, inl * sizeof(*v));
+	for (size_t i = 0, at = 0; i < k; i++) {
+		v[inl + i] = buf + at;
+		at += strlen(buf + at) + 1;
+	}
+	a->shell = v; /* buf and v live as long as the stage */
+	close(a->argv_fd);
+	a->argv_fd = -1;
+	return 0;
 }
 
 /* STARTED carries our credentials (the pid, for signals) and, given master >= 0, the pty's
@@ -387,6 +458,7 @@ int main(int argc, char **argv)
 {
 	struct stage_args a = {0};
 	sigset_t set, old;
+	int r0;
 
 	if (parse(argc, argv, &a) < 0) {
 		fprintf(stderr, "sbxsh-stage: run by sbxsh inside the sandbox only\n");
@@ -398,6 +470,8 @@ int main(int argc, char **argv)
 		fail(a.fd, errno, "closing the control socket to the command (FD_CLOEXEC)");
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		fail(a.fd, errno, "making the stage untraceable (PR_SET_DUMPABLE)");
+	if (a.argv_fd >= 0 && (r0 = load_argv(&a)) < 0)
+		fail(a.fd, -r0, "reading the command's arguments (--argv-fd)");
 	make_mounts(&a);
 	/* the stage reaps its shell: never the kernel behind its back (the shell's own SIGCHLD
 	 * is the caller's, --chld-ign) */
@@ -413,6 +487,11 @@ int main(int argc, char **argv)
 		sigaddset(&set, forwarded[i]);
 	}
 	sigprocmask(SIG_BLOCK, &set, &old);
+	/* sbxsh ran bwrap with the forwarded signals blocked (a signal to its caller's process
+	 * group must not kill bwrap): the shell gets the caller's own mask for them back */
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		if (!(a.blocked & 1u << forwarded[i]))
+			sigdelset(&old, forwarded[i]);
 	/* A pty of our own: its foreground group gets ^C and ^Z; the shell takes it over. Until
 	 * the shell starts, 0-2 stay the front end's pty, which shows what goes wrong before. */
 	int r, master = -1, slave = -1;

@@ -86,6 +86,20 @@ static void test_pure(void)
 		       "--perms 0700 --tmpfs /tmp --bind-fd 12 /w " STAGE TAIL TMPENV RUN,
 	       "a write grant by the descriptor the caller checked (--bind-fd)");
 	s.bind_fds = NULL;
+	s.argv_fd = 9;
+	golden(&s,
+	       NS_USER " --unshare-net --new-session --ro-bind / / --dev /dev --proc /proc "
+		       "--perms 0700 --tmpfs /tmp --bind /w /w " STAGE TAIL TMPENV
+		       "-- /lx/sbxsh-stage --fd=7 --argv-fd=9 -- /bin/bash sbxsh",
+	       "the shell's arguments after argv[0] in a memory file (--argv-fd): bwrap's limit");
+	s.argv_fd = 0;
+	s.caller_blocked = 1u << 2 | 1u << 15;
+	golden(&s,
+	       NS_USER " --unshare-net --new-session --ro-bind / / --dev /dev --proc /proc "
+		       "--perms 0700 --tmpfs /tmp --bind /w /w " STAGE TAIL TMPENV
+		       "-- /lx/sbxsh-stage --fd=7 --blocked=32772 -- /bin/bash sbxsh -c true",
+	       "the signals the caller blocked, for the shell (--blocked)");
+	s.caller_blocked = 0;
 
 	s.unshare_net = false;
 	s.new_session = false;

@@ -114,6 +114,16 @@ int main(void)
 	is_int(level("ForceCommand"), SSHD_BYPASS, "ForceCommand internal-sftp is a bypass");
 	ok(says("ForceCommand", "`ForceCommand /usr/lib/openssh/sftp-server`"), "with its line");
 	run("forcecommand /usr/bin/sbxsh -c \"$SSH_ORIGINAL_COMMAND\"\n", NULL, NULL);
+	is_int(level("ForceCommand"), SSHD_NOTE,
+	       "sbxsh -c \"$SSH_ORIGINAL_COMMAND\": noted (ssh host < script runs -c '')");
+	ok(says("ForceCommand", "`ForceCommand /usr/bin/sbxsh ${SSH_ORIGINAL_COMMAND:+-c} "
+				"\"${SSH_ORIGINAL_COMMAND:--l}\"`"),
+	   "with the line that starts a login shell for those");
+	run("forcecommand /usr/bin/sbxsh ${SSH_ORIGINAL_COMMAND:+-c} "
+	    "\"${SSH_ORIGINAL_COMMAND:--l}\"\n",
+	    NULL, NULL);
+	is_int(level("ForceCommand"), SSHD_OK, "that line runs through the shell");
+	run("forcecommand /usr/local/bin/gitolite-shell alice\n", NULL, NULL);
 	is_int(level("ForceCommand"), SSHD_OK, "another ForceCommand runs through the shell");
 	run("forcecommand internal-sftpx\n", NULL, NULL);
 	is_int(level("ForceCommand"), SSHD_OK,
