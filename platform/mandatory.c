@@ -62,8 +62,8 @@
 	/* run by the user's shell at the next cd: direnv (.env: file_names) */                    \
 	X(".envrc")                                                                                \
 	X(".direnvrc")                                                                             \
-	/* Shadowenv evaluates .shadowenv.d/NAME.lisp at every prompt there, a directory trusted once \
-	 * (by path, for ever) */                                                                  \
+	/* Shadowenv evaluates .shadowenv.d/NAME.lisp at every prompt there, a directory trusted   \
+	 * once (by path, for ever) */                                                             \
 	X(".shadowenv.d")                                                                          \
 	/* editors' and agents' settings (tasks, MCP servers, hooks), dev containers */            \
 	X(".ripgreprc")                                                                            \
@@ -236,7 +236,11 @@ static const char *const probe_names[] = {
 	X("zinit")                                                                                 \
 	/* zsh-autoenv's authorisations: which .autoenv.zsh runs at the next cd, by hash */        \
 	X("autoenv_auth")                                                                          \
-	X("mise")
+	X("mise")                                                                                  \
+	/* pipx's and uv's tool environments, uv's Pythons (~/.local/bin's programs run them) */   \
+	X("pipx")                                                                                  \
+	X("uv/tools")                                                                              \
+	X("uv/python")
 /* E: below ~/.cache, which $XDG_CACHE_HOME moves (mandatory_xdg_cache): caches a host tool
  * takes code from without checking it again: pre-commit's hook environments (run at the next
  * git commit), built wheels and downloads (pip, uv, poetry, yarn 1, deno), build outputs
@@ -255,7 +259,9 @@ static const char *const probe_names[] = {
 	X("sccache")                                                                               \
 	X("ms-playwright")                                                                         \
 	X("puppeteer")                                                                             \
-	X("antidote")
+	X("antidote")                                                                              \
+	/* corepack's package managers: the host's next yarn or pnpm runs the one found there */   \
+	X("node/corepack")
 #define HOME_FIXED(X, C, D, K)                                                                     \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \
@@ -272,6 +278,10 @@ static const char *const probe_names[] = {
 	X(".local/state/mise")                                                                     \
 	/* Neovim's trust database: which .nvim.lua and .lazy.lua run, by hash */                  \
 	X(".local/state/nvim/trust")                                                               \
+	/* npx's packages (the host's next `npx PKG` runs the copy found there) and pipx's         \
+	 * environments before 1.3 */                                                              \
+	X(".npm/_npx")                                                                             \
+	X(".local/pipx")                                                                           \
 	CACHE_FIXED(K)
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
