@@ -947,6 +947,16 @@ static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 	return 0;
 }
 
+/* What the programs and hooks link to (mand_ctx.links): at or below one, or a directory on
+ * the way to one as holder_ok says. */
+static int links_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		      struct mand_hit *h)
+{
+	return held(x, x->links, NULL, x->nlinks, path, op) >= 0
+		   ? hit_(h, MAND_NEVER, "what a program of $PATH or a git hook links to")
+		   : 0;
+}
+
 static bool comp_match(const struct comps *c, size_t i, const char *pat)
 {
 	char nm[256];
@@ -1128,7 +1138,7 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
 	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
-	    (r = bins_rule(x, path, op, h)) != 0)
+	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0)
 		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {
