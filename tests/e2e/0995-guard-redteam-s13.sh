@@ -115,4 +115,42 @@ else
 	skip "corepack's cache" "no corepack here"
 fi
 
+# --- a file with a second name elsewhere (a hard link): uv (its default on Linux) and pnpm link
+# each package file of a project's .venv or node_modules to their store, which every other
+# project and tool environment links too; a write in place through the project's name is a
+# write into the store, read-only for the sandbox, and into every project using it
+S=$HOME/.cache/uv/archive-v0/abc
+mkdir -p "$S/pkg" "$P/.venv/lib/pkg" "$P/scripts"
+echo 'genuine' > "$S/pkg/mod.py"
+ln "$S/pkg/mod.py" "$P/.venv/lib/pkg/mod.py"
+chmod 644 "$S/pkg/mod.py"
+run 'echo PLANTED > .venv/lib/pkg/mod.py'
+is "a write through a project file hard-linked to a store is refused" "$(cat "$S/pkg/mod.py")" genuine
+like "… and reported" "$err" 'hard link'
+run 'echo PLANTED >> .venv/lib/pkg/mod.py; truncate -s 0 .venv/lib/pkg/mod.py'
+is "… nor appended to or truncated" "$(cat "$S/pkg/mod.py")" genuine
+py() { printf 'import os, sys\n%s\n' "$1" > "$H/t.py"; chmod 644 "$H/t.py"; run "python3 $H/t.py"; }
+if command -v python3 > /dev/null 2>&1; then
+	py "fd = os.open('.venv/lib/pkg/mod.py', os.O_RDONLY)
+for f in (lambda: os.close(os.open('/proc/self/fd/%d' % fd, os.O_WRONLY)),
+          lambda: os.truncate('/proc/self/fd/%d' % fd, 0), lambda: os.fchmod(fd, 0o755),
+          lambda: os.chmod('.venv/lib/pkg/mod.py', 0o755)):
+    try:
+        f(); print('ok')
+    except OSError as e:
+        print(__import__('errno').errorcode[e.errno])"
+	unlike "… nor re-opened for writing through /proc/self/fd/N, truncated there, or made executable" "$out" '^ok$'
+	is "… its mode is unchanged" "$(stat -c %a "$S/pkg/mod.py")" 644
+fi
+run 'cp .venv/lib/pkg/mod.py .venv/lib/pkg/mod.new && echo mine >> .venv/lib/pkg/mod.new && mv .venv/lib/pkg/mod.new .venv/lib/pkg/mod.py'
+is "control: a new copy renamed over the project's name is the project's (pip, editors)" "$(cat "$P/.venv/lib/pkg/mod.py" | tail -1)" mine
+is "… and the store's file is unchanged" "$(cat "$S/pkg/mod.py")" genuine
+# a hook hard-linked to a project script the user left disabled (not executable)
+printf '#!/bin/sh\necho PLANTED > "%s/hook2.out"\n' "$H" > "$P/scripts/hook2"
+chmod 644 "$P/scripts/hook2"
+ln "$P/scripts/hook2" "$P/.git/hooks/post-commit"
+run 'chmod 755 scripts/hook2'
+check "a disabled hook hard-linked to a project script is not made executable through it" test ! -x "$P/.git/hooks/post-commit"
+rm -f "$P/.git/hooks/post-commit"
+
 done_testing
