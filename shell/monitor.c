@@ -333,6 +333,9 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 	return r;
 }
 
+static int hooks_links(struct monitor *m, const struct judge_ctx *jc, struct strv *sv,
+		       const char *gitdir);
+
 /* mand_ctx.nested_hooks: what the configs of a repository the guard met name (a nested one,
  * a submodule's checkout, whose relative core.hooksPath no config read at start names). */
 static char *nested_hooks(void *arg, const char *wt)
@@ -343,11 +346,17 @@ static char *nested_hooks(void *arg, const char *wt)
 	char *list = NULL;
 	size_t len = 0;
 
+	char g[PATH_MAX];
+
 	if (gitcfg_hooks_dirs(&found, w, 1, m->mc.home, NULL) == 0)
 		for (size_t i = 0; i < found.n; i++)
 			if (push_writable(m, m->mc.home, &keep, found.v[i]) != 0)
 				break;
 	strv_release(&found);
+	/* what its hooks link to, or its hooks directory when that is a link (the deepest
+	 * repositories are met here, not at start) */
+	if (snprintf(g, sizeof(g), "%s/.git", wt) < (int)sizeof(g))
+		(void)hooks_links(m, &m->jc, &keep, g);
 	for (size_t i = 0; i < keep.n; i++)
 		len += strlen(keep.v[i]) + 1;
 	if (keep.n && (list = malloc(len + 1))) {
@@ -406,8 +415,8 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
  * link's target is not made either), and, outside the project, the tool environment it
  * belongs to — a virtualenv (pipx's, uv's: its bin's parent holds pyvenv.cfg) or an npm
  * package (below node_modules), whose modules the program runs. 0 or -ENOMEM. */
-static int push_link(struct monitor *m, const struct judge_ctx *jc, const char *dir,
-		     const char *link)
+static int push_link(struct monitor *m, const struct judge_ctx *jc, struct strv *sv,
+		     const char *dir, const char *link)
 {
 	char t[PATH_MAX], a[PATH_MAX], *c, *e;
 	ssize_t l = readlink(link, t, sizeof(t) - 1);
@@ -423,7 +432,7 @@ static int push_link(struct monitor *m, const struct judge_ctx *jc, const char *
 	if (!(c = real_name(a)))
 		return 0;
 	path_normalize(c);
-	r = push_writable(m, jc->home, &m->links, c);
+	r = push_writable(m, jc->home, sv, c);
 	if (r == 0 && !(jc->prof && jc->prof->root && path_under(c, jc->prof->root))) {
 		char *nm = strstr(c, "/node_modules/"), *b = strrchr(c, '/');
 
@@ -433,7 +442,7 @@ static int push_link(struct monitor *m, const struct judge_ctx *jc, const char *
 			if (nm[strlen("/node_modules/")] == '@' && *e == '/')
 				e += 1 + strcspn(e + 1, "/");
 			*e = '\0';
-			r = push_writable(m, jc->home, &m->links, c);
+			r = push_writable(m, jc->home, sv, c);
 		} else if (b && b > c) {
 			*b = '\0'; /* the program's directory: a virtualenv's bin? */
 			if ((e = strrchr(c, '/')) && strcmp(e, "/bin") == 0 &&
@@ -441,7 +450,7 @@ static int push_link(struct monitor *m, const struct judge_ctx *jc, const char *
 				(int)sizeof(a) &&
 			    access(a, F_OK) == 0) {
 				*e = '\0';
-				r = push_writable(m, jc->home, &m->links, c);
+				r = push_writable(m, jc->home, sv, c);
 			}
 		}
 	}
@@ -449,8 +458,8 @@ static int push_link(struct monitor *m, const struct judge_ctx *jc, const char *
 	return r;
 }
 
-/* The symbolic links directly in dir (at most 512), each as push_link says. */
-static int links_in(struct monitor *m, const struct judge_ctx *jc, const char *dir)
+/* The symbolic links directly in dir (at most 512), each as push_link says, into sv. */
+static int links_in(struct monitor *m, const struct judge_ctx *jc, struct strv *sv, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -468,9 +477,26 @@ static int links_in(struct monitor *m, const struct judge_ctx *jc, const char *d
 			continue;
 		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode)))
 			continue;
-		r = push_link(m, jc, dir, p);
+		r = push_link(m, jc, sv, dir, p);
 	}
 	closedir(d);
+	return r;
+}
+
+/* A repository's hooks directory (gitdir/hooks): the links in it, and where it leads when it
+ * is a link itself (`ln -s ../.githooks .git/hooks`), into sv. */
+static int hooks_links(struct monitor *m, const struct judge_ctx *jc, struct strv *sv,
+		       const char *gitdir)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	int r;
+
+	if (snprintf(p, sizeof(p), "%s/hooks", gitdir) >= (int)sizeof(p))
+		return 0;
+	r = links_in(m, jc, sv, p);
+	if (r == 0 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+		r = push_link(m, jc, sv, gitdir, p);
 	return r;
 }
 
@@ -490,17 +516,16 @@ static int find_links(struct monitor *m, const struct judge_ctx *jc)
 	if (!dirs)
 		return -ENOMEM;
 	if (jc->home && snprintf(p, sizeof(p), "%s/.local/bin", jc->home) < (int)sizeof(p))
-		r = links_in(m, jc, p);
+		r = links_in(m, jc, &m->links, p);
 	for (size_t i = 0; r == 0 && i < m->mc.nbins; i++)
-		r = links_in(m, jc, m->mc.bins[i]);
+		r = links_in(m, jc, &m->links, m->mc.bins[i]);
 	for (size_t i = 0; r == 0 && i < m->mc.nhooks; i++)
-		r = links_in(m, jc, m->mc.hooks[i]);
+		r = links_in(m, jc, &m->links, m->mc.hooks[i]);
 	for (size_t i = 0; r == 0 && i < n; i++)
-		if (snprintf(p, sizeof(p), "%s/.git/hooks", dirs[i]) < (int)sizeof(p))
-			r = links_in(m, jc, p);
+		if (snprintf(p, sizeof(p), "%s/.git", dirs[i]) < (int)sizeof(p))
+			r = hooks_links(m, jc, &m->links, p);
 	for (size_t i = 0; r == 0 && i < m->gitdirs.n; i++)
-		if (snprintf(p, sizeof(p), "%s/hooks", m->gitdirs.v[i]) < (int)sizeof(p))
-			r = links_in(m, jc, p);
+		r = hooks_links(m, jc, &m->links, m->gitdirs.v[i]);
 	free(dirs);
 	m->mc.links = (const char *const *)m->links.v;
 	m->mc.nlinks = m->links.n;

@@ -153,4 +153,24 @@ run 'chmod 755 scripts/hook2'
 check "a disabled hook hard-linked to a project script is not made executable through it" test ! -x "$P/.git/hooks/post-commit"
 rm -f "$P/.git/hooks/post-commit"
 
+# --- a hooks directory that is itself a link (`ln -s ../hk .git/hooks`), in a repository
+# deeper than the mounts' probes (met by the guard, not read at start) and at the top
+mkdir -p "$P/a/b/c/.git" "$P/a/b/c/hk" "$P/.githooks"
+if command -v git > /dev/null 2>&1; then
+	(cd "$P/a/b/c" && git init -q . && rm -rf .git/hooks && ln -s ../hk .git/hooks)
+	rm -rf "$P/.git/hooks.x"
+	mv "$P/.git/hooks" "$P/.git/hooks.x"
+	ln -s ../.githooks "$P/.git/hooks"
+	run 'printf "#!/bin/sh\necho PLANTED > %s/hook3.out\n" "$HOME/.." > a/b/c/hk/pre-commit; chmod 755 a/b/c/hk/pre-commit; printf "#!/bin/sh\necho PLANTED\n" > .githooks/post-commit'
+	(cd "$P/a/b/c" && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x > /dev/null 2>&1)
+	absent "a nested repository's linked hooks directory takes no hook: the host's next commit there runs nothing" "$H/hook3.out"
+	absent "… nor the project's (.git/hooks -> ../.githooks)" "$P/.githooks/post-commit"
+	run 'echo x > a/b/c/notes.txt'
+	present "control: a file beside the nested repository is written" "$P/a/b/c/notes.txt"
+	rm "$P/.git/hooks"
+	mv "$P/.git/hooks.x" "$P/.git/hooks"
+else
+	skip "a linked hooks directory" "no git here"
+fi
+
 done_testing
