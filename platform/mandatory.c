@@ -272,13 +272,14 @@ static const char *const probe_names[] = {
 	X("sccache")                                                                               \
 	X("ms-playwright")                                                                         \
 	X("puppeteer")                                                                             \
-	X("antidote")
+	X("antidote")                                                                              \
+	/* corepack's package managers: the host's next yarn or pnpm runs the one found there */   \
+	X("node/corepack")
 #define HOME_FIXED(X, C, D, K)                                                                     \
 	X(".ssh")                                                                                  \
 	X(".gnupg")                                                                                \
 	CONFIG_FIXED(C)                                                                            \
 	X(".local/bin")                                                                            \
-	X(".local/pipx") /* pipx before 1.3 */                                                     \
 	DATA_FIXED(D)                                                                              \
 	X(".pam_environment")                                                                      \
 	/* the X session's start-up scripts (the display manager sources them at login) */         \
@@ -290,6 +291,10 @@ static const char *const probe_names[] = {
 	X(".local/state/mise")                                                                     \
 	/* Neovim's trust database: which .nvim.lua and .lazy.lua run, by hash */                  \
 	X(".local/state/nvim/trust")                                                               \
+	/* npx's packages (the host's next `npx PKG` runs the copy found there) and pipx's         \
+	 * environments before 1.3 */                                                              \
+	X(".npm/_npx")                                                                             \
+	X(".local/pipx")                                                                           \
 	CACHE_FIXED(K)
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
@@ -955,6 +960,16 @@ static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 	return 0;
 }
 
+/* What the programs and hooks link to (mand_ctx.links): at or below one, or a directory on
+ * the way to one as holder_ok says. */
+static int links_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+		      struct mand_hit *h)
+{
+	return held(x, x->links, NULL, x->nlinks, path, op) >= 0
+		   ? hit_(h, MAND_NEVER, "what a program of $PATH or a git hook links to")
+		   : 0;
+}
+
 static bool comp_match(const struct comps *c, size_t i, const char *pat)
 {
 	char nm[256];
@@ -1136,7 +1151,7 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
 	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
-	    (r = bins_rule(x, path, op, h)) != 0)
+	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0)
 		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {

@@ -81,6 +81,12 @@ struct mand_ctx {
 	 * written or renamed directly in them, no directory holding one removed or replaced */
 	const char *const *bins;
 	size_t nbins;
+	/* what the links among those programs and hooks lead to (~/.local/bin's, $PATH's in
+	 * the home directory or a write grant, the hooks directories'), found at start: the
+	 * file, and the tool environment it belongs to (a virtualenv, an npm package) outside
+	 * the project; never written, made, or moved by renaming a directory that holds them */
+	const char *const *links;
+	size_t nlinks;
 	/* the sandbox's own file systems no host program reads (the private /tmp, /dev/shm):
 	 * nothing made there outlives the command or reaches the host (a rename or a link out
 	 * is EXDEV, a copy makes names that are judged), so no rule holds there, except below

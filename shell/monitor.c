@@ -10,6 +10,7 @@
  */
 #include "shell/monitor.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -75,6 +76,7 @@ struct monitor {
 	struct strv fixed;     /* mand_ctx.fixed: $XDG_CONFIG_HOME/…, $XDG_STATE_HOME/sbxsh */
 	struct strv hooks;     /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
 	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
+	struct strv links;     /* mand_ctx.links: what the programs and hooks link to */
 	/* mand_ctx.holds: deny_write paths missing at start, then hidden or read-only paths in a
 	 * write grant; for each, its entry (NULL: none found) and whether deny_read hides it */
 	struct strv holds;
@@ -331,6 +333,9 @@ static int find_denies(struct monitor *m, const struct judge_ctx *jc)
 	return r;
 }
 
+static int hooks_links(struct monitor *m, const struct judge_ctx *jc, struct strv *sv,
+		       const char *gitdir);
+
 /* mand_ctx.nested_hooks: what the configs of a repository the guard met name (a nested one,
  * a submodule's checkout, whose relative core.hooksPath no config read at start names). */
 static char *nested_hooks(void *arg, const char *wt)
@@ -341,11 +346,17 @@ static char *nested_hooks(void *arg, const char *wt)
 	char *list = NULL;
 	size_t len = 0;
 
+	char g[PATH_MAX];
+
 	if (gitcfg_hooks_dirs(&found, w, 1, m->mc.home, NULL) == 0)
 		for (size_t i = 0; i < found.n; i++)
 			if (push_writable(m, m->mc.home, &keep, found.v[i]) != 0)
 				break;
 	strv_release(&found);
+	/* what its hooks link to, or its hooks directory when that is a link (the deepest
+	 * repositories are met here, not at start) */
+	if (snprintf(g, sizeof(g), "%s/.git", wt) < (int)sizeof(g))
+		(void)hooks_links(m, &m->jc, &keep, g);
 	for (size_t i = 0; i < keep.n; i++)
 		len += strlen(keep.v[i]) + 1;
 	if (keep.n && (list = malloc(len + 1))) {
@@ -396,6 +407,128 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 	m->mc.nhooks = nhooks;
 	m->mc.bins = (const char *const *)m->hooks.v + nhooks;
 	m->mc.nbins = m->hooks.n - nhooks;
+	return r;
+}
+
+/* What link (an entry of dir that is a symbolic link) leads to, for mand_ctx.links: the file,
+ * canonical where it exists (else its directory's canonical form and its name: a dangling
+ * link's target is not made either), and, outside the project, the tool environment it
+ * belongs to — a virtualenv (pipx's, uv's: its bin's parent holds pyvenv.cfg) or an npm
+ * package (below node_modules), whose modules the program runs. 0 or -ENOMEM. */
+static int push_link(struct monitor *m, const struct judge_ctx *jc, struct strv *sv,
+		     const char *dir, const char *link)
+{
+	char t[PATH_MAX], a[PATH_MAX], *c, *e;
+	ssize_t l = readlink(link, t, sizeof(t) - 1);
+	int r;
+
+	if (l <= 0)
+		return 0;
+	t[l] = '\0';
+	if (snprintf(a, sizeof(a), "%s%s%s", t[0] == '/' ? "" : dir, t[0] == '/' ? "" : "/", t) >=
+	    (int)sizeof(a))
+		return 0;
+	path_normalize(a);
+	if (!(c = real_name(a)))
+		return 0;
+	path_normalize(c);
+	r = push_writable(m, jc->home, sv, c);
+	if (r == 0 && !(jc->prof && jc->prof->root && path_under(c, jc->prof->root))) {
+		char *nm = strstr(c, "/node_modules/"), *b = strrchr(c, '/');
+
+		if (nm) { /* the package: node_modules/NAME or node_modules/@SCOPE/NAME */
+			e = nm + strlen("/node_modules/");
+			e += strcspn(e, "/");
+			if (nm[strlen("/node_modules/")] == '@' && *e == '/')
+				e += 1 + strcspn(e + 1, "/");
+			*e = '\0';
+			r = push_writable(m, jc->home, sv, c);
+		} else if (b && b > c) {
+			*b = '\0'; /* the program's directory: a virtualenv's bin? */
+			if ((e = strrchr(c, '/')) && strcmp(e, "/bin") == 0 &&
+			    snprintf(a, sizeof(a), "%.*s/pyvenv.cfg", (int)(e - c), c) <
+				(int)sizeof(a) &&
+			    access(a, F_OK) == 0) {
+				*e = '\0';
+				r = push_writable(m, jc->home, sv, c);
+			}
+		}
+	}
+	free(c);
+	return r;
+}
+
+/* The symbolic links directly in dir (at most 512), each as push_link says, into sv. */
+static int links_in(struct monitor *m, const struct judge_ctx *jc, struct strv *sv, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[PATH_MAX];
+	int r = 0, n = 0;
+
+	if (!d)
+		return 0;
+	while (r == 0 && n++ < 512 && (e = readdir(d))) {
+		struct stat st;
+
+		if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
+			continue;
+		if (snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >= (int)sizeof(p))
+			continue;
+		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode)))
+			continue;
+		r = push_link(m, jc, sv, dir, p);
+	}
+	closedir(d);
+	return r;
+}
+
+/* A repository's hooks directory (gitdir/hooks): the links in it, and where it leads when it
+ * is a link itself (`ln -s ../.githooks .git/hooks`), into sv. */
+static int hooks_links(struct monitor *m, const struct judge_ctx *jc, struct strv *sv,
+		       const char *gitdir)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	int r;
+
+	if (snprintf(p, sizeof(p), "%s/hooks", gitdir) >= (int)sizeof(p))
+		return 0;
+	r = links_in(m, jc, sv, p);
+	if (r == 0 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+		r = push_link(m, jc, sv, gitdir, p);
+	return r;
+}
+
+/* What a protected program or hook links to (mand_ctx.links): the links in ~/.local/bin, in
+ * the directories of $PATH in the home directory or a write grant (mand_ctx.bins), in the
+ * hooks directories git's configs name and in the hooks of the git directories of the
+ * project, the cwd and the write grants. The name is held by its own rule; the file it
+ * leads to is what the host's next `tool` or `git commit` runs (pipx's and uv's tools, npm's
+ * global packages, a project's hook script linked into .git/hooks). */
+static int find_links(struct monitor *m, const struct judge_ctx *jc)
+{
+	size_t n;
+	const char **dirs = repo_dirs(m, jc, &n);
+	char p[PATH_MAX];
+	int r = 0;
+
+	if (!dirs)
+		return -ENOMEM;
+	if (jc->home && snprintf(p, sizeof(p), "%s/.local/bin", jc->home) < (int)sizeof(p))
+		r = links_in(m, jc, &m->links, p);
+	for (size_t i = 0; r == 0 && i < m->mc.nbins; i++)
+		r = links_in(m, jc, &m->links, m->mc.bins[i]);
+	for (size_t i = 0; r == 0 && i < m->mc.nhooks; i++)
+		r = links_in(m, jc, &m->links, m->mc.hooks[i]);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (snprintf(p, sizeof(p), "%s/.git", dirs[i]) < (int)sizeof(p))
+			r = hooks_links(m, jc, &m->links, p);
+	for (size_t i = 0; r == 0 && i < m->gitdirs.n; i++)
+		r = hooks_links(m, jc, &m->links, m->gitdirs.v[i]);
+	free(dirs);
+	m->mc.links = (const char *const *)m->links.v;
+	m->mc.nlinks = m->links.n;
 	return r;
 }
 
@@ -566,7 +699,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
 	if (find_gitdirs(m, jc) < 0 || find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0 ||
-	    find_denies(m, jc) < 0)
+	    find_links(m, jc) < 0 || find_denies(m, jc) < 0)
 		goto out;
 	/* a speed-up only: without them (no memory) the checks walk every entry */
 	m->mc.fixed_lcp = m->fixed_lcp = mandatory_lcp(m->mc.fixed, m->mc.nfixed);
@@ -919,6 +1052,7 @@ void monitor_free(struct monitor *m)
 	strv_release(&m->gitdirs);
 	strv_release(&m->hooks);
 	strv_release(&m->hooknames);
+	strv_release(&m->links);
 	strv_release(&m->holds);
 	free(m->hold_of);
 	free(m->hold_read);

@@ -909,6 +909,35 @@ static int check(const struct ctx *x, const char *real, enum mand_op op, struct 
 	return 1;
 }
 
+/* A regular file with a second name (a hard link), outside the sandbox's scratch: writing it,
+ * truncating it or giving it a mode bit that runs it or lets others change it changes the
+ * other name too, wherever that lies — a package store's file that uv (its default on Linux)
+ * and pnpm link into every project's .venv and node_modules, a hook linked to a project
+ * script — and no check sees it (only a name is checked). A new copy renamed over the name
+ * (what pip, npm and editors write) is the project's own. 1 when refused (ref filled). */
+static int shared_file(const struct ctx *x, const char *real, const struct stat *st,
+		       struct guard_refusal *ref)
+{
+	if (!S_ISREG(st->st_mode) || st->st_nlink < 2 || mandatory_scratch(x->mc, real))
+		return 0;
+	for (unsigned i = 0; i < x->gc->nlinked; i++) /* every name made here, and checked */
+		if (x->gc->linked[i].dev == st->st_dev && x->gc->linked[i].ino == st->st_ino &&
+		    x->gc->linked[i].nlink == st->st_nlink)
+			return 0;
+	ref->refused = true;
+	ref->hit.lift = MAND_NEVER;
+	ref->hit.rule = "a file with another name (a hard link: a package store's, a hook's)";
+	snprintf(ref->path, sizeof(ref->path), "%s", real);
+	return 1;
+}
+
+/* A mode that adds to st's a bit that runs the file, sets an ID, or lets others write it. */
+static bool mode_widens(uint64_t mode, const struct stat *st)
+{
+	return ((mode_t)mode & ~st->st_mode) &
+	       (S_IXUSR | S_IXGRP | S_IXOTH | S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH);
+}
+
 /* ---- create grants (mand_ctx.creates): only what this command made there changes ---- */
 
 static int own_find(const struct guard_cache *gc, const struct stat *st)
@@ -1494,7 +1523,7 @@ static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *
 	if (fd_name(ofd, real, sizeof(real)) == 0 &&
 	    (check(x, real, MAND_WRITE, ref) ||
 	     (((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) &&
-	      create_own(x, real, &st, ref)))) {
+	      (create_own(x, real, &st, ref) || shared_file(x, real, &st, ref))))) {
 		r = -GUARD_REFUSED;
 		goto out;
 	}
@@ -1700,8 +1729,9 @@ static int do_open(struct ctx *x, const struct guard_call *c, struct guard_answe
 				r = -EISDIR;
 				goto out;
 			}
-			if (wr && (check(x, f.real, MAND_WRITE, ref) ||
-				   create_own(x, f.real, &st, ref))) {
+			if (wr &&
+			    (check(x, f.real, MAND_WRITE, ref) || create_own(x, f.real, &st, ref) ||
+			     shared_file(x, f.real, &st, ref))) {
 				r = -GUARD_REFUSED;
 				goto out;
 			}
@@ -1887,6 +1917,16 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 		return -EBADF;
 	if ((r = cmd_fd_file(x, c->dirfd, false, &ofd, ref)) < 0)
 		return r;
+	if (c->op == GOP_TRUNCATE || c->op == GOP_CHMOD) {
+		struct stat st;
+		char real[PATH_MAX];
+
+		if (fstat(ofd, &st) == 0 && (c->op == GOP_TRUNCATE || mode_widens(c->mode, &st)) &&
+		    fd_name(ofd, real, sizeof(real)) == 0 && shared_file(x, real, &st, ref)) {
+			close(ofd);
+			return -GUARD_REFUSED;
+		}
+	}
 	if ((r = valid(x)) == 0)
 		r = by_fd(c, ofd);
 	close(ofd);
@@ -2131,6 +2171,32 @@ out:
 }
 
 /* a hard link (or a descriptor linked into place) */
+/* A link the command made to st's file (st: before it): its names are all known when it had
+ * one, or all the ones before were this command's (guard_cache.linked). */
+static void linked_add(struct guard_cache *gc, const struct stat *st)
+{
+	unsigned i = 0;
+
+	while (i < gc->nlinked &&
+	       !(gc->linked[i].dev == st->st_dev && gc->linked[i].ino == st->st_ino))
+		i++;
+	if (i == gc->nlinked && st->st_nlink != 1)
+		return; /* a name this command did not make */
+	if (i < gc->nlinked && gc->linked[i].nlink != st->st_nlink) {
+		gc->linked[i].nlink = 0; /* a name made elsewhere meanwhile: never again */
+		return;
+	}
+	if (i == gc->nlinked) {
+		if (gc->nlinked == GUARD_LINKED)
+			memmove(&gc->linked[0], &gc->linked[1],
+				--gc->nlinked * sizeof(gc->linked[0]));
+		i = gc->nlinked++;
+		gc->linked[i].dev = st->st_dev;
+		gc->linked[i].ino = st->st_ino;
+	}
+	gc->linked[i].nlink = st->st_nlink + 1;
+}
+
 static int name_link(struct ctx *x, const struct guard_call *c, struct guard_refusal *ref)
 {
 	struct final f = {.pfd = -1}, g = {.pfd = -1};
@@ -2179,6 +2245,8 @@ static int name_link(struct ctx *x, const struct guard_call *c, struct guard_ref
 	if ((r = valid(x)) < 0)
 		goto out;
 	r = linkat(f.pfd, f.name, g.pfd, g.name, 0) < 0 ? -errno : 0;
+	if (r == 0 && S_ISREG(st.st_mode))
+		linked_add(x->gc, &st);
 out:
 	final_drop(&f);
 	final_drop(&g);
@@ -2219,6 +2287,11 @@ static int name_meta(struct ctx *x, const struct guard_call *c, struct guard_ref
 	if ((r = existing_name(x, c->dirfd, c->path, follow, &f, &st, ref)) < 0 ||
 	    (r = valid(x)) < 0)
 		goto out;
+	if ((c->op == GOP_TRUNCATE || (c->op == GOP_CHMOD && mode_widens(c->mode, &st))) &&
+	    shared_file(x, f.real, &st, ref)) {
+		r = -GUARD_REFUSED;
+		goto out;
+	}
 	if (c->op == GOP_CHOWN) {
 		r = fchownat(f.pfd, f.name, (uid_t)c->a, (gid_t)c->b, AT_SYMLINK_NOFOLLOW);
 	} else if (c->op == GOP_CHMOD && !S_ISLNK(st.st_mode) &&

@@ -85,6 +85,7 @@ struct guard_refusal {
 #define GUARD_SEEN    1024 /* directories looked at for a nested repository (a power of 2) */
 #define GUARD_PENDING 32
 #define GUARD_OWN     256 /* files made in create grants' directories */
+#define GUARD_LINKED  32  /* files the command linked (guard_cache.linked) */
 struct guard_cache {
 	int root;
 	/* directories resolved lately, by (the base directory's device and inode, or 0 for the
@@ -130,6 +131,13 @@ struct guard_cache {
 		int fd;
 	} own[GUARD_OWN];
 	unsigned nown;
+	/* files this command gave their second, third … name by link() (each name checked), with
+	 * how many names that makes: such a file may be written while it has no other (the
+	 * oldest forgotten when full) */
+	struct guard_linked {
+		uint64_t dev, ino, nlink;
+	} linked[GUARD_LINKED];
+	unsigned nlinked;
 };
 void guard_cache_init(struct guard_cache *gc);
 void guard_cache_release(struct guard_cache *gc);
