@@ -1,0 +1,60 @@
+#!/bin/sh
+# 0997-redteam-today-b — a red team against what main took on 2026-12-05, as root and as a
+# user. Each attack below failed on the build before:
+# - a capability URL (a Slack, Discord, Teams, Google Chat webhook, a Telegram bot's URL: the
+#   URL is the credential) kept in the environment under an ordinary name was removed only as
+#   spelled in lower case with the bare host: HTTPS://HOOKS.SLACK.COM/services/…, the host
+#   with a port (hooks.slack.com:443) or a trailing dot (hooks.slack.com.), and Discord's
+#   versioned API (discord.com/api/v10/webhooks/…) all post as the owner and all reached the
+#   command.
+# - the credential stores hidden at ~/.config/… and ~/.local/share/… (Claude Desktop's and
+#   VS Code's MCP settings, aichat's, mods', ShellGPT's, gptme's, Crush's keys, DBeaver's saved
+#   passwords) were readable where XDG_CONFIG_HOME / XDG_DATA_HOME move them, where those
+#   programs keep them then.
+. "$(dirname "$0")/lib.sh"
+
+redteam_start redteam-today-b "today's changes"
+
+# --- 1. capability URLs in other spellings ---
+envcases='UP=HTTPS://HOOKS.SLACK.COM/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx
+MIXED=https://Hooks.Slack.com/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx
+PORT=https://hooks.slack.com:443/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx
+DOT=https://hooks.slack.com./services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx
+DV10=https://discord.com/api/v10/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123
+DUP=https://DISCORD.COM/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123
+TGUP=https://API.TELEGRAM.ORG/bot123456789:ABCdefGHIjklMNOpqrSTUvwxYZ/sendMessage
+GCUP=https://Chat.GoogleApis.com/v1/spaces/AAAA/messages?key=AIzaS&token=abcdefghijklmnop
+ENC=https%3A%2F%2FHOOKS.SLACK.COM%2Fservices%2FT0123ABCD%2FB0123ABCD%2Fabcdefghijklmnopqrstuvwx
+JSONB={"url":"https:\/\/Hooks.Slack.Com:443\/services\/T0123ABCD\/B0123ABCD\/abcdefghijklmnopq"}'
+keepcases='DOCS_URL=https://DISCORD.COM/developers/docs
+SLACK_API=https://Hooks.Slack.com/
+BOTDOC=https://core.telegram.org/bots/api'
+inside=$(printf '%s\n' "$envcases" "$keepcases" | tr '\n' '\0' |
+	xargs -0 sh -c 'exec env "$@" "$0" -c env' "$SBXSH" 2> /dev/null)
+leaked=
+for c in $(printf '%s\n' "$envcases" | cut -d= -f1); do
+	printf '%s\n' "$inside" | grep -q "^$c=" && leaked="$leaked $c"
+done
+is "a capability URL in another spelling (case, port, trailing dot, API version) is removed" "$leaked" ""
+lost=
+for c in $(printf '%s\n' "$keepcases" | cut -d= -f1); do
+	printf '%s\n' "$inside" | grep -q "^$c=" || lost="$lost $c"
+done
+is "… while those hosts' other URLs stay" "$lost" ""
+
+# --- 2. the new credential stores where XDG_CONFIG_HOME / XDG_DATA_HOME move them ---
+XC=$H/xdgconf XD=$H/xdgdata
+STORES="$XC/Claude/claude_desktop_config.json $XC/Code/User/mcp.json $XC/aichat/config.yaml
+$XC/mods/mods.yml $XC/shell_gpt/.sgptrc $XC/gptme/config.toml $XC/crush/crush.json
+$XD/crush/crush.json $XD/DBeaverData/workspace6/General/.dbeaver/credentials-config.json"
+script=
+for f in $STORES; do
+	mkdir -p "$(dirname "$f")"
+	echo s3cr3t-store > "$f"
+	script="$script cat '$f';"
+done
+out=$(XDG_CONFIG_HOME=$XC XDG_DATA_HOME=$XD "$SBXSH" -c "$script" 2> /dev/null)
+is "no store is read where XDG_CONFIG_HOME / XDG_DATA_HOME put it" \
+	"$(printf '%s\n' "$out" | grep -c s3cr3t-store)" 0
+
+done_testing
