@@ -11,6 +11,11 @@
 #   VS Code's MCP settings, aichat's, mods', ShellGPT's, gptme's, Crush's keys, DBeaver's saved
 #   passwords) were readable where XDG_CONFIG_HOME / XDG_DATA_HOME move them, where those
 #   programs keep them then.
+# - the guard's rule that a file with a second name (a package store's, linked into the
+#   project's .venv or node_modules) is not changed in place held chmod and writes, not the
+#   extended attributes: a POSIX ACL set with setxattr(system.posix_acl_access) (setfacl -m
+#   u::rwx,o::rwx) made the store's file executable and writable for others under every name,
+#   by its name or through a descriptor (fsetxattr).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam-today-b "today's changes"
@@ -56,5 +61,41 @@ done
 out=$(XDG_CONFIG_HOME=$XC XDG_DATA_HOME=$XD "$SBXSH" -c "$script" 2> /dev/null)
 is "no store is read where XDG_CONFIG_HOME / XDG_DATA_HOME put it" \
 	"$(printf '%s\n' "$out" | grep -c s3cr3t-store)" 0
+
+# --- 3. a file with a second name: its ACL and other extended attributes ---
+mkdir -p "$H/store" "$P/.venv"
+cat > "$H/acl.py" << 'PY'
+import os, struct, sys
+# u::rwx g::rw- o::rwx: the mode bits follow the ACL's owner, group and other entries
+blob = struct.pack('<I', 2) + b''.join(struct.pack('<HHI', t, p, 0xffffffff)
+                                       for t, p in ((1, 7), (4, 6), (0x20, 7)))
+def attempt(f):
+    try:
+        f()
+        return 'set'
+    except OSError as e:
+        return 'refused %d' % e.errno
+name = sys.argv[1]
+print(attempt(lambda: os.setxattr(name, 'system.posix_acl_access', blob)))
+fd = os.open(name, os.O_RDONLY)
+print(attempt(lambda: os.setxattr(fd, 'system.posix_acl_access', blob)))
+print(attempt(lambda: os.setxattr(name, 'user.sbxsh-test', b'1')))
+PY
+for f in a b; do
+	echo 'print(1)' > "$H/store/$f.py"
+	chmod 644 "$H/store/$f.py"
+	ln -f "$H/store/$f.py" "$P/.venv/$f.py"
+done
+run "python3 '$H/acl.py' .venv/a.py"
+is "neither setxattr nor fsetxattr gives a store's linked file an ACL (nor another attribute)" \
+	"$(printf '%s\n' "$out" | grep -c '^set')" 0
+is "… the store's file keeps its mode" "$(stat -c %a "$H/store/a.py")" 644
+like "… the refusal names the rule" "$err" 'a file with another name'
+# the command's own link (a file it made and linked) keeps every attribute call: as outside
+echo x > "$H/ref.py" && ln -f "$H/ref.py" "$H/ref2.py"
+want=$(python3 "$H/acl.py" "$H/ref.py"; stat -c %a "$H/ref2.py")
+run "echo x > own.py && ln own.py own2.py && python3 '$H/acl.py' own.py; stat -c %a own2.py"
+is "… while a file whose names are all the command's own takes them" "$out" "$want"
+rm -f "$P/own.py" "$P/own2.py"
 
 done_testing
