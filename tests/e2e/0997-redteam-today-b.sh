@@ -16,6 +16,10 @@
 #   extended attributes: a POSIX ACL set with setxattr(system.posix_acl_access) (setfacl -m
 #   u::rwx,o::rwx) made the store's file executable and writable for others under every name,
 #   by its name or through a descriptor (fsetxattr).
+# - what ~/.local/bin's (a $PATH directory's, a hooks directory's) links lead to was looked up
+#   in the first 512 entries only, files and links alike: in a directory of more (a long-used
+#   ~/.local/bin, a PATH directory of a toolchain) the links read later were not followed, and
+#   under write += ~/.local their targets were rewritten, run at the host's next `tool`.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam-today-b "today's changes"
@@ -97,5 +101,27 @@ want=$(python3 "$H/acl.py" "$H/ref.py"; stat -c %a "$H/ref2.py")
 run "echo x > own.py && ln own.py own2.py && python3 '$H/acl.py' own.py; stat -c %a own2.py"
 is "… while a file whose names are all the command's own takes them" "$out" "$want"
 rm -f "$P/own.py" "$P/own2.py"
+
+# --- 4. the links of a ~/.local/bin of many entries ---
+user_policy '[default]
+network = none
+write += ~/.local'
+mkdir -p "$HOME/.local/bin"
+i=0
+while [ $i -lt 1500 ]; do : > "$HOME/.local/bin/f$i"; i=$((i + 1)); done
+script= i=0
+while [ $i -lt 16 ]; do
+	mkdir -p "$HOME/.local/opt/t$i"
+	echo genuine > "$HOME/.local/opt/t$i/run"
+	ln -s ../opt/t$i/run "$HOME/.local/bin/tool$i"
+	script="$script echo PLANTED > ~/.local/opt/t$i/run;"
+	i=$((i + 1))
+done
+run "$script"
+is "no link's target in a ~/.local/bin of 1,500 files is rewritten" \
+	"$(cat "$HOME"/.local/opt/t*/run | grep -c PLANTED)" 0
+run 'echo x > ~/.local/opt/other'
+present "control: a file beside them is written" "$HOME/.local/opt/other"
+rm -rf "$HOME/.local"
 
 done_testing
