@@ -1696,9 +1696,9 @@ static bool known_token(const char *s)
 
 /* A URL that is itself the credential (its path or query is the secret: whoever has it
  * posts as its owner): Slack's, Discord's, Microsoft Teams' and Google Chat's incoming
- * webhooks, a Telegram bot's API URL; 16 or more URL characters after the marker. The host
- * in any case, with a trailing dot or a port (HTTPS://HOOKS.SLACK.COM.:443/services/… posts
- * as well), and Discord's versioned API (/api/v10/webhooks/). */
+ * webhooks, a Telegram bot's API and file URLs; 16 or more URL characters after the marker. The
+ * host in any case, with a trailing dot or a port (HTTPS://HOOKS.SLACK.COM.:443/services/… posts as
+ * well), and Discord's versioned API (/api/v10/webhooks/). */
 static bool capability_url(const char *s)
 {
 	static const struct {
@@ -1707,7 +1707,7 @@ static bool capability_url(const char *s)
 		    {"hooks.slack.com", "/triggers/"},	  {"discord.com", "/api/webhooks/"},
 		    {"discordapp.com", "/api/webhooks/"}, {".webhook.office.com", "/webhook"},
 		    {"outlook.office.com", "/webhook/"},  {"chat.googleapis.com", "/v1/spaces/"},
-		    {"api.telegram.org", "/bot"}};
+		    {"api.telegram.org", "/bot"},	  {"api.telegram.org", "/file/bot"}};
 	static const char url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				  "0123456789-._~/?&=%:+@";
 

@@ -6,7 +6,7 @@
 #   spelled in lower case with the bare host: HTTPS://HOOKS.SLACK.COM/services/…, the host
 #   with a port (hooks.slack.com:443) or a trailing dot (hooks.slack.com.), and Discord's
 #   versioned API (discord.com/api/v10/webhooks/…) all post as the owner and all reached the
-#   command.
+#   command; so did a Telegram bot's file URL (api.telegram.org/file/bot<token>/…).
 # - the credential stores hidden at ~/.config/… and ~/.local/share/… (Claude Desktop's and
 #   VS Code's MCP settings, aichat's, mods', ShellGPT's, gptme's, Crush's keys, DBeaver's saved
 #   passwords) were readable where XDG_CONFIG_HOME / XDG_DATA_HOME move them, where those
@@ -33,6 +33,7 @@ DV10=https://discord.com/api/v10/webhooks/123456789012345678/abcdefghijklmnopqrs
 DUP=https://DISCORD.COM/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123
 TGUP=https://API.TELEGRAM.ORG/bot123456789:ABCdefGHIjklMNOpqrSTUvwxYZ/sendMessage
 GCUP=https://Chat.GoogleApis.com/v1/spaces/AAAA/messages?key=AIzaS&token=abcdefghijklmnop
+TGFILE=https://api.telegram.org/file/bot123456789:ABCdefGHIjklMNOpqrSTUvwxYZ/documents/f.pdf
 ENC=https%3A%2F%2FHOOKS.SLACK.COM%2Fservices%2FT0123ABCD%2FB0123ABCD%2Fabcdefghijklmnopqrstuvwx
 JSONB={"url":"https:\/\/Hooks.Slack.Com:443\/services\/T0123ABCD\/B0123ABCD\/abcdefghijklmnopq"}'
 keepcases='DOCS_URL=https://DISCORD.COM/developers/docs
