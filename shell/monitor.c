@@ -458,7 +458,8 @@ static int push_link(struct monitor *m, const struct judge_ctx *jc, struct strv 
 	return r;
 }
 
-/* The symbolic links directly in dir (at most 512), each as push_link says, into sv. */
+/* The symbolic links directly in dir (the first 512 of them: every entry is read, only the
+ * links count), each as push_link says, into sv. */
 static int links_in(struct monitor *m, const struct judge_ctx *jc, struct strv *sv, const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -468,7 +469,7 @@ static int links_in(struct monitor *m, const struct judge_ctx *jc, struct strv *
 
 	if (!d)
 		return 0;
-	while (r == 0 && n++ < 512 && (e = readdir(d))) {
+	while (r == 0 && n < 512 && (e = readdir(d))) {
 		struct stat st;
 
 		if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
@@ -477,6 +478,7 @@ static int links_in(struct monitor *m, const struct judge_ctx *jc, struct strv *
 			continue;
 		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode)))
 			continue;
+		n++;
 		r = push_link(m, jc, sv, dir, p);
 	}
 	closedir(d);

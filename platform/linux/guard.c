@@ -1917,11 +1917,11 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 		return -EBADF;
 	if ((r = cmd_fd_file(x, c->dirfd, false, &ofd, ref)) < 0)
 		return r;
-	if (c->op == GOP_TRUNCATE || c->op == GOP_CHMOD) {
+	if (c->op == GOP_TRUNCATE || c->op == GOP_CHMOD || c->op == GOP_XATTR) {
 		struct stat st;
 		char real[PATH_MAX];
 
-		if (fstat(ofd, &st) == 0 && (c->op == GOP_TRUNCATE || mode_widens(c->mode, &st)) &&
+		if (fstat(ofd, &st) == 0 && (c->op != GOP_CHMOD || mode_widens(c->mode, &st)) &&
 		    fd_name(ofd, real, sizeof(real)) == 0 && shared_file(x, real, &st, ref)) {
 			close(ofd);
 			return -GUARD_REFUSED;
@@ -1984,6 +1984,12 @@ static int do_xattr(struct ctx *x, const struct guard_call *c, struct guard_refu
 		goto out;
 	if (S_ISLNK(st.st_mode)) {
 		r = -EPERM;
+		goto out;
+	}
+	/* a shared file's attributes are its every name's: a POSIX ACL
+	 * (system.posix_acl_access) sets the mode bits chmod may not widen */
+	if (shared_file(x, f.real, &st, ref)) {
+		r = -GUARD_REFUSED;
 		goto out;
 	}
 	if ((ofd = openat(f.pfd, f.name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0) {

@@ -1696,22 +1696,39 @@ static bool known_token(const char *s)
 
 /* A URL that is itself the credential (its path or query is the secret: whoever has it
  * posts as its owner): Slack's, Discord's, Microsoft Teams' and Google Chat's incoming
- * webhooks, a Telegram bot's API URL; 16 or more URL characters after the marker. */
+ * webhooks, a Telegram bot's API and file URLs; 16 or more URL characters after the marker. The
+ * host in any case, with a trailing dot or a port (HTTPS://HOOKS.SLACK.COM.:443/services/… posts as
+ * well), and Discord's versioned API (/api/v10/webhooks/). */
 static bool capability_url(const char *s)
 {
-	static const char *const mark[] = {
-	    "hooks.slack.com/services/",    "hooks.slack.com/workflows/",
-	    "hooks.slack.com/triggers/",    "discord.com/api/webhooks/",
-	    "discordapp.com/api/webhooks/", ".webhook.office.com/webhook",
-	    "outlook.office.com/webhook/",  "chat.googleapis.com/v1/spaces/",
-	    "api.telegram.org/bot"};
+	static const struct {
+		const char *host, *path;
+	} mark[] = {{"hooks.slack.com", "/services/"},	  {"hooks.slack.com", "/workflows/"},
+		    {"hooks.slack.com", "/triggers/"},	  {"discord.com", "/api/webhooks/"},
+		    {"discordapp.com", "/api/webhooks/"}, {".webhook.office.com", "/webhook"},
+		    {"outlook.office.com", "/webhook/"},  {"chat.googleapis.com", "/v1/spaces/"},
+		    {"api.telegram.org", "/bot"},	  {"api.telegram.org", "/file/bot"}};
 	static const char url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				  "0123456789-._~/?&=%:+@";
 
 	for (size_t i = 0; i < sizeof(mark) / sizeof(*mark); i++)
-		for (const char *p = s; (p = strstr(p, mark[i])); p++)
-			if (strspn(p + strlen(mark[i]), url) >= 16)
+		for (const char *p = s; (p = strcasestr(p, mark[i].host)); p++) {
+			const char *q = p + strlen(mark[i].host), *path = mark[i].path;
+
+			q += *q == '.';
+			if (*q == ':')
+				for (q++; isdigit((unsigned char)*q);)
+					q++;
+			if (strncmp(path, "/api/", 5) == 0 && strncmp(q, "/api/v", 6) == 0 &&
+			    isdigit((unsigned char)q[6])) {
+				for (q += 6; isdigit((unsigned char)*q);)
+					q++;
+				path += 4; /* "/webhooks/" after the version */
+			}
+			if (strncmp(q, path, strlen(path)) == 0 &&
+			    strspn(q + strlen(path), url) >= 16)
 				return true;
+		}
 	return false;
 }
 
