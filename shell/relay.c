@@ -56,8 +56,9 @@ static int wake_pipe(int *w)
 	return 0;
 }
 
-/* Our process group is the terminal's foreground, or the terminal has no job control for us
- * (not our controlling terminal: nothing to wait for). */
+/* Our process group is the terminal's foreground, or the terminal is no longer our
+ * controlling terminal (hung up: read to its end). The relay starts only on our controlling
+ * terminal (shell.c relay_wanted): from another session the foreground cannot be known. */
 static bool foreground(int fd)
 {
 	pid_t pg = tcgetpgrp(fd);

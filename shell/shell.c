@@ -248,10 +248,13 @@ static bool all_tty(void)
 
 /* With terminals on 0-2 the relay stands between them and the sandbox, in the foreground or
  * not: from the background (sbxsh -c cmd &) it neither reads the terminal nor sets raw mode
- * until fg (relay.c), so the command never reads what the user types at the shell. */
+ * until fg (relay.c), so the command never reads what the user types at the shell. Only on
+ * our controlling terminal, where the foreground can be known: from a session of its own
+ * (setsid sbxsh -c cmd &, su -c) the relay would take the terminal from whoever reads it,
+ * raw mode on under the user's shell; there the command holds it as bash would. */
 static bool relay_wanted(void)
 {
-	return all_tty();
+	return all_tty() && tcgetpgrp(0) >= 0;
 }
 
 /* bash's rule: no command string, no script, stdin and stderr terminals (or -i). */

@@ -1485,6 +1485,58 @@ static int fifo_read_only(int fd, const struct stat *st, bool wr)
 	return (sv.f_flag & ST_RDONLY) ? -EROFS : 0;
 }
 
+/* One "NAME:\t<number>" field of an fdinfo text (base). */
+static bool fdinfo_field(const char *buf, const char *name, int base, unsigned long long *v)
+{
+	size_t k = strlen(name);
+
+	for (const char *s = buf; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL)
+		if (strncmp(s, name, k) == 0) {
+			*v = strtoull(s + k, NULL, base);
+			return true;
+		}
+	return false;
+}
+
+/* The command's descriptor n (ofd: our O_PATH of its file) changed through (a write re-open,
+ * truncate, chmod, chown, an attribute): where that file is on a mount of the caller's, not
+ * the sandbox's (a descriptor the caller passed, `sbxsh -c cmd < ~/.bashrc`, or one re-opened
+ * from it), the kernel judges the write against the caller's mount and the sandbox's
+ * read-only view is bypassed; so only what the caller opened for writing is changed there
+ * (n itself open for writing, the same file). A terminal or /dev/null's kin: as the kernel.
+ * 0 or -EROFS. */
+static int caller_file_write(const struct ctx *x, int n, int ofd)
+{
+	char p[64], buf[1024], *line = NULL;
+	unsigned long long om, oi, nm, ni, nf;
+	size_t cap = 0;
+	struct stat st;
+	bool ours = false;
+	FILE *f;
+
+	if (n < 0 || (fstat(ofd, &st) == 0 && S_ISCHR(st.st_mode)))
+		return 0;
+	snprintf(p, sizeof(p), "/proc/thread-self/fdinfo/%d", ofd);
+	if (!proc_read(p, buf, sizeof(buf)) || !fdinfo_field(buf, "mnt_id:", 10, &om) ||
+	    !fdinfo_field(buf, "ino:", 10, &oi))
+		return -EROFS;
+	snprintf(p, sizeof(p), "/proc/%d/mountinfo", (int)x->req->pid);
+	if (!(f = fopen(p, "re")))
+		return -EROFS;
+	while (!ours && getline(&line, &cap, f) > 0)
+		ours = strtoull(line, NULL, 10) == om;
+	free(line);
+	fclose(f);
+	if (ours)
+		return 0; /* a mount of the sandbox: its read-only flag holds */
+	snprintf(p, sizeof(p), "/proc/%d/fdinfo/%d", (int)x->req->pid, n);
+	if (proc_read(p, buf, sizeof(buf)) && fdinfo_field(buf, "flags:", 8, &nf) &&
+	    fdinfo_field(buf, "mnt_id:", 10, &nm) && fdinfo_field(buf, "ino:", 10, &ni) &&
+	    nm == om && ni == oi && ((nf & O_ACCMODE) == O_WRONLY || (nf & O_ACCMODE) == O_RDWR))
+		return 0;
+	return -EROFS;
+}
+
 /* One of the command's own descriptors re-opened (/proc/self/fd/N): through our own
  * /proc/thread-self/fd, never the sandbox's procfs, and not for writing a protected file. */
 static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *ans,
@@ -1529,6 +1581,9 @@ static int reopen_fd(struct ctx *x, int n, uint64_t flags, struct guard_answer *
 	}
 	if ((r = fifo_read_only(ofd, &st, (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))) <
 	    0)
+		goto out;
+	if (((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) &&
+	    (r = caller_file_write(x, n, ofd)) < 0)
 		goto out;
 	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
 		r = fifo_open_for(x, -1, NULL, ofd, flags, ans);
@@ -1917,6 +1972,10 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 		return -EBADF;
 	if ((r = cmd_fd_file(x, c->dirfd, false, &ofd, ref)) < 0)
 		return r;
+	if (c->dirfd != AT_FDCWD && (r = caller_file_write(x, c->dirfd, ofd)) < 0) {
+		close(ofd);
+		return r;
+	}
 	if (c->op == GOP_TRUNCATE || c->op == GOP_CHMOD || c->op == GOP_XATTR) {
 		struct stat st;
 		char real[PATH_MAX];
