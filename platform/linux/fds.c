@@ -120,10 +120,25 @@ static void sock_what(int fd, char *buf, size_t n)
 /* A directory's descriptor or any O_PATH one: openat(fd, …) and /proc/self/fd/N/… resolve in
  * the caller's mounts, not the sandbox's (no read-only bind, no deny_read tmpfs there). A
  * descriptor whose flags cannot be read counts as one (fail closed). */
+/* What descriptor fd names (its /proc/self/fd link), cut with "..." past cap; its length. */
+static ssize_t fd_name(int fd, char *path, size_t cap)
+{
+	char proc[32];
+	ssize_t l;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if ((l = readlink(proc, path, cap - 1)) < 0)
+		l = 0;
+	path[l] = '\0';
+	if (l == (ssize_t)cap - 1)
+		memcpy(path + l - 3, "...", 3);
+	return l;
+}
+
 static bool fd_place(int fd, const struct stat *st, char *buf, size_t n)
 {
 	int fl = fcntl(fd, F_GETFL);
-	char proc[32], path[80];
+	char path[80];
 	ssize_t l;
 
 	if (fl >= 0 && !(fl & O_PATH) && !S_ISDIR(st->st_mode))
@@ -132,12 +147,7 @@ static bool fd_place(int fd, const struct stat *st, char *buf, size_t n)
 		snprintf(buf, n, "a descriptor whose flags cannot be read");
 		return true;
 	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if ((l = readlink(proc, path, sizeof(path) - 1)) < 0)
-		l = 0;
-	path[l] = '\0';
-	if (l == (ssize_t)sizeof(path) - 1)
-		memcpy(path + l - 3, "...", 3);
+	l = fd_name(fd, path, sizeof(path));
 	snprintf(buf, n, "%s%s%s", S_ISDIR(st->st_mode) ? "a directory" : "an O_PATH descriptor",
 		 l ? S_ISDIR(st->st_mode) ? ", " : " of " : "", path);
 	return true;
@@ -181,7 +191,7 @@ static const char *const plain_anon[] = {"anon_inode:[eventfd]", "anon_inode:[ti
  * descriptor whose file system cannot be read counts as one (fail closed). */
 static bool fd_kernel(int fd, const struct stat *st, char *buf, size_t n)
 {
-	char proc[32], path[80];
+	char path[80];
 	struct statfs fs;
 	struct termios t;
 	ssize_t l;
@@ -189,12 +199,7 @@ static bool fd_kernel(int fd, const struct stat *st, char *buf, size_t n)
 
 	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || S_ISDIR(st->st_mode))
 		return false;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if ((l = readlink(proc, path, sizeof(path) - 1)) < 0)
-		l = 0;
-	path[l] = '\0';
-	if (l == (ssize_t)sizeof(path) - 1)
-		memcpy(path + l - 3, "...", 3);
+	l = fd_name(fd, path, sizeof(path));
 	if (S_ISCHR(st->st_mode)) {
 		unsigned int mi = minor(st->st_rdev);
 
