@@ -18,6 +18,7 @@
  */
 #include "platform/linux/guard.h"
 
+#include <cap-ng.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -78,21 +79,21 @@ struct ctx {
 
 int guard_thread_setup(void)
 {
-	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-	struct __user_cap_data_struct d[2];
+	int keep;
 
 	if (unshare(CLONE_FS) < 0)
 		return -errno;
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -errno;
+	/* libcap-ng's state is per thread: this thread's capabilities, not the process's */
+	if (capng_get_caps_process() != 0)
+		return -EPERM;
 	/* CAP_SYS_PTRACE alone, when held: reading a process that kept capabilities (a test's
 	 * child; a command outside bwrap) needs it, and it changes no file access */
-	unsigned keep = d[0].permitted & (1u << CAP_SYS_PTRACE);
-
-	memset(d, 0, sizeof(d));
-	d[0].permitted = d[0].effective = keep;
-	if (syscall(SYS_capset, &h, d) < 0)
-		return -errno;
+	keep = capng_have_capability(CAPNG_PERMITTED, CAP_SYS_PTRACE);
+	capng_clear(CAPNG_SELECT_CAPS);
+	if (keep && capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SYS_PTRACE) != 0)
+		return -EPERM;
+	if (capng_apply(CAPNG_SELECT_CAPS) != 0)
+		return -EPERM;
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* host — the Linux backend of platform/host.h: statx mount ids, prctl, landlock. */
 #include "platform/host.h"
 
+#include <cap-ng.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -166,11 +167,8 @@ static int access_capless(const char *dir)
 	if (p < 0)
 		return -errno;
 	if (p == 0) {
-		struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
-		struct __user_cap_data_struct d[2];
-
-		memset(d, 0, sizeof(d));
-		if (syscall(SYS_capset, &h, d) < 0)
+		capng_clear(CAPNG_SELECT_CAPS);
+		if (capng_apply(CAPNG_SELECT_CAPS) != 0)
 			_exit(2);
 		_exit(access(dir, X_OK) == 0 ? 0 : errno == EACCES ? 1 : 2);
 	}

@@ -377,6 +377,26 @@ run 'python3 -c "import socket; socket.socket(socket.AF_UNIX)" 2>&1 | tail -n 1;
 like "… AF_UNIX is still refused (by the filter: EPERM)" "$out" "PermissionError"
 like "… a call off does not notify (utimensat) works" "$out" "^0$"
 
+# --- the guard's own rights: no more than the command's ---
+# A file the command may not write (root: owned by a user the sandbox does not map, so root's
+# capabilities there do not reach it; a user: mode 0444). The guard performs the open, so a
+# guard thread that kept the front end's capabilities would write it.
+pol '[default]
+network = none'
+printf 'orig\n' > "$P/not-mine"
+if is_root; then chown 65534:65534 "$P/not-mine"; chmod 644 "$P/not-mine"; else chmod 444 "$P/not-mine"; fi
+if is_root; then
+	run 'echo planted >> not-mine; echo "a=$?"; chmod 666 not-mine; echo "c=$?"; truncate -s 0 not-mine; echo "t=$?"'
+	want="a=1 c=1 t=1" mode=644
+else # its owner may chmod it
+	run 'echo planted >> not-mine; echo "a=$?"; truncate -s 0 not-mine; echo "t=$?"'
+	want="a=1 t=1" mode=444
+fi
+is "a file the command may not write is not written, chmod'ed or truncated by the guard for it (its rights, not the front end's)" "$(cat "$P/not-mine"; stat -c %a "$P/not-mine")" "orig
+$mode"
+is "… each call refused" "$(printf '%s' "$out" | tr '\n' ' ')" "$want"
+rm -f "$P/not-mine"
+
 # --- the race ---
 pol '[default]
 network = none'
