@@ -1,0 +1,91 @@
+#!/bin/sh
+# 0998-boundary-redteam-s14 — a red team against the sandbox boundary (issue #11), session 14,
+# as root and as a user. Each attack below succeeded on the build before:
+# - a command holding the caller's terminal (a terminal on some of 0-2, no relay: `sbxsh -c cmd
+#   > log`, `sbxsh -c cmd > log &`) turned on asynchronous I/O on it (FIOASYNC, or F_SETFL with
+#   O_ASYNC): the terminal's driver makes its foreground process group the owner, so the
+#   user's next line sent SIGIO — by default fatal, and any signal with F_SETSIG — to
+#   processes outside the sandbox: the caller's shell died (signal 29).
+# - fanotify_init with FAN_REPORT_FID (allowed unprivileged since Linux 5.13) gave a
+#   fanotify group: the docs said it was refused, and its kernel code is reachable by nothing a
+#   command needs.
+. "$(dirname "$0")/lib.sh"
+
+redteam_start boundary-redteam-s14 "the sandbox boundary (session 14)"
+
+# --- 1. SIGIO from the caller's terminal to the caller's process group ---
+# A driver: a pty whose foreground shell runs sbxsh with the terminal on stdin only (no relay)
+# and a line typed while the command runs; prints how the shell ended and what the command said.
+cat > "$H/sigio.py" << 'PY'
+import os, pty, select, sys, time
+sb, inner, out = sys.argv[1], sys.argv[2], sys.argv[3]
+pid, m = pty.fork()
+if pid == 0:
+    os.execvp("sh", ["sh", "-c", '"$0" -c "$1" < /dev/tty > "$2" 2>&1 & sleep 4; echo SHELL-ALIVE',
+                     sb, inner, out])
+buf, t0, typed = b"", time.time(), False
+while time.time() - t0 < 10:
+    if not typed and os.path.exists(out + ".ready"):
+        time.sleep(0.2)
+        os.write(m, b"typed\r")
+        typed = True
+    r, _, _ = select.select([m], [], [], 0.1)
+    if r:
+        try:
+            d = os.read(m, 4096)
+        except OSError:
+            break
+        if not d:
+            break
+        buf += d
+_, st = os.waitpid(pid, 0)
+print("shell: signal %d" % os.WTERMSIG(st) if os.WIFSIGNALED(st) else "shell: exit %d" % os.WEXITSTATUS(st))
+print("typed" if typed else "never typed")
+print("alive" if b"SHELL-ALIVE" in buf else "no output")
+PY
+cat > "$P/async.py" << 'PY'
+import fcntl, os, struct, sys, termios, time
+how = sys.argv[1]
+try:
+    if how == "ioctl":
+        fcntl.ioctl(0, termios.FIOASYNC, struct.pack("i", 1))
+    else:
+        fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_ASYNC)
+    print(how, "set")
+except OSError as e:
+    print(how, "refused", e.errno)
+open(sys.argv[2] + ".ready", "w").close()
+time.sleep(2)
+PY
+for how in ioctl setfl; do
+	rm -f "$P/o-$how.txt" "$P/o-$how.txt.ready"
+	res=$(python3 "$H/sigio.py" "$SBXSH" "python3 async.py $how $P/o-$how.txt" "$P/o-$how.txt")
+	is "async I/O on the caller's terminal ($how): the caller's shell is not signalled" \
+		"$(printf '%s\n' "$res" | tr '\n' ' ')" "shell: exit 0 typed alive "
+	like "… the call is refused (EPERM)" "$(cat "$P/o-$how.txt")" "^$how refused 1$"
+done
+# control: the command still reads its terminal, and sets O_NONBLOCK on it
+rm -f "$P/o-c.txt" "$P/o-c.txt.ready"
+res=$(python3 "$H/sigio.py" "$SBXSH" "python3 -c 'import fcntl,os; fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK); fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) & ~os.O_NONBLOCK); print(\"nonblock ok\"); open(\"$P/o-c.txt.ready\", \"w\").close(); print(input())'" "$P/o-c.txt")
+like "control: the command sets O_NONBLOCK and reads the typed line" "$(cat "$P/o-c.txt")" '^typed'
+like "… and the shell goes on" "$res" alive
+rm -f "$P"/o-*
+
+# --- 2. fanotify, unprivileged (FAN_REPORT_FID) ---
+cat > "$P/fan.py" << 'PY'
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def call(nr, *a):
+    r = libc.syscall(nr, *a)
+    return "ok" if r >= 0 else "errno %d" % ctypes.get_errno()
+print("fid", call(300, 0x200, 0))             # FAN_CLASS_NOTIF | FAN_REPORT_FID
+print("dfidname", call(300, 0x200 | 0xc00, 0)) # | FAN_REPORT_DFID_NAME
+print("inotify", call(294, 0))               # control: inotify_init1
+PY
+run "python3 fan.py"
+is "fanotify_init(FAN_REPORT_FID) is refused" "$(printf '%s\n' "$out" | grep '^fid')" "fid errno 1"
+is "fanotify_init(FAN_REPORT_DFID_NAME) is refused" "$(printf '%s\n' "$out" | grep '^dfidname')" \
+	"dfidname errno 1"
+is "control: inotify works" "$(printf '%s\n' "$out" | grep '^inotify')" "inotify ok"
+
+done_testing
