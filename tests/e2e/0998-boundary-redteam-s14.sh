@@ -9,6 +9,15 @@
 # - fanotify_init with FAN_REPORT_FID (allowed unprivileged since Linux 5.13) gave a
 #   fanotify group: the docs said it was refused, and its kernel code is reachable by nothing a
 #   command needs.
+# - credential stores of tools the default deny_read did not list were readable: R's
+#   ~/.Renviron (GITHUB_PAT and API keys), Apptainer's/Singularity's registry tokens,
+#   Augment's session, aws-vault's file keyring, ClearML's, Comet's, attic's, exercism's,
+#   hut's, the Snowflake CLI's connections, GitHub Copilot CLI's config, grok-cli's key,
+#   Amazon Q's and Kiro's token databases, Keeper's, lftp's bookmarks, MinIO's mcli, Okta's,
+#   passage's age identities, Prefect's, Streamlit's global secrets, Vagrant Cloud's token,
+#   Akamai's .edgerc, MLflow's, cqlsh's old ~/.cqlshrc, usql's passfile, Paperspace's,
+#   Anyscale's, vast.ai's keys, keyrings.alt's file keyring, Algolia's; and pgcli's and
+#   litecli's histories (passwords typed in queries).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s14 "the sandbox boundary (session 14)"
@@ -87,5 +96,37 @@ is "fanotify_init(FAN_REPORT_FID) is refused" "$(printf '%s\n' "$out" | grep '^f
 is "fanotify_init(FAN_REPORT_DFID_NAME) is refused" "$(printf '%s\n' "$out" | grep '^dfidname')" \
 	"dfidname errno 1"
 is "control: inotify works" "$(printf '%s\n' "$out" | grep '^inotify')" "inotify ok"
+
+# --- 3. more credential stores and histories ---
+STORES=".Renviron .apptainer/remote.yaml .apptainer/docker-config.json .singularity/remote.yaml
+.singularity/docker-config.json .augment/session.json .awsvault/keys/k .clearml.conf .comet.config
+.config/attic/config.toml .config/exercism/user.json .config/hut/config
+.config/snowflake/connections.toml .copilot/config.json .grok/user-settings.json
+.local/share/amazon-q/data.sqlite3 .local/share/kiro-cli/data.sqlite3 .keeper/config.json
+.lftp/bookmarks .local/share/lftp/bookmarks .mcli/config.json .okta/okta.yaml
+.passage/identities .prefect/profiles.toml .streamlit/secrets.toml
+.vagrant.d/data/vagrant_login_token .edgerc .mlflow/credentials .cqlshrc .usqlpass
+.paperspace/config.json .anyscale/credentials.json .vast_api_key .config/vastai/vast_api_key
+.local/share/python_keyring/keyring_pass.cfg .config/algolia/config.toml
+.config/pgcli/history .config/litecli/history"
+script=
+for f in $STORES; do
+	mkdir -p "$(dirname "$HOME/$f")"
+	echo s3cr3t-store > "$HOME/$f"
+	script="$script cat ~/$f;"
+done
+mkdir -p "$HOME/.streamlit" "$HOME/.config/pgcli" "$HOME/.apptainer"
+echo 'ok-beside' > "$HOME/.streamlit/config.toml"
+echo 'ok-beside' > "$HOME/.config/pgcli/config"
+echo 'ok-beside' > "$HOME/.apptainer/cache-note"
+run "$script cat ~/.streamlit/config.toml ~/.config/pgcli/config ~/.apptainer/cache-note" "$H"
+is "none of these stores is readable inside" "$(printf '%s\n' "$out" | grep -c s3cr3t-store)" 0
+is "… while what sits beside them is" "$(printf '%s\n' "$out" | grep -c ok-beside)" 3
+XC=$H/xdgconf
+mkdir -p "$XC/pgcli" "$XC/snowflake" "$XC/.copilot"
+for f in pgcli/history snowflake/connections.toml .copilot/config.json; do echo s3cr3t-store > "$XC/$f"; done
+out=$(cd "$P" && XDG_CONFIG_HOME=$XC "$SBXSH" -c "cat $XC/pgcli/history $XC/snowflake/connections.toml $XC/.copilot/config.json" 2> /dev/null)
+is "… nor where XDG_CONFIG_HOME moves pgcli's, Snowflake's and Copilot CLI's" \
+	"$(printf '%s\n' "$out" | grep -c s3cr3t-store)" 0
 
 done_testing
