@@ -1094,6 +1094,8 @@ static int add_session_dirs(struct plan *pl)
 
 /* sbxsh's own violation log: full command lines of earlier commands (made before the plan
  * when missing, shell.c: a mount hides only what exists). */
+/* A file or directory of sbxsh's own state (the violation log, the interactive shells'
+ * histories), hidden when it exists. */
 static int add_log(struct plan *pl, const char *log)
 {
 	struct stat st;
@@ -2102,6 +2104,8 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 		r = add_session_dirs(&pl);
 	if (r == 0)
 		r = add_log(&pl, c->log);
+	if (r == 0)
+		r = add_log(&pl, c->shell_state);
 	/* The private /tmp hides the host's: grants beneath it are mounted on top. */
 	if (r == 0)
 		r = add(&pl, "/tmp", p->tmp_private ? K_HIDE : K_WRITE);

@@ -25,6 +25,12 @@
 #   Hub, Figma, HubSpot, Square, Tailscale, Netlify, Supabase, Render, Notion, LangSmith,
 #   NVIDIA, New Relic, Dynatrace, Contentful, PostHog, Prefect, 1Password service accounts,
 #   Pinecone, Bitbucket, Brevo, Mailgun, Terraform Cloud, fly.io, Facebook).
+# - sbxsh's own interactive shells' histories (~/.local/state/sbxsh-shell/<profile>/
+#   bash_history, psql's, python's…: what the user typed in every profile's interactive
+#   session, tokens on command lines included) were readable by every command of every
+#   profile, as was a backup of ~/.claude.json (its hidden original's content) in
+#   ~/.claude/backups; and Claude Code's and Codex's logins where CLAUDE_CONFIG_DIR and
+#   CODEX_HOME move them (a second account's directory).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s14 "the sandbox boundary (session 14)"
@@ -191,5 +197,43 @@ for c in $(printf '%s\n' "$keepcases" | cut -d= -f1); do
 	printf '%s\n' "$inside" | grep -q "^$c=" || lost="$lost $c"
 done
 is "… while values of the same shapes holding none stay" "$lost" ""
+
+# --- 5. sbxsh's own interactive histories, and hidden stores' backups ---
+SD=$HOME/.local/state/sbxsh-shell
+mkdir -p "$SD/wide-0123abcd" "$SD/default-89abcdef" "$HOME/.claude/backups"
+chmod -R 700 "$HOME/.local/state"
+echo 'export GITHUB_TOKEN=s3cr3t-typed' > "$SD/wide-0123abcd/bash_history"
+echo 'psql postgres://u:s3cr3t-typed@db' > "$SD/default-89abcdef/psql_history"
+echo '{"primaryApiKey":"s3cr3t-typed"}' > "$HOME/.claude/backups/.claude.json.backup.1700000000000"
+echo '{"primaryApiKey":"s3cr3t-typed"}' > "$HOME/.claude.json.backup"
+echo 'ok-beside' > "$HOME/.claude/settings.json"
+run "cat $SD/*/* ~/.claude/backups/.claude.json.backup.* ~/.claude.json.backup ~/.claude/settings.json"
+is "no interactive shell's history nor a backup of ~/.claude.json is readable" \
+	"$(printf '%s\n' "$out" | grep -c s3cr3t-typed)" 0
+is "… control: ~/.claude/settings.json is" "$(printf '%s\n' "$out" | grep -c ok-beside)" 1
+XS=$H/xdgstate
+mkdir -p "$XS/sbxsh-shell/wide-0123abcd"
+echo 'export GITHUB_TOKEN=s3cr3t-typed' > "$XS/sbxsh-shell/wide-0123abcd/bash_history"
+chmod -R 700 "$XS"
+out=$(cd "$P" && XDG_STATE_HOME=$XS "$SBXSH" -c "cat $XS/sbxsh-shell/*/*" 2> /dev/null)
+is "… nor where XDG_STATE_HOME puts them" "$(printf '%s\n' "$out" | grep -c s3cr3t-typed)" 0
+CC=$H/claude-work CX=$H/codex-work
+mkdir -p "$CC/backups" "$CX"
+for f in "$CC/.credentials.json" "$CC/.claude.json" "$CC/backups/.claude.json.backup.1" \
+	"$CX/auth.json" "$CX/.env"; do echo s3cr3t-typed > "$f"; done
+echo ok-beside > "$CC/settings.json"
+out=$(cd "$P" && CLAUDE_CONFIG_DIR=$CC CODEX_HOME=$CX "$SBXSH" -c \
+	"cat $CC/.credentials.json $CC/.claude.json $CC/backups/* $CX/auth.json $CX/.env $CC/settings.json" 2> /dev/null)
+is "… nor Claude Code's and Codex's logins where CLAUDE_CONFIG_DIR and CODEX_HOME put them" \
+	"$(printf '%s\n' "$out" | grep -c s3cr3t-typed)" 0
+is "… control: the settings beside them are read" "$(printf '%s\n' "$out" | grep -c ok-beside)" 1
+# control: an interactive shell keeps its own history (in its profile's directory)
+rm -rf "$SD"
+printf 'echo first-line\nexit\n' > "$H/in1"
+(cd "$P" && "$SBXSH" -i < "$H/in1" > /dev/null 2>&1)
+printf 'history\nexit\n' > "$H/in2"
+out=$(cd "$P" && "$SBXSH" -i < "$H/in2" 2>&1)
+like "control: an interactive shell still reads its own history" "$out" 'echo first-line'
+like "… kept in its profile's directory" "$(cat "$SD"/*/bash_history 2> /dev/null)" 'first-line'
 
 done_testing
