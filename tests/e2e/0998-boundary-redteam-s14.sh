@@ -31,6 +31,8 @@
 #   profile, as was a backup of ~/.claude.json (its hidden original's content) in
 #   ~/.claude/backups; and Claude Code's and Codex's logins where CLAUDE_CONFIG_DIR and
 #   CODEX_HOME move them (a second account's directory).
+# - …and the password database's home's histories when HOME points elsewhere (sudo -E, a
+#   harness).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s14 "the sandbox boundary (session 14)"
@@ -227,6 +229,27 @@ out=$(cd "$P" && CLAUDE_CONFIG_DIR=$CC CODEX_HOME=$CX "$SBXSH" -c \
 is "… nor Claude Code's and Codex's logins where CLAUDE_CONFIG_DIR and CODEX_HOME put them" \
 	"$(printf '%s\n' "$out" | grep -c s3cr3t-typed)" 0
 is "… control: the settings beside them are read" "$(printf '%s\n' "$out" | grep -c ok-beside)" 1
+# the password database's home, when HOME points elsewhere
+pw=$(getent passwd "$(id -u)" | cut -d: -f6)
+pw=$(cd "$pw" 2> /dev/null && pwd -P) || pw=""
+if [ -z "$pw" ] || [ "$pw" = / ]; then
+	skip "the real home's shell histories are hidden when HOME points elsewhere" "no home in the password database"
+else
+	like "sbxsh policy lists the real home's sbxsh-shell beside HOME's" "$("$SBXSH" policy 2>&1)" \
+		"^deny_read = $pw/\\.local/state/sbxsh-shell  # <embedded>:[0-9]+$"
+	if is_root; then
+		skip "the real home's shell histories are hidden when HOME points elsewhere" "a test writes nothing in root's real home"
+	elif mkdir -p "$pw/.local/state/sbxsh-shell" 2> /dev/null &&
+		pd=$(mktemp -d "$pw/.local/state/sbxsh-shell/e2e-probe.XXXXXX") &&
+		echo 's3cr3t-typed' > "$pd/bash_history"; then
+		out=$(cd "$P" && "$SBXSH" -c "cat '$pd/bash_history'" 2> /dev/null)
+		is "the real home's shell histories are hidden when HOME points elsewhere" \
+			"$(printf '%s\n' "$out" | grep -c s3cr3t-typed)" 0
+		rm -rf "$pd"
+	else
+		skip "the real home's shell histories are hidden when HOME points elsewhere" "$pw/.local/state is not writable"
+	fi
+fi
 # control: an interactive shell keeps its own history (in its profile's directory)
 rm -rf "$SD"
 printf 'echo first-line\nexit\n' > "$H/in1"
