@@ -109,6 +109,8 @@ struct sandbox_spec {
 struct sandbox_ctx {
 	const char *home;	 /* canonical or NULL */
 	const char *log;	 /* the violation log ([sbxsh] log), hidden; or NULL */
+	const char *shell_state; /* the interactive shells' state directories' parent,
+				    hidden (a session binds its own below it); or NULL */
 	const char *config_file; /* --config file, or NULL */
 	const char *stage;	 /* absolute path of sbxsh-stage */
 	const char *marker;	 /* the marker file (bound only if it exists) */

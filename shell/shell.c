@@ -268,24 +268,23 @@ static bool interactive(const struct shell_args *a)
  * host: $XDG_STATE_HOME/sbxsh-shell/<profile>-<hash>, made 0700 if missing. One per profile, so
  * a profile's sandbox never writes what another profile's shell reads. NULL when it cannot
  * be made (then the session runs without it). Caller frees. */
-static char *state_dir(const char *profile)
+/* The parent of every profile's state directory: $XDG_STATE_HOME/sbxsh-shell, or
+ * ~/.local/state/sbxsh-shell. NULL without an absolute base. Caller frees. */
+static char *state_base(void)
 {
 	const char *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
-	char slug[64], *p = NULL;
-	uint32_t hash = 2166136261u;
-	size_t n = 0;
+	char *p = NULL;
 
-	for (const char *c = profile; *c; c++)
-		hash = (hash ^ (unsigned char)*c) * 16777619u;
-	for (const char *c = profile; *c && n < 40; c++)
-		if (*c != '[' && *c != ']')
-			slug[n++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' ? *c : '_';
-	slug[n] = 0;
 	if (x && x[0] == '/'
-		? asprintf(&p, "%s/sbxsh-shell/%s-%08x", x, slug, hash) < 0
-		: !h || h[0] != '/' ||
-		      asprintf(&p, "%s/.local/state/sbxsh-shell/%s-%08x", h, slug, hash) < 0)
+		? asprintf(&p, "%s/sbxsh-shell", x) < 0
+		: !h || h[0] != '/' || asprintf(&p, "%s/.local/state/sbxsh-shell", h) < 0)
 		return NULL;
+	return p;
+}
+
+/* Makes path and its missing parents (0700); true when path is then a directory of ours. */
+static bool private_dirs(char *p)
+{
 	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
 		if (s)
 			*s = 0;
@@ -296,7 +295,27 @@ static char *state_dir(const char *profile)
 		*s = '/';
 	}
 	struct stat st;
-	if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+	return lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid();
+}
+
+static char *state_dir(const char *profile)
+{
+	char slug[64], *p = NULL, *base = state_base();
+	uint32_t hash = 2166136261u;
+	size_t n = 0;
+
+	for (const char *c = profile; *c; c++)
+		hash = (hash ^ (unsigned char)*c) * 16777619u;
+	for (const char *c = profile; *c && n < 40; c++)
+		if (*c != '[' && *c != ']')
+			slug[n++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' ? *c : '_';
+	slug[n] = 0;
+	if (!base || asprintf(&p, "%s/%s-%08x", base, slug, hash) < 0)
+		p = NULL;
+	free(base);
+	if (!p)
+		return NULL;
+	if (private_dirs(p))
 		return p;
 	free(p);
 	return NULL;
@@ -659,10 +678,18 @@ static void plan(struct run *r, const struct settings *set)
 	if (c.make_dirs && set->log && set->log[0] == '/' && lstat(set->log, &lst) < 0 &&
 	    errno == ENOENT)
 		vlog_append(set->log, "", 0); /* best effort: a log never fails anything */
+	/* Every profile's interactive history lies below one parent, hidden from every sandbox
+	 * (an interactive session binds its own profile's directory on top): made now when
+	 * missing, for the same reason as the log. */
+	char *sbase = state_base();
+	if (sbase && c.make_dirs)
+		private_dirs(sbase); /* best effort: a missing one holds nothing to hide */
+	c.shell_state = sbase;
 
 	profile_sandbox_req(r->prof, &req);
 	int e = sandbox_plan(&req, &c, &r->spec, &notices, &errors);
 
+	free(sbase);
 	run_lines(r, &notices, "note: ");
 	r->spec.pty = r->relay;
 	r->spec.keep_shell = r->cd != NULL; /* its state is carried on: untraceable */

@@ -1094,6 +1094,8 @@ static int add_session_dirs(struct plan *pl)
 
 /* sbxsh's own violation log: full command lines of earlier commands (made before the plan
  * when missing, shell.c: a mount hides only what exists). */
+/* A file or directory of sbxsh's own state (the violation log, the interactive shells'
+ * histories), hidden when it exists. */
 static int add_log(struct plan *pl, const char *log)
 {
 	struct stat st;
@@ -1587,6 +1589,76 @@ static bool auth_scheme(const char *s)
 	return false;
 }
 
+/* A Telegram bot's token bare (123456789:AA…, 33 characters after AA): the bot's whole
+ * credential, at a word's start. */
+static bool telegram_token(const char *s)
+{
+	for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
+		const char *d = c;
+		size_t n = 0;
+
+		while (d > s && isdigit((unsigned char)d[-1]))
+			d--;
+		if (c - d < 8 || c - d > 10 ||
+		    (d > s && (isalnum((unsigned char)d[-1]) || d[-1] == '_' || d[-1] == '-')))
+			continue;
+		if (c[1] != 'A' || c[2] != 'A')
+			continue;
+		while (isalnum((unsigned char)c[3 + n]) || c[3 + n] == '_' || c[3 + n] == '-')
+			n++;
+		if (n >= 33)
+			return true;
+	}
+	return false;
+}
+
+/* A URL whose query carries the credential: ?access_token=, ?private_token=, ?api_key=, a
+ * password, a presigned S3 or GCS URL's signature, an Azure SAS's sig= (whoever has the URL
+ * reads or writes as its owner until it expires); 8 or more characters in the value. */
+static bool query_credential(const char *s)
+{
+	static const char *const names[] = {"access_token",
+					    "token",
+					    "auth_token",
+					    "private_token",
+					    "api_key",
+					    "apikey",
+					    "api-key",
+					    "client_secret",
+					    "secret",
+					    "password",
+					    "passwd",
+					    "sig",
+					    "signature",
+					    "x-amz-signature",
+					    "x-amz-security-token",
+					    "x-goog-signature",
+					    "auth"};
+
+	for (const char *u = strstr(s, "://"); u; u = strstr(u + 3, "://")) {
+		const char *q = u + 3;
+
+		while (*q && !strchr("? \t\n\"'<>#", *q))
+			q++;
+		if (*q != '?')
+			continue;
+		for (const char *p = q + 1; *p && !strchr(" \t\n\"'<>#", *p);) {
+			size_t nl = strcspn(p, "=&; \t\n\"'<>#");
+			size_t vl = p[nl] == '=' ? strcspn(p + nl + 1, "&; \t\n\"'<>#") : 0;
+
+			for (size_t i = 0; vl >= 8 && i < sizeof(names) / sizeof(*names); i++)
+				if (strlen(names[i]) == nl && !strncasecmp(p, names[i], nl))
+					return true;
+			p += nl + (p[nl] == '=' ? 1 + vl : 0);
+			if (*p == '&' || *p == ';')
+				p++;
+			else if (p[0] != '\0' && !strchr(" \t\n\"'<>#", *p))
+				break;
+		}
+	}
+	return false;
+}
+
 /* The characters a token's body may hold after its prefix. */
 enum tok_chars {
 	TC_ALNUM, /* letters and digits */
@@ -1661,7 +1733,22 @@ static bool known_token(const char *s)
 		 {"pscale_pw_", TC_TOK, 16},  {"pscale_oauth_", TC_TOK, 16},
 		 {"HRKU-", TC_TOK, 16},	      {"sntrys_", TC_TOK, 24},
 		 {"sntryu_", TC_ALNUM, 24},   {"AGE-SECRET-KEY-1", TC_ALNUM, 32},
-		 {"AccountKey=", TC_B64, 20}, {"SharedAccessKey=", TC_B64, 20}};
+		 {"AccountKey=", TC_B64, 20}, {"SharedAccessKey=", TC_B64, 20},
+		 {"dckr_pat_", TC_TOK, 24},   {"dckr_oat_", TC_TOK, 24},
+		 {"figd_", TC_TOK, 32},	      {"pat-na1-", TC_TOK, 32},
+		 {"pat-eu1-", TC_TOK, 32},    {"sq0atp-", TC_TOK, 22},
+		 {"sq0csp-", TC_TOK, 22},     {"tskey-", TC_TOK, 32},
+		 {"nfp_", TC_ALNUM, 32},      {"sbp_", TC_ALNUM, 32},
+		 {"rnd_", TC_ALNUM, 24},      {"ntn_", TC_ALNUM, 40},
+		 {"secret_", TC_ALNUM, 40},   {"lsv2_pt_", TC_TOK, 32},
+		 {"lsv2_sk_", TC_TOK, 32},    {"nvapi-", TC_TOK, 40},
+		 {"NRAK-", TC_ALNUM, 27},     {"dt0c01.", TC_DOT, 40},
+		 {"CFPAT-", TC_TOK, 40},      {"phx_", TC_ALNUM, 40},
+		 {"pnu_", TC_ALNUM, 32},      {"ops_", TC_TOK, 40},
+		 {"pcsk_", TC_TOK, 40},	      {"ATBB", TC_ALNUM, 28},
+		 {"xkeysib-", TC_TOK, 40},    {"key-", TC_ALNUM, 32},
+		 {"atlasv1.", TC_TOK, 40},    {"fm2_", TC_B64, 32},
+		 {"fo1_", TC_TOK, 32},	      {"EAA", TC_ALNUM, 90}};
 
 	for (const char *p = s; *p; p++) {
 		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
@@ -1703,11 +1790,12 @@ static bool capability_url(const char *s)
 {
 	static const struct {
 		const char *host, *path;
-	} mark[] = {{"hooks.slack.com", "/services/"},	  {"hooks.slack.com", "/workflows/"},
-		    {"hooks.slack.com", "/triggers/"},	  {"discord.com", "/api/webhooks/"},
-		    {"discordapp.com", "/api/webhooks/"}, {".webhook.office.com", "/webhook"},
-		    {"outlook.office.com", "/webhook/"},  {"chat.googleapis.com", "/v1/spaces/"},
-		    {"api.telegram.org", "/bot"},	  {"api.telegram.org", "/file/bot"}};
+	} mark[] = {{"hooks.slack.com", "/services/"},	   {"hooks.slack.com", "/workflows/"},
+		    {"hooks.slack.com", "/triggers/"},	   {"discord.com", "/api/webhooks/"},
+		    {"discordapp.com", "/api/webhooks/"},  {".webhook.office.com", "/webhook"},
+		    {"outlook.office.com", "/webhook/"},   {"chat.googleapis.com", "/v1/spaces/"},
+		    {"api.telegram.org", "/bot"},	   {"api.telegram.org", "/file/bot"},
+		    {"hooks.zapier.com", "/hooks/catch/"}, {"maker.ifttt.com", "/trigger/"}};
 	static const char url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				  "0123456789-._~/?&=%:+@";
 
@@ -1800,9 +1888,9 @@ static bool value_credentials(const char *s)
 
 	for (int k = 0; !r && k < 2; k++) {
 		const char *v = k ? d : s;
-		r = v &&
-		    (url_credentials(v) || auth_header(v) || bare_userinfo(v) || auth_scheme(v) ||
-		     known_token(v) || pem_private_key(v) || jwt(v) || capability_url(v));
+		r = v && (url_credentials(v) || auth_header(v) || bare_userinfo(v) ||
+			  auth_scheme(v) || known_token(v) || pem_private_key(v) || jwt(v) ||
+			  capability_url(v) || query_credential(v) || telegram_token(v));
 	}
 	free(d);
 	return r;
@@ -2016,6 +2104,8 @@ int sandbox_plan(const struct sandbox_req *p, const struct sandbox_ctx *c, struc
 		r = add_session_dirs(&pl);
 	if (r == 0)
 		r = add_log(&pl, c->log);
+	if (r == 0)
+		r = add_log(&pl, c->shell_state);
 	/* The private /tmp hides the host's: grants beneath it are mounted on top. */
 	if (r == 0)
 		r = add(&pl, "/tmp", p->tmp_private ? K_HIDE : K_WRITE);

@@ -43,6 +43,12 @@
 #ifndef TIOCVHANGUP
 #define TIOCVHANGUP 0x5437
 #endif
+#ifndef FIOASYNC
+#define FIOASYNC 0x5452
+#endif
+#ifndef O_ASYNC
+#define O_ASYNC 020000
+#endif
 
 /* Which ABIs a row is for, and when it is left out. */
 enum rule_when {
@@ -111,6 +117,14 @@ static const struct rule rules[] = {
      * lease-break-time (45 s), and the holder learns when the host opens it */
     R1("fcntl", R_ALL, EPERM, LOW32(1, F_SETLEASE)),
     R1("fcntl64", R_ALL, EPERM, LOW32(1, F_SETLEASE)),
+    /* Asynchronous I/O signals (O_ASYNC by F_SETFL or FIOASYNC): a terminal's driver makes its
+     * foreground process group the owner, so on the caller's terminal (no relay) the user's
+     * next line signals processes outside the sandbox — SIGIO, fatal by default, or any
+     * signal F_SETSIG names (SIGKILL). An owner a command names itself is one of its own
+     * processes (its pid namespace), but the terminal's is not. */
+    R2("fcntl", EPERM, LOW32(1, F_SETFL), HAS(2, O_ASYNC)),
+    R2("fcntl64", EPERM, LOW32(1, F_SETFL), HAS(2, O_ASYNC)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, FIOASYNC)),
     /* i386's multiplexed socket(): its family is in memory (direct socket() is filtered) */
     R1("socketcall", R_COMPAT, EPERM, EQ(0, SYS_SOCKET)),
     R1("socketcall", R_COMPAT, EPERM, EQ(0, SYS_SOCKETPAIR)),
@@ -165,6 +179,9 @@ static const struct rule rules[] = {
     /* user-mode faults need no privilege (UFFD_USER_MODE_ONLY): a way to stall the kernel
      * mid-copy that exploits of kernel races use */
     R0("userfaultfd", EPERM),
+    /* fanotify: unprivileged since 5.13 (FAN_REPORT_FID, inode marks); what inotify tells,
+     * through more kernel code */
+    R0("fanotify_init", EPERM),
     R0("io_uring_setup", EPERM),
     R0("io_uring_enter", EPERM),
     R0("io_uring_register", EPERM),

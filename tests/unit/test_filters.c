@@ -171,8 +171,12 @@ static void test_new_calls(const struct prog *p)
 		bad += run(p->p, AUDIT_ARCH_X86_64, nr, 0, 0, 0) != RET_ENOSYS;
 	bad += run(p->p, AUDIT_ARCH_X86_64, SECCOMP_CEILING + 1, 0, 0, 0) != RET_ALLOW;
 	bad += run(p->p, AUDIT_ARCH_X86_64, 456, 0, 0, 0) != RET_ALLOW; /* futex_requeue */
-	is_int(bad, 0, "%s: new calls refused or allowed by number, 470..%d ENOSYS", p->what,
-	       SECCOMP_CEILING);
+	/* fanotify_init, any flags, on both ABIs (x86_64 300, i386 338) */
+	bad += run(p->p, AUDIT_ARCH_X86_64, 300, 0x200, 0, 0) != RET_EPERM;
+	bad += run(p->p, AUDIT_ARCH_I386, 338, 0x200, 0, 0) != RET_EPERM;
+	is_int(bad, 0,
+	       "%s: new calls refused or allowed by number, 470..%d ENOSYS; fanotify_init EPERM",
+	       p->what, SECCOMP_CEILING);
 }
 
 static uint32_t want_socket(const struct prog *p, const struct abi *b, uint64_t fam, bool pair)
@@ -294,7 +298,8 @@ static void test_ioctls(const struct prog *p)
 					   0x4BFF,
 					   0x5600,
 					   0x5606 /* VT_ACTIVATE */,
-					   0x560F};
+					   0x560F,
+					   0x5452 /* FIOASYNC */};
 	static const uint32_t allowed[] = {TCGETS,    TCSETS,	  TIOCGWINSZ, TIOCSWINSZ, TIOCSPGRP,
 					   TIOCGPGRP, TIOCSCTTY,  FIONREAD,   TIOCGETD,	  0x5610,
 					   0x4C00,    0x80044B01, 0xC0045600};
@@ -345,10 +350,19 @@ static void test_leases(const struct prog *p)
 					    1024 | 0xabcd00000000ULL, 0) != RET_EPERM;
 		for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
 			bad += run(p->p, calls[c].arch, calls[c].nr, 3, allowed[i], 0) != RET_ALLOW;
+		/* F_SETFL with O_ASYNC (SIGIO to a terminal's foreground group), alone or with
+		 * other flags and high bits in the command; without it, and F_GETFL with it, not */
+		bad += run(p->p, calls[c].arch, calls[c].nr, 3, 4, 020000) != RET_EPERM;
+		bad += run(p->p, calls[c].arch, calls[c].nr, 3, 4, 020000 | 04000 | 02000) !=
+		       RET_EPERM;
+		bad += calls[c].wide && run(p->p, calls[c].arch, calls[c].nr, 3,
+					    4 | 0xabcd00000000ULL, 020000) != RET_EPERM;
+		bad += run(p->p, calls[c].arch, calls[c].nr, 3, 4, 04000 | 02000) != RET_ALLOW;
+		bad += run(p->p, calls[c].arch, calls[c].nr, 3, 3, 020000) != RET_ALLOW;
 	}
 	is_int(bad, 0,
-	       "%s: fcntl(F_SETLEASE) refused on each ABI (also with high bits), other "
-	       "fcntl commands not",
+	       "%s: fcntl(F_SETLEASE) and F_SETFL with O_ASYNC refused on each ABI (also with "
+	       "high bits), other fcntl commands not",
 	       p->what);
 }
 
