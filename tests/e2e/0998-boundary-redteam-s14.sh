@@ -259,4 +259,18 @@ out=$(cd "$P" && "$SBXSH" -i < "$H/in2" 2>&1)
 like "control: an interactive shell still reads its own history" "$out" 'echo first-line'
 like "… kept in its profile's directory" "$(cat "$SD"/*/bash_history 2> /dev/null)" 'first-line'
 
+# --- 6. a Kerberos ticket cache a variable names with its type (FILE:/path) ---
+# The default deny_read named /tmp/krb5cc_* and /run/user/*/krb5cc* only: KRB5CCNAME=FILE:/x
+# (kinit -c, a tool's own cache) moved it where nothing hid it.
+mkdir -p "$H/krb"
+echo 'TKT-s3cr3t' > "$H/krb/tkt"
+echo 'KT-s3cr3t' > "$H/krb/keytab"
+out=$(cd "$P" && KRB5CCNAME="FILE:$H/krb/tkt" KRB5_KTNAME="WRFILE:$H/krb/keytab" "$SBXSH" -c "cat '$H/krb/tkt' '$H/krb/keytab'" 2> /dev/null)
+unlike "a ticket cache named by KRB5CCNAME=FILE:… is hidden" "$out" 'TKT-s3cr3t'
+unlike "… and a keytab named by KRB5_KTNAME=WRFILE:…" "$out" 'KT-s3cr3t'
+out=$(cd "$P" && KRB5CCNAME="DIR:$H/krb" "$SBXSH" -c "cat '$H/krb/tkt'" 2> /dev/null)
+unlike "… and a DIR: collection" "$out" 'TKT-s3cr3t'
+out=$(cd "$P" && KRB5CCNAME="KEYRING:persistent:1" "$SBXSH" -c "cat '$H/krb/tkt'; echo rc=\$?" 2>&1)
+like "control: a KEYRING: cache hides nothing and the command runs" "$out" 'TKT-s3cr3t'
+
 done_testing

@@ -197,6 +197,18 @@ int main(void)
 	expands("~/.ssh", "/home/u/.ssh");
 	expands("$SBX_T_DIR/x", "/var/t/x");
 	expands("${SBX_T_DIR}y", "/var/ty");
+	/* Kerberos's FILE:/DIR:/WRFILE: before a path: the path; other types and a FILE: past
+	 * the start are the value as written */
+	setenv("SBX_T_KRB", "FILE:/tmp/tkt_1000", 1);
+	expands("$SBX_T_KRB", "/tmp/tkt_1000");
+	setenv("SBX_T_KRB", "DIR:/run/user/1000/krb", 1);
+	expands("$SBX_T_KRB/tkt", "/run/user/1000/krb/tkt");
+	setenv("SBX_T_KRB", "WRFILE:/etc/k.keytab", 1);
+	expands("${SBX_T_KRB}", "/etc/k.keytab");
+	setenv("SBX_T_KRB", "KEYRING:persistent:1000", 1);
+	refused("$SBX_T_KRB", "relative path 'KEYRING:persistent:1000'");
+	setenv("SBX_T_KRB", "FILE:/x", 1);
+	expands("/a/$SBX_T_KRB", "/a/FILE:/x");
 	expands(".", "/proj");
 	expands("src/../lib/./x/", "/proj/lib/x");
 	expands("/a//b/../c", "/a/c");
