@@ -256,13 +256,12 @@ static int expand_var(const char **pp, struct buf *b, char **err)
 	/* Kerberos's spelling of a file or directory cache (KRB5CCNAME=FILE:/tmp/x, DIR:/run/…,
 	 * KRB5_KTNAME=FILE:/etc/x.keytab, WRFILE:): the path after the type. Its other types
 	 * (KEYRING:, KCM:, MEMORY:) are relative, so they name nothing. */
-	if (b->n == 0)
-		for (const char *const *t = (const char *const[]){"FILE:/", "DIR:/", "WRFILE:/", NULL};
-		     *t; t++)
-			if (strncmp(val, *t, strlen(*t)) == 0) {
-				val += strlen(*t) - 1;
-				break;
-			}
+	static const char *const krb_types[] = {"FILE:/", "DIR:/", "WRFILE:/"};
+	for (size_t i = 0; b->n == 0 && i < sizeof(krb_types) / sizeof(krb_types[0]); i++)
+		if (strncmp(val, krb_types[i], strlen(krb_types[i])) == 0) {
+			val += strlen(krb_types[i]) - 1;
+			break;
+		}
 	sb_puts_lit(b, val); /* a value's characters are literal, never glob syntax */
 	*pp = braced ? p + 1 : p;
 	return 0;
