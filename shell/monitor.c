@@ -77,6 +77,7 @@ struct monitor {
 	struct strv hooks;     /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
 	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
 	struct strv links;     /* mand_ctx.links: what the programs and hooks link to */
+	struct strv link_seen; /* find_links: the link targets already followed */
 	/* mand_ctx.holds: deny_write paths missing at start, then hidden or read-only paths in a
 	 * write grant; for each, its entry (NULL: none found) and whether deny_read hides it */
 	struct strv holds;
@@ -429,6 +430,15 @@ static int push_link(struct monitor *m, const struct judge_ctx *jc, struct strv 
 	    (int)sizeof(a))
 		return 0;
 	path_normalize(a);
+	/* at start, a target met before (~/.cargo/bin's dozen links to rustup) pushed all it
+	 * leads to then: its real_name, push_writable's and the virtualenv probe, each a realpath
+	 * of every component, not done again */
+	if (sv == &m->links) {
+		if (strv_find(&m->link_seen, a) >= 0)
+			return 0;
+		if (strv_push(&m->link_seen, a) < 0)
+			return -ENOMEM;
+	}
 	if (!(c = real_name(a)))
 		return 0;
 	path_normalize(c);
@@ -529,6 +539,7 @@ static int find_links(struct monitor *m, const struct judge_ctx *jc)
 	for (size_t i = 0; r == 0 && i < m->gitdirs.n; i++)
 		r = hooks_links(m, jc, &m->links, m->gitdirs.v[i]);
 	free(dirs);
+	strv_release(&m->link_seen);
 	m->mc.links = (const char *const *)m->links.v;
 	m->mc.nlinks = m->links.n;
 	return r;
@@ -1055,6 +1066,7 @@ void monitor_free(struct monitor *m)
 	strv_release(&m->hooks);
 	strv_release(&m->hooknames);
 	strv_release(&m->links);
+	strv_release(&m->link_seen);
 	strv_release(&m->holds);
 	free(m->hold_of);
 	free(m->hold_read);
