@@ -1196,8 +1196,11 @@ static enum state state_at(const struct entry *done, const enum state *st, size_
 	return s;
 }
 
-/* What an entry does given the state above it: the mount op, or -1 for nothing. */
-static int op_for(enum kind k, enum state above, const char *path, enum state *now)
+/* What an entry does given the state above it: the mount op, or -1 for nothing. A hidden
+ * path's kind comes from *ls, lstat's answer (lok) for it: a link is followed (stat), as
+ * anything else stat says the same; missing for lstat is missing for stat. */
+static int op_for(enum kind k, enum state above, const char *path, const struct stat *ls,
+		  bool lok, enum state *now)
 {
 	struct stat st;
 
@@ -1215,18 +1218,20 @@ static int op_for(enum kind k, enum state above, const char *path, enum state *n
 		*now = S_HIDDEN;
 		if (above != S_RO && above != S_RW)
 			return -1;
-		return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? SBX_M_HIDE_DIR
-								   : SBX_M_HIDE_FILE;
+		if (lok && !S_ISLNK(ls->st_mode))
+			return S_ISDIR(ls->st_mode) ? SBX_M_HIDE_DIR : SBX_M_HIDE_FILE;
+		return lok && stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? SBX_M_HIDE_DIR
+									  : SBX_M_HIDE_FILE;
 	}
 	return -1;
 }
 
 /* A mask the stage may make (bwrap.c): its path is no link (the stage mounts on what it opens
- * without following one), and it lies outside what bwrap mounts afresh (/dev, /proc, the
- * private /tmp), so it is there in the sandbox as on the host. */
-static bool stage_may_mask(const char *path, struct stat *ls)
+ * without following one; ls, lok: lstat's answer), and it lies outside what bwrap mounts
+ * afresh (/dev, /proc, the private /tmp), so it is there in the sandbox as on the host. */
+static bool stage_may_mask(const char *path, const struct stat *ls, bool lok)
 {
-	return lstat(path, ls) == 0 && !S_ISLNK(ls->st_mode) && !canon_under(path, "/dev") &&
+	return lok && !S_ISLNK(ls->st_mode) && !canon_under(path, "/dev") &&
 	       !canon_under(path, "/proc") && !canon_under(path, "/tmp");
 }
 
@@ -1242,15 +1247,19 @@ static int emit(struct plan *pl, struct sandbox_spec *s, struct entry *done, enu
 		if (nd && strcmp(done[nd - 1].path, e->path) == 0)
 			continue; /* same path: the winner came first */
 		enum state above = state_at(done, st, nd, e->path), now = above;
-		int op = op_for(e->kind, above, e->path, &now);
+		/* a hidden path looked at once: its kind and whether the stage may mask it (a
+		 * stat and an lstat of each were two system calls) */
+		struct stat ls;
+		bool lok = e->kind == K_HIDE && (above == S_RO || above == S_RW) &&
+			   lstat(e->path, &ls) == 0;
+		int op = op_for(e->kind, above, e->path, &ls, lok, &now);
 		bool hide = op == SBX_M_HIDE_DIR || op == SBX_M_HIDE_FILE;
 		/* /tmp itself is bwrap.c's to mount (private or shared); only its state counts. */
-		struct stat ls;
 		if (op >= 0 && strcmp(e->path, "/tmp") != 0)
 			r = sbx_mounts_add(&s->mounts, (enum sbx_mount_op)op, hide ? NULL : e->path,
 					   e->path);
 		if (r == 0 && op >= 0 && hide && strcmp(e->path, "/tmp") != 0)
-			s->mounts.v[s->mounts.n - 1].stage_ok = stage_may_mask(e->path, &ls);
+			s->mounts.v[s->mounts.n - 1].stage_ok = stage_may_mask(e->path, &ls, lok);
 		done[nd] = *e;
 		st[nd++] = now;
 	}
