@@ -541,10 +541,10 @@ static size_t names_dir(struct path_names *pn, const char *dir)
 
 /* true when the directory dir certainly does not exist, from what pn already knows of its
  * parent (no question asked, nothing read): the parent was read and lacks its name, or the
- * parent is missing (found so, or known so of its own parent, and so on up). ~/.local/share/nvim/site,
- * …/fish/vendor_conf.d and twenty more under a missing ~/.local/share were an lstat each:
- * each directory had its own five questions before its read, and the read of a missing one
- * said nothing of its subdirectories. */
+ * parent is missing (found so, or known so of its own parent, and so on up).
+ * ~/.local/share/nvim/site, …/fish/vendor_conf.d and twenty more under a missing ~/.local/share
+ * were an lstat each: each directory had its own five questions before its read, and the read of a
+ * missing one said nothing of its subdirectories. */
 static bool names_dir_absent(const struct path_names *pn, const char *dir, size_t dl)
 {
 	size_t pl = dl;

@@ -1199,8 +1199,8 @@ static enum state state_at(const struct entry *done, const enum state *st, size_
 /* What an entry does given the state above it: the mount op, or -1 for nothing. A hidden
  * path's kind comes from *ls, lstat's answer (lok) for it: a link is followed (stat), as
  * anything else stat says the same; missing for lstat is missing for stat. */
-static int op_for(enum kind k, enum state above, const char *path, const struct stat *ls,
-		  bool lok, enum state *now)
+static int op_for(enum kind k, enum state above, const char *path, const struct stat *ls, bool lok,
+		  enum state *now)
 {
 	struct stat st;
 

@@ -842,23 +842,41 @@ static void test_glob_shared(void)
 }
 
 /* deny_read globs with wildcards in a middle component (as /run/user/UID/containers/auth.json
- * with a '*' for UID) are matched against pl's one read of each directory too (mounts.c glob_walk): the same
- * hits glob(3) finds — a dot name only for a dot pattern (".*" takes "." and ".." as well),
- * a regular file never a directory on the way, a link to a directory followed, a literal
+ * with a '*' for UID) are matched against pl's one read of each directory too (mounts.c glob_walk):
+ * the same hits glob(3) finds — a dot name only for a dot pattern (".*" takes "." and ".." as
+ * well), a regular file never a directory on the way, a link to a directory followed, a literal
  * tail that must exist, two wildcard levels — as canonical paths (the oracle is glob(3) and
  * realpath). */
 static void test_glob_middle(void)
 {
-	const char *dirs[] = {"gm",	 "gm/u1",     "gm/u1/containers", "gm/u2",
-			      "gm/u2/containers", "gm/.u3", "gm/.u3/containers", "gm/u4",
-			      "gm/u4/x", "gm/u4/x/y", "gm/u5", "gm/u5/containers", NULL};
-	const char *files[] = {"gm/u1/containers/auth.json", "gm/.u3/containers/auth.json",
-			       "gm/u4/x/y/k1", "gm/u4/x/y/k22", "gm/u5/containers/auth.json",
-			       "gm/plain", NULL};
-	const char *pats[] = {"/gm/*/containers/auth.json", "/gm/.*/containers/auth.json",
-			      "/gm/*/*/y/k?",		   "/gm/u?/containers/*",
-			      "/gm/*/containers",	   "/gm/*/nothing/*",
-			      "/gm-none/*/x",		   NULL};
+	const char *dirs[] = {"gm",
+			      "gm/u1",
+			      "gm/u1/containers",
+			      "gm/u2",
+			      "gm/u2/containers",
+			      "gm/.u3",
+			      "gm/.u3/containers",
+			      "gm/u4",
+			      "gm/u4/x",
+			      "gm/u4/x/y",
+			      "gm/u5",
+			      "gm/u5/containers",
+			      NULL};
+	const char *files[] = {"gm/u1/containers/auth.json",
+			       "gm/.u3/containers/auth.json",
+			       "gm/u4/x/y/k1",
+			       "gm/u4/x/y/k22",
+			       "gm/u5/containers/auth.json",
+			       "gm/plain",
+			       NULL};
+	const char *pats[] = {"/gm/*/containers/auth.json",
+			      "/gm/.*/containers/auth.json",
+			      "/gm/*/*/y/k?",
+			      "/gm/u?/containers/*",
+			      "/gm/*/containers",
+			      "/gm/*/nothing/*",
+			      "/gm-none/*/x",
+			      NULL};
 	char p[600];
 	for (int i = 0; dirs[i]; i++)
 		mk(dirs[i], true);
