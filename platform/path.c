@@ -548,10 +548,49 @@ static size_t names_dir(struct path_names *pn, const char *dir)
 	return pn->n;
 }
 
+/* true when the directory dir certainly does not exist, from what pn already knows of its
+ * parent (no question asked, nothing read): the parent was read and lacks its name, or the
+ * parent is missing (found so, or known so of its own parent, and so on up).
+ * ~/.local/share/nvim/site, …/fish/vendor_conf.d and twenty more under a missing ~/.local/share
+ * were an lstat each: each directory had its own five questions before its read, and the read of a
+ * missing one said nothing of its subdirectories. */
+static bool names_dir_absent(const struct path_names *pn, const char *dir, size_t dl)
+{
+	size_t pl = dl;
+
+	while (pl > 0 && dir[pl - 1] != '/')
+		pl--;
+	if (dir[0] != '/' || pl == 0 || pl == dl)
+		return false;
+	const char *name = dir + pl;
+	size_t nl = dl - pl;
+	if (name[0] == '.' && (nl == 1 || (nl == 2 && name[1] == '.')))
+		return false;
+	pl = pl > 1 ? pl - 1 : 1; /* the parent: without its last '/', but "/" */
+	unsigned long h = hash_str(dir, pl);
+	for (size_t i = pn->n; i-- > 0;) {
+		const struct path_names_dir *p = &pn->v[i];
+		char key[NAME_MAX + 1];
+
+		if (p->hash != h || strncmp(p->dir, dir, pl) != 0 || p->dir[pl])
+			continue;
+		if (p->state == NAMES_MISSING)
+			return true;
+		if (p->state == NAMES_UNREAD)
+			return names_dir_absent(pn, dir, pl);
+		if (p->state != NAMES_LISTED || nl > NAME_MAX)
+			return false;
+		memcpy(key, name, nl);
+		key[nl] = '\0';
+		return !*names_slot(p, key, nl);
+	}
+	return names_dir_absent(pn, dir, pl); /* not asked about yet: its own parent */
+}
+
 /* path_names_absent of the directory at index ix - 1 (names_dir's). */
 static bool names_absent_at(struct path_names *pn, size_t ix, const char *name)
 {
-	struct path_names_dir *d = &pn->v[ix - 1];
+	struct path_names_dir *d;
 	size_t nl = 0;
 
 	for (; name[nl]; nl++) /* its length, and no '/' in it */
@@ -559,6 +598,9 @@ static bool names_absent_at(struct path_names *pn, size_t ix, const char *name)
 			return false;
 	if (!nl || (name[0] == '.' && (nl == 1 || (nl == 2 && name[1] == '.'))))
 		return false;
+	d = &pn->v[ix - 1];
+	if (d->state == NAMES_UNREAD && !d->asks && names_dir_absent(pn, d->dir, strlen(d->dir)))
+		d->state = NAMES_MISSING;
 	pn->last = ix - 1;
 	if (d->state == NAMES_UNREAD && ++d->asks >= NAMES_ASKS)
 		names_read(d);

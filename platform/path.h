@@ -71,7 +71,8 @@ struct path_names {
 	size_t last; /* the directory asked about last: most questions come in runs */
 };
 /* true when dir/name certainly does not exist now (an lstat would fail): dir, read once,
- * lists no such name, or dir itself is missing (ENOENT or ENOTDIR opening it). false when
+ * lists no such name, or dir itself is missing (ENOENT or ENOTDIR opening it, or a read
+ * listing of an ancestor lacks the next component; asked at dir's first question). false when
  * not known: look it up. name is one component, never "." or "..". */
 bool path_names_absent(struct path_names *pn, const char *dir, const char *name);
 /* As path_names_absent for an absolute path, split at its last '/'. */

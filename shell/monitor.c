@@ -77,6 +77,7 @@ struct monitor {
 	struct strv hooks;     /* mand_ctx.hooks (what git's config names), then .bins ($PATH's) */
 	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
 	struct strv links;     /* mand_ctx.links: what the programs and hooks link to */
+	struct strv link_seen; /* find_links: the link targets already followed */
 	/* mand_ctx.holds: deny_write paths missing at start, then hidden or read-only paths in a
 	 * write grant; for each, its entry (NULL: none found) and whether deny_read hides it */
 	struct strv holds;
@@ -183,9 +184,18 @@ static int push_new(struct strv *sv, const char *fmt, ...) __attribute__((format
 /* Pushes p (absolute, its spelling normalized in place) into sv, canonical and as spelled (a
  * symlink on the way is then a directory holding it), each only where a command could write:
  * in the home directory or a write grant (core.hooksPath = /dev/null turns hooks off). */
+static int push_writable_real(struct monitor *m, const char *home, struct strv *sv, char *p,
+			      char *c);
+
 static int push_writable(struct monitor *m, const char *home, struct strv *sv, char *p)
 {
-	char *c = real_name(p);
+	return push_writable_real(m, home, sv, p, real_name(p));
+}
+
+/* push_writable with p's real_name c already made (freed here). */
+static int push_writable_real(struct monitor *m, const char *home, struct strv *sv, char *p,
+			      char *c)
+{
 	const char *v[2] = {c, p};
 	int r = 0;
 
@@ -204,11 +214,12 @@ static int push_writable(struct monitor *m, const char *home, struct strv *sv, c
 
 /* A directory of $PATH that is the project's own tooling, which its package managers write
  * (pip into an activated virtualenv, npm into node_modules/.bin): one in the project (direnv's
- * PATH_add), or a virtualenv's or conda environment's bin. */
-static bool own_bin(const struct judge_ctx *jc, const char *d)
+ * PATH_add), or a virtualenv's or conda environment's bin. real: the directory's real_name. */
+static bool own_bin(const struct judge_ctx *jc, const char *real)
 {
-	/* canonical where it exists (node_modules/.bin is missing before the first install) */
-	char *c = real_name(d), p[PATH_MAX];
+	/* canonical where it exists (node_modules/.bin is missing before the first install):
+	 * real, the directory's real_name */
+	char *c = real ? strdup(real) : NULL, p[PATH_MAX];
 	bool own;
 
 	if (c)
@@ -388,17 +399,28 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 		r = push_writable(m, jc->home, &m->hooks, found.v[i]);
 	strv_release(&found);
 	nhooks = m->hooks.n;
+	/* each directory once (a PATH often names one twice), its real_name made once for both
+	 * questions: ~8 readlinks and an access a directory less */
+	struct strv seen = {0};
 	for (const char *s = path; r == 0 && s && *s; s += *s == ':') {
 		size_t l = strcspn(s, ":");
 		char *d = s[0] == '/' ? strndup(s, l) : NULL; /* a relative one is every cwd's */
 
-		if (s[0] == '/' && !d)
+		if (s[0] == '/' && !d) {
 			r = -ENOMEM;
-		else if (d && !own_bin(jc, d))
-			r = push_writable(m, jc->home, &m->hooks, d);
+		} else if (d && strv_find(&seen, d) < 0) {
+			char *c = real_name(d);
+
+			r = strv_push(&seen, d);
+			if (r == 0 && !own_bin(jc, c))
+				r = push_writable_real(m, jc->home, &m->hooks, d, c);
+			else
+				free(c);
+		}
 		free(d);
 		s += l;
 	}
+	strv_release(&seen);
 	m->mc.nested_hooks = nested_hooks;
 	m->mc.nested_arg = m;
 	m->mc.hooknames = (const char *const *)m->hooknames.v;
@@ -429,6 +451,15 @@ static int push_link(struct monitor *m, const struct judge_ctx *jc, struct strv 
 	    (int)sizeof(a))
 		return 0;
 	path_normalize(a);
+	/* at start, a target met before (~/.cargo/bin's dozen links to rustup) pushed all it
+	 * leads to then: its real_name, push_writable's and the virtualenv probe, each a realpath
+	 * of every component, not done again */
+	if (sv == &m->links) {
+		if (strv_find(&m->link_seen, a) >= 0)
+			return 0;
+		if (strv_push(&m->link_seen, a) < 0)
+			return -ENOMEM;
+	}
 	if (!(c = real_name(a)))
 		return 0;
 	path_normalize(c);
@@ -529,6 +560,7 @@ static int find_links(struct monitor *m, const struct judge_ctx *jc)
 	for (size_t i = 0; r == 0 && i < m->gitdirs.n; i++)
 		r = hooks_links(m, jc, &m->links, m->gitdirs.v[i]);
 	free(dirs);
+	strv_release(&m->link_seen);
 	m->mc.links = (const char *const *)m->links.v;
 	m->mc.nlinks = m->links.n;
 	return r;
@@ -1055,6 +1087,7 @@ void monitor_free(struct monitor *m)
 	strv_release(&m->hooks);
 	strv_release(&m->hooknames);
 	strv_release(&m->links);
+	strv_release(&m->link_seen);
 	strv_release(&m->holds);
 	free(m->hold_of);
 	free(m->hold_read);

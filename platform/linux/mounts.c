@@ -244,59 +244,113 @@ static void dirs_release(struct plan *pl)
 	free(pl->dirs);
 }
 
-/* pat's hits when only its last component holds wildcards ('*' or '?'), with nothing else
- * special anywhere (no '\\', '[', ']', '{', '}'): what glob(3) finds (musl's do_glob: one
- * readdir of the directory, each name fnmatch'ed with FNM_PERIOD, "." and ".." included, an
- * lstat only for a name whose type readdir did not say), from pl's one read of the directory.
- * Returns 1 when pat is not of that form (glob(3) then), else 0 or -ENOMEM. */
-static int glob_last(struct plan *pl, const char *pat, struct strv *out)
+/* The hits of pattern component comp (only '*' and '?' special; clen long) in directory
+ * buf[0..pos) (pos 0: "/"), then of the components in rest (after a '/'; "" when comp is the
+ * last), as musl's glob(3) finds them (do_glob): comp fnmatch'ed with FNM_PERIOD against every
+ * name of pl's one read of the directory, "." and ".." included; where components follow, a
+ * name readdir says is neither a directory nor a link skipped; a last-component match taken
+ * as readdir gave it (an lstat only for a name whose type it did not say); a literal tail
+ * after a match lstat'ed. 0 or -ENOMEM. */
+static int walk(struct plan *pl, char *buf, size_t pos, const char *comp, size_t clen,
+		const char *rest, struct strv *out)
 {
-	const char *slash = strrchr(pat, '/'), *last = slash ? slash + 1 : NULL;
 	int err = 0;
 
-	if (!slash || pat[0] != '/' || !*last || strpbrk(pat, "\\[]{}") || !strpbrk(last, "*?"))
-		return 1;
-	for (const char *c = pat; c < slash; c++)
-		if (*c == '*' || *c == '?')
-			return 1;
-	size_t dl = (size_t)(slash - pat);
-	char dir[PATH_MAX];
-	if (dl + 1 >= sizeof(dir))
-		return 1;
-	memcpy(dir, pat, dl);
-	dir[dl] = '\0';
-	const struct dirlist *d = dir_list(pl, dl ? dir : "/", &err);
+	buf[pos] = '\0';
+	const struct dirlist *d = dir_list(pl, pos ? buf : "/", &err);
 	if (!d || d->unreadable)
 		return err;
-	/* what a name must start and end with (last has only '*' and '?' as specials): most
-	 * names fail these before fnmatch, which costs ~1,000 instructions a name */
-	size_t pre = strcspn(last, "*?"), ll = strlen(last), suf = 0;
-	while (suf < ll && last[ll - 1 - suf] != '*' && last[ll - 1 - suf] != '?')
+	/* the records stay where they are when a deeper level's read grows pl->dirs */
+	const char *rec = d->buf;
+	size_t len = d->len;
+	char last[PATH_MAX];
+	memcpy(last, comp, clen);
+	last[clen] = '\0';
+	/* what a name must start and end with: most names fail these before fnmatch, which
+	 * costs ~1,000 instructions a name */
+	size_t pre = strcspn(last, "*?"), suf = 0;
+	while (suf < clen && last[clen - 1 - suf] != '*' && last[clen - 1 - suf] != '?')
 		suf++;
-	unsigned short reclen;
-	for (size_t i = 0; i + 19 < d->len; i += reclen) {
-		memcpy(&reclen, d->buf + i + 16, sizeof(reclen));
-		if (reclen < 20 || i + reclen > d->len)
+	/* the next component holding a wildcard, and the literal ones before it */
+	const char *next = rest, *lit_end = rest;
+	while (*next) {
+		size_t l = strcspn(next, "/");
+		if (memchr(next, '*', l) || memchr(next, '?', l))
 			break;
-		unsigned char type = (unsigned char)d->buf[i + 18];
-		const char *name = d->buf + i + 19;
+		lit_end = next + l;
+		next += l + (next[l] == '/');
+	}
+	size_t litlen = (size_t)(lit_end - rest);
+	unsigned short reclen;
+	for (size_t i = 0; i + 19 < len; i += reclen) {
+		memcpy(&reclen, rec + i + 16, sizeof(reclen));
+		if (reclen < 20 || i + reclen > len)
+			break;
+		unsigned char type = (unsigned char)rec[i + 18];
+		const char *name = rec + i + 19;
 		size_t nl;
-		if (strncmp(name, last, pre) != 0 || (nl = strlen(name)) < pre + suf ||
-		    memcmp(name + nl - suf, last + ll - suf, suf) != 0 ||
+		if ((*rest && type != DT_UNKNOWN && type != DT_DIR && type != DT_LNK) ||
+		    strncmp(name, last, pre) != 0 || (nl = strlen(name)) < pre + suf ||
+		    memcmp(name + nl - suf, last + clen - suf, suf) != 0 ||
 		    fnmatch(last, name, FNM_PERIOD) != 0)
 			continue;
-		char *hit = path_cat(dir, dl, "/", name);
+		if (pos + 1 + nl + 1 + litlen >= PATH_MAX)
+			continue;
+		size_t at = pos;
+		buf[at++] = '/';
+		memcpy(buf + at, name, nl);
+		at += nl;
+		buf[at] = '\0';
 		struct stat st;
-		if (!hit)
-			return -ENOMEM;
-		if (type == DT_UNKNOWN && lstat(hit, &st) < 0) {
-			free(hit);
+		if (!*rest) { /* the last component */
+			if (type == DT_UNKNOWN && lstat(buf, &st) < 0)
+				continue;
+			if (strv_push(out, buf) < 0)
+				return -ENOMEM;
 			continue;
 		}
-		if (strv_push_owned(out, hit) < 0)
+		if (litlen) {
+			buf[at++] = '/';
+			memcpy(buf + at, rest, litlen);
+			at += litlen;
+			buf[at] = '\0';
+		}
+		if (*next) { /* a deeper wildcard */
+			size_t nc = strcspn(next, "/");
+			int r = walk(pl, buf, at, next, nc, next[nc] ? next + nc + 1 : "", out);
+			if (r < 0)
+				return r;
+		} else if (lstat(buf, &st) == 0 && strv_push(out, buf) < 0) {
 			return -ENOMEM;
+		}
 	}
 	return 0;
+}
+
+/* pat's hits when its only specials are '*' and '?', in any components (no '\\', '[', ']',
+ * '{', '}', no "//" and no trailing '/'): what glob(3) finds (walk), from pl's one read of each
+ * directory — /run/user/ was read once for each of five patterns, ~/.local/lib/ five times.
+ * Returns 1 when pat is not of that form (glob(3) then), else 0 or -ENOMEM. */
+static int glob_walk(struct plan *pl, const char *pat, struct strv *out)
+{
+	size_t n = strlen(pat);
+	char buf[PATH_MAX];
+
+	if (pat[0] != '/' || n >= PATH_MAX || pat[n - 1] == '/' || strstr(pat, "//") ||
+	    strpbrk(pat, "\\[]{}") || !strpbrk(pat, "*?"))
+		return 1;
+	/* the literal components before the first wildcard */
+	const char *c = pat + 1, *lit_end = pat;
+	while (*c) {
+		size_t l = strcspn(c, "/");
+		if (memchr(c, '*', l) || memchr(c, '?', l))
+			break;
+		lit_end = c + l;
+		c += l + 1;
+	}
+	size_t pos = (size_t)(lit_end - pat), nc = strcspn(c, "/");
+	memcpy(buf, pat, pos);
+	return walk(pl, buf, pos, c, nc, c[nc] ? c + nc + 1 : "", out);
 }
 
 /* glob(3) on each brace alternative (path_brace_expand: GLOB_BRACE is not in every C
@@ -307,7 +361,7 @@ static int glob_push(struct plan *pl, const char *pat, struct strv *out)
 	int r = path_brace_expand(pat, &alts);
 
 	for (size_t a = 0; r == 0 && a < alts.n; a++) {
-		if ((r = glob_last(pl, alts.v[a], out)) <= 0)
+		if ((r = glob_walk(pl, alts.v[a], out)) <= 0)
 			continue;
 		r = 0;
 		glob_t g;
@@ -1144,8 +1198,11 @@ static enum state state_at(const struct entry *done, const enum state *st, size_
 	return s;
 }
 
-/* What an entry does given the state above it: the mount op, or -1 for nothing. */
-static int op_for(enum kind k, enum state above, const char *path, enum state *now)
+/* What an entry does given the state above it: the mount op, or -1 for nothing. A hidden
+ * path's kind comes from *ls, lstat's answer (lok) for it: a link is followed (stat), as
+ * anything else stat says the same; missing for lstat is missing for stat. */
+static int op_for(enum kind k, enum state above, const char *path, const struct stat *ls, bool lok,
+		  enum state *now)
 {
 	struct stat st;
 
@@ -1163,18 +1220,20 @@ static int op_for(enum kind k, enum state above, const char *path, enum state *n
 		*now = S_HIDDEN;
 		if (above != S_RO && above != S_RW)
 			return -1;
-		return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? SBX_M_HIDE_DIR
-								   : SBX_M_HIDE_FILE;
+		if (lok && !S_ISLNK(ls->st_mode))
+			return S_ISDIR(ls->st_mode) ? SBX_M_HIDE_DIR : SBX_M_HIDE_FILE;
+		return lok && stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? SBX_M_HIDE_DIR
+									  : SBX_M_HIDE_FILE;
 	}
 	return -1;
 }
 
 /* A mask the stage may make (bwrap.c): its path is no link (the stage mounts on what it opens
- * without following one), and it lies outside what bwrap mounts afresh (/dev, /proc, the
- * private /tmp), so it is there in the sandbox as on the host. */
-static bool stage_may_mask(const char *path, struct stat *ls)
+ * without following one; ls, lok: lstat's answer), and it lies outside what bwrap mounts
+ * afresh (/dev, /proc, the private /tmp), so it is there in the sandbox as on the host. */
+static bool stage_may_mask(const char *path, const struct stat *ls, bool lok)
 {
-	return lstat(path, ls) == 0 && !S_ISLNK(ls->st_mode) && !canon_under(path, "/dev") &&
+	return lok && !S_ISLNK(ls->st_mode) && !canon_under(path, "/dev") &&
 	       !canon_under(path, "/proc") && !canon_under(path, "/tmp");
 }
 
@@ -1190,15 +1249,19 @@ static int emit(struct plan *pl, struct sandbox_spec *s, struct entry *done, enu
 		if (nd && strcmp(done[nd - 1].path, e->path) == 0)
 			continue; /* same path: the winner came first */
 		enum state above = state_at(done, st, nd, e->path), now = above;
-		int op = op_for(e->kind, above, e->path, &now);
+		/* a hidden path looked at once: its kind and whether the stage may mask it (a
+		 * stat and an lstat of each were two system calls) */
+		struct stat ls;
+		bool lok = e->kind == K_HIDE && (above == S_RO || above == S_RW) &&
+			   lstat(e->path, &ls) == 0;
+		int op = op_for(e->kind, above, e->path, &ls, lok, &now);
 		bool hide = op == SBX_M_HIDE_DIR || op == SBX_M_HIDE_FILE;
 		/* /tmp itself is bwrap.c's to mount (private or shared); only its state counts. */
-		struct stat ls;
 		if (op >= 0 && strcmp(e->path, "/tmp") != 0)
 			r = sbx_mounts_add(&s->mounts, (enum sbx_mount_op)op, hide ? NULL : e->path,
 					   e->path);
 		if (r == 0 && op >= 0 && hide && strcmp(e->path, "/tmp") != 0)
-			s->mounts.v[s->mounts.n - 1].stage_ok = stage_may_mask(e->path, &ls);
+			s->mounts.v[s->mounts.n - 1].stage_ok = stage_may_mask(e->path, &ls, lok);
 		done[nd] = *e;
 		st[nd++] = now;
 	}
@@ -1798,8 +1861,15 @@ static bool capability_url(const char *s)
 		    {"hooks.zapier.com", "/hooks/catch/"}, {"maker.ifttt.com", "/trigger/"}};
 	static const char url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				  "0123456789-._~/?&=%:+@";
+	bool tld = false;
 
-	for (size_t i = 0; i < sizeof(mark) / sizeof(*mark); i++)
+	/* Every host above holds ".com" or ".org", in any case: a value without one (most of
+	 * them: PATH, HOME, LANG) holds none of the hosts, and is not searched ten times over
+	 * by strcasestr (~1,800 instructions a value). */
+	for (const char *d = strchr(s, '.'); d && !tld; d = strchr(d + 1, '.'))
+		tld = (lower(d[1]) == 'c' && lower(d[2]) == 'o' && lower(d[3]) == 'm') ||
+		      (lower(d[1]) == 'o' && lower(d[2]) == 'r' && lower(d[3]) == 'g');
+	for (size_t i = 0; tld && i < sizeof(mark) / sizeof(*mark); i++)
 		for (const char *p = s; (p = strcasestr(p, mark[i].host)); p++) {
 			const char *q = p + strlen(mark[i].host), *path = mark[i].path;
 

@@ -796,7 +796,7 @@ static bool names_path(const char *m, const char *path)
 }
 
 /* deny_read globs whose last component alone has wildcards are matched against one read of
- * their directory (mounts.c glob_last): the same names glob(3) finds, dot names only when the
+ * their directory (mounts.c glob_walk): the same names glob(3) finds, dot names only when the
  * pattern starts with a dot, '?' one character, and one directory shared by several patterns
  * (the oracle is glob(3) itself). */
 static void test_glob_shared(void)
@@ -835,6 +835,85 @@ static void test_glob_shared(void)
 		if (gr == 0)
 			globfree(&g);
 		free(m);
+		prof_release(&pr);
+		strv_release(&notes);
+		strv_release(&errs);
+	}
+}
+
+/* deny_read globs with wildcards in a middle component (as /run/user/UID/containers/auth.json
+ * with a '*' for UID) are matched against pl's one read of each directory too (mounts.c glob_walk):
+ * the same hits glob(3) finds — a dot name only for a dot pattern (".*" takes "." and ".." as
+ * well), a regular file never a directory on the way, a link to a directory followed, a literal
+ * tail that must exist, two wildcard levels — as canonical paths (the oracle is glob(3) and
+ * realpath). */
+static void test_glob_middle(void)
+{
+	const char *dirs[] = {"gm",
+			      "gm/u1",
+			      "gm/u1/containers",
+			      "gm/u2",
+			      "gm/u2/containers",
+			      "gm/.u3",
+			      "gm/.u3/containers",
+			      "gm/u4",
+			      "gm/u4/x",
+			      "gm/u4/x/y",
+			      "gm/u5",
+			      "gm/u5/containers",
+			      NULL};
+	const char *files[] = {"gm/u1/containers/auth.json",
+			       "gm/.u3/containers/auth.json",
+			       "gm/u4/x/y/k1",
+			       "gm/u4/x/y/k22",
+			       "gm/u5/containers/auth.json",
+			       "gm/plain",
+			       NULL};
+	const char *pats[] = {"/gm/*/containers/auth.json",
+			      "/gm/.*/containers/auth.json",
+			      "/gm/*/*/y/k?",
+			      "/gm/u?/containers/*",
+			      "/gm/*/containers",
+			      "/gm/*/nothing/*",
+			      "/gm-none/*/x",
+			      NULL};
+	char p[600];
+	for (int i = 0; dirs[i]; i++)
+		mk(dirs[i], true);
+	for (int i = 0; files[i]; i++)
+		mk(files[i], false);
+	snprintf(p, sizeof(p), "%s/gm/lnk", T);
+	ok(symlink("u5", p) == 0, "a link to a directory among the names");
+	for (int i = 0; pats[i]; i++) {
+		struct profile pr;
+		struct strv notes = {0}, errs = {0}, want = {0};
+		int rc;
+		prof_base(&pr);
+		lval(&pr.deny_read, T, pats[i]);
+		char *m = plan(&pr, false, &notes, &errs, &rc);
+		glob_t g;
+		snprintf(p, sizeof(p), "%s%s", T, pats[i]);
+		int gr = glob(p, GLOB_NOSORT, NULL, &g);
+		for (size_t j = 0; gr == 0 && j < g.gl_pathc; j++) {
+			char *c = realpath(g.gl_pathv[j], NULL);
+			if (c && strv_find(&want, c) < 0)
+				strv_push(&want, c);
+			free(c);
+		}
+		size_t found = 0, shown = 0;
+		for (size_t j = 0; j < want.n; j++) {
+			snprintf(p, sizeof(p), "$T%s", want.v[j] + strlen(T));
+			found += m && names_path(m, p);
+		}
+		for (const char *q = m; q && (q = strstr(q, "$T/gm")); q++)
+			shown++;
+		ok(rc == 0 && found == want.n && shown == want.n,
+		   "deny_read %s hides glob(3)'s %zu hit(s) and nothing else (%zu, %zu)", pats[i],
+		   want.n, found, shown);
+		if (gr == 0)
+			globfree(&g);
+		free(m);
+		strv_release(&want);
 		prof_release(&pr);
 		strv_release(&notes);
 		strv_release(&errs);
@@ -894,6 +973,7 @@ int main(void)
 	test_absent_made();
 	test_stage_shown();
 	test_glob_shared();
+	test_glob_middle();
 	test_glob_big_dir();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);

@@ -91,6 +91,13 @@ static void names(const char *real)
 	snprintf(f, sizeof(f), "%s/nd/.there", real);
 	ok(mkdir(p, 0700) == 0 && close(open(f, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) == 0,
 	   "a directory holding .there");
+	snprintf(f, sizeof(f), "%s/nd/sub", real);
+	char l[512], y[512];
+	snprintf(l, sizeof(l), "%s/nd/lnk", real);
+	snprintf(y, sizeof(y), "%s/nd/sub/y", real);
+	ok(mkdir(f, 0700) == 0 && symlink("sub", l) == 0 &&
+	       close(open(y, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) == 0,
+	   "…a directory sub holding y, and a link lnk to it");
 	bool ex = exact(p);
 	ok(!path_names_absent(&pn, p, "x1"),
 	   "the first questions about a directory are not answered (an lstat each)");
@@ -98,6 +105,18 @@ static void names(const char *real)
 	       "a later one reads it: a missing name is absent where the listing is exact (%s)",
 	       ex ? "it is here" : "not here");
 	ok(!path_names_absent(&pn, p, ".there"), "a name it holds is never absent");
+	/* a directory below it: its first question answered from the listing read above */
+	snprintf(f, sizeof(f), "%s/nd/gone", real);
+	is_int(path_names_absent(&pn, f, "x"), ex,
+	       "in a directory the read listing lacks, a name is absent at the first question");
+	snprintf(f, sizeof(f), "%s/nd/gone2/deeper", real);
+	is_int(path_names_absent(&pn, f, "x"), ex, "…and two levels below it");
+	snprintf(f, sizeof(f), "%s/nd/lnk", real);
+	ok(!path_names_absent(&pn, f, "y") && !absent_n(&pn, f, "y", 10),
+	   "in a link to a directory the listing holds, a name there is never absent");
+	snprintf(f, sizeof(f), "%s/nd/sub", real);
+	ok(!path_names_absent(&pn, f, "y") && !absent_n(&pn, f, "y", 10),
+	   "…nor in the directory itself");
 	ok(!path_names_absent(&pn, p, ".") && !path_names_absent(&pn, p, "..") &&
 	       !path_names_absent(&pn, p, "") && !path_names_absent(&pn, p, "a/b"),
 	   "'.', '..', '' and a name with a '/' are not answered");
@@ -110,6 +129,10 @@ static void names(const char *real)
 	path_names_release(&pn);
 	snprintf(f, sizeof(f), "%s/nd/.there", real);
 	unlink(f);
+	unlink(l);
+	unlink(y);
+	snprintf(f, sizeof(f), "%s/nd/sub", real);
+	rmdir(f);
 	rmdir(p);
 }
 
