@@ -813,8 +813,10 @@ char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
 	size_t w = 0;
 
 	judge_tilde(home, path, t, sizeof(t));
+	/* path_escape_value's characters: a blank, ',', '$' or ';' left bare made the line name
+	 * other paths (`write += ~/notes ~` grants all of ~) */
 	for (const char *s = t; *s && w + 2 < n; s++) {
-		if (strchr("*?[]{}\\", *s))
+		if (strchr("*?[]{}\\ \t,$;", *s))
 			buf[w++] = '\\';
 		buf[w++] = *s;
 	}
