@@ -371,6 +371,18 @@ static bool eq(const struct comps *c, size_t i, const char *s)
 	return c->len[i] == strlen(s) && memcmp(c->p[i], s, c->len[i]) == 0;
 }
 
+/* zsh's compiled form of a file, NAME.zwc: zsh's `source` (and its start-up files' reading)
+ * runs NAME.zwc instead of NAME when it is newer (`zcompile`), so it is NAME's code. */
+static const char zwc_rule[] = "NAME.zwc of a protected name (zsh runs its compiled form instead)";
+
+static bool zwc(const struct comps *c, size_t i, const char *s)
+{
+	size_t l = strlen(s);
+
+	return c->len[i] == l + 4 && memcmp(c->p[i], s, l) == 0 &&
+	       memcmp(c->p[i] + l, ".zwc", 4) == 0;
+}
+
 /* Components of an absolute normalized path; false past COMP_MAX. */
 static bool split(const char *path, struct comps *c)
 {
@@ -1174,13 +1186,16 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 			continue; /* every other name starts with a dot */
 		}
 		for (size_t k = 0; k < N(names); k++)
-			if (eq(&c, i, names[k]))
-				return hit_(h, MAND_NEVER, names[k]);
+			if (eq(&c, i, names[k]) || zwc(&c, i, names[k]))
+				return hit_(h, MAND_NEVER,
+					    eq(&c, i, names[k]) ? names[k] : zwc_rule);
 		/* a file's name only: a directory by that name (a virtualenv called .env) holds
 		 * nothing a host tool reads */
 		for (size_t k = 0; k < N(file_names); k++)
-			if (i + 1 == c.n && op != MAND_MKDIR && eq(&c, i, file_names[k]))
-				return hit_(h, MAND_NEVER, file_names[k]);
+			if (i + 1 == c.n && op != MAND_MKDIR &&
+			    (eq(&c, i, file_names[k]) || zwc(&c, i, file_names[k])))
+				return hit_(h, MAND_NEVER,
+					    eq(&c, i, file_names[k]) ? file_names[k] : zwc_rule);
 	}
 	/* an agent's directory: anywhere, a grant of it or below it included */
 	for (size_t i = 0; i < c.n; i++) {

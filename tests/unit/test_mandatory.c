@@ -53,6 +53,12 @@ static void test_names(void)
 		snprintf(p, sizeof(p), "/srv/w/%s", n[i]);
 		DENY(p, MAND_REMOVE, MAND_NEVER, "unlinked");
 	}
+	DENY(H "/proj/.zshrc.zwc", MAND_WRITE, MAND_NEVER, "zsh's compiled .zshrc");
+	DENY(H "/proj/a/b/.zshenv.zwc", MAND_REMOVE, MAND_NEVER, "… .zshenv's, unlinked");
+	DENY(H "/proj/.env.zwc", MAND_WRITE, MAND_NEVER, "… a sourced .env's");
+	ALLOW(H "/proj/.env.zwc", MAND_MKDIR, "… a directory by that name");
+	ALLOW(H "/proj/other.zwc", MAND_WRITE, "another compiled file");
+	ALLOW(H "/proj/.zshrc.zwc.bak", MAND_WRITE, "not a compiled .zshrc");
 	DENY(H "/proj/a/b/c/d/e/.vscode/settings.json", MAND_WRITE, MAND_NEVER,
 	     ".vscode at depth 5");
 	DENY(H "/proj/.vscode", MAND_MKDIR, MAND_NEVER, "mkdir .vscode");
