@@ -97,7 +97,11 @@
 	X(".cursor")                                                                               \
 	X(".codex")                                                                                \
 	X(".gemini")                                                                               \
-	X(".agents")
+	X(".agents")                                                                               \
+	/* agents' project configs that name commands: aider's (lint-cmd, test-cmd,                \
+	 * notifications-command, load: /run lines at its start), Crush's (MCP and LSP servers) */ \
+	X(".aider.conf.yml")                                                                       \
+	X(".crush.json")
 #define STR(s) s,
 static const char *const names[] = {ANY_NAMES(STR)};
 
@@ -108,8 +112,11 @@ static const char *const file_names[] = {".env"};
 /* As file_names, without the dot every other name has: irb's rc files after ./.irbrc;
  * rustup's toolchain files (`[toolchain] path = DIR` runs DIR/bin/rustc, cargo… for every
  * rustup proxy started there or below: a prompt's `rustc --version` at the next prompt). */
-static const char *const bare_file_names[] = {"irb.rc", "_irbrc", "rust-toolchain",
-					      "rust-toolchain.toml"};
+static const char *const bare_file_names[] = {
+    "irb.rc", "_irbrc", "rust-toolchain", "rust-toolchain.toml",
+    /* agents' project configs: opencode's and Crush's MCP servers, formatters and language
+     * servers are commands, started at the host's next `opencode` or `crush` there */
+    "opencode.json", "opencode.jsonc", "crush.json"};
 
 /* As names, without the dot: Fossil's other name for its checkout database (.fslckout). */
 static const char *const bare_names[] = {"_FOSSIL_", "_FOSSIL_-journal", "_FOSSIL_-wal"};
@@ -185,6 +192,8 @@ static const char *const probe_names[] = {
 	X("doom")                                                                                  \
 	X("helix")                                                                                 \
 	X("zed")                                                                                   \
+	/* opencode's global plugins (JavaScript loaded at its start), agents, commands */          \
+	X("opencode")                                                                              \
 	X("Code")                                                                                  \
 	X("Code - OSS")                                                                            \
 	X("VSCodium")                                                                              \
@@ -1002,9 +1011,9 @@ static bool comp_match(const struct comps *c, size_t i, const char *pat)
  * checks out (Claude Code's .claude/worktrees, the Codex app's ~/.codex/worktrees: projects,
  * where every name rule holds as in any other). The directory itself is made (mkdir),
  * never renamed away nor replaced by a link or a file. */
-static const char *const agent_dirs[] = {".claude", ".codex",	 ".gemini",   ".cursor",
-					 ".agents", ".windsurf", ".continue", ".roo",
-					 ".kiro",   ".opencode", ".amazonq"};
+static const char *const agent_dirs[] = {
+    ".claude", ".codex", ".gemini",   ".cursor",  ".agents", ".windsurf", ".continue",
+    ".roo",    ".kiro",	 ".opencode", ".amazonq", ".qwen",   ".kilocode", ".junie"};
 static const char *const agent_data[] = {
     "shell-snapshots", "shell_snapshots", "statsig", "debug", "logs", "log",
     "telemetry",       "worktrees" /* last: mandatory_agent_data leaves it out */};

@@ -8,6 +8,11 @@
 # - zsh's compiled start-up files: zsh runs NAME.zwc instead of NAME when it is newer
 #   (`zcompile`), for its start-up files and every file it sources; .zshrc was held by name,
 #   .zshrc.zwc beside it was not (a ZDOTDIR in a write grant: a dotfiles repository).
+# - agents' project configs that name commands were not held: aider's .aider.conf.yml
+#   (lint-cmd, test-cmd, notifications-command; `load:` runs /run lines at its start), opencode's
+#   opencode.json(c) and Crush's crush.json / .crush.json (MCP servers, formatters, language
+#   servers), Qwen Code's .qwen/settings.json, Kilo Code's .kilocode/mcp.json, Junie's
+#   .junie/mcp/mcp.json; opencode's global plugins under ~/.config/opencode.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam14 "the write boundary" # HOME and the project under /var/tmp
@@ -64,5 +69,27 @@ if command -v zsh > /dev/null 2>&1; then
 else
 	skip "zsh's compiled start-up files" "no zsh here"
 fi
+
+# --- 3. agents' project configs ---
+AG=".aider.conf.yml sub/.aider.conf.yml opencode.json opencode.jsonc a/b/crush.json .crush.json
+.qwen/settings.json .kilocode/mcp.json .junie/mcp/mcp.json"
+script=
+for f in $AG; do script="$script mkdir -p \"\$(dirname $f)\"; printf 'test-cmd: touch /tmp/x\\n' > $f;"; done
+run "$script"
+made=
+for f in $AG; do [ -e "$P/$f" ] && made="$made $f"; done
+is "no agent config that names commands is made" "$made" ""
+like "… the refusal names the rule" "$err" 'mandatory deny \((\.aider\.conf\.yml|opencode\.json)'
+run 'mkdir -p .qwen/logs && echo x > .qwen/logs/l && echo x > notes.json'
+present "control: an agent's logs are written" "$P/.qwen/logs/l"
+present "… and another JSON file" "$P/notes.json"
+mkdir -p "$HOME/.config"
+user_policy '[default]
+network = none
+write += ~/.config'
+run 'mkdir -p ~/.config/opencode/plugin && echo "export const P = async () => {}" > ~/.config/opencode/plugin/p.js'
+absent "opencode's global plugins are not made (~/.config granted)" "$HOME/.config/opencode/plugin"
+user_policy '[default]
+network = none'
 
 done_testing

@@ -53,6 +53,13 @@ static void test_names(void)
 		snprintf(p, sizeof(p), "/srv/w/%s", n[i]);
 		DENY(p, MAND_REMOVE, MAND_NEVER, "unlinked");
 	}
+	DENY(H "/proj/sub/.aider.conf.yml", MAND_WRITE, MAND_NEVER, "aider's config");
+	DENY(H "/proj/opencode.json", MAND_WRITE, MAND_NEVER, "opencode's config");
+	DENY(H "/proj/a/crush.json", MAND_REMOVE, MAND_NEVER, "Crush's, unlinked");
+	ALLOW(H "/proj/crush.json", MAND_MKDIR, "… a directory by that name");
+	DENY(H "/proj/.qwen/settings.json", MAND_WRITE, MAND_NEVER, ".qwen");
+	ALLOW(H "/proj/.qwen/logs/x", MAND_WRITE, "… its logs");
+	DENY(H "/.config/opencode/plugin/p.js", MAND_WRITE, MAND_NEVER, "opencode's plugins");
 	DENY(H "/proj/.zshrc.zwc", MAND_WRITE, MAND_NEVER, "zsh's compiled .zshrc");
 	DENY(H "/proj/a/b/.zshenv.zwc", MAND_REMOVE, MAND_NEVER, "… .zshenv's, unlinked");
 	DENY(H "/proj/.env.zwc", MAND_WRITE, MAND_NEVER, "… a sourced .env's");
