@@ -192,7 +192,7 @@ static const char *const probe_names[] = {
 	X("doom")                                                                                  \
 	X("helix")                                                                                 \
 	X("zed")                                                                                   \
-	/* opencode's global plugins (JavaScript loaded at its start), agents, commands */          \
+	/* opencode's global plugins (JavaScript loaded at its start), agents, commands */         \
 	X("opencode")                                                                              \
 	X("Code")                                                                                  \
 	X("Code - OSS")                                                                            \
