@@ -282,6 +282,9 @@ static const char *const probe_names[] = {
 	X("ms-playwright")                                                                         \
 	X("puppeteer")                                                                             \
 	X("antidote")                                                                              \
+	/* node-gyp's headers and common.gypi: every native addon the host builds next includes    \
+	 * them, and a .gypi's <!(command) runs at gyp's load */                                   \
+	X("node-gyp")                                                                              \
 	/* corepack's package managers: the host's next yarn or pnpm runs the one found there */   \
 	X("node/corepack")
 #define HOME_FIXED(X, C, D, K)                                                                     \

@@ -13,6 +13,9 @@
 #   opencode.json(c) and Crush's crush.json / .crush.json (MCP servers, formatters, language
 #   servers), Qwen Code's .qwen/settings.json, Kilo Code's .kilocode/mcp.json, Junie's
 #   .junie/mcp/mcp.json; opencode's global plugins under ~/.config/opencode.
+# - node-gyp's cache (~/.cache/node-gyp, under `write += ~/.cache`): the headers and
+#   common.gypi every native addon the host builds next includes (a .gypi's <!(command) runs
+#   when gyp loads it) were rewritten.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam14 "the write boundary" # HOME and the project under /var/tmp
@@ -89,6 +92,20 @@ network = none
 write += ~/.config'
 run 'mkdir -p ~/.config/opencode/plugin && echo "export const P = async () => {}" > ~/.config/opencode/plugin/p.js'
 absent "opencode's global plugins are not made (~/.config granted)" "$HOME/.config/opencode/plugin"
+user_policy '[default]
+network = none'
+
+# --- 4. node-gyp's cache under write += ~/.cache ---
+G=$HOME/.cache/node-gyp/20.0.0/include/node
+mkdir -p "$G" "$HOME/.cache/other"
+echo "{ 'variables': {} }" > "$G/common.gypi"
+user_policy '[default]
+network = none
+write += ~/.cache'
+run 'echo "{ \"variables\": { \"x\": \"<!(touch /tmp/pwn)\" } }" > ~/.cache/node-gyp/20.0.0/include/node/common.gypi; mkdir -p ~/.cache/node-gyp/21.0.0/include; echo x > ~/.cache/other/f'
+is "node-gyp's common.gypi is not rewritten (~/.cache granted)" "$(cat "$G/common.gypi")" "{ 'variables': {} }"
+absent "… nor another Node's headers made" "$HOME/.cache/node-gyp/21.0.0"
+present "control: another cache there is written" "$HOME/.cache/other/f"
 user_policy '[default]
 network = none'
 
