@@ -994,6 +994,16 @@ static int links_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 		   : 0;
 }
 
+/* What the user's shell start-up files source (mand_ctx.sourced): as links_rule. */
+static int sourced_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+			struct mand_hit *h)
+{
+	return held(x, x->sourced, NULL, x->nsourced, path, op) >= 0
+		   ? hit_(h, MAND_NEVER,
+			  "a file the shell's start-up files source (. FILE, source FILE)")
+		   : 0;
+}
+
 static bool comp_match(const struct comps *c, size_t i, const char *pat)
 {
 	char nm[256];
@@ -1175,7 +1185,8 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
 	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
-	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0)
+	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0 ||
+	    (r = sourced_rule(x, path, op, h)) != 0)
 		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {

@@ -16,6 +16,10 @@
 # - node-gyp's cache (~/.cache/node-gyp, under `write += ~/.cache`): the headers and
 #   common.gypi every native addon the host builds next includes (a .gypi's <!(command) runs
 #   when gyp loads it) were rewritten.
+# - what the shell's start-up files source: rustup's `. "$HOME/.cargo/env"` in ~/.profile and
+#   ~/.bashrc, nvm's `\. "$NVM_DIR/nvm.sh"`, sdkman's init script — under a grant of the
+#   tool's directory (write += ~/.cargo: cargo install, the registry cache) the file was
+#   rewritten and ran at the host's next shell.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam14 "the write boundary" # HOME and the project under /var/tmp
@@ -106,6 +110,37 @@ run 'echo "{ \"variables\": { \"x\": \"<!(touch /tmp/pwn)\" } }" > ~/.cache/node
 is "node-gyp's common.gypi is not rewritten (~/.cache granted)" "$(cat "$G/common.gypi")" "{ 'variables': {} }"
 absent "… nor another Node's headers made" "$HOME/.cache/node-gyp/21.0.0"
 present "control: another cache there is written" "$HOME/.cache/other/f"
+user_policy '[default]
+network = none'
+
+# --- 5. what the shell's start-up files source, under a grant of the tool's directory ---
+mkdir -p "$HOME/.cargo/bin" "$HOME/.cargo/registry" "$HOME/.nvm" "$HOME/.sdkman/bin"
+echo 'echo cargo-genuine' > "$HOME/.cargo/env"
+echo 'echo nvm-genuine' > "$HOME/.nvm/nvm.sh"
+echo 'echo sdkman-genuine' > "$HOME/.sdkman/bin/sdkman-init.sh"
+cat > "$HOME/.bashrc" << 'RC'
+. "$HOME/.cargo/env"
+export NVM_DIR="$HOME/.nvm"
+[ -s "$NVM_DIR/nvm.sh" ] && \. "$NVM_DIR/nvm.sh"  # This loads nvm
+[[ -s "${HOME}/.sdkman/bin/sdkman-init.sh" ]] && source ~/.sdkman/bin/sdkman-init.sh
+RC
+hostbash() { (cd "$H" && bash -ic true < /dev/null 2>/dev/null); }
+genuine='cargo-genuine
+nvm-genuine
+sdkman-genuine'
+is "setup: the host's bash sources the three" "$(hostbash)" "$genuine"
+user_policy '[default]
+network = none
+write += ~/.cargo ~/.nvm ~/.sdkman'
+run 'echo "echo PLANTED" > ~/.cargo/env; echo "echo PLANTED" >> ~/.nvm/nvm.sh; rm -f ~/.sdkman/bin/sdkman-init.sh; echo "echo PLANTED" > ~/.sdkman/bin/sdkman-init.sh'
+is "a file the start-up files source is not rewritten, appended to or replaced under a grant of its directory" "$(hostbash)" "$genuine"
+like "… the refusal names the rule" "$err" "start-up files source"
+run 'mv ~/.sdkman/bin ~/.sdkman/bin.old && mkdir ~/.sdkman/bin && echo "echo PLANTED" > ~/.sdkman/bin/sdkman-init.sh'
+is "… nor its directory renamed away and made anew" "$(hostbash)" "$genuine"
+run 'echo x > ~/.cargo/registry/f && echo x > ~/.nvm/other'
+present "control: the rest of the grant is written" "$HOME/.cargo/registry/f"
+present "… and beside the sourced file" "$HOME/.nvm/other"
+rm -f "$HOME/.bashrc"
 user_policy '[default]
 network = none'
 
