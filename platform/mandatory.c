@@ -687,10 +687,10 @@ static int home_fixed_rule(const struct mand_ctx *x, const char *path, const cha
 	return 0;
 }
 
-static int home_rule(const struct mand_ctx *x, const char *path, const struct comps *c, size_t hc,
-		     enum mand_op op, struct mand_hit *h)
+static int home_rule(const struct mand_ctx *x, const char *home, const char *path,
+		     const struct comps *c, size_t hc, enum mand_op op, struct mand_hit *h)
 {
-	size_t hl = strlen(x->home);
+	size_t hl = strlen(home);
 	const char *rel = path[hl] == '/' ? path + hl + 1 : path + hl;
 	size_t rl = strlen(rel);
 	size_t vl = x->recovery ? strlen(x->recovery) : 0;
@@ -711,7 +711,7 @@ static int home_rule(const struct mand_ctx *x, const char *path, const struct co
 
 	if (hl + 1 + cl >= sizeof(entry))
 		return hit_(h, MAND_HOME_GRANT, "~/.* (the home rule)");
-	memcpy(entry, x->home, hl);
+	memcpy(entry, home, hl);
 	entry[hl] = '/';
 	memcpy(entry + hl + 1, rel, cl);
 	entry[hl + 1 + cl] = '\0';
@@ -1271,7 +1271,16 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	    (r = jj_rule(&c, op, h)) != 0 || (r = vcs_rule(&c, op, h)) != 0)
 		return r;
 	if (x->home && (hb = below(path, x->home)) >= 0 &&
-	    (r = home_rule(x, path, &c, (size_t)hb, op, h)) != 0)
+	    (r = home_rule(x, x->home, path, &c, (size_t)hb, op, h)) != 0)
 		return r;
+	/* the password database's home, where HOME names another directory: its start-up
+	 * files, ~/.ssh, ~/.config/sbxsh are what the user's next login reads; a grant of it by
+	 * its absolute path (or a project root a marker found there) no longer passes them */
+	if (x->pw_home && (hb = below(path, x->pw_home)) >= 0 &&
+	    (r = home_rule(x, x->pw_home, path, &c, (size_t)hb, op, h)) != 0) {
+		h->lift = MAND_NEVER;
+		h->rule = "the home rule, in the password database's home (HOME names another)";
+		return r;
+	}
 	return policy_rule(x, path, op, h);
 }

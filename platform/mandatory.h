@@ -36,7 +36,10 @@ enum mand_lift {
 };
 
 struct mand_ctx {
-	const char *home;	   /* canonical, or NULL */
+	const char *home; /* canonical, or NULL */
+	/* the password database's home when HOME names another directory (canonical), or NULL:
+	 * the home rule holds there too */
+	const char *pw_home;
 	const char *const *grants; /* write grant roots as the sandbox sees them (plain paths) */
 	size_t ngrants;
 	const char *const *gitdirs; /* git directories found at start outside a `.git` name */

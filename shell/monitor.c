@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,6 +79,7 @@ struct monitor {
 	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
 	struct strv links;     /* mand_ctx.links: what the programs and hooks link to */
 	struct strv sourced;   /* mand_ctx.sourced: what the shell start-up files source */
+	char *pw_home;	       /* mand_ctx.pw_home */
 	/* mand_ctx.holds: deny_write paths missing at start, then hidden or read-only paths in a
 	 * write grant; for each, its entry (NULL: none found) and whether deny_read hides it */
 	struct strv holds;
@@ -535,6 +537,19 @@ static int find_links(struct monitor *m, const struct judge_ctx *jc)
 	return r;
 }
 
+/* The password database's home when it is not home (canonical, caller frees), else NULL. */
+static char *monitor_pw_home(const char *home)
+{
+	struct passwd *pw = getpwuid(getuid());
+	char *b = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? realpath(pw->pw_dir, NULL) : NULL;
+
+	if (b && (strcmp(b, "/") == 0 || (home && strcmp(b, home) == 0))) {
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
 /* A word of a start-up file's line with its quotes removed and $HOME, ${HOME}, a leading ~/
  * and the file's own simple assignments (vars: "NAME=value" strings) expanded, into out; false
  * when it holds anything else to expand ($(…), `…`, an unknown variable). */
@@ -828,6 +843,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	if (!m->viol)
 		goto out;
 	m->mc.home = jc->home;
+	m->mc.pw_home = m->pw_home = monitor_pw_home(jc->home);
 	m->mc.git_config = jc->prof && jc->prof->git_config;
 	m->mc.recovery = jc->spec ? jc->spec->recovery : NULL;
 	/* the sandbox's own tmpfs mounts (platform/linux/bwrap.c): /dev/shm always, /tmp when
@@ -1225,6 +1241,7 @@ void monitor_free(struct monitor *m)
 	strv_release(&m->hooknames);
 	strv_release(&m->links);
 	strv_release(&m->sourced);
+	free(m->pw_home);
 	strv_release(&m->holds);
 	free(m->hold_of);
 	free(m->hold_read);

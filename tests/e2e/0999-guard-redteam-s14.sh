@@ -20,6 +20,10 @@
 #   ~/.bashrc, nvm's `\. "$NVM_DIR/nvm.sh"`, sdkman's init script — under a grant of the
 #   tool's directory (write += ~/.cargo: cargo install, the registry cache) the file was
 #   rewritten and ran at the host's next shell.
+# - the home rule held for $HOME only: with HOME naming another directory (an agent's fresh
+#   HOME, a test harness, sudo keeping the caller's), a grant of the password database's home
+#   by its absolute path (or a project root a marker found there) passed its dot-entries —
+#   ~/.ssh, the start-up files' neighbours, ~/.config/systemd — to the command.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam14 "the write boundary" # HOME and the project under /var/tmp
@@ -143,5 +147,23 @@ present "… and beside the sourced file" "$HOME/.nvm/other"
 rm -f "$HOME/.bashrc"
 user_policy '[default]
 network = none'
+
+# --- 6. the home rule in the password database's home when HOME names another ---
+PW=$(getent passwd "$(id -un)" | cut -d: -f6)
+if [ -n "$PW" ] && [ -d "$PW" ] && [ -w "$PW" ] && [ "$(cd "$PW" && pwd -P)" != "$(cd "$HOME" && pwd -P)" ]; then
+	dot=$PW/.sbxsh-e2e-probe-$$ plain=$PW/sbxsh-e2e-plain-$$
+	user_policy "[default]
+network = none
+write += $PW"
+	run "touch '$dot' '$plain'"
+	absent "a dot-entry of the password database's home is not made (HOME elsewhere, that home granted)" "$dot"
+	like "… the refusal names the home rule there" "$err" "password database's home"
+	present "control: a plain file there is" "$plain"
+	rm -f "$dot" "$plain"
+	user_policy '[default]
+network = none'
+else
+	skip "the home rule in the password database's home" "no writable home of our own here"
+fi
 
 done_testing

@@ -900,8 +900,29 @@ static void test_creates(void)
 	cx = save;
 }
 
+/* The password database's home when HOME names another directory: the home rule there too. */
+static void test_pw_home(void)
+{
+	const char *g[] = {"/home/real", "/home/real/.cache"};
+	struct mand_ctx save = cx;
+
+	cx.home = "/tmp/fresh";
+	cx.pw_home = "/home/real";
+	cx.grants = g;
+	cx.ngrants = 2;
+	DENY("/home/real/.ssh/authorized_keys", MAND_WRITE, MAND_NEVER, "pw home's ~/.ssh");
+	DENY("/home/real/.config/systemd/user/x.service", MAND_WRITE, MAND_NEVER,
+	     "… its ~/.config/systemd");
+	DENY("/home/real/.new", MAND_WRITE, MAND_NEVER, "… a dot-entry not granted");
+	DENY("/home/real/bin/x", MAND_WRITE, MAND_NEVER, "… its ~/bin");
+	ALLOW("/home/real/.cache/x", MAND_WRITE, "… a dot-entry granted by its own line");
+	ALLOW("/home/real/notes.txt", MAND_WRITE, "… a plain file of the granted home");
+	cx = save;
+}
+
 int main(void)
 {
+	test_pw_home();
 	test_agent_dirs();
 	test_names();
 	test_git();
