@@ -37,6 +37,12 @@
 	X(".login")                                                                                \
 	X(".kshrc")                                                                                \
 	X(".mkshrc")                                                                               \
+	/* tcsh's at logout, its directory stack (sourced: savedirs), yash's, xonsh's */           \
+	X(".logout")                                                                               \
+	X(".cshdirs")                                                                              \
+	X(".yashrc")                                                                               \
+	X(".yash_profile")                                                                         \
+	X(".xonshrc")                                                                              \
 	X(".inputrc")                                                                              \
 	/* version control: configs that run commands, a submodule list */                         \
 	X(".gitconfig")                                                                            \
@@ -166,6 +172,12 @@ static const char *const probe_names[] = {
 	X("systemd")                                                                               \
 	X("autostart")                                                                             \
 	X("environment.d")                                                                         \
+	/* run at every login too: systemd-tmpfiles --user (w lines write any file, L make links), \
+	 * Quadlet's units (ExecStartPre=), PipeWire's context.exec, WirePlumber's Lua config */   \
+	X("user-tmpfiles.d")                                                                       \
+	X("containers/systemd")                                                                    \
+	X("pipewire")                                                                              \
+	X("wireplumber")                                                                           \
 	X("plasma-workspace")                                                                      \
 	X("autostart-scripts")                                                                     \
 	X("fish")                                                                                  \
@@ -177,6 +189,10 @@ static const char *const probe_names[] = {
 	/* shells, prompts, terminals and multiplexers: read at their next start */                \
 	X("zsh")                                                                                   \
 	X("nushell")                                                                               \
+	X("elvish")                                                                                \
+	/* the JetBrains IDEs' settings (idea.vmoptions: -javaagent runs at the IDE's start) */    \
+	X("JetBrains")                                                                             \
+	X("oils")                                                                                  \
 	X("xonsh")                                                                                 \
 	X("powershell")                                                                            \
 	X("starship.toml")                                                                         \
@@ -223,6 +239,7 @@ static const char *const probe_names[] = {
 	X("user-dirs.dirs")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
+	X("user-tmpfiles.d")                                                                       \
 	X("bash-completion")                                                                       \
 	X("nvim/site")                                                                             \
 	X("fish/vendor_conf.d")                                                                    \
@@ -262,7 +279,21 @@ static const char *const probe_names[] = {
 	X("nemo/actions")                                                                          \
 	X("nemo/scripts")                                                                          \
 	X("kio/servicemenus")                                                                      \
-	X("kservices5")
+	X("kservices5")                                                                            \
+	X("file-manager/actions")                                                                  \
+	X("nautilus-python")                                                                       \
+	X("nemo-python")                                                                           \
+	X("caja-python")                                                                           \
+	/* run on a preview: thumbnailers' Exec= for every file a file manager shows */            \
+	X("thumbnailers")                                                                          \
+	/* loaded at a start: ble.sh (its modules, beside the ble.sh .bashrc sources), oh-my-fish, \
+	 * WirePlumber's scripts (the session's audio manager, at every login), the JetBrains      \
+	 * IDEs' and code-server's installed plugins and extensions */                             \
+	X("blesh")                                                                                 \
+	X("omf")                                                                                   \
+	X("wireplumber")                                                                           \
+	X("JetBrains")                                                                             \
+	X("code-server")
 /* E: below ~/.cache, which $XDG_CACHE_HOME moves (mandatory_xdg_cache): caches a host tool
  * takes code from without checking it again: pre-commit's hook environments (run at the next
  * git commit), built wheels and downloads (pip, uv, poetry, yarn 1, deno), build outputs

@@ -24,6 +24,13 @@
 #   HOME, a test harness, sudo keeping the caller's), a grant of the password database's home
 #   by its absolute path (or a project root a marker found there) passed its dot-entries —
 #   ~/.ssh, the start-up files' neighbours, ~/.config/systemd — to the command.
+# - start-up files and stores the lists did not know: tcsh's .logout and .cshdirs, yash's and
+#   xonsh's rc files, elvish's and Oils' config; under write += ~/.local and ~/.config: ble.sh's
+#   modules, oh-my-fish, WirePlumber's scripts, Nautilus/Nemo/Caja Python extensions,
+#   FileManager-Actions, thumbnailers (Exec= on every preview), the JetBrains IDEs' plugins and
+#   settings (idea.vmoptions), code-server's extensions; what runs at every login:
+#   systemd-tmpfiles --user's user-tmpfiles.d (a `w` line writes any file), Quadlet's
+#   ~/.config/containers/systemd (ExecStartPre=), PipeWire's context.exec, WirePlumber's config.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start redteam14 "the write boundary" # HOME and the project under /var/tmp
@@ -165,5 +172,33 @@ network = none'
 else
 	skip "the home rule in the password database's home" "no writable home of our own here"
 fi
+
+# --- 7. start-up files and stores the lists did not know ---
+user_policy '[default]
+network = none
+write += ~/.local ~/.config'
+mkdir -p "$HOME/.local/share" "$HOME/.config"
+NEW=".logout a/b/.cshdirs .yashrc .yash_profile .xonshrc ~/.config/elvish/rc.elv
+~/.config/oils/oshrc ~/.local/share/blesh/lib/core.sh ~/.local/share/omf/init.fish
+~/.local/share/wireplumber/scripts/x.lua ~/.local/share/nautilus-python/extensions/x.py
+~/.local/share/nemo-python/extensions/x.py ~/.local/share/caja-python/extensions/x.py
+~/.local/share/file-manager/actions/x.desktop ~/.local/share/thumbnailers/x.thumbnailer
+~/.local/share/JetBrains/IntelliJIdea2025.1/x/lib/x.jar ~/.config/JetBrains/IntelliJIdea2025.1/idea64.vmoptions
+~/.local/share/code-server/extensions/x/package.json ~/.config/user-tmpfiles.d/x.conf
+~/.local/share/user-tmpfiles.d/x.conf ~/.config/containers/systemd/x.container
+~/.config/pipewire/pipewire.conf.d/x.conf ~/.config/wireplumber/main.lua.d/x.lua"
+script=
+for f in $NEW; do script="$script mkdir -p \"\$(dirname $f)\"; echo x > $f;"; done
+run "$script echo x > ~/.local/share/other-f; echo x > ~/.config/other-f"
+made=
+for f in $NEW; do
+	case $f in "~/"*) g=$HOME/${f#"~/"} ;; *) g=$P/$f ;; esac
+	[ -e "$g" ] && made="$made $f"
+done
+is "none of them is made" "$made" ""
+present "control: another file in ~/.local/share is" "$HOME/.local/share/other-f"
+present "… and in ~/.config" "$HOME/.config/other-f"
+user_policy '[default]
+network = none'
 
 done_testing
