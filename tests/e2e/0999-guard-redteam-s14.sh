@@ -4,7 +4,9 @@
 # - the line a refusal suggests spelled the path with only its glob characters escaped: a
 #   command that tried to write "~/notes ~/x" was answered `write += ~/notes ~`, which the
 #   policy reads as two grants, the second all of the home (a blank, ',', '$' and ';' are
-#   policy syntax: a list's separators, a variable, a comment).
+#   policy syntax: a list's separators, a variable, a comment); and its `deny_write -= X` /
+#   `deny_read -= X` spelled a rule of a project under "sp ace" as two entries that named
+#   nothing (the rule stayed).
 # - zsh's compiled start-up files: zsh runs NAME.zwc instead of NAME when it is newer
 #   (`zcompile`), for its start-up files and every file it sources; .zshrc was held by name,
 #   .zshrc.zwc beside it was not (a ZDOTDIR in a write grant: a dotfiles repository).
@@ -198,6 +200,26 @@ done
 is "none of them is made" "$made" ""
 present "control: another file in ~/.local/share is" "$HOME/.local/share/other-f"
 present "… and in ~/.config" "$HOME/.config/other-f"
+user_policy '[default]
+network = none'
+
+# --- 8. the lines that lift a rule name that rule (a project path with a blank) ---
+SP="$H/sp ace/proj"
+mkdir -p "$SP/.git" "$SP/sec"
+echo k > "$SP/keep.txt"
+echo s > "$SP/sec/s"
+rules='[default]
+network = none
+deny_write += ./keep.txt
+deny_read += ./sec'
+user_policy "$rules"
+run 'echo x > keep.txt; echo y > sec/n' "$SP"
+dw=$(printf '%s\n' "$err" | sed -n 's/.*: deny_write -= \(.*\)$/\1/p' | head -1)
+dr=$(printf '%s\n' "$err" | sed -n 's/.*: deny_read -= \(.*\)$/\1/p' | head -1)
+printf '%s\ndeny_write -= %s\ndeny_read -= %s\n' "$rules" "$dw" "$dr" > "$H/try.ini"
+chmod 600 "$H/try.ini"
+left=$(cd "$SP" && "$SBXSH" policy --config "$H/try.ini" 2>&1 | grep -E '^deny_(write|read) = .*sp ace/proj' | sed 's/  #.*//')
+is "the suggested deny_write -= and deny_read -= lift the rules they name" "$left" ""
 user_policy '[default]
 network = none'
 
