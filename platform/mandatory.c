@@ -316,6 +316,11 @@ static const char *const probe_names[] = {
 	/* node-gyp's headers and common.gypi: every native addon the host builds next includes    \
 	 * them, and a .gypi's <!(command) runs at gyp's load */                                   \
 	X("node-gyp")                                                                              \
+	/* Python tools' pickles, loaded (pickle.load runs what it names) at their next start:     \
+	 * parso's parse cache (jedi, every Python language server), jedi's, pylint's stats */     \
+	X("parso")                                                                                 \
+	X("jedi")                                                                                  \
+	X("pylint")                                                                                \
 	/* corepack's package managers: the host's next yarn or pnpm runs the one found there */   \
 	X("node/corepack")
 #define HOME_FIXED(X, C, D, K)                                                                     \

@@ -17,7 +17,8 @@
 #   .junie/mcp/mcp.json; opencode's global plugins under ~/.config/opencode.
 # - node-gyp's cache (~/.cache/node-gyp, under `write += ~/.cache`): the headers and
 #   common.gypi every native addon the host builds next includes (a .gypi's <!(command) runs
-#   when gyp loads it) were rewritten.
+#   when gyp loads it) were rewritten; so were parso's, jedi's and pylint's caches, pickles a
+#   host language server or `pylint` loads (pickle.load runs what the pickle names).
 # - what the shell's start-up files source: rustup's `. "$HOME/.cargo/env"` in ~/.profile and
 #   ~/.bashrc, nvm's `\. "$NVM_DIR/nvm.sh"`, sdkman's init script — under a grant of the
 #   tool's directory (write += ~/.cargo: cargo install, the registry cache) the file was
@@ -119,9 +120,12 @@ echo "{ 'variables': {} }" > "$G/common.gypi"
 user_policy '[default]
 network = none
 write += ~/.cache'
-run 'echo "{ \"variables\": { \"x\": \"<!(touch /tmp/pwn)\" } }" > ~/.cache/node-gyp/20.0.0/include/node/common.gypi; mkdir -p ~/.cache/node-gyp/21.0.0/include; echo x > ~/.cache/other/f'
+run 'echo "{ \"variables\": { \"x\": \"<!(touch /tmp/pwn)\" } }" > ~/.cache/node-gyp/20.0.0/include/node/common.gypi; mkdir -p ~/.cache/node-gyp/21.0.0/include; echo x > ~/.cache/other/f; mkdir -p ~/.cache/parso/CPython-311-33 ~/.cache/jedi/x ~/.cache/pylint; echo x > ~/.cache/parso/CPython-311-33/a.pkl; echo x > ~/.cache/pylint/a.stats'
 is "node-gyp's common.gypi is not rewritten (~/.cache granted)" "$(cat "$G/common.gypi")" "{ 'variables': {} }"
 absent "… nor another Node's headers made" "$HOME/.cache/node-gyp/21.0.0"
+absent "… nor parso's parse cache (pickles)" "$HOME/.cache/parso/CPython-311-33/a.pkl"
+absent "… nor jedi's" "$HOME/.cache/jedi/x"
+absent "… nor pylint's stats (pickles)" "$HOME/.cache/pylint/a.stats"
 present "control: another cache there is written" "$HOME/.cache/other/f"
 user_policy '[default]
 network = none'
