@@ -683,8 +683,13 @@ static int sourced_in(struct monitor *m, const struct judge_ctx *jc, const char 
 				   (wl[i] == 2 && !memcmp(w[i], "\\.", 2)) ||
 				   (wl[i] == 6 && !memcmp(w[i], "source", 6));
 
+			struct stat ds;
+
+			/* a file: a directory (`. "$X"` with X the home) is sourced by no shell,
+			 * and holding it would hold all below it */
 			if (dot && i + 1 < nw &&
-			    sourced_word(w[i + 1], wl[i + 1], jc->home, &vars, p, sizeof(p)))
+			    sourced_word(w[i + 1], wl[i + 1], jc->home, &vars, p, sizeof(p)) &&
+			    !(stat(p, &ds) == 0 && S_ISDIR(ds.st_mode)))
 				r = push_writable(m, jc->home, &m->sourced, p);
 		}
 	}

@@ -140,6 +140,7 @@ cat > "$HOME/.bashrc" << 'RC'
 export NVM_DIR="$HOME/.nvm"
 [ -s "$NVM_DIR/nvm.sh" ] && \. "$NVM_DIR/nvm.sh"  # This loads nvm
 [[ -s "${HOME}/.sdkman/bin/sdkman-init.sh" ]] && source ~/.sdkman/bin/sdkman-init.sh
+D="$HOME/.cargo"; [ -f "$D" ] && . "$D"
 RC
 hostbash() { (cd "$H" && bash -ic true < /dev/null 2>/dev/null); }
 genuine='cargo-genuine
@@ -155,7 +156,7 @@ like "… the refusal names the rule" "$err" "start-up files source"
 run 'mv ~/.sdkman/bin ~/.sdkman/bin.old && mkdir ~/.sdkman/bin && echo "echo PLANTED" > ~/.sdkman/bin/sdkman-init.sh'
 is "… nor its directory renamed away and made anew" "$(hostbash)" "$genuine"
 run 'echo x > ~/.cargo/registry/f && echo x > ~/.nvm/other'
-present "control: the rest of the grant is written" "$HOME/.cargo/registry/f"
+present "control: the rest of the grant is written (a directory after a . holds nothing)" "$HOME/.cargo/registry/f"
 present "… and beside the sourced file" "$HOME/.nvm/other"
 rm -f "$HOME/.bashrc"
 user_policy '[default]
