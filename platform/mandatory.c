@@ -37,6 +37,12 @@
 	X(".login")                                                                                \
 	X(".kshrc")                                                                                \
 	X(".mkshrc")                                                                               \
+	/* tcsh's at logout, its directory stack (sourced: savedirs), yash's, xonsh's */           \
+	X(".logout")                                                                               \
+	X(".cshdirs")                                                                              \
+	X(".yashrc")                                                                               \
+	X(".yash_profile")                                                                         \
+	X(".xonshrc")                                                                              \
 	X(".inputrc")                                                                              \
 	/* version control: configs that run commands, a submodule list */                         \
 	X(".gitconfig")                                                                            \
@@ -97,7 +103,11 @@
 	X(".cursor")                                                                               \
 	X(".codex")                                                                                \
 	X(".gemini")                                                                               \
-	X(".agents")
+	X(".agents")                                                                               \
+	/* agents' project configs that name commands: aider's (lint-cmd, test-cmd,                \
+	 * notifications-command, load: /run lines at its start), Crush's (MCP and LSP servers) */ \
+	X(".aider.conf.yml")                                                                       \
+	X(".crush.json")
 #define STR(s) s,
 static const char *const names[] = {ANY_NAMES(STR)};
 
@@ -108,8 +118,11 @@ static const char *const file_names[] = {".env"};
 /* As file_names, without the dot every other name has: irb's rc files after ./.irbrc;
  * rustup's toolchain files (`[toolchain] path = DIR` runs DIR/bin/rustc, cargo… for every
  * rustup proxy started there or below: a prompt's `rustc --version` at the next prompt). */
-static const char *const bare_file_names[] = {"irb.rc", "_irbrc", "rust-toolchain",
-					      "rust-toolchain.toml"};
+static const char *const bare_file_names[] = {
+    "irb.rc", "_irbrc", "rust-toolchain", "rust-toolchain.toml",
+    /* agents' project configs: opencode's and Crush's MCP servers, formatters and language
+     * servers are commands, started at the host's next `opencode` or `crush` there */
+    "opencode.json", "opencode.jsonc", "crush.json"};
 
 /* As names, without the dot: Fossil's other name for its checkout database (.fslckout). */
 static const char *const bare_names[] = {"_FOSSIL_", "_FOSSIL_-journal", "_FOSSIL_-wal"};
@@ -159,6 +172,12 @@ static const char *const probe_names[] = {
 	X("systemd")                                                                               \
 	X("autostart")                                                                             \
 	X("environment.d")                                                                         \
+	/* run at every login too: systemd-tmpfiles --user (w lines write any file, L make links), \
+	 * Quadlet's units (ExecStartPre=), PipeWire's context.exec, WirePlumber's Lua config */   \
+	X("user-tmpfiles.d")                                                                       \
+	X("containers/systemd")                                                                    \
+	X("pipewire")                                                                              \
+	X("wireplumber")                                                                           \
 	X("plasma-workspace")                                                                      \
 	X("autostart-scripts")                                                                     \
 	X("fish")                                                                                  \
@@ -170,6 +189,10 @@ static const char *const probe_names[] = {
 	/* shells, prompts, terminals and multiplexers: read at their next start */                \
 	X("zsh")                                                                                   \
 	X("nushell")                                                                               \
+	X("elvish")                                                                                \
+	/* the JetBrains IDEs' settings (idea.vmoptions: -javaagent runs at the IDE's start) */    \
+	X("JetBrains")                                                                             \
+	X("oils")                                                                                  \
 	X("xonsh")                                                                                 \
 	X("powershell")                                                                            \
 	X("starship.toml")                                                                         \
@@ -185,6 +208,8 @@ static const char *const probe_names[] = {
 	X("doom")                                                                                  \
 	X("helix")                                                                                 \
 	X("zed")                                                                                   \
+	/* opencode's global plugins (JavaScript loaded at its start), agents, commands */         \
+	X("opencode")                                                                              \
 	X("Code")                                                                                  \
 	X("Code - OSS")                                                                            \
 	X("VSCodium")                                                                              \
@@ -214,6 +239,7 @@ static const char *const probe_names[] = {
 	X("user-dirs.dirs")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
+	X("user-tmpfiles.d")                                                                       \
 	X("bash-completion")                                                                       \
 	X("nvim/site")                                                                             \
 	X("fish/vendor_conf.d")                                                                    \
@@ -253,7 +279,21 @@ static const char *const probe_names[] = {
 	X("nemo/actions")                                                                          \
 	X("nemo/scripts")                                                                          \
 	X("kio/servicemenus")                                                                      \
-	X("kservices5")
+	X("kservices5")                                                                            \
+	X("file-manager/actions")                                                                  \
+	X("nautilus-python")                                                                       \
+	X("nemo-python")                                                                           \
+	X("caja-python")                                                                           \
+	/* run on a preview: thumbnailers' Exec= for every file a file manager shows */            \
+	X("thumbnailers")                                                                          \
+	/* loaded at a start: ble.sh (its modules, beside the ble.sh .bashrc sources), oh-my-fish, \
+	 * WirePlumber's scripts (the session's audio manager, at every login), the JetBrains      \
+	 * IDEs' and code-server's installed plugins and extensions */                             \
+	X("blesh")                                                                                 \
+	X("omf")                                                                                   \
+	X("wireplumber")                                                                           \
+	X("JetBrains")                                                                             \
+	X("code-server")
 /* E: below ~/.cache, which $XDG_CACHE_HOME moves (mandatory_xdg_cache): caches a host tool
  * takes code from without checking it again: pre-commit's hook environments (run at the next
  * git commit), built wheels and downloads (pip, uv, poetry, yarn 1, deno), build outputs
@@ -273,6 +313,14 @@ static const char *const probe_names[] = {
 	X("ms-playwright")                                                                         \
 	X("puppeteer")                                                                             \
 	X("antidote")                                                                              \
+	/* node-gyp's headers and common.gypi: every native addon the host builds next includes    \
+	 * them, and a .gypi's <!(command) runs at gyp's load */                                   \
+	X("node-gyp")                                                                              \
+	/* Python tools' pickles, loaded (pickle.load runs what it names) at their next start:     \
+	 * parso's parse cache (jedi, every Python language server), jedi's, pylint's stats */     \
+	X("parso")                                                                                 \
+	X("jedi")                                                                                  \
+	X("pylint")                                                                                \
 	/* corepack's package managers: the host's next yarn or pnpm runs the one found there */   \
 	X("node/corepack")
 #define HOME_FIXED(X, C, D, K)                                                                     \
@@ -369,6 +417,18 @@ struct comps {
 static bool eq(const struct comps *c, size_t i, const char *s)
 {
 	return c->len[i] == strlen(s) && memcmp(c->p[i], s, c->len[i]) == 0;
+}
+
+/* zsh's compiled form of a file, NAME.zwc: zsh's `source` (and its start-up files' reading)
+ * runs NAME.zwc instead of NAME when it is newer (`zcompile`), so it is NAME's code. */
+static const char zwc_rule[] = "NAME.zwc of a protected name (zsh runs its compiled form instead)";
+
+static bool zwc(const struct comps *c, size_t i, const char *s)
+{
+	size_t l = strlen(s);
+
+	return c->len[i] == l + 4 && memcmp(c->p[i], s, l) == 0 &&
+	       memcmp(c->p[i] + l, ".zwc", 4) == 0;
 }
 
 /* Components of an absolute normalized path; false past COMP_MAX. */
@@ -663,10 +723,10 @@ static int home_fixed_rule(const struct mand_ctx *x, const char *path, const cha
 	return 0;
 }
 
-static int home_rule(const struct mand_ctx *x, const char *path, const struct comps *c, size_t hc,
-		     enum mand_op op, struct mand_hit *h)
+static int home_rule(const struct mand_ctx *x, const char *home, const char *path,
+		     const struct comps *c, size_t hc, enum mand_op op, struct mand_hit *h)
 {
-	size_t hl = strlen(x->home);
+	size_t hl = strlen(home);
 	const char *rel = path[hl] == '/' ? path + hl + 1 : path + hl;
 	size_t rl = strlen(rel);
 	size_t vl = x->recovery ? strlen(x->recovery) : 0;
@@ -687,7 +747,7 @@ static int home_rule(const struct mand_ctx *x, const char *path, const struct co
 
 	if (hl + 1 + cl >= sizeof(entry))
 		return hit_(h, MAND_HOME_GRANT, "~/.* (the home rule)");
-	memcpy(entry, x->home, hl);
+	memcpy(entry, home, hl);
 	entry[hl] = '/';
 	memcpy(entry + hl + 1, rel, cl);
 	entry[hl + 1 + cl] = '\0';
@@ -970,6 +1030,16 @@ static int links_rule(const struct mand_ctx *x, const char *path, enum mand_op o
 		   : 0;
 }
 
+/* What the user's shell start-up files source (mand_ctx.sourced): as links_rule. */
+static int sourced_rule(const struct mand_ctx *x, const char *path, enum mand_op op,
+			struct mand_hit *h)
+{
+	return held(x, x->sourced, NULL, x->nsourced, path, op) >= 0
+		   ? hit_(h, MAND_NEVER,
+			  "a file the shell's start-up files source (. FILE, source FILE)")
+		   : 0;
+}
+
 static bool comp_match(const struct comps *c, size_t i, const char *pat)
 {
 	char nm[256];
@@ -990,9 +1060,9 @@ static bool comp_match(const struct comps *c, size_t i, const char *pat)
  * checks out (Claude Code's .claude/worktrees, the Codex app's ~/.codex/worktrees: projects,
  * where every name rule holds as in any other). The directory itself is made (mkdir),
  * never renamed away nor replaced by a link or a file. */
-static const char *const agent_dirs[] = {".claude", ".codex",	 ".gemini",   ".cursor",
-					 ".agents", ".windsurf", ".continue", ".roo",
-					 ".kiro",   ".opencode", ".amazonq"};
+static const char *const agent_dirs[] = {
+    ".claude", ".codex", ".gemini",   ".cursor",  ".agents", ".windsurf", ".continue",
+    ".roo",    ".kiro",	 ".opencode", ".amazonq", ".qwen",   ".kilocode", ".junie"};
 static const char *const agent_data[] = {
     "shell-snapshots", "shell_snapshots", "statsig", "debug", "logs", "log",
     "telemetry",       "worktrees" /* last: mandatory_agent_data leaves it out */};
@@ -1151,7 +1221,8 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	if (!split(path, &c))
 		return hit_(h, MAND_NEVER, "a path too deep to check");
 	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
-	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0)
+	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0 ||
+	    (r = sourced_rule(x, path, op, h)) != 0)
 		return r;
 	/* the names: below the deepest write grant holding the path, else below home */
 	for (size_t i = 0; i < x->ngrants; i++) {
@@ -1174,13 +1245,16 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 			continue; /* every other name starts with a dot */
 		}
 		for (size_t k = 0; k < N(names); k++)
-			if (eq(&c, i, names[k]))
-				return hit_(h, MAND_NEVER, names[k]);
+			if (eq(&c, i, names[k]) || zwc(&c, i, names[k]))
+				return hit_(h, MAND_NEVER,
+					    eq(&c, i, names[k]) ? names[k] : zwc_rule);
 		/* a file's name only: a directory by that name (a virtualenv called .env) holds
 		 * nothing a host tool reads */
 		for (size_t k = 0; k < N(file_names); k++)
-			if (i + 1 == c.n && op != MAND_MKDIR && eq(&c, i, file_names[k]))
-				return hit_(h, MAND_NEVER, file_names[k]);
+			if (i + 1 == c.n && op != MAND_MKDIR &&
+			    (eq(&c, i, file_names[k]) || zwc(&c, i, file_names[k])))
+				return hit_(h, MAND_NEVER,
+					    eq(&c, i, file_names[k]) ? file_names[k] : zwc_rule);
 	}
 	/* an agent's directory: anywhere, a grant of it or below it included */
 	for (size_t i = 0; i < c.n; i++) {
@@ -1233,7 +1307,16 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	    (r = jj_rule(&c, op, h)) != 0 || (r = vcs_rule(&c, op, h)) != 0)
 		return r;
 	if (x->home && (hb = below(path, x->home)) >= 0 &&
-	    (r = home_rule(x, path, &c, (size_t)hb, op, h)) != 0)
+	    (r = home_rule(x, x->home, path, &c, (size_t)hb, op, h)) != 0)
 		return r;
+	/* the password database's home, where HOME names another directory: its start-up
+	 * files, ~/.ssh, ~/.config/sbxsh are what the user's next login reads; a grant of it by
+	 * its absolute path (or a project root a marker found there) no longer passes them */
+	if (x->pw_home && (hb = below(path, x->pw_home)) >= 0 &&
+	    (r = home_rule(x, x->pw_home, path, &c, (size_t)hb, op, h)) != 0) {
+		h->lift = MAND_NEVER;
+		h->rule = "the home rule, in the password database's home (HOME names another)";
+		return r;
+	}
 	return policy_rule(x, path, op, h);
 }

@@ -36,7 +36,10 @@ enum mand_lift {
 };
 
 struct mand_ctx {
-	const char *home;	   /* canonical, or NULL */
+	const char *home; /* canonical, or NULL */
+	/* the password database's home when HOME names another directory (canonical), or NULL:
+	 * the home rule holds there too */
+	const char *pw_home;
 	const char *const *grants; /* write grant roots as the sandbox sees them (plain paths) */
 	size_t ngrants;
 	const char *const *gitdirs; /* git directories found at start outside a `.git` name */
@@ -87,6 +90,10 @@ struct mand_ctx {
 	 * the project; never written, made, or moved by renaming a directory that holds them */
 	const char *const *links;
 	size_t nlinks;
+	/* what the user's shell start-up files source (`. FILE`, `source FILE`: ~/.cargo/env,
+	 * nvm.sh), in the home directory or a write grant: held as links are */
+	const char *const *sourced;
+	size_t nsourced;
 	/* the sandbox's own file systems no host program reads (the private /tmp, /dev/shm):
 	 * nothing made there outlives the command or reaches the host (a rename or a link out
 	 * is EXDEV, a copy makes names that are judged), so no rule holds there, except below

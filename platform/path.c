@@ -84,6 +84,25 @@ char *path_escape(const char *s)
 	return buf_steal(&b);
 }
 
+/* A policy value's characters beside the glob ones: blanks and ',' separate list entries, '$'
+ * starts a variable, " ;" a comment. */
+static bool is_value_char(char c)
+{
+	return c == ' ' || c == '\t' || c == ',' || c == '$' || c == ';';
+}
+
+char *path_escape_value(const char *s)
+{
+	struct buf b = {0};
+
+	for (; *s; s++) {
+		if (is_glob_char(*s) || *s == '\\' || is_value_char(*s))
+			buf_add(&b, "\\", 1);
+		buf_add(&b, s, 1);
+	}
+	return buf_steal(&b);
+}
+
 char *path_unescape(const char *s)
 {
 	char *o = malloc(strlen(s) + 1), *w = o;

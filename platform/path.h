@@ -47,6 +47,10 @@ bool path_has_glob(const char *s);
 /* s with '*', '?', '[', ']', '{', '}' and '\' escaped by '\': a real path spelled as a policy
  * path that matches only itself. Newly allocated, NULL when out of memory. */
 char *path_escape(const char *s);
+/* As path_escape, and the characters a policy line reads as syntax besides: blanks and ','
+ * (list separators), '$' (a variable), ';' (" ;" starts a comment). What every suggested line
+ * spells a real path with, so that the line names that path and nothing else. */
+char *path_escape_value(const char *s);
 /* The literal a glob-free policy path names: its `\` escapes removed. Caller frees. */
 char *path_unescape(const char *s);
 

@@ -813,8 +813,28 @@ char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
 	size_t w = 0;
 
 	judge_tilde(home, path, t, sizeof(t));
+	/* path_escape_value's characters: a blank, ',', '$' or ';' left bare made the line name
+	 * other paths (`write += ~/notes ~` grants all of ~) */
 	for (const char *s = t; *s && w + 2 < n; s++) {
-		if (strchr("*?[]{}\\", *s))
+		if (strchr("*?[]{}\\ \t,$;", *s))
+			buf[w++] = '\\';
+		buf[w++] = *s;
+	}
+	if (n)
+		buf[w < n ? w : n - 1] = '\0';
+	return buf;
+}
+
+/* A rule's value (glob characters already escaped) as a suggested line spells it: "~/…"
+ * under home, the characters a value reads as syntax besides escaped (judge_policy_path). */
+static char *rule_line(const char *home, const char *value, char *buf, size_t n)
+{
+	char t[PATH_MAX];
+	size_t w = 0;
+
+	judge_tilde(home, value, t, sizeof(t));
+	for (const char *s = t; *s && w + 2 < n; s++) {
+		if (strchr(" \t,$;", *s))
 			buf[w++] = '\\';
 		buf[w++] = *s;
 	}
@@ -1005,8 +1025,9 @@ static void no_code_grant(const char *why, char *buf, size_t n)
 static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, const char *where,
 			   char *buf, size_t n)
 {
-	char d[PATH_MAX], td[PATH_MAX], rv[PATH_MAX], o[PATH_MAX];
+	char d[PATH_MAX], td[PATH_MAX], rv[PATH_MAX], o[PATH_MAX], rl[PATH_MAX];
 	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
+	const char *line = v->rule ? rule_line(c->home, v->rule->value, rl, sizeof(rl)) : "";
 
 	char why[PATH_MAX + 200];
 
@@ -1080,12 +1101,12 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 				 "read-only by deny_write %s (%s); to lift it: %s in %s: "
 				 "deny_write -= %s",
 				 rule, origin(c, v->rule, o, sizeof(o)), sec[0] ? sec : "[default]",
-				 c->prof->grant_file ? f : "~/.config/sbxsh/sbxsh.ini", rule);
+				 c->prof->grant_file ? f : "~/.config/sbxsh/sbxsh.ini", line);
 		} else
 			snprintf(buf, n,
 				 "read-only by deny_write %s (%s); remove it there: "
 				 "deny_write -= %s",
-				 rule, origin(c, v->rule, o, sizeof(o)), rule);
+				 rule, origin(c, v->rule, o, sizeof(o)), line);
 		break;
 	case VW_CREATE: {
 		char sec[256], f[PATH_MAX], wh[PATH_MAX + 300];
@@ -1114,7 +1135,7 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 			       "it are not removed, renamed or changed (the names in it are what "
 			       "later commands source). To lift it: %s: create -= %s, then "
 			       "write += %s",
-			 rule, origin(c, v->rule, o, sizeof(o)), wh, rule, rule);
+			 rule, origin(c, v->rule, o, sizeof(o)), wh, line, line);
 		break;
 	}
 	case VW_UNMOUNTED: {
@@ -1144,7 +1165,7 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 			snprintf(buf, n,
 				 "hidden by deny_read %s (%s): nothing is written where it hides; "
 				 "to allow it, remove it there: deny_read -= %s",
-				 rule, origin(c, v->rule, o, sizeof(o)), rule);
+				 rule, origin(c, v->rule, o, sizeof(o)), line);
 		break;
 	default:
 		if (runs_code(c,
@@ -1182,8 +1203,9 @@ done:
 static char *suggest_read(const struct judge_ctx *c, const struct verdict *v, const char *where,
 			  char *buf, size_t n)
 {
-	char tp[PATH_MAX], rv[PATH_MAX], o[PATH_MAX];
+	char tp[PATH_MAX], rv[PATH_MAX], o[PATH_MAX], rl[PATH_MAX];
 	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
+	const char *line = v->rule ? rule_line(c->home, v->rule->value, rl, sizeof(rl)) : "";
 
 	judge_policy_path(c->home, v->path, tp, sizeof(tp));
 	switch (v->why) {
@@ -1195,7 +1217,7 @@ static char *suggest_read(const struct judge_ctx *c, const struct verdict *v, co
 		if (v->rule && depth_of(v->path) <= depth_of(v->rule->value))
 			snprintf(buf, n,
 				 "hidden by deny_read %s (%s); remove it there: deny_read -= %s",
-				 rule, origin(c, v->rule, o, sizeof(o)), rule);
+				 rule, origin(c, v->rule, o, sizeof(o)), line);
 		else
 			snprintf(
 			    buf, n,

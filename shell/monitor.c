@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,6 +79,8 @@ struct monitor {
 	struct strv hooknames; /* mand_ctx.hooknames (the global relative core.hooksPath) */
 	struct strv links;     /* mand_ctx.links: what the programs and hooks link to */
 	struct strv link_seen; /* find_links: the link targets already followed */
+	struct strv sourced;   /* mand_ctx.sourced: what the shell start-up files source */
+	char *pw_home;	       /* mand_ctx.pw_home */
 	/* mand_ctx.holds: deny_write paths missing at start, then hidden or read-only paths in a
 	 * write grant; for each, its entry (NULL: none found) and whether deny_read hides it */
 	struct strv holds;
@@ -566,6 +569,192 @@ static int find_links(struct monitor *m, const struct judge_ctx *jc)
 	return r;
 }
 
+/* The password database's home when it is not home (canonical, caller frees), else NULL. */
+static char *monitor_pw_home(const char *home)
+{
+	struct passwd *pw = getpwuid(getuid());
+	char *b = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? realpath(pw->pw_dir, NULL) : NULL;
+
+	if (b && (strcmp(b, "/") == 0 || (home && strcmp(b, home) == 0))) {
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
+/* A word of a start-up file's line with its quotes removed and $HOME, ${HOME}, a leading ~/
+ * and the file's own simple assignments (vars: "NAME=value" strings) expanded, into out; false
+ * when it holds anything else to expand ($(…), `…`, an unknown variable). */
+static bool sourced_word(const char *w, size_t wl, const char *home, const struct strv *vars,
+			 char *out, size_t n)
+{
+	size_t o = 0;
+	char q = 0;
+
+	if (wl >= 2 && w[0] == '~' && w[1] == '/' && home) {
+		o = (size_t)snprintf(out, n, "%s", home);
+		w++, wl--;
+	}
+	for (size_t i = 0; i < wl && o + 1 < n; i++) {
+		char ch = w[i];
+
+		if ((ch == '"' || ch == '\'') && (!q || q == ch)) {
+			q = q ? 0 : ch;
+			continue;
+		}
+		if (ch == '\\' && q != '\'' && i + 1 < wl) {
+			out[o++] = w[++i];
+			continue;
+		}
+		if (ch == '`')
+			return false;
+		if (ch != '$' || q == '\'')
+			out[o++] = ch;
+		else {
+			const char *v = w + i + 1;
+			size_t vl, skip;
+			bool br = i + 1 < wl && *v == '{';
+
+			v += br;
+			for (vl = 0; i + 1 + br + vl < wl &&
+				     (v[vl] == '_' || (v[vl] >= 'A' && v[vl] <= 'Z') ||
+				      (v[vl] >= 'a' && v[vl] <= 'z') ||
+				      (vl && v[vl] >= '0' && v[vl] <= '9'));
+			     vl++)
+				;
+			if (!vl || (br && (i + 2 + vl >= wl || v[vl] != '}')))
+				return false;
+			skip = vl + (br ? 2 : 0);
+			const char *val = NULL;
+
+			if (vl == 4 && memcmp(v, "HOME", 4) == 0)
+				val = home;
+			for (size_t k = vars->n; !val && k-- > 0;)
+				if (strncmp(vars->v[k], v, vl) == 0 && vars->v[k][vl] == '=')
+					val = vars->v[k] + vl + 1;
+			if (!val)
+				return false;
+			o += (size_t)snprintf(out + o, n - o, "%s", val);
+			if (o >= n)
+				return false;
+			i += skip;
+		}
+	}
+	if (q || o + 1 >= n)
+		return false;
+	out[o] = '\0';
+	return out[0] == '/';
+}
+
+/* The files one start-up file sources: each word after a `.` or `source` word (a command's
+ * name or not: a false find only holds one more file) that names an absolute path once
+ * expanded (sourced_word), pushed into sv as push_writable says. One level: what a sourced
+ * file sources in turn is not read. */
+static int sourced_in(struct monitor *m, const struct judge_ctx *jc, const char *file)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	char *buf = NULL;
+	struct strv vars = {0};
+	int r = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) ||
+	    !(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
+		return 0;
+	}
+	got = read(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (got < 0) {
+		free(buf);
+		return 0;
+	}
+	buf[got] = '\0';
+	for (char *line = buf, *next; r == 0 && line && *line; line = next) {
+		const char *w[64];
+		size_t wl[64], nw = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		/* words: split at blanks and at ; & | ( ) outside quotes */
+		for (char *s = line; *s && nw < 64;) {
+			while (*s == ' ' || *s == '\t' || *s == ';' || *s == '&' || *s == '|' ||
+			       *s == '(' || *s == ')')
+				s++;
+			if (!*s || *s == '#')
+				break;
+			char *b = s, q = 0;
+
+			for (; *s && (q || !strchr(" \t;&|()", *s)); s++) {
+				if (*s == '\\' && s[1] && q != '\'')
+					s++;
+				else if ((*s == '"' || *s == '\'') && (!q || q == *s))
+					q = q ? 0 : *s;
+			}
+			w[nw] = b;
+			wl[nw++] = (size_t)(s - b);
+		}
+		for (size_t i = 0; r == 0 && i < nw; i++) {
+			char p[PATH_MAX];
+			const char *eq = memchr(w[i], '=', wl[i]);
+
+			/* NAME=value, export NAME=value: kept for the words after it */
+			if (eq && eq > w[i] &&
+			    (i == 0 || (wl[i - 1] == 6 && !memcmp(w[i - 1], "export", 6))) &&
+			    (size_t)(eq - w[i]) < wl[i] &&
+			    sourced_word(eq + 1, wl[i] - (size_t)(eq + 1 - w[i]), jc->home, &vars,
+					 p, sizeof(p))) {
+				r = strv_pushf(&vars, "%.*s=%s", (int)(eq - w[i]), w[i], p);
+				continue;
+			}
+			bool dot = (wl[i] == 1 && w[i][0] == '.') ||
+				   (wl[i] == 2 && !memcmp(w[i], "\\.", 2)) ||
+				   (wl[i] == 6 && !memcmp(w[i], "source", 6));
+
+			struct stat ds;
+
+			/* a file: a directory (`. "$X"` with X the home) is sourced by no shell,
+			 * and holding it would hold all below it */
+			if (dot && i + 1 < nw &&
+			    sourced_word(w[i + 1], wl[i + 1], jc->home, &vars, p, sizeof(p)) &&
+			    !(stat(p, &ds) == 0 && S_ISDIR(ds.st_mode)))
+				r = push_writable(m, jc->home, &m->sourced, p);
+		}
+	}
+	strv_release(&vars);
+	free(buf);
+	return r;
+}
+
+/* What the user's shell start-up files source (mand_ctx.sourced): rustup's ~/.cargo/env,
+ * nvm.sh, sdkman-init.sh, ghcup's env — a file below a tool's directory, which a grant of that
+ * directory (write += ~/.cargo) handed over, run by the host's next shell. The start-up files
+ * themselves are held by name. */
+static int find_sourced(struct monitor *m, const struct judge_ctx *jc)
+{
+	static const char *const rc[] = {".bashrc",   ".bash_profile", ".bash_login",
+					 ".profile",  ".bash_aliases", ".zshenv",
+					 ".zprofile", ".zshrc",	       ".zlogin",
+					 ".kshrc",    ".mkshrc",       ".config/fish/config.fish"};
+	const char *zd = getenv("ZDOTDIR");
+	char p[PATH_MAX];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && jc->home && i < sizeof(rc) / sizeof(rc[0]); i++)
+		if (snprintf(p, sizeof(p), "%s/%s", jc->home, rc[i]) < (int)sizeof(p))
+			r = sourced_in(m, jc, p);
+	for (size_t i = 5; r == 0 && zd && zd[0] == '/' && i < 9; i++)
+		if (snprintf(p, sizeof(p), "%s/%s", zd, rc[i]) < (int)sizeof(p))
+			r = sourced_in(m, jc, p);
+	m->mc.sourced = (const char *const *)m->sourced.v;
+	m->mc.nsourced = m->sourced.n;
+	return r;
+}
+
 /* A path as the guard checks it: canonical where it exists, else its directory's canonical
  * form and its name, else as spelled (absolute). NULL when none. Caller frees. */
 static char *real_name(const char *p)
@@ -691,6 +880,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 	if (!m->viol)
 		goto out;
 	m->mc.home = jc->home;
+	m->mc.pw_home = m->pw_home = monitor_pw_home(jc->home);
 	m->mc.git_config = jc->prof && jc->prof->git_config;
 	m->mc.recovery = jc->spec ? jc->spec->recovery : NULL;
 	/* the sandbox's own tmpfs mounts (platform/linux/bwrap.c): /dev/shm always, /tmp when
@@ -733,7 +923,7 @@ int monitor_new(struct monitor **out, int listener, const struct judge_ctx *jc)
 		if (jc->spec->mounts.v[i].op == SBX_M_BIND)
 			m->grants[m->mc.ngrants++] = jc->spec->mounts.v[i].dst;
 	if (find_gitdirs(m, jc) < 0 || find_fixed(m, jc) < 0 || find_hooks(m, jc) < 0 ||
-	    find_links(m, jc) < 0 || find_denies(m, jc) < 0)
+	    find_links(m, jc) < 0 || find_sourced(m, jc) < 0 || find_denies(m, jc) < 0)
 		goto out;
 	/* a speed-up only: without them (no memory) the checks walk every entry */
 	m->mc.fixed_lcp = m->fixed_lcp = mandatory_lcp(m->mc.fixed, m->mc.nfixed);
@@ -1088,6 +1278,8 @@ void monitor_free(struct monitor *m)
 	strv_release(&m->hooknames);
 	strv_release(&m->links);
 	strv_release(&m->link_seen);
+	strv_release(&m->sourced);
+	free(m->pw_home);
 	strv_release(&m->holds);
 	free(m->hold_of);
 	free(m->hold_read);

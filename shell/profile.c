@@ -1009,7 +1009,7 @@ static int no_project_line(struct rstate *st, const struct strv *home, const str
 	if (cw->n == 0 || (nh >= 0 && cw->n == (size_t)nh))
 		return 0;
 	if (!(rest = nh >= 0 ? join_comps_from(cw, (size_t)nh) : join_comps(cw, cw->n)) ||
-	    !(esc = path_escape(rest)) ||
+	    !(esc = path_escape_value(rest)) ||
 	    asprintf(&st->pr->no_project, "[dir %s%s] write = .", nh >= 0 ? "~" : "", esc) < 0)
 		st->pr->no_project = NULL;
 	free(rest);

@@ -53,6 +53,19 @@ static void test_names(void)
 		snprintf(p, sizeof(p), "/srv/w/%s", n[i]);
 		DENY(p, MAND_REMOVE, MAND_NEVER, "unlinked");
 	}
+	DENY(H "/proj/sub/.aider.conf.yml", MAND_WRITE, MAND_NEVER, "aider's config");
+	DENY(H "/proj/opencode.json", MAND_WRITE, MAND_NEVER, "opencode's config");
+	DENY(H "/proj/a/crush.json", MAND_REMOVE, MAND_NEVER, "Crush's, unlinked");
+	ALLOW(H "/proj/crush.json", MAND_MKDIR, "… a directory by that name");
+	DENY(H "/proj/.qwen/settings.json", MAND_WRITE, MAND_NEVER, ".qwen");
+	ALLOW(H "/proj/.qwen/logs/x", MAND_WRITE, "… its logs");
+	DENY(H "/.config/opencode/plugin/p.js", MAND_WRITE, MAND_NEVER, "opencode's plugins");
+	DENY(H "/proj/.zshrc.zwc", MAND_WRITE, MAND_NEVER, "zsh's compiled .zshrc");
+	DENY(H "/proj/a/b/.zshenv.zwc", MAND_REMOVE, MAND_NEVER, "… .zshenv's, unlinked");
+	DENY(H "/proj/.env.zwc", MAND_WRITE, MAND_NEVER, "… a sourced .env's");
+	ALLOW(H "/proj/.env.zwc", MAND_MKDIR, "… a directory by that name");
+	ALLOW(H "/proj/other.zwc", MAND_WRITE, "another compiled file");
+	ALLOW(H "/proj/.zshrc.zwc.bak", MAND_WRITE, "not a compiled .zshrc");
 	DENY(H "/proj/a/b/c/d/e/.vscode/settings.json", MAND_WRITE, MAND_NEVER,
 	     ".vscode at depth 5");
 	DENY(H "/proj/.vscode", MAND_MKDIR, MAND_NEVER, "mkdir .vscode");
@@ -887,8 +900,29 @@ static void test_creates(void)
 	cx = save;
 }
 
+/* The password database's home when HOME names another directory: the home rule there too. */
+static void test_pw_home(void)
+{
+	const char *g[] = {"/home/real", "/home/real/.cache"};
+	struct mand_ctx save = cx;
+
+	cx.home = "/tmp/fresh";
+	cx.pw_home = "/home/real";
+	cx.grants = g;
+	cx.ngrants = 2;
+	DENY("/home/real/.ssh/authorized_keys", MAND_WRITE, MAND_NEVER, "pw home's ~/.ssh");
+	DENY("/home/real/.config/systemd/user/x.service", MAND_WRITE, MAND_NEVER,
+	     "… its ~/.config/systemd");
+	DENY("/home/real/.new", MAND_WRITE, MAND_NEVER, "… a dot-entry not granted");
+	DENY("/home/real/bin/x", MAND_WRITE, MAND_NEVER, "… its ~/bin");
+	ALLOW("/home/real/.cache/x", MAND_WRITE, "… a dot-entry granted by its own line");
+	ALLOW("/home/real/notes.txt", MAND_WRITE, "… a plain file of the granted home");
+	cx = save;
+}
+
 int main(void)
 {
+	test_pw_home();
 	test_agent_dirs();
 	test_names();
 	test_git();

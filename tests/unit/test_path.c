@@ -283,6 +283,13 @@ int main(void)
 		is_str(u, "/x/br[1]/a*b?{c}\\d", "path_unescape undoes it");
 		free(e);
 		free(u);
+		e = path_escape_value("/h/notes ~/a,b$HOME\tc ;d[1]");
+		u = e ? path_unescape(e) : NULL;
+		is_str(e, "/h/notes\\ ~/a\\,b\\$HOME\\\tc\\ \\;d\\[1\\]",
+		       "path_escape_value escapes blanks, ',', '$', ';' and the glob characters");
+		is_str(u, "/h/notes ~/a,b$HOME\tc ;d[1]", "… path_unescape undoes it");
+		free(e);
+		free(u);
 		char *out = NULL, *err = NULL;
 		setenv("SBX_T_BR", "/v/s[1]", 1);
 		is_int(path_expand("$SBX_T_BR/x", NULL, "/", &out, &err), 0,
