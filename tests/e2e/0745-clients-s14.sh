@@ -1,0 +1,57 @@
+#!/bin/sh
+# 0745-clients-s14 — more real callers of a shell (compat.md 1-3, 12-15): each case runs the
+# caller's exact invocation (argv, environment, stdio kinds) under /bin/bash and under sbxsh and
+# compares what the caller takes from it.
+TMPDIR=/var/tmp; export TMPDIR # HOME and the project outside /tmp (sbxsh hides the host's /tmp)
+. "$(dirname "$0")/lib.sh"
+cd "$T/proj" || exit 1
+user_policy '[default]
+network = none'
+if ! "$SBXSH" -c true 2> "$T/err0"; then
+	skip "real callers" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
+	done_testing
+	exit
+fi
+# the user's start-up files: ~/.profile (a login's) and ~/.bashrc (an interactive shell's)
+cat > "$HOME/.profile" << 'EOP'
+export FROM_PROFILE=p1
+PATH="$HOME/pbin:$PATH"
+[ -n "$BASH" ] && [ -f "$HOME/.bashrc" ] && . "$HOME/.bashrc"
+EOP
+echo 'export FROM_BASHRC=b1' > "$HOME/.bashrc"
+# startup VARS…: what a shell given ARGV… ran its command with (FROM_PROFILE, FROM_BASHRC, the
+# PATH ~/.profile set, no prompt hook of sbxsh's), stdin /dev/null, detached (setsid)
+startup() {
+	_sh=$1; shift
+	setsid "$_sh" "$@" 'echo "P=$FROM_PROFILE B=$FROM_BASHRC path=${PATH%%:*} pc=${PROMPT_COMMAND-unset}"; env | grep -c "^SBXSH_RC\|^SBXSH_PROMPT\|^SBXSH_HISTFILE"' < /dev/null 2> /dev/null
+}
+
+# --- A login and interactive shell given a command: `$SHELL -ilc CMD` (editors and Electron
+# apps taking the login environment: VS Code, Cursor, JetBrains IDEs, Zed, fix-path). bash
+# reads ~/.profile (a login) and ~/.bashrc (interactive) before the command; sbxsh read
+# neither (it left the profile to its prompt hook, and a -c never prompts).
+for a in -ilc -lic '-l -i -c' '--login -i -c' -lc -ic; do
+	# shellcheck disable=SC2086
+	is "sbxsh $a CMD reads the start-up files bash $a does" "$(startup "$SBXSH" $a)" "$(startup /bin/bash $a)"
+done
+if command -v script > /dev/null; then
+	c='echo "P=$FROM_PROFILE B=$FROM_BASHRC pc=${PROMPT_COMMAND-unset}"'
+	is "…on a terminal too (script -qec \"\$SHELL -ilc CMD\")" \
+		"$(script -qec "$SBXSH -ilc '$c'" /dev/null < /dev/null 2> /dev/null | tr -d '\r')" \
+		"$(script -qec "/bin/bash -ilc '$c'" /dev/null < /dev/null 2> /dev/null | tr -d '\r')"
+else
+	skip "…on a terminal too" "no script(1) (bsdutils)"
+fi
+# VS Code's own resolver (vscode_shell_env.js does what shellEnv.ts does, with node)
+if command -v node > /dev/null; then
+	node "$E2E/vscode_shell_env.js" /bin/bash > "$T/vsc.bash" 2>&1
+	node "$E2E/vscode_shell_env.js" "$SBXSH" > "$T/vsc.sbxsh" 2>&1
+	pick() { node -e 'const e = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+		console.log(process.argv.slice(2).map((k) => k + "=" + (e[k] === undefined ? "unset" : e[k])).join(" "))' "$@" 2>&1; }
+	is "VS Code's shell environment resolver takes ~/.profile's and ~/.bashrc's variables from sbxsh as from bash" \
+		"$(pick "$T/vsc.sbxsh" FROM_PROFILE FROM_BASHRC PATH PROMPT_COMMAND)" \
+		"$(pick "$T/vsc.bash" FROM_PROFILE FROM_BASHRC PATH PROMPT_COMMAND)"
+else
+	skip "VS Code's shell environment resolver" "no node (apt-get install nodejs)"
+fi
+done_testing
