@@ -464,7 +464,8 @@ static void prompt_marker(struct run *r, const struct settings *set)
 	char *m = NULL;
 	int e = 0;
 
-	if (r->args.dry_run || !prompts(&r->args) || !shell_is(set->inner_shell, "bash"))
+	/* the shell that runs: the zsh shim's zsh takes none of bash's options (--noprofile) */
+	if (r->args.dry_run || !prompts(&r->args) || !shell_is(inner_for(&r->args, set), "bash"))
 		return;
 	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
 			r->spec.profile_name ? r->spec.profile_name : "");

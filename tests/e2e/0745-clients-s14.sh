@@ -23,7 +23,8 @@ echo 'export FROM_BASHRC=b1' > "$HOME/.bashrc"
 # PATH ~/.profile set, no prompt hook of sbxsh's), stdin /dev/null, detached (setsid)
 startup() {
 	_sh=$1; shift
-	setsid "$_sh" "$@" 'echo "P=$FROM_PROFILE B=$FROM_BASHRC path=${PATH%%:*} pc=${PROMPT_COMMAND-unset}"; env | grep -c "^SBXSH_RC\|^SBXSH_PROMPT\|^SBXSH_HISTFILE"' < /dev/null 2> /dev/null
+	setsid -w "$_sh" "$@" 'echo "P=$FROM_PROFILE B=$FROM_BASHRC path=${PATH%%:*} pc=${PROMPT_COMMAND-unset}"; env | grep -c "^SBXSH_RC\|^SBXSH_PROMPT\|^SBXSH_HISTFILE"' < /dev/null 2> "$T/startup.err.${_sh##*/}"
+	echo "status=$?"
 }
 
 # --- A login and interactive shell given a command: `$SHELL -ilc CMD` (editors and Electron
@@ -32,7 +33,8 @@ startup() {
 # neither (it left the profile to its prompt hook, and a -c never prompts).
 for a in -ilc -lic '-l -i -c' '--login -i -c' -lc -ic; do
 	# shellcheck disable=SC2086
-	is "sbxsh $a CMD reads the start-up files bash $a does" "$(startup "$SBXSH" $a)" "$(startup /bin/bash $a)"
+	is "sbxsh $a CMD reads the start-up files bash $a does" "$(startup "$SBXSH" $a)" "$(startup /bin/bash $a)" ||
+		diag "$(cat "$T/startup.err.sbxsh")"
 done
 if command -v script > /dev/null; then
 	c='echo "P=$FROM_PROFILE B=$FROM_BASHRC pc=${PROMPT_COMMAND-unset}"'
@@ -53,5 +55,24 @@ if command -v node > /dev/null; then
 		"$(pick "$T/vsc.bash" FROM_PROFILE FROM_BASHRC PATH PROMPT_COMMAND)"
 else
 	skip "VS Code's shell environment resolver" "no node (apt-get install nodejs)"
+fi
+# --- The zsh shim as a login shell on a terminal (a user whose login shell is the zsh shim:
+# sshd's and tmux's `-zsh`, `zsh -l`): sbxsh gave zsh bash's --noprofile ("zsh: no such
+# option: noprofile") and the login ended at once.
+SHIMS=$(cd "$SBXSH_STAGE/libexec/sbxsh/shims" 2>/dev/null && pwd -P) || SHIMS=$SBXSH_STAGE/libexec/sbxsh/shims
+if [ -x /bin/zsh ] && command -v script > /dev/null; then
+	echo 'export FROM_ZPROFILE=zp' > "$HOME/.zprofile"
+	echo 'export FROM_ZSHRC=zr' > "$HOME/.zshrc"
+	for how in "$SHIMS/zsh -l" "exec -a -zsh $SHIMS/zsh"; do
+		out=$(printf 'echo "ZZ=$FROM_ZPROFILE/$FROM_ZSHRC/$SBXSH_SANDBOX"\nexit 3\n' |
+			TERM=dumb SHELL=/bin/bash timeout 30 script -qec "$how" /dev/null 2>&1; echo "status=$?")
+		out=$(printf '%s\n' "$out" | tr -d '\r')
+		like "the zsh shim as a login shell on a terminal ($how) reads ~/.zprofile and ~/.zshrc, sandboxed" "$out" '^ZZ=zp/zr/1$'
+		unlike "…with no option error" "$out" 'no such option'
+		like "…and ends with the shell's status" "$out" 'status=3$'
+	done
+	rm -f "$HOME/.zprofile" "$HOME/.zshrc"
+else
+	skip "the zsh shim as a login shell on a terminal" "no zsh or no script(1)"
 fi
 done_testing
