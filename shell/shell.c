@@ -265,6 +265,22 @@ static bool interactive(const struct shell_args *a)
 	       (!a->cmd && !a->script && !a->stdin_script && isatty(0) && isatty(2));
 }
 
+/* An editor taking the user's login environment: VS Code (and its forks: Cursor, Windsurf,
+ * VSCodium) runs `$SHELL -i -l -c '<node> -p JSON.stringify(process.env)'` with
+ * VSCODE_RESOLVING_ENVIRONMENT=1, JetBrains IDEs `$SHELL -l -i -c '<reader>'` with
+ * INTELLIJ_ENVIRONMENT_READER set, and adopt what it prints for themselves, their extensions,
+ * tasks and terminals. The command still runs sandboxed, without the variables that describe
+ * the sandbox (the proxy's, the caches moved into its /tmp, the policy's env_set, its
+ * markers): they are wrong outside it. Nothing is lost to the sandbox: without them a
+ * command's network and cache writes fail closed. */
+static bool env_resolver(const struct shell_args *a)
+{
+	const char *v = getenv("VSCODE_RESOLVING_ENVIRONMENT"),
+		   *j = getenv("INTELLIJ_ENVIRONMENT_READER");
+
+	return a->cmd && ((v && *v) || (j && *j));
+}
+
 /* An interactive shell that will show a prompt: not one given a command or a script (`-ilc
  * CMD`: editors taking the login environment, VS Code, JetBrains), which reads its start-up
  * files and runs the command as bash would, with none of the prompt's machinery (the marker,
@@ -897,6 +913,7 @@ static void plan_net(struct run *r)
 
 	if (net_plan(&r->net, r->prof, &r->spec, &err) < 0)
 		sbx_fatal("network = proxy: %s", err ? err : "out of memory");
+	r->spec.host_env = env_resolver(&r->args);
 }
 
 /* The session daemon, before anything of the command exists; fail closed. */

@@ -53,6 +53,23 @@ if command -v node > /dev/null; then
 	is "VS Code's shell environment resolver takes ~/.profile's and ~/.bashrc's variables from sbxsh as from bash" \
 		"$(pick "$T/vsc.sbxsh" FROM_PROFILE FROM_BASHRC PATH PROMPT_COMMAND)" \
 		"$(pick "$T/vsc.bash" FROM_PROFILE FROM_BASHRC PATH PROMPT_COMMAND)"
+	# What sbxsh sets for commands in its sandbox (its markers, the proxy, the package caches in
+	# the private /tmp, the policy's env_set) describes the sandbox: VS Code adopted them for
+	# itself, its extensions, tasks and terminals (HTTP_PROXY at a port only the sandbox has,
+	# CARGO_HOME=/tmp/.cargo, SBXSH_SANDBOX=1 outside any sandbox).
+	user_policy '[default]
+env_set += E2E_POLICY_VAR=x'
+	node "$E2E/vscode_shell_env.js" /bin/bash > "$T/vsc.bash" 2>&1
+	node "$E2E/vscode_shell_env.js" "$SBXSH" > "$T/vsc.sbxsh" 2>&1
+	vars="SBXSH_SANDBOX SBXSH_PROFILE HTTP_PROXY https_proxy ALL_PROXY JAVA_TOOL_OPTIONS GIT_SSH_COMMAND CARGO_HOME GOPATH npm_config_cache E2E_POLICY_VAR GIT_DISCOVERY_ACROSS_FILESYSTEM"
+	# shellcheck disable=SC2086
+	is "…and none of the variables sbxsh sets inside its sandbox" "$(pick "$T/vsc.sbxsh" $vars)" "$(pick "$T/vsc.bash" $vars)"
+	is "…while ~/.profile's still come" "$(pick "$T/vsc.sbxsh" FROM_PROFILE)" "FROM_PROFILE=p1"
+	out=$(VSCODE_RESOLVING_ENVIRONMENT=1 "$SBXSH" -ilc 'echo "$SBXSH_SANDBOX"; cat /proc/self/cgroup > /dev/null; echo x > ~/outside' < /dev/null 2>&1)
+	check "…which still ran sandboxed (a write to ~ refused)" test ! -e "$HOME/outside"
+	like "…and reported" "$out" 'write ~/outside'
+	user_policy '[default]
+network = none'
 else
 	skip "VS Code's shell environment resolver" "no node (apt-get install nodejs)"
 fi
