@@ -92,4 +92,19 @@ if [ -x /bin/zsh ] && command -v script > /dev/null; then
 else
 	skip "the zsh shim as a login shell on a terminal" "no zsh or no script(1)"
 fi
+# --- A command that stops itself with no terminal (kill -STOP $$, a debugger's raise(SIGSTOP)),
+# continued by its caller (kill -CONT PID: a supervisor, a CI runner resuming a paused step):
+# bash goes on; sbxsh never passed the SIGCONT into the sandbox, and the caller waited for
+# ever.
+for sh_ in /bin/bash "$SBXSH"; do
+	"$sh_" -c 'kill -STOP $$; echo resumed' < /dev/null > "$T/cont.${sh_##*/}" 2>&1 &
+	p=$!
+	# continued until it ends (a SIGCONT before its stop is lost), for at most 20 s
+	i=0; while kill -0 "$p" 2>/dev/null && [ $i -lt 100 ]; do kill -CONT "$p"; sleep 0.2; i=$((i + 1)); done
+	kill -KILL "$p" 2>/dev/null
+	wait "$p"
+	echo "status=$?" >> "$T/cont.${sh_##*/}"
+done
+is "kill -STOP \$\$ with no terminal, then the caller's kill -CONT: the command goes on as under bash" \
+	"$(cat "$T/cont.sbxsh")" "$(cat "$T/cont.bash")"
 done_testing
