@@ -201,7 +201,7 @@ static void load_profile(struct run *r)
 	struct policy_opts o = {.user_config = cfg && *cfg ? cfg : NULL,
 				.login = r->args.login_argv0,
 				.preset = agent_preset_env(),
-				.quiet_no_project = !prompts(&r->args) && !r->args.dry_run,
+				.quiet_no_project = !interactive(&r->args) && !r->args.dry_run,
 				.extra_origin = "the agent's command (sbxsh run, SBXSH_AGENT_TMP)"};
 	char *cwd = getcwd(NULL, 0);
 
