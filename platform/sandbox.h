@@ -101,6 +101,10 @@ struct sandbox_spec {
 	const int *bind_fds;
 	struct strv env_unset; /* names, globs already expanded against the environment */
 	struct strv env_set;   /* NAME=value */
+	/* The command only prints the environment for a program outside to adopt (an editor's
+	 * login-environment resolver): none of env_set, nor SBXSH_SANDBOX/SBXSH_PROFILE,
+	 * GIT_DISCOVERY_ACROSS_FILESYSTEM, nor a TMPDIR/TMP/TEMP the caller did not set. */
+	bool host_env;
 	/* Bytes of the private /tmp and of /dev/shm; 0: no bound (hand-made specs). */
 	unsigned long long tmp_size, shm_size;
 };

@@ -107,6 +107,7 @@ static _Noreturn void run_nested(const struct shell_args *a, char *inner)
 }
 
 static bool interactive(const struct shell_args *a);
+static bool prompts(const struct shell_args *a);
 static bool all_tty(void);
 
 /* The directory of the user's policy file (what a recovery shell may write). Caller frees. */
@@ -264,6 +265,33 @@ static bool interactive(const struct shell_args *a)
 	       (!a->cmd && !a->script && !a->stdin_script && isatty(0) && isatty(2));
 }
 
+/* An editor taking the user's login environment: VS Code (and its forks: Cursor, Windsurf,
+ * VSCodium) runs `$SHELL -i -l -c '<node> -p JSON.stringify(process.env)'` with
+ * VSCODE_RESOLVING_ENVIRONMENT=1, JetBrains IDEs `$SHELL -l -i -c '<reader>'` with
+ * INTELLIJ_ENVIRONMENT_READER set, and adopt what it prints for themselves, their extensions,
+ * tasks and terminals. The command still runs sandboxed, without the variables that describe
+ * the sandbox (the proxy's, the caches moved into its /tmp, the policy's env_set, its
+ * markers): they are wrong outside it. Nothing is lost to the sandbox: without them a
+ * command's network and cache writes fail closed. */
+static bool env_resolver(const struct shell_args *a)
+{
+	const char *v = getenv("VSCODE_RESOLVING_ENVIRONMENT"),
+		   *j = getenv("INTELLIJ_ENVIRONMENT_READER");
+
+	return a->cmd && ((v && *v) || (j && *j));
+}
+
+/* An interactive shell that will show a prompt: not one given a command or a script (`-ilc
+ * CMD`: editors taking the login environment, VS Code, JetBrains), which reads its start-up
+ * files and runs the command as bash would, with none of the prompt's machinery (the marker,
+ * the late profile in PROMPT_COMMAND, the history, the cd switch): a -c never prompts, so a
+ * profile left to the prompt hook was never read, and the hook's variables reached the
+ * caller's environment. */
+static bool prompts(const struct shell_args *a)
+{
+	return interactive(a) && !a->cmd && !a->script;
+}
+
 /* The directory of a profile's interactive state (its shell history, less's, psql's…) on the
  * host: $XDG_STATE_HOME/sbxsh-shell/<profile>-<hash>, made 0700 if missing. One per profile, so
  * a profile's sandbox never writes what another profile's shell reads. NULL when it cannot
@@ -334,7 +362,7 @@ static void session_state(struct run *r)
 	};
 	char *dir = NULL;
 
-	if (r->args.dry_run || !interactive(&r->args) ||
+	if (r->args.dry_run || !prompts(&r->args) ||
 	    !(dir = state_dir(r->spec.profile_name ? r->spec.profile_name : "default")))
 		return;
 	int e = sbx_mounts_add(&r->spec.mounts, SBX_M_BIND, dir, dir);
@@ -471,7 +499,8 @@ static void prompt_marker(struct run *r, const struct settings *set)
 	char *m = NULL;
 	int e = 0;
 
-	if (r->args.dry_run || !interactive(&r->args) || !shell_is(set->inner_shell, "bash"))
+	/* the shell that runs: the zsh shim's zsh takes none of bash's options (--noprofile) */
+	if (r->args.dry_run || !prompts(&r->args) || !shell_is(inner_for(&r->args, set), "bash"))
 		return;
 	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
 			r->spec.profile_name ? r->spec.profile_name : "");
@@ -911,6 +940,7 @@ static void plan_net(struct run *r)
 
 	if (net_plan(&r->net, r->prof, &r->spec, &err) < 0)
 		sbx_fatal("network = proxy: %s", err ? err : "out of memory");
+	r->spec.host_env = env_resolver(&r->args);
 }
 
 /* The session daemon, before anything of the command exists; fail closed. */
@@ -1176,7 +1206,7 @@ static void cd_setup(struct run *r, const struct settings *set)
 	bool bash = shell_is(sh, "bash") && own_rc(&r->args) && (!r->args.login || late_rc(r));
 	bool zsh = shell_is(sh, "zsh") && access(ZDOTDIR_PATH "/.zshenv", R_OK) == 0;
 
-	if (!r->relay || !interactive(&r->args) || r->args.dry_run || r->recovery || !(bash || zsh))
+	if (!r->relay || !prompts(&r->args) || r->args.dry_run || r->recovery || !(bash || zsh))
 		return;
 	for (size_t i = 0; i < r->args.fwd.n; i++)
 		if (strv_push(&r->fwd0, r->args.fwd.v[i]) < 0)

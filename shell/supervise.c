@@ -74,6 +74,9 @@ static void sigset_handled(sigset_t *set, bool relay)
 	sigemptyset(set);
 	for (size_t i = 0; relay && i < sizeof(relayed) / sizeof(*relayed); i++)
 		sigaddset(set, relayed[i]);
+	/* Without a relay, a SIGCONT goes on to the sandbox: a command that stopped itself (kill
+	 * -STOP $$) is continued by its caller's kill -CONT, as it would be under bash. */
+	sigaddset(set, SIGCONT);
 	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++) {
 		struct sigaction sa;
 		if (handled[i] != SIGCHLD && sigaction(handled[i], NULL, &sa) == 0 &&

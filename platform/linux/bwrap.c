@@ -377,16 +377,19 @@ static int push_stage_mounts(const struct sandbox_spec *s, const struct staging 
 
 static int push_env(const struct sandbox_spec *s, struct strv *out)
 {
-	int r = strv_pushl(out, "--setenv", "SBXSH_SANDBOX", "1", "--setenv", "SBXSH_PROFILE",
-			   s->profile_name ? s->profile_name : "[default]", NULL);
+	int r = s->host_env
+		    ? 0
+		    : strv_pushl(out, "--setenv", "SBXSH_SANDBOX", "1", "--setenv", "SBXSH_PROFILE",
+				 s->profile_name ? s->profile_name : "[default]", NULL);
 	for (const char *const *t = (const char *const[]){"TMPDIR", "TMP", "TEMP", NULL};
 	     r == 0 && s->tmp_private && *t; t++)
-		r = strv_pushl(out, "--setenv", *t, "/tmp", NULL);
-	if (r == 0 && s->git_discovery)
+		if (!s->host_env || getenv(*t))
+			r = strv_pushl(out, "--setenv", *t, "/tmp", NULL);
+	if (r == 0 && s->git_discovery && !s->host_env)
 		r = strv_pushl(out, "--setenv", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "1", NULL);
 	for (size_t i = 0; r == 0 && i < s->env_unset.n; i++)
 		r = strv_pushl(out, "--unsetenv", s->env_unset.v[i], NULL);
-	for (size_t i = 0; r == 0 && i < s->env_set.n; i++) {
+	for (size_t i = 0; r == 0 && !s->host_env && i < s->env_set.n; i++) {
 		const char *kv = s->env_set.v[i], *eq = strchr(kv, '=');
 		if (!eq || eq == kv)
 			continue; /* sandbox_plan refuses these; never pass half a pair */
