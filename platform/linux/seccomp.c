@@ -182,6 +182,10 @@ static const struct rule rules[] = {
     /* fanotify: unprivileged since 5.13 (FAN_REPORT_FID, inode marks); what inotify tells,
      * through more kernel code */
     R0("fanotify_init", EPERM),
+    /* A local descriptor table (x86): unprivileged, used by nothing a command needs (16-bit
+     * code, old Wine), the kernel code of several exploits; Docker's default refuses it. */
+    R0("modify_ldt", EPERM),
+    R0("uselib", EPERM),
     R0("io_uring_setup", EPERM),
     R0("io_uring_enter", EPERM),
     R0("io_uring_register", EPERM),

@@ -273,4 +273,17 @@ unlike "… and a DIR: collection" "$out" 'TKT-s3cr3t'
 out=$(cd "$P" && KRB5CCNAME="KEYRING:persistent:1" "$SBXSH" -c "cat '$H/krb/tkt'; echo rc=\$?" 2>&1)
 like "control: a KEYRING: cache hides nothing and the command runs" "$out" 'TKT-s3cr3t'
 
+# --- 7. modify_ldt: unprivileged kernel surface no command needs (the red team's note) ---
+try=$SBXSH_STAGE/libexec/sbxsh/test/try-syscall
+if [ -x "$try" ] && [ "$(uname -m)" = x86_64 ]; then
+	cp "$try" "$P/try"
+	is "control: outside, modify_ldt (read the LDT) is made" "$("$P/try" x86_64 modify_ldt 0 w:0,0,0,0 16)" ok
+	is "modify_ldt (read, and write an entry) refused by the filter: EPERM" \
+		"$(cd "$P" && "$SBXSH" -c './try x86_64 modify_ldt 0 w:0,0,0,0 16; ./try x86_64 modify_ldt 0x11 w:0,0,0,0 16' 2>&1 | tr '\n' ' ')" "EPERM EPERM "
+	rm -f "$P/try"
+else
+	skip "modify_ldt refused" "no try-syscall helper or not x86_64"
+	skip "modify_ldt refused (control)" "no try-syscall helper or not x86_64"
+fi
+
 done_testing

@@ -174,8 +174,14 @@ static void test_new_calls(const struct prog *p)
 	/* fanotify_init, any flags, on both ABIs (x86_64 300, i386 338) */
 	bad += run(p->p, AUDIT_ARCH_X86_64, 300, 0x200, 0, 0) != RET_EPERM;
 	bad += run(p->p, AUDIT_ARCH_I386, 338, 0x200, 0, 0) != RET_EPERM;
+	/* modify_ldt (x86_64 154, i386 123) and uselib (134, 86), any arguments */
+	bad += run(p->p, AUDIT_ARCH_X86_64, 154, 1, 0, 0) != RET_EPERM;
+	bad += run(p->p, AUDIT_ARCH_I386, 123, 0x11, 0, 0) != RET_EPERM;
+	bad += run(p->p, AUDIT_ARCH_X86_64, 134, 0, 0, 0) != RET_EPERM;
+	bad += run(p->p, AUDIT_ARCH_I386, 86, 0, 0, 0) != RET_EPERM;
 	is_int(bad, 0,
-	       "%s: new calls refused or allowed by number, 470..%d ENOSYS; fanotify_init EPERM",
+	       "%s: new calls refused or allowed by number, 470..%d ENOSYS; fanotify_init, "
+	       "modify_ldt, uselib EPERM",
 	       p->what, SECCOMP_CEILING);
 }
 
