@@ -3,8 +3,8 @@
  * Rules kept here:
  * - A capability still held after the drop is an error (fail closed); a bounding set that
  *   cannot be emptied only because CAP_SETPCAP is gone was already emptied by bwrap.
- * - The bounding set is read back: one left there (CAP_SYS_ADMIN, which bwrap leaves the
- *   stage for its mounts) is an error too.
+ * - Every set is read back (libcap-ng): one left in the bounding set (CAP_SYS_ADMIN, which
+ *   bwrap leaves the stage for its mounts) or the ambient set is an error too.
  */
 #include <cap-ng.h>
 #include <errno.h>
@@ -14,24 +14,15 @@
 
 int sandbox_caps_drop(void)
 {
-	int r = 0;
-
 	capng_clear(CAPNG_SELECT_ALL);
 	/* Dropping the bounding set needs CAP_SETPCAP; bwrap already emptied it when we lack
-	 * that, so an error is only real if a capability is still there. */
-	if (capng_apply(CAPNG_SELECT_ALL) != 0) {
-		capng_get_caps_process();
-		if (capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE)
-			r = -EPERM;
-	}
-	for (int c = 0; r == 0; c++) {
-		int in = prctl(PR_CAPBSET_READ, c, 0, 0, 0);
-		if (in < 0)
-			break; /* EINVAL: past the kernel's last capability */
-		if (in > 0)
-			r = -EPERM;
-	}
-	if (r == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		r = -errno;
-	return r;
+	 * that, so an error is only real if a capability is still there: read back (the
+	 * bounding and ambient sets from one read of /proc/self/status, not a prctl each). */
+	(void)capng_apply(CAPNG_SELECT_ALL);
+	if (capng_get_caps_process() != 0 ||
+	    capng_have_capabilities(CAPNG_SELECT_ALL) != CAPNG_NONE)
+		return -EPERM;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -errno;
+	return 0;
 }
