@@ -112,7 +112,10 @@ done
 # sshd suite's logins), the shims, pam_sbxsh.so, sshd), the quicker of each kind;
 # `make check-deb` runs all of them, as root and as sbxsh-test. Building it is a job of its
 # own, started early (it compiles while the suites wait; it touches nothing of the staged
-# install); installing and testing it is serial (system-wide).
+# install). The package, installed system-wide, is seen by no staged suite (they run the
+# staged paths; it has no maintainer scripts): deb/e2e runs beside the shared suites, never
+# beside a serial one, and holds the lock "agents" (its 0600 writes root's agent cache and
+# removes /var/tmp/sbxsh-run.*, as 0440 and 0610 use them).
 DEB_E2E=${DEB_E2E:-'e2e/0010* e2e/0100* e2e/0155* e2e/0220* e2e/0300* e2e/0410* e2e/0430* e2e/0530* e2e/0600* e2e/0700* e2e/0720*'}
 deb_pre_skip=""
 if [ "$(id -u)" = 0 ] && command -v dpkg-deb > /dev/null 2>&1 && selected deb/e2e; then
@@ -120,7 +123,7 @@ if [ "$(id -u)" = 0 ] && command -v dpkg-deb > /dev/null 2>&1 && selected deb/e2
 		deb_pre_skip=yes
 	else
 		add deb/build debbuild - free buildtree
-		add deb/e2e debe2e - serial - "$n_jobs"
+		add deb/e2e debe2e - shared agents "$n_jobs"
 	fi
 fi
 
@@ -131,12 +134,18 @@ run_suite() {
 	printf '%s\n' "$1" > "$d/$k.name"
 	shift
 	t0=$(date +%s)
+	times > "$d/$k.t0"
 	case $1 in
 	*_suite | deb_build) "$@" ;;
 	*) $dfl "$@" ;;
 	esac > "$d/$k.log" 2>&1 < /dev/null 3>&-
 	echo $? > "$d/$k.rc"
-	echo "# took $(($(date +%s) - t0)) s" >> "$d/$k.log"
+	times > "$d/$k.t1"
+	# the wall time, then the CPU time of the processes it waited for (not of daemons)
+	echo "# took $(($(date +%s) - t0)) s, cpu $(cat "$d/$k.t0" "$d/$k.t1" | awk '
+		function sec(x) { sub(/s$/, "", x); split(x, a, "m"); return a[1] * 60 + a[2] }
+		NR == 2 { b = sec($1) + sec($2) } NR == 4 { e = sec($1) + sec($2) }
+		END { printf "%.1f", e - b }') s" >> "$d/$k.log"
 }
 # the man pages as make install put them: found by man(1)
 man_suite() {
@@ -298,7 +307,7 @@ finish() {
 	eval "j_st_$1=\$st"
 	[ -s "$out/u/$1.err" ] && cat "$out/u/$1.err"
 }
-# the order jobs are tried in: serial ones first, then the package's build, then the rest
+# the order jobs are tried in: serial ones first, then the package's, then the rest
 # (one at a time: in the order they are reported, as a sequential run always did)
 order="" passes="serial deb other"
 [ "$JOBS" = 1 ] && passes=all
@@ -307,8 +316,8 @@ for pass_cls in $passes; do
 	while [ $i -le $n_jobs ]; do
 		eval "c=\$j_cls_$i k=\$j_kind_$i"
 		case $pass_cls:$c:$k in
-		all:* | serial:serial:* | deb:*:debbuild) order="$order $i" ;;
-		other:serial:* | other:*:debbuild) ;;
+		all:* | serial:serial:* | deb:*:deb*) order="$order $i" ;;
+		other:serial:* | other:*:deb*) ;;
 		other:*) order="$order $i" ;;
 		esac
 		i=$((i + 1))
