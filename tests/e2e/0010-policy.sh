@@ -1,6 +1,8 @@
 #!/bin/sh
 # 0010-policy — `sbxsh policy` and `--check` on the staged binary: layers, --config,
 # SBXSH_CONFIG, trust checks on system and user files, bad input, exit codes.
+# serial: as root it writes the staged system policy ($SYSCONF/sbxsh.ini), which every
+# staged sbxsh reads.
 . "$SBXSH_STAGE/e2e/lib.sh"
 
 UF=$HOME/.config/sbxsh/sbxsh.ini

@@ -1,6 +1,8 @@
 #!/bin/sh
 # 0140-tmp-nested — the private TMPDIR (0700, per command, removed after, hidden from other
 # commands), tmp = shared, network none/open, and nesting (compat.md 11).
+# serial: it lists the host's /tmp/sbxsh-* before and after a command, where the other
+# suites' sessions and users make their own.
 TMPDIR=/var/tmp; export TMPDIR
 . "$(dirname "$0")/lib.sh"
 cd "$T/proj" || exit 1

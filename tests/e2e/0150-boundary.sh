@@ -4,6 +4,8 @@
 # both homes, and a bounded private /tmp and /dev/shm (design.md "Security model").
 # Nothing here writes to the host's /etc, /proc or /sys: a knob is only opened for writing,
 # never written, so even a failing test changes nothing.
+# serial: as root it makes /etc/wireguard for a moment (the masks of every sandbox started
+# meanwhile change).
 TMPDIR=/var/tmp; export TMPDIR
 . "$(dirname "$0")/lib.sh"
 cd "$T/proj" || exit 1

@@ -84,13 +84,16 @@ for i in 1 2 3 4 5 6 7 8; do
 	if [ $((i % 2)) = 1 ]; then a="good.test"; else a="other.example"; fi
 	printf '[default]\nnetwork = proxy\nallow_domains = %s\n' "$a" > "$T/par$i.ini"
 	chmod 600 "$T/par$i.ini"
-	"$SBXSH" --config "$T/par$i.ini" -c 'curl -s -o /dev/null -w "%{http_code}" http://good.test/' \
-		> "$T/par$i.out" 2> /dev/null &
+	("$SBXSH" --config "$T/par$i.ini" -c 'curl -s -o /dev/null -w "%{http_code}" http://good.test/' \
+		> "$T/par$i.out" 2> "$T/par$i.err"; echo $? > "$T/par$i.rc") &
 	PAR="${PAR:-} $!"
 done
 for p in $PAR; do wait "$p"; done
 got=""; for i in 1 2 3 4 5 6 7 8; do got="$got $(cat "$T/par$i.out")"; done
-is "8 commands at once: each gets its own list's answer" "$got" " 200 403 200 403 200 403 200 403"
+want=" 200 403 200 403 200 403 200 403"
+is "8 commands at once: each gets its own list's answer" "$got" "$want"
+[ "$got" = "$want" ] ||
+	for i in 1 2 3 4 5 6 7 8; do diag "command $i: rc $(cat "$T/par$i.rc"), stderr: $(head -c 600 "$T/par$i.err")"; done
 
 # --- GIT_SSH_COMMAND's ProxyCommand (sbxsh session connect) from inside ---
 like "GIT_SSH_COMMAND's ProxyCommand is this sbxsh's session connect" \

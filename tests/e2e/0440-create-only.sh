@@ -6,6 +6,8 @@
 # command); a narrow command attacks it by every spelling; a wide command sources it: the
 # planted line must not run. Controls: the maker writes its own file, a narrow command makes
 # and writes its own.
+# lock agents: it runs the real Claude Code from root's ~/.cache/sbxsh-e2e (0600 and the
+# package's 0600 install it there) and removes /var/tmp/sbxsh-run.*.
 REAL_HOME=${HOME:-}
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/agents_lib.sh"

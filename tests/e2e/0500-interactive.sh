@@ -25,7 +25,7 @@ cd "$P" || exit 1
 # run_fg SECONDS: types `sleep SECONDS` and waits until that sleep runs.
 run_fg() {
 	keys -l "sleep $1"; keys Enter
-	i=0; while ! pgrep -f "^sleep $1\$" > /dev/null; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done
+	i=0; while ! pgrep -u "$(id -u)" -f "^sleep $1\$" > /dev/null; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done
 }
 # start CMD…: a new tmux server whose one pane runs CMD, then records its status and the
 # terminal's modes in $H/status and $H/stty.
@@ -164,7 +164,7 @@ keys -l 'kill -9 %1'; keys Enter
 # (bash tells of the job at the prompt after it has reaped it: wait until the sleep is gone;
 # and bash 5.2 itself, without sbxsh, now and then leaves the SIGCHLD of a killed stopped job
 # for the next one (e2e 0520): an external command's, then jobs, tells of it in any case)
-i=0; while pgrep -f '^sleep 300$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while pgrep -u "$(id -u)" -f '^sleep 300$' > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 keys -l '/bin/true; jobs; echo oh-done'; keys Enter
 wait_screen '^oh-done$'
 like "the OpenHands sequence: PROMPT_COMMAND, ^C, ^Z, kill -9 %1" "$(screen)" 'Killed +sleep 300'
@@ -206,8 +206,15 @@ like "…before the next command's output" "$(printf '%s\n' "$out" | sed -n '3p'
 # The inner shell killed from outside: sbxsh ends with its status, the terminal restored.
 start "$SBXSH"
 wait_screen "$PR"
-# (this run's own: its user's, of its install; a concurrent run's bash is not ours to kill)
-inner=$(pgrep -n -u "$(id -u)" -f -- "--rcfile ${SBXSH%/bin/sbxsh}/.*sbxsh\.bashrc")
+# (this pane's own: a descendant of its sbxsh; another suite's bash, of the same user and
+# install, is not ours to kill)
+pane=$(TM display -p -t s '#{pane_pid}')
+mine=$(ps -e -o pid= -o ppid= | awk -v r="$pane" '{ up[$1] = $2 }
+	END { for (p in up) { q = p; while (q in up && q != r && q > 1) q = up[q]; if (q == r) print p } }')
+inner=""
+for p in $(pgrep -u "$(id -u)" -f -- "--rcfile ${SBXSH%/bin/sbxsh}/.*sbxsh\.bashrc"); do
+	case " $(echo $mine) " in *" $p "*) inner=$p ;; esac
+done
 [ -n "$inner" ] && kill -KILL "$inner"
 wait_file "$H/status"
 is "the inner shell killed (SIGKILL): sbxsh's status says so (137)" "$(cat "$H/status")" 137

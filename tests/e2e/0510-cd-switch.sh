@@ -65,7 +65,7 @@ cmd "cd $B"
 
 # A stopped job: the shell keeps its profile, and says why once. (A sleep of this script's own
 # length: other suites may run a sleep of their own meanwhile.)
-SLP=$((4000000 + $$))
+SLP=$(printf '4%07d' $$)
 # gone_or_dead PID: waits (20 s at most) until PID is reaped or a zombie: the job has ended.
 gone_or_dead() {
 	i=0

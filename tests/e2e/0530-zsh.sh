@@ -138,7 +138,7 @@ cmd 'echo "zd=${ZDOTDIR-unset} uzd=${SBXSH_USER_ZDOTDIR-unset}"'
 like "…ZDOTDIR as the caller had it (unset), not sbxsh's" "$(screen)" '^zd=unset uzd=unset$'
 cmd 'touch q-ok && echo q-wrote'
 check "…and the new profile's grant applies (a write in the new project)" test -e "$Q/q-ok"
-SLP=$((5000000 + $$)) # a sleep of this script's own: other suites may run one meanwhile
+SLP=$(printf '5%07d' $$) # a sleep of this script's own: other suites may run one meanwhile
 cmd "sleep $SLP &"
 n=$(screen | grep -Ec "$MQ"); keys -l "cd $P"; keys Enter; wait_screen "$MQ" $((n + 1))
 like "with a job: the shell keeps its profile and says why" "$(screen)" 'keeps its profile while it has jobs'

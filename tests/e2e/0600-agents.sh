@@ -2,6 +2,9 @@
 # 0600-agents — AI agent CLIs (compat.md 12–15): the shims (bash, sh, zsh), `sbxsh run`, the
 # presets, Claude Code's cwd file with and without sbxsh run, -l with SBXSH_CONFIG, tmp =
 # shared, a write grant under the private /tmp.
+# serial: as root it writes the staged system policy ([limits]); it counts the host's
+# /tmp/sbxsh-cwd.* relay directories and removes /var/tmp/sbxsh-run.*; it installs the
+# agents into ~/.cache/sbxsh-e2e, which 0440 and 0610 run.
 TMPDIR=/var/tmp; export TMPDIR # $HOME outside /tmp (the private /tmp would hide it)
 REAL_HOME=${HOME:-}
 . "$(dirname "$0")/lib.sh"

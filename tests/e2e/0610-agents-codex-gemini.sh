@@ -4,6 +4,8 @@
 # mock_gemini.py: generateContent), with sbxsh run and with only PATH/the login shell at a
 # shim. Installed once per user into ~/.cache/sbxsh-e2e (the real home); skipped with the
 # reason when npm or the registry is not there.
+# lock agents: it installs the real CLIs into ~/.cache/sbxsh-e2e, with npm's cache in the
+# real home, as the package's 0600 does.
 TMPDIR=/var/tmp; export TMPDIR # $HOME outside /tmp (the private /tmp would hide it)
 REAL_HOME=${HOME:-}
 . "$(dirname "$0")/lib.sh"

@@ -42,7 +42,7 @@ check "…which the host's /tmp does not hold" test ! -e /tmp/.npm-cache/_cacach
 
 rm -rf node_modules package-lock.json
 out=$("$SBXSH" -c 'npm install --no-audit --no-fund --fetch-retries=0 --registry http://bad.test:8080/' 2>&1); rc=$?
-isnt "a registry the policy does not allow: npm fails" "$rc" 0
+check "a registry the policy does not allow: npm fails" test "$rc" -ne 0
 like "…and sbxsh names the host and the line that would allow it" "$out" \
 	"bad.test:8080.*allow_domains \+= bad.test:8080"
 done_testing

@@ -4,6 +4,8 @@
 # ForceCommand sbxsh -c "$SSH_ORIGINAL_COMMAND": status, stdin, SBXSH_SESSION, the sandbox,
 # scp (legacy and sftp), a multiplexed connection sharing one daemon, and after logout no
 # daemon and no directory left. Root only (sshd serves another user).
+# serial: as root it adds [dir] sections to the staged system policy ($SYSCONF/conf.d) and
+# a user (useradd, userdel).
 . "$SBXSH_STAGE/e2e/lib.sh"
 
 names="ssh runs a command sandboxed"

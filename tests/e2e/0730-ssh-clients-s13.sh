@@ -5,6 +5,8 @@
 # path (git-upload-pack, git-upload-archive), scp -r both ways, rsync down, a `command=` key
 # whose SSH_ORIGINAL_COMMAND holds spaces, quotes and `;`, and ForceCommand as README gives
 # it for a user whose login shell is another: a command, a script on stdin, sftp. Root only.
+# serial: as root it adds a [dir] section to the staged system policy ($SYSCONF/conf.d)
+# and a user (useradd, userdel).
 . "$SBXSH_STAGE/e2e/lib.sh"
 
 names="ssh clients against sbxsh"

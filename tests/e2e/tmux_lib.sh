@@ -17,7 +17,7 @@ wait_screen() {
 wait_file() { i=0; while [ ! -s "$1" ]; do i=$((i + 1)); [ $i -ge 200 ] && return 1; sleep 0.1; done; }
 keys() { TM send-keys -t s "$@"; }
 type_ahead_cd() {
-	ta=$((3000000 + $$ + ${ta_n:=0})); ta_n=$((ta_n + 1))
+	ta=$(printf '3%07d%03d' $$ "${ta_n:=0}"); ta_n=$((ta_n + 1)) # this script's own number
 	keys -l "sleep $ta"; keys Enter
 	i=0; while ! ta_pid=$(pgrep -f "^sleep $ta\$") && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	keys -l "cd $1"; keys Enter; keys -l 'echo "ahead=$SBXSH_PROFILE-$((40+2))"'; keys Enter
