@@ -6,7 +6,7 @@
 # root: DEB_E2E).
 # TESTS="unit/* e2e/0010*" picks a subset (shell patterns on the suite names).
 #
-# Suites run side by side, SBXSH_TEST_JOBS at a time (default 3; 1: one after the other).
+# Suites run side by side, SBXSH_TEST_JOBS at a time (default 2; 1: one after the other).
 # Each one's output is kept and printed whole when it and every suite before it have ended,
 # in the order of the list above, so the log reads as a sequential run's. An e2e script's
 # two runs (root, then sbxsh-test) are one job, one after the other: they share fixtures.
@@ -18,7 +18,7 @@
 set -u
 B=${B:-build}
 MAKE=${MAKE:-make}
-JOBS=${SBXSH_TEST_JOBS:-3}
+JOBS=${SBXSH_TEST_JOBS:-2}
 case $JOBS in
 '' | *[!0-9]* | 0 | 0*)
 	echo "run.sh: SBXSH_TEST_JOBS=$JOBS: want the number of suites to run at once (1 or more)" >&2
