@@ -108,4 +108,20 @@ network = none'
 	present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }
 }
 
+# env_cases LEAK_DESC KEEP_DESC: runs `env` under sbxsh with $envcases (NAME=VALUE lines: each
+# must be removed from the command's environment) and $keepcases (each must stay).
+env_cases() {
+	inside=$(printf '%s\n' "$envcases" "$keepcases" | tr '\n' '\0' |
+		xargs -0 sh -c 'exec env "$@" "$0" -c env' "$SBXSH" 2> /dev/null)
+	leaked= lost=
+	for c in $(printf '%s\n' "$envcases" | cut -d= -f1); do
+		printf '%s\n' "$inside" | grep -q "^$c=" && leaked="$leaked $c"
+	done
+	for c in $(printf '%s\n' "$keepcases" | cut -d= -f1); do
+		printf '%s\n' "$inside" | grep -q "^$c=" || lost="$lost $c"
+	done
+	is "$1" "$leaked" ""
+	is "$2" "$lost" ""
+}
+
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
