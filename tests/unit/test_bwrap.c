@@ -13,6 +13,19 @@
 #include "shell/policy.h"
 #include "tap.h"
 
+/* One descriptor for each file bwrap reads for the plan s (however many it hides): 20, 21, … */
+static int *fds_for(const struct sandbox_spec *s)
+{
+	size_t n = sandbox_data_fds(s);
+	int *fds = calloc(n + 1, sizeof(*fds));
+
+	if (!fds)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		fds[i] = 20 + (int)i;
+	return fds;
+}
+
 static char T[256]; /* the fixture root, shown as $T in the goldens */
 
 static char *joined(const struct strv *sv)
@@ -336,7 +349,7 @@ static char *plan(const struct profile *p, bool root, struct strv *notes, struct
 				.tty = false};
 	struct sandbox_spec s;
 	struct strv out = {0};
-	int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+	int *fds;
 	char *argv[] = {"sh", NULL};
 
 	struct sandbox_req req;
@@ -346,7 +359,9 @@ static char *plan(const struct profile *p, bool root, struct strv *notes, struct
 	if (*rc < 0)
 		return NULL;
 	s.stage_fd = 9;
+	fds = fds_for(&s);
 	sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+	free(fds);
 	char *j = joined(&out);
 	sandbox_spec_release(&s);
 	strv_release(&out);
@@ -476,11 +491,7 @@ static char *plan_all(const struct profile *p, bool root)
 				.root = root};
 	struct sandbox_spec s;
 	struct strv out = {0}, notes = {0}, errs = {0};
-	int fds[64];
 	char *argv[] = {"sh", NULL}, *j = NULL;
-
-	for (int i = 0; i < 64; i++)
-		fds[i] = 20 + i;
 	struct sandbox_req req;
 
 	profile_sandbox_req(p, &req);
@@ -488,7 +499,9 @@ static char *plan_all(const struct profile *p, bool root)
 		s.stage_fd = 9;
 		if (force_stage >= 0)
 			s.stage_mounts = force_stage;
+		int *fds = fds_for(&s);
 		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		free(fds);
 		j = joined(&out);
 		sandbox_spec_release(&s);
 	}
@@ -657,9 +670,10 @@ static bool stage_shown_with(struct profile *p, const char *stage)
 
 	if (shown) { /* and then bwrap gets no bind of it */
 		struct strv out = {0};
-		int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+		int *fds = fds_for(&s);
 		char *argv[] = {"sh", NULL}, *j;
 		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		free(fds);
 		j = joined(&out); /* the fixture root spelled $T */
 		shown = !strstr(j, "--ro-bind $T/data/out.bin $T/data/out.bin") &&
 			strstr(j, "-- $T/data/out.bin --fd=");
@@ -758,7 +772,6 @@ static void test_absent_made(void)
 	struct sandbox_spec s;
 	struct sandbox_req req;
 	struct strv out = {0};
-	int fds[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
 	char *argv[] = {"sh", NULL};
 
 	prof_base(&p);
@@ -769,8 +782,11 @@ static void test_absent_made(void)
 	int rc = sandbox_plan(&req, &c, &s, &notes, &errs);
 	char *j = NULL;
 	if (rc == 0) {
+		int *fds = fds_for(&s);
+
 		s.stage_fd = 9;
 		sandbox_argv(&s, "/usr/bin/bwrap", fds, argv, &out);
+		free(fds);
 		j = joined(&out);
 		sandbox_spec_release(&s);
 	}
