@@ -811,6 +811,26 @@ static bool names_path(const char *m, const char *path)
 	return false;
 }
 
+/* The base profile's plan with deny_read PAT (the argv joined, $T for the fixture root; NULL:
+ * refused, *rc) and glob(3)'s answer for the same pattern: the oracle (true: g holds hits, to
+ * be globfree'd). */
+static char *plan_glob(const char *pat, int *rc, glob_t *g, bool *hits)
+{
+	struct profile pr;
+	struct strv notes = {0}, errs = {0};
+	char p[600];
+
+	prof_base(&pr);
+	lval(&pr.deny_read, T, pat);
+	char *m = plan(&pr, false, &notes, &errs, rc);
+	snprintf(p, sizeof(p), "%s%s", T, pat);
+	*hits = glob(p, GLOB_NOSORT, NULL, g) == 0;
+	prof_release(&pr);
+	strv_release(&notes);
+	strv_release(&errs);
+	return m;
+}
+
 /* deny_read globs whose last component alone has wildcards are matched against one read of
  * their directory (mounts.c glob_walk): the same names glob(3) finds, dot names only when the
  * pattern starts with a dot, '?' one character, and one directory shared by several patterns
@@ -828,16 +848,11 @@ static void test_glob_shared(void)
 		mk(p, false);
 	}
 	for (int i = 0; pats[i]; i++) {
-		struct profile pr;
-		struct strv notes = {0}, errs = {0};
 		int rc;
-		prof_base(&pr);
-		lval(&pr.deny_read, T, pats[i]);
-		char *m = plan(&pr, false, &notes, &errs, &rc);
 		glob_t g;
-		snprintf(p, sizeof(p), "%s%s", T, pats[i]);
-		int gr = glob(p, GLOB_NOSORT, NULL, &g);
-		size_t want = gr == 0 ? g.gl_pathc : 0, got = 0, found = 0;
+		bool gr;
+		char *m = plan_glob(pats[i], &rc, &g, &gr);
+		size_t want = gr ? g.gl_pathc : 0, got = 0, found = 0;
 		for (int j = 0; names[j]; j++) {
 			snprintf(p, sizeof(p), "$T/gl/%s", names[j]);
 			got += m && names_path(m, p);
@@ -848,12 +863,9 @@ static void test_glob_shared(void)
 		}
 		ok(rc == 0 && got == want && found == want,
 		   "deny_read %s hides glob(3)'s %zu hit(s)", pats[i], want);
-		if (gr == 0)
+		if (gr)
 			globfree(&g);
 		free(m);
-		prof_release(&pr);
-		strv_release(&notes);
-		strv_release(&errs);
 	}
 }
 
@@ -901,16 +913,12 @@ static void test_glob_middle(void)
 	snprintf(p, sizeof(p), "%s/gm/lnk", T);
 	ok(symlink("u5", p) == 0, "a link to a directory among the names");
 	for (int i = 0; pats[i]; i++) {
-		struct profile pr;
-		struct strv notes = {0}, errs = {0}, want = {0};
+		struct strv want = {0};
 		int rc;
-		prof_base(&pr);
-		lval(&pr.deny_read, T, pats[i]);
-		char *m = plan(&pr, false, &notes, &errs, &rc);
 		glob_t g;
-		snprintf(p, sizeof(p), "%s%s", T, pats[i]);
-		int gr = glob(p, GLOB_NOSORT, NULL, &g);
-		for (size_t j = 0; gr == 0 && j < g.gl_pathc; j++) {
+		bool gr;
+		char *m = plan_glob(pats[i], &rc, &g, &gr);
+		for (size_t j = 0; gr && j < g.gl_pathc; j++) {
 			char *c = realpath(g.gl_pathv[j], NULL);
 			if (c && strv_find(&want, c) < 0)
 				strv_push(&want, c);
@@ -926,13 +934,10 @@ static void test_glob_middle(void)
 		ok(rc == 0 && found == want.n && shown == want.n,
 		   "deny_read %s hides glob(3)'s %zu hit(s) and nothing else (%zu, %zu)", pats[i],
 		   want.n, found, shown);
-		if (gr == 0)
+		if (gr)
 			globfree(&g);
 		free(m);
 		strv_release(&want);
-		prof_release(&pr);
-		strv_release(&notes);
-		strv_release(&errs);
 	}
 }
 
@@ -954,16 +959,11 @@ static void test_glob_big_dir(void)
 		mk(p, false);
 		made++;
 	}
-	struct profile pr;
-	struct strv notes = {0}, errs = {0};
 	int rc;
-	prof_base(&pr);
-	lval(&pr.deny_read, T, "/big/key-*");
-	char *m = plan(&pr, false, &notes, &errs, &rc);
 	glob_t g;
-	snprintf(p, sizeof(p), "%s/big/key-*", T);
-	int gr = glob(p, GLOB_NOSORT, NULL, &g);
-	size_t want = gr == 0 ? g.gl_pathc : 0, found = 0;
+	bool gr;
+	char *m = plan_glob("/big/key-*", &rc, &g, &gr);
+	size_t want = gr ? g.gl_pathc : 0, found = 0;
 	for (size_t j = 0; j < want; j++) {
 		snprintf(p, sizeof(p), "$T%s", g.gl_pathv[j] + strlen(T));
 		found += m && names_path(m, p);
@@ -972,12 +972,9 @@ static void test_glob_big_dir(void)
 	   "deny_read of a glob in a directory of 2,500 names hides all %zu of glob(3)'s hits "
 	   "(found %zu)",
 	   want, found);
-	if (gr == 0)
+	if (gr)
 		globfree(&g);
 	free(m);
-	prof_release(&pr);
-	strv_release(&notes);
-	strv_release(&errs);
 }
 
 int main(void)
