@@ -1012,9 +1012,10 @@ static int bins_rule(const struct mand_ctx *x, const char *path, enum mand_op op
 		if (under(path, d)) {
 			rel = path + strlen(d);
 			if (op != MAND_MKDIR && (!*rel || !strchr(rel + 1, '/')))
-				return hit_(h, MAND_NEVER, "a directory on $PATH");
+				return hit_(h, MAND_NEVER,
+					    "a directory on $PATH (or LD_LIBRARY_PATH)");
 		} else if (under(d, path) && !holder_ok(x, path, op)) {
-			return hit_(h, MAND_NEVER, "a directory on $PATH");
+			return hit_(h, MAND_NEVER, "a directory on $PATH (or LD_LIBRARY_PATH)");
 		}
 	}
 	return 0;
@@ -1036,7 +1037,9 @@ static int sourced_rule(const struct mand_ctx *x, const char *path, enum mand_op
 {
 	return held(x, x->sourced, NULL, x->nsourced, path, op) >= 0
 		   ? hit_(h, MAND_NEVER,
-			  "a file the shell's start-up files source (. FILE, source FILE)")
+			  "a file the shell's start-up files source (. FILE, source FILE) or the "
+			  "environment names as code (BASH_ENV, PYTHONSTARTUP, EDITOR, LD_PRELOAD "
+			  "…)")
 		   : 0;
 }
 

@@ -91,7 +91,9 @@ struct mand_ctx {
 	const char *const *links;
 	size_t nlinks;
 	/* what the user's shell start-up files source (`. FILE`, `source FILE`: ~/.cargo/env,
-	 * nvm.sh), in the home directory or a write grant: held as links are */
+	 * nvm.sh) and what the caller's environment names as code (BASH_ENV, PYTHONSTARTUP,
+	 * EDITOR's program, LD_PRELOAD's libraries …), in the home directory or a write grant:
+	 * held as links are */
 	const char *const *sourced;
 	size_t nsourced;
 	/* the sandbox's own file systems no host program reads (the private /tmp, /dev/shm):

@@ -390,7 +390,7 @@ static char *nested_hooks(void *arg, const char *wt)
 static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 {
 	size_t n, nhooks;
-	const char **dirs = repo_dirs(m, jc, &n), *path = getenv("PATH");
+	const char **dirs = repo_dirs(m, jc, &n);
 	struct strv found = {0};
 	int r;
 
@@ -405,24 +405,29 @@ static int find_hooks(struct monitor *m, const struct judge_ctx *jc)
 	/* each directory once (a PATH often names one twice), its real_name made once for both
 	 * questions: ~8 readlinks and an access a directory less */
 	struct strv seen = {0};
-	for (const char *s = path; r == 0 && s && *s; s += *s == ':') {
-		size_t l = strcspn(s, ":");
-		char *d = s[0] == '/' ? strndup(s, l) : NULL; /* a relative one is every cwd's */
+	/* and LD_LIBRARY_PATH's: a library there is loaded by the host's next program that
+	 * links one of its name (~/.local/lib under write += ~/.local) */
+	for (int v = 0; v < 2; v++)
+		for (const char *s = getenv(v ? "LD_LIBRARY_PATH" : "PATH"); r == 0 && s && *s;
+		     s += *s == ':') {
+			size_t l = strcspn(s, ":");
+			char *d =
+			    s[0] == '/' ? strndup(s, l) : NULL; /* a relative one is every cwd's */
 
-		if (s[0] == '/' && !d) {
-			r = -ENOMEM;
-		} else if (d && strv_find(&seen, d) < 0) {
-			char *c = real_name(d);
+			if (s[0] == '/' && !d) {
+				r = -ENOMEM;
+			} else if (d && strv_find(&seen, d) < 0) {
+				char *c = real_name(d);
 
-			r = strv_push(&seen, d);
-			if (r == 0 && !own_bin(jc, c))
-				r = push_writable_real(m, jc->home, &m->hooks, d, c);
-			else
-				free(c);
+				r = strv_push(&seen, d);
+				if (r == 0 && !own_bin(jc, c))
+					r = push_writable_real(m, jc->home, &m->hooks, d, c);
+				else
+					free(c);
+			}
+			free(d);
+			s += l;
 		}
-		free(d);
-		s += l;
-	}
 	strv_release(&seen);
 	m->mc.nested_hooks = nested_hooks;
 	m->mc.nested_arg = m;
@@ -730,6 +735,149 @@ static int sourced_in(struct monitor *m, const struct judge_ctx *jc, const char 
 	return r;
 }
 
+/* One word of an environment variable's value naming a file (absolute), pushed into sv as
+ * push_writable says; a quoted word ("…", '…') as one. */
+static int env_word(struct monitor *m, const struct judge_ctx *jc, struct strv *sv, const char *w,
+		    size_t l)
+{
+	char p[PATH_MAX];
+
+	if (l >= 2 && (w[0] == '"' || w[0] == '\'') && w[l - 1] == w[0])
+		w++, l -= 2;
+	if (l == 0 || w[0] != '/' || l >= sizeof(p))
+		return 0;
+	memcpy(p, w, l);
+	p[l] = '\0';
+	return push_writable(m, jc->home, sv, p);
+}
+
+/* What the caller's environment names as code the host runs by itself (mand_ctx.sourced): a
+ * file every bash, sh, python, readline, git, less, ripgrep, npm or pip start reads (BASH_ENV,
+ * ENV, PYTHONSTARTUP, INPUTRC, GIT_CONFIG_GLOBAL …: the whole value), the program an editor,
+ * pager, askpass or preprocessor variable starts (EDITOR, PAGER, SUDO_ASKPASS, LESSOPEN …:
+ * the first word, after less's `|`), the libraries LD_PRELOAD loads into every program, and
+ * the modules and agents NODE_OPTIONS, RUBYOPT and the JVM's option variables load. In the
+ * home directory or a write grant (a dotfiles repository that is the project): the host's
+ * next shell or tool of that environment runs what a command wrote there. */
+static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
+{
+	static const char *const files[] = {"BASH_ENV",
+					    "ENV",
+					    "PYTHONSTARTUP",
+					    "INPUTRC",
+					    "GIT_CONFIG_GLOBAL",
+					    "GIT_CONFIG_SYSTEM",
+					    "RIPGREP_CONFIG_PATH",
+					    "LESSKEY",
+					    "LESSKEYIN",
+					    "LESSKEY_SYSTEM",
+					    "LESSKEYIN_SYSTEM",
+					    "MYVIMRC",
+					    "SCREENRC",
+					    "WGETRC",
+					    "NPM_CONFIG_USERCONFIG",
+					    "npm_config_userconfig",
+					    "NPM_CONFIG_GLOBALCONFIG",
+					    "npm_config_globalconfig",
+					    "PIP_CONFIG_FILE",
+					    "UV_CONFIG_FILE",
+					    "CARGO_HOME",
+					    "CURL_HOME"};
+	static const char *const progs[] = {"EDITOR",	   "VISUAL",	      "SUDO_EDITOR",
+					    "FCEDIT",	   "PAGER",	      "MANPAGER",
+					    "GIT_EDITOR",  "GIT_PAGER",	      "GIT_SEQUENCE_EDITOR",
+					    "GIT_SSH",	   "GIT_SSH_COMMAND", "GIT_ASKPASS",
+					    "SSH_ASKPASS", "SUDO_ASKPASS",    "BROWSER",
+					    "TERMINAL",	   "SYSTEMD_PAGER",   "SYSTEMD_EDITOR",
+					    "LESSOPEN",	   "LESSCLOSE",	      "SHELL",
+					    "LUA_INIT",	   "LUA_INIT_5_4",    "LUA_INIT_5_3",
+					    "LUA_INIT_5_2"};
+	static const char *const opts[] = {"NODE_OPTIONS", "RUBYOPT", "JAVA_TOOL_OPTIONS",
+					   "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"};
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
+		const char *v = getenv(files[i]);
+		char p[PATH_MAX];
+
+		if (!v || v[0] != '/')
+			continue;
+		/* a directory's config: cargo's config.toml (and its older name), curl's .curlrc */
+		if (strcmp(files[i], "CARGO_HOME") == 0) {
+			for (int k = 0; r == 0 && k < 2; k++)
+				if (snprintf(p, sizeof(p), "%s/%s", v,
+					     k ? "config" : "config.toml") < (int)sizeof(p))
+					r = push_writable(m, jc->home, &m->sourced, p);
+			continue;
+		}
+		if (snprintf(p, sizeof(p), "%s%s", v,
+			     strcmp(files[i], "CURL_HOME") == 0 ? "/.curlrc" : "") < (int)sizeof(p))
+			r = push_writable(m, jc->home, &m->sourced, p);
+	}
+	for (size_t i = 0; r == 0 && i < sizeof(progs) / sizeof(progs[0]); i++) {
+		const char *v = getenv(progs[i]);
+
+		if (!v)
+			continue;
+		/* less's input preprocessor: `|cmd %s`, `||cmd %s`, `|-cmd`, `-cmd`; Lua's @FILE */
+		v += strspn(v, " \t|-@");
+		r = env_word(m, jc, &m->sourced, v, strcspn(v, " \t"));
+	}
+	/* LD_PRELOAD: a list, by blanks or colons */
+	for (const char *v = getenv("LD_PRELOAD"); r == 0 && v && *v;) {
+		size_t l;
+
+		v += strspn(v, " \t:");
+		l = strcspn(v, " \t:");
+		r = env_word(m, jc, &m->sourced, v, l);
+		v += l;
+	}
+	/* options that load a file: node's --require/-r/--import/--loader, ruby's -r, the JVM's
+	 * -javaagent:FILE[=…] and -agentpath:FILE[=…] */
+	for (size_t i = 0; r == 0 && i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const char *v = getenv(opts[i]);
+		bool arg = false; /* the word before took this one as its file */
+
+		for (; r == 0 && v && *v;) {
+			size_t l;
+			const char *w, *e;
+
+			v += strspn(v, " \t");
+			l = strcspn(v, " \t");
+			w = v;
+			v += l;
+			if (l == 0)
+				break;
+			if (arg) {
+				arg = false;
+				r = env_word(m, jc, &m->sourced, w, l);
+				continue;
+			}
+			static const char *const pre[] = {
+			    "--require=",  "--import=",	  "--loader=", "--experimental-loader=",
+			    "-javaagent:", "-agentpath:", "-r"};
+			static const char *const take[] = {"--require", "-r", "--import",
+							   "--loader", "--experimental-loader"};
+			for (size_t k = 0; k < sizeof(take) / sizeof(take[0]); k++)
+				if (strlen(take[k]) == l && memcmp(w, take[k], l) == 0)
+					arg = true;
+			for (size_t k = 0; !arg && k < sizeof(pre) / sizeof(pre[0]); k++) {
+				size_t pl = strlen(pre[k]);
+
+				if (l > pl && memcmp(w, pre[k], pl) == 0) {
+					e = memchr(w + pl, '=', l - pl); /* an agent's options */
+					r = env_word(
+					    m, jc, &m->sourced, w + pl,
+					    (size_t)((e && pl > 2 && w[pl - 1] == ':' ? e : w + l) -
+						     (w + pl)));
+					break;
+				}
+			}
+		}
+	}
+	return r;
+}
+
 /* What the user's shell start-up files source (mand_ctx.sourced): rustup's ~/.cargo/env,
  * nvm.sh, sdkman-init.sh, ghcup's env — a file below a tool's directory, which a grant of that
  * directory (write += ~/.cargo) handed over, run by the host's next shell. The start-up files
@@ -750,6 +898,8 @@ static int find_sourced(struct monitor *m, const struct judge_ctx *jc)
 	for (size_t i = 5; r == 0 && zd && zd[0] == '/' && i < 9; i++)
 		if (snprintf(p, sizeof(p), "%s/%s", zd, rc[i]) < (int)sizeof(p))
 			r = sourced_in(m, jc, p);
+	if (r == 0)
+		r = find_env_named(m, jc);
 	m->mc.sourced = (const char *const *)m->sourced.v;
 	m->mc.nsourced = m->sourced.n;
 	return r;
