@@ -97,6 +97,9 @@
 	X(".Renviron")                                                                             \
 	X(".ghci")                                                                                 \
 	X(".octaverc")                                                                             \
+	/* IEx runs ./.iex.exs before ~/.iex.exs, the OCaml toplevel and utop ./.ocamlinit */      \
+	X(".iex.exs")                                                                              \
+	X(".ocamlinit")                                                                            \
 	X(".devcontainer")                                                                         \
 	X(".devcontainer.json")                                                                    \
 	X(".mcp.json")                                                                             \
@@ -236,7 +239,11 @@ static const char *const probe_names[] = {
 	X("herbstluftwm")                                                                          \
 	X("lxsession")                                                                             \
 	/* where the desktop and the other user directories are (XDG_DESKTOP_DIR) */               \
-	X("user-dirs.dirs")
+	X("user-dirs.dirs")                                                                        \
+	/* curl's $XDG_CONFIG_HOME/.curlrc (url + output: the next curl writes a file it names),   \
+	 * the OCaml toplevel's init.ml */                                                         \
+	X(".curlrc")                                                                               \
+	X("ocaml")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
 	X("user-tmpfiles.d")                                                                       \
@@ -343,6 +350,16 @@ static const char *const probe_names[] = {
 	 * environments before 1.3 */                                                              \
 	X(".npm/_npx")                                                                             \
 	X(".local/pipx")                                                                           \
+	/* tools' global configs that run code in every project: cargo's (build.rustc-wrapper,     \
+	 * target.*.runner), gradle's init scripts and properties (org.gradle.jvmargs), Julia's    \
+	 * startup.jl (under a grant of the tool's directory: its caches, packages) */             \
+	X(".cargo/config.toml")                                                                    \
+	X(".cargo/config")                                                                         \
+	X(".gradle/init.d")                                                                        \
+	X(".gradle/init.gradle")                                                                   \
+	X(".gradle/init.gradle.kts")                                                               \
+	X(".gradle/gradle.properties")                                                             \
+	X(".julia/config")                                                                         \
 	CACHE_FIXED(K)
 /* Below the home directory by pattern, a component each (fnmatch, a leading dot matched too):
  * Python's user site, where every host python start runs a *.pth's import lines and imports
@@ -358,7 +375,10 @@ static const char *const probe_names[] = {
 	/* powerlevel10k's instant prompt, sourced first thing by every zsh start */               \
 	X(".cache/p10k-*")                                                                         \
 	/* a launcher on the desktop: file managers run an executable one on a double click */     \
-	X("Desktop/*.desktop")
+	X("Desktop/*.desktop")                                                                     \
+	/* IPython's profiles: startup/ files and the configs run at every ipython start */        \
+	X(".ipython/profile_*/startup")                                                            \
+	X(".ipython/profile_*/ipython_*config.py")
 #define TILDE(s)     "~/" s,
 #define CFG(s)	     ".config/" s,
 #define TILDE_CFG(s) "~/.config/" s,

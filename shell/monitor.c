@@ -780,9 +780,7 @@ static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
 					    "NPM_CONFIG_GLOBALCONFIG",
 					    "npm_config_globalconfig",
 					    "PIP_CONFIG_FILE",
-					    "UV_CONFIG_FILE",
-					    "CARGO_HOME",
-					    "CURL_HOME"};
+					    "UV_CONFIG_FILE"};
 	static const char *const progs[] = {"EDITOR",	   "VISUAL",	      "SUDO_EDITOR",
 					    "FCEDIT",	   "PAGER",	      "MANPAGER",
 					    "GIT_EDITOR",  "GIT_PAGER",	      "GIT_SEQUENCE_EDITOR",
@@ -800,19 +798,29 @@ static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
 		const char *v = getenv(files[i]);
 		char p[PATH_MAX];
 
-		if (!v || v[0] != '/')
-			continue;
-		/* a directory's config: cargo's config.toml (and its older name), curl's .curlrc */
-		if (strcmp(files[i], "CARGO_HOME") == 0) {
-			for (int k = 0; r == 0 && k < 2; k++)
-				if (snprintf(p, sizeof(p), "%s/%s", v,
-					     k ? "config" : "config.toml") < (int)sizeof(p))
-					r = push_writable(m, jc->home, &m->sourced, p);
-			continue;
-		}
-		if (snprintf(p, sizeof(p), "%s%s", v,
-			     strcmp(files[i], "CURL_HOME") == 0 ? "/.curlrc" : "") < (int)sizeof(p))
+		if (v && v[0] == '/' && snprintf(p, sizeof(p), "%s", v) < (int)sizeof(p))
 			r = push_writable(m, jc->home, &m->sourced, p);
+	}
+	/* the variables that move a tool's directory, and what in it runs code: the home rule's
+	 * ~/.cargo/config.toml, ~/.gradle/init.d … where the variable puts them (the first of
+	 * JULIA_DEPOT_PATH's list) */
+	static const struct {
+		const char *var, *sub[4];
+	} dirs[] = {
+	    {"CARGO_HOME", {"config.toml", "config"}},
+	    {"CURL_HOME", {".curlrc"}},
+	    {"GRADLE_USER_HOME", {"init.d", "init.gradle", "init.gradle.kts", "gradle.properties"}},
+	    {"JULIA_DEPOT_PATH", {"config"}},
+	    {"IPYTHONDIR", {"profile_default/startup", "profile_default/ipython_config.py"}},
+	};
+	for (size_t i = 0; r == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *v = getenv(dirs[i].var);
+		char p[PATH_MAX];
+
+		for (size_t k = 0; r == 0 && v && v[0] == '/' && k < 4 && dirs[i].sub[k]; k++)
+			if (snprintf(p, sizeof(p), "%.*s/%s", (int)strcspn(v, ":"), v,
+				     dirs[i].sub[k]) < (int)sizeof(p))
+				r = push_writable(m, jc->home, &m->sourced, p);
 	}
 	for (size_t i = 0; r == 0 && i < sizeof(progs) / sizeof(progs[0]); i++) {
 		const char *v = getenv(progs[i]);

@@ -8,6 +8,12 @@
 #   the host's next shell, python, git or editor ran what it wrote; LUA_INIT's @FILE; and a
 #   library made in LD_LIBRARY_PATH's ~/.local/lib (under write += ~/.local), which the host's
 #   next program linking one of that name loads.
+# - tools' global configs that run code in every project, under a grant of the tool's
+#   directory (write += ~/.cargo for its registry cache, ~/.gradle, ~/.julia, ~/.ipython,
+#   ~/.config): cargo's config.toml (build.rustc-wrapper), gradle's init scripts and
+#   gradle.properties, Julia's startup.jl, IPython's startup files, curl's ~/.config/.curlrc.
+# - REPL start-up files of the current directory that no rule named: IEx's .iex.exs, the
+#   OCaml toplevel's .ocamlinit.
 # Each attack with a control that shows the same write lands where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
@@ -62,4 +68,51 @@ echo 'print("genuine")' > "$P/init.lua"
 LUA_INIT="@$P/init.lua" run 'echo "os.execute(\"touch /tmp/x\")" >> init.lua'
 is "LUA_INIT's @FILE is not appended to" "$(cat "$P/init.lua")" 'print("genuine")'
 
+# --- 2. tools' global configs that run code, under a grant of the tool's directory: cargo's
+# config.toml (build.rustc-wrapper, target.*.runner: every host `cargo build` in any project),
+# gradle's init scripts and gradle.properties (-javaagent in org.gradle.jvmargs), Julia's
+# startup.jl, IPython's startup files and profile configs, curl's $XDG_CONFIG_HOME/.curlrc
+# (`url` + `output`: the host's next curl writes a file of the command's choosing)
+mkdir -p "$HOME/.cargo/registry" "$HOME/.gradle/caches" "$HOME/.julia/packages" \
+	"$HOME/.ipython/profile_default" "$HOME/.config/other"
+echo '[net]' > "$HOME/.cargo/config"
+user_policy '[default]
+network = none
+write += ~/.cargo ~/.gradle ~/.julia ~/.ipython ~/.config'
+run 'printf "[build]\nrustc-wrapper = \"/tmp/x\"\n" > ~/.cargo/config.toml; echo "[build]" >> ~/.cargo/config
+mkdir -p ~/.gradle/init.d ~/.julia/config ~/.ipython/profile_default/startup ~/.ipython/profile_x
+echo x > ~/.gradle/init.d/a.gradle; echo x > ~/.gradle/init.gradle; echo x > ~/.gradle/init.gradle.kts
+echo "org.gradle.jvmargs=-javaagent:/tmp/a.jar" > ~/.gradle/gradle.properties
+echo x > ~/.julia/config/startup.jl; echo x > ~/.ipython/profile_default/startup/00-a.py
+echo x > ~/.ipython/profile_x/ipython_config.py; echo x > ~/.config/.curlrc
+echo x > ~/.cargo/registry/f; echo x > ~/.gradle/caches/f; echo x > ~/.julia/packages/f
+echo x > ~/.config/other/f'
+absent "cargo's ~/.cargo/config.toml is not made (~/.cargo granted)" "$HOME/.cargo/config.toml"
+is "… nor its older name appended to" "$(cat "$HOME/.cargo/config")" '[net]'
+absent "gradle's init.d script is not made (~/.gradle granted)" "$HOME/.gradle/init.d/a.gradle"
+absent "… nor init.gradle" "$HOME/.gradle/init.gradle"
+absent "… nor init.gradle.kts" "$HOME/.gradle/init.gradle.kts"
+absent "… nor gradle.properties" "$HOME/.gradle/gradle.properties"
+absent "Julia's startup.jl is not made (~/.julia granted)" "$HOME/.julia/config/startup.jl"
+absent "IPython's startup file is not made (~/.ipython granted)" "$HOME/.ipython/profile_default/startup/00-a.py"
+absent "… nor a profile's ipython_config.py" "$HOME/.ipython/profile_x/ipython_config.py"
+absent "curl's \$XDG_CONFIG_HOME/.curlrc is not made (~/.config granted)" "$HOME/.config/.curlrc"
+present "control: cargo's registry cache is written" "$HOME/.cargo/registry/f"
+present "… gradle's caches" "$HOME/.gradle/caches/f"
+present "… Julia's packages" "$HOME/.julia/packages/f"
+present "… another directory of ~/.config" "$HOME/.config/other/f"
+# … and where the tool's variable moves its directory (GRADLE_USER_HOME into the project)
+GRADLE_USER_HOME="$P/gh" run 'mkdir -p gh/init.d gh/caches; echo x > gh/init.d/a.gradle; echo x > gh/caches/f'
+absent "GRADLE_USER_HOME's init.d script is not made" "$P/gh/init.d/a.gradle"
+present "control: its caches are written" "$P/gh/caches/f"
+user_policy '[default]
+network = none'
+
+# --- 3. REPLs that run a file of the current directory at start with no trust, as .irbrc and
+# .pryrc are held: IEx's .iex.exs (then ~/.iex.exs), the OCaml toplevel's and utop's .ocamlinit
+mkdir -p "$P/a/b"
+run 'echo x > .iex.exs; echo x > a/b/.ocamlinit; echo x > a/b/iex.exs'
+absent "IEx's .iex.exs is not made in the project" "$P/.iex.exs"
+absent "… nor the OCaml toplevel's .ocamlinit two levels down" "$P/a/b/.ocamlinit"
+present "control: a file of another name is" "$P/a/b/iex.exs"
 done_testing
