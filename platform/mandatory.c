@@ -320,6 +320,20 @@ static const char *const probe_names[] = {
 	X("ms-playwright")                                                                         \
 	X("puppeteer")                                                                             \
 	X("antidote")                                                                              \
+	/* prezto's completion dump and cache (zcompdump: sourced by every interactive zsh) */     \
+	X("prezto")                                                                                \
+	/* run or loaded with no check at a start: powerlevel10k's gitstatus daemon (every zsh),   \
+	 * Neovim's byte-code cache (vim.loader runs it for a module whose size and time match:    \
+	 * a held init.lua's too), the test runners' and build tools' downloaded programs,         \
+	 * Hugging Face's remote code and torch.hub's repositories (imported) */                   \
+	X("gitstatus")                                                                             \
+	X("nvim/luac")                                                                             \
+	X("Cypress")                                                                               \
+	X("bazelisk")                                                                              \
+	X("selenium")                                                                              \
+	X("prisma")                                                                                \
+	X("huggingface/modules")                                                                   \
+	X("torch/hub")                                                                             \
 	/* node-gyp's headers and common.gypi: every native addon the host builds next includes    \
 	 * them, and a .gypi's <!(command) runs at gyp's load */                                   \
 	X("node-gyp")                                                                              \
@@ -1278,6 +1292,11 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 			    (eq(&c, i, file_names[k]) || zwc(&c, i, file_names[k])))
 				return hit_(h, MAND_NEVER,
 					    eq(&c, i, file_names[k]) ? file_names[k] : zwc_rule);
+		/* zsh's completion dump, sourced by compinit at every interactive start
+		 * (${ZDOTDIR:-~}/.zcompdump, oh-my-zsh's .zcompdump-HOST-VERSION, its .zwc) */
+		if (i + 1 == c.n && op != MAND_MKDIR && c.len[i] >= 10 &&
+		    memcmp(c.p[i], ".zcompdump", 10) == 0)
+			return hit_(h, MAND_NEVER, ".zcompdump* (zsh's completion dump)");
 	}
 	/* an agent's directory: anywhere, a grant of it or below it included */
 	for (size_t i = 0; i < c.n; i++) {

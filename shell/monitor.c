@@ -780,7 +780,9 @@ static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
 					    "NPM_CONFIG_GLOBALCONFIG",
 					    "npm_config_globalconfig",
 					    "PIP_CONFIG_FILE",
-					    "UV_CONFIG_FILE"};
+					    "UV_CONFIG_FILE",
+					    "BASH_COMPLETION_USER_FILE",
+					    "ZSH_COMPDUMP"};
 	static const char *const progs[] = {"EDITOR",	   "VISUAL",	      "SUDO_EDITOR",
 					    "FCEDIT",	   "PAGER",	      "MANPAGER",
 					    "GIT_EDITOR",  "GIT_PAGER",	      "GIT_SEQUENCE_EDITOR",
@@ -811,6 +813,7 @@ static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
 	    {"CURL_HOME", {".curlrc"}},
 	    {"GRADLE_USER_HOME", {"init.d", "init.gradle", "init.gradle.kts", "gradle.properties"}},
 	    {"JULIA_DEPOT_PATH", {"config"}},
+	    {"BASH_COMPLETION_USER_DIR", {"completions"}},
 	    {"IPYTHONDIR", {"profile_default/startup", "profile_default/ipython_config.py"}},
 	};
 	for (size_t i = 0; r == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++) {

@@ -14,6 +14,11 @@
 #   gradle.properties, Julia's startup.jl, IPython's startup files, curl's ~/.config/.curlrc.
 # - REPL start-up files of the current directory that no rule named: IEx's .iex.exs, the
 #   OCaml toplevel's .ocamlinit.
+# - zsh's completion dump (.zcompdump*, prezto's ~/.cache/prezto), sourced by compinit at every
+#   interactive zsh: appended to in a ZDOTDIR that is the project, the host's next zsh ran it;
+#   and under write += ~/.cache the caches host tools run code from unchecked (Neovim's
+#   byte-code, gitstatus, Cypress, bazelisk, Selenium Manager, Prisma, Hugging Face's modules,
+#   torch.hub), which session 13 listed in monitor.md Limits and left writable.
 # Each attack with a control that shows the same write lands where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
@@ -115,4 +120,38 @@ run 'echo x > .iex.exs; echo x > a/b/.ocamlinit; echo x > a/b/iex.exs'
 absent "IEx's .iex.exs is not made in the project" "$P/.iex.exs"
 absent "… nor the OCaml toplevel's .ocamlinit two levels down" "$P/a/b/.ocamlinit"
 present "control: a file of another name is" "$P/a/b/iex.exs"
+# --- 4. zsh's completion dump: compinit sources ${ZDOTDIR:-~}/.zcompdump at every interactive
+# start (oh-my-zsh's .zcompdump-HOST-VERSION, prezto's ~/.cache/prezto/zcompdump); a ZDOTDIR
+# in a dotfiles repository (the project), whose .zshrc is held by name, left it writable
+if command -v zsh > /dev/null 2>&1; then
+	mkdir -p "$P/zdot"
+	printf 'autoload -Uz compinit\ncompinit -d "$ZDOTDIR/.zcompdump"\n' > "$P/zdot/.zshrc"
+	hostzsh() { (cd "$H" && ZDOTDIR="$P/zdot" zsh -i -c true < /dev/null 2>&1); }
+	hostzsh > /dev/null
+	check "setup: the host's zsh made its completion dump" test -s "$P/zdot/.zcompdump"
+	run 'echo "echo PLANTED" >> zdot/.zcompdump; echo "echo PLANTED" > zdot/.zcompdump-h-5.9; echo x > zdot/other'
+	is "the completion dump in ZDOTDIR is not appended to (the host's next zsh runs nothing)" "$(hostzsh)" ""
+	absent "… nor oh-my-zsh's .zcompdump-HOST-VERSION made" "$P/zdot/.zcompdump-h-5.9"
+	present "control: another file there is written" "$P/zdot/other"
+else
+	skip "zsh's completion dump" "no zsh here"
+fi
+mkdir -p "$HOME/.cache"
+user_policy '[default]
+network = none
+write += ~/.cache'
+run 'mkdir -p ~/.cache/prezto ~/.cache/else; echo "echo PLANTED" > ~/.cache/prezto/zcompdump; echo x > ~/.cache/else/f'
+absent "prezto's ~/.cache/prezto/zcompdump is not made (~/.cache granted)" "$HOME/.cache/prezto/zcompdump"
+# the caches session 13 saw running code unchecked and left (monitor.md Limits then): Neovim's
+# byte-code (a held ~/.config/nvim/init.lua's compiled form, its size and time copied: vim.loader
+# runs it instead), gitstatus (every zsh with powerlevel10k), downloaded test and build tools,
+# Hugging Face's remote code, torch.hub's repositories
+for d in nvim/luac gitstatus Cypress bazelisk selenium prisma huggingface/modules torch/hub; do
+	run "mkdir -p ~/.cache/$d && echo x > ~/.cache/$d/f"
+	absent "~/.cache/$d is not written (~/.cache granted)" "$HOME/.cache/$d/f"
+done
+present "control: another cache is" "$HOME/.cache/else/f"
+user_policy '[default]
+network = none'
+
 done_testing
