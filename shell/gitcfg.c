@@ -316,6 +316,35 @@ static int push_rel(struct strv *rel, const char *v)
 	return strv_push(rel, n);
 }
 
+/* A key whose value is a program git runs (its first word; `!` before an alias's or a
+ * credential helper's shell command): section.key, section.*.key (a subsection), or section
+ * with any key (an alias, a pager.CMD). */
+static bool program_key(const char *section, const char *sub, const char *key)
+{
+	static const char *const k[][2] = {
+	    {"core", "fsmonitor"},	  {"core", "pager"},
+	    {"core", "editor"},		  {"core", "sshcommand"},
+	    {"core", "askpass"},	  {"core", "gitproxy"},
+	    {"sequence", "editor"},	  {"diff", "external"},
+	    {"credential", "helper"},	  {"gpg", "program"},
+	    {"filter", "clean"},	  {"filter", "smudge"},
+	    {"filter", "process"},	  {"merge", "driver"},
+	    {"diff", "textconv"},	  {"diff", "command"},
+	    {"difftool", "cmd"},	  {"mergetool", "cmd"},
+	    {"browser", "cmd"},		  {"man", "cmd"},
+	    {"sendemail", "sendmailcmd"}, {"sendemail", "smtpserver"},
+	    {"trailer", "command"},	  {"trailer", "cmd"},
+	    {"gpg", "defaultkeycommand"}, {"uploadpack", "packobjectshook"}};
+
+	(void)sub;
+	if (strcmp(section, "alias") == 0 || strcmp(section, "pager") == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (strcmp(section, k[i][0]) == 0 && strcmp(key, k[i][1]) == 0)
+			return true;
+	return false;
+}
+
 static int on_entry(const char *section, const char *sub, const char *key, const char *value,
 		    void *arg)
 {
@@ -335,6 +364,33 @@ static int on_entry(const char *section, const char *sub, const char *key, const
 			if ((w->err = push_once(w, absolute(w, value, w->wt[i]))) != 0)
 				return 1;
 		return 0;
+	}
+	/* the template directory git init and git clone copy into every new repository (its
+	 * hooks/ run there, at the clone's checkout) */
+	if (strcmp(section, "init") == 0 && !sub && strcmp(key, "templatedir") == 0)
+		return (value[0] == '/' || value[0] == '~') &&
+			       (w->err = push_once(w, absolute(w, value, NULL))) != 0
+			   ? 1
+			   : 0;
+	/* a program named by an absolute path (or ~/): the host's next git command runs it */
+	if (program_key(section, sub, key)) {
+		const char *v = value + strspn(value, " \t!");
+		size_t l = strcspn(v, " \t");
+		char word[PATH_MAX];
+
+		if ((v[0] != '/' && v[0] != '~') || l >= sizeof(word))
+			return 0;
+		memcpy(word, v, l);
+		word[l] = '\0';
+		char *ap = absolute(w, word, NULL);
+		struct stat st;
+
+		/* a program is a file: a directory there (`!/proj && make`) would hold all of it */
+		if (ap && stat(ap, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(ap);
+			return 0;
+		}
+		return (w->err = push_once(w, ap)) != 0 ? 1 : 0;
 	}
 	if ((strcmp(section, "include") == 0 && !sub) || strcmp(section, "includeif") == 0) {
 		if (strcmp(key, "path") != 0 || w->depth >= DEPTH_MAX)

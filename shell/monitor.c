@@ -782,7 +782,8 @@ static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
 					    "PIP_CONFIG_FILE",
 					    "UV_CONFIG_FILE",
 					    "BASH_COMPLETION_USER_FILE",
-					    "ZSH_COMPDUMP"};
+					    "ZSH_COMPDUMP",
+					    "GIT_TEMPLATE_DIR"};
 	static const char *const progs[] = {"EDITOR",	   "VISUAL",	      "SUDO_EDITOR",
 					    "FCEDIT",	   "PAGER",	      "MANPAGER",
 					    "GIT_EDITOR",  "GIT_PAGER",	      "GIT_SEQUENCE_EDITOR",

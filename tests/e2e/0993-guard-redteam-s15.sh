@@ -19,6 +19,10 @@
 #   and under write += ~/.cache the caches host tools run code from unchecked (Neovim's
 #   byte-code, gitstatus, Cypress, bazelisk, Selenium Manager, Prisma, Hugging Face's modules,
 #   torch.hub), which session 13 listed in monitor.md Limits and left writable.
+# - what git's config names by an absolute path in a write grant: init.templateDir (its hooks
+#   copied into every new repository: the host's next git clone ran a planted post-checkout),
+#   and the programs git runs (core.fsmonitor, core.pager, credential.helper, an alias's
+#   !command, a diff driver's textconv), rewritten before.
 # Each attack with a control that shows the same write lands where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
@@ -153,5 +157,45 @@ done
 present "control: another cache is" "$HOME/.cache/else/f"
 user_policy '[default]
 network = none'
+
+# --- 5. what the user's git config names by an absolute path, in the project (a dotfiles
+# repository): init.templateDir (git init and git clone copy its hooks into every new
+# repository: post-checkout runs at the clone), and the programs git runs — core.fsmonitor
+# (every git status), core.pager, credential.helper, an alias's !command, a diff driver
+if command -v git > /dev/null 2>&1; then
+	mkdir -p "$P/tmpl/hooks" "$P/gbin" "$H/src"
+	for f in fsmon pager cred alias textconv; do
+		printf '#!/bin/sh\nexit 0\n' > "$P/gbin/$f"
+		chmod 755 "$P/gbin/$f"
+	done
+	cp -R "$P/gbin" "$H/orig/gbin"
+	cat > "$HOME/.gitconfig" << CFG
+[init]
+	templateDir = $P/tmpl
+[core]
+	fsmonitor = $P/gbin/fsmon
+	pager = $P/gbin/pager -R
+[credential "https://example.com"]
+	helper = $P/gbin/cred
+[alias]
+	x = !$P/gbin/alias --flag
+[diff "bin"]
+	textconv = $P/gbin/textconv
+CFG
+	(cd "$H/src" && git init -q . && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x) > /dev/null 2>&1
+	run 'printf "#!/bin/sh\ntouch %s/cloned-hook\n" "$HOME" > tmpl/hooks/post-checkout; chmod 755 tmpl/hooks/post-checkout'
+	(cd "$H" && git clone -q "$H/src" "$H/clone") > /dev/null 2>&1
+	absent "init.templateDir's hooks are not planted (the host's next git clone runs none)" "$HOME/cloned-hook"
+	absent "… the template's hook is not made" "$P/tmpl/hooks/post-checkout"
+	for f in fsmon pager cred alias textconv; do
+		run "echo 'touch /tmp/x' >> gbin/$f"
+		check "the program git's config names ($f) is not appended to" same "gbin/$f"
+	done
+	run 'echo x > gbin/other; echo x > tmpl/other'
+	present "control: beside them a file is written" "$P/gbin/other"
+	rm -f "$HOME/.gitconfig"
+else
+	skip "git's config naming programs" "no git here"
+fi
 
 done_testing
