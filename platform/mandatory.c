@@ -243,7 +243,47 @@ static const char *const probe_names[] = {
 	/* curl's $XDG_CONFIG_HOME/.curlrc (url + output: the next curl writes a file it names),   \
 	 * the OCaml toplevel's init.ml */                                                         \
 	X(".curlrc")                                                                               \
-	X("ocaml")
+	X("ocaml")                                                                                 \
+	/* read and run at a program's start: less's lesskey (its #env section sets LESSOPEN, run  \
+	 * for every file less shows: git's pager, man), bat's --pager, file managers' and         \
+	 * editors' code (ranger's commands.py, lf's lfrc, yazi's init.lua, micro's and            \
+	 * Kakoune's, Sublime Text's plugins, ptpython's config.py), mpv's scripts, mail and feed  \
+	 * readers' commands (neomutt's `source "cmd|"`, newsboat's exec: feeds, aerc's            \
+	 * *-cred-cmd), qutebrowser's config.py, terminals' start commands (ghostty, terminator),  \
+	 * bars' and notifiers' exec lines (polybar, waybar, eww, dunst, sxhkd's hotkeys), the     \
+	 * desktop's key bindings and actions (dconf's database: custom keybindings, a terminal    \
+	 * profile's command; KDE's shortcuts, Thunar's custom actions, xfce4), espanso's and      \
+	 * AutoKey's triggers */                                                                   \
+	X("lesskey")                                                                               \
+	X("bat")                                                                                   \
+	X("ranger")                                                                                \
+	X("lf")                                                                                    \
+	X("yazi")                                                                                  \
+	X("micro")                                                                                 \
+	X("kak")                                                                                   \
+	X("sublime-text")                                                                          \
+	X("sublime-text-3")                                                                        \
+	X("ptpython")                                                                              \
+	X("mpv")                                                                                   \
+	X("neomutt")                                                                               \
+	X("mutt")                                                                                  \
+	X("newsboat")                                                                              \
+	X("aerc")                                                                                  \
+	X("qutebrowser")                                                                           \
+	X("ghostty")                                                                               \
+	X("terminator")                                                                            \
+	X("polybar")                                                                               \
+	X("waybar")                                                                                \
+	X("eww")                                                                                   \
+	X("dunst")                                                                                 \
+	X("sxhkd")                                                                                 \
+	X("dconf")                                                                                 \
+	X("kglobalshortcutsrc")                                                                    \
+	X("khotkeysrc")                                                                            \
+	X("Thunar")                                                                                \
+	X("xfce4")                                                                                 \
+	X("espanso")                                                                               \
+	X("autokey")
 #define DATA_FIXED(X)                                                                              \
 	X("systemd")                                                                               \
 	X("user-tmpfiles.d")                                                                       \

@@ -23,6 +23,9 @@
 #   copied into every new repository: the host's next git clone ran a planted post-checkout),
 #   and the programs git runs (core.fsmonitor, core.pager, credential.helper, an alias's
 #   !command, a diff driver's textconv), rewritten before.
+# - under write += ~/.config: less's lesskey (#env LESSOPEN=|cmd: the host's next less ran the
+#   command) and the configs of file managers, editors, players, mail and feed readers,
+#   terminals, bars and the desktop's key bindings (dconf) that run commands at their start.
 # Each attack with a control that shows the same write lands where it is allowed.
 . "$(dirname "$0")/lib.sh"
 
@@ -197,5 +200,27 @@ CFG
 else
 	skip "git's config naming programs" "no git here"
 fi
+
+# --- 6. what host programs read and run from ~/.config at their start, under write += ~/.config:
+# less's lesskey (#env LESSOPEN=|cmd runs for every file less shows: git log's pager, man) and
+# the file managers', editors', players', mail readers', bars' and desktop's configs that run
+# commands or code
+mkdir -p "$HOME/.config/other"
+echo 'genuine' > "$H/page.txt"
+hostless() { (cd "$H" && unset LESSOPEN LESSKEYIN LESSKEY; less -F "$H/page.txt" < /dev/null 2>&1); }
+is "setup: the host's less shows the file" "$(hostless)" genuine
+user_policy '[default]
+network = none
+write += ~/.config'
+run 'printf "#env\nLESSOPEN=|echo PLANTED %%s\n" > ~/.config/lesskey; echo x > ~/.config/other/g'
+is "less's ~/.config/lesskey is not made (the host's next less runs no LESSOPEN)" "$(hostless)" genuine
+present "control: another directory of ~/.config is written" "$HOME/.config/other/g"
+for d in bat ranger lf yazi micro kak sublime-text ptpython mpv neomutt newsboat aerc qutebrowser \
+	ghostty terminator polybar waybar dunst sxhkd dconf Thunar xfce4 espanso autokey; do
+	run "mkdir -p ~/.config/$d && echo x > ~/.config/$d/config"
+	absent "~/.config/$d is not written (~/.config granted)" "$HOME/.config/$d/config"
+done
+user_policy '[default]
+network = none'
 
 done_testing
