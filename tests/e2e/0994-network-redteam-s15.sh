@@ -1,0 +1,105 @@
+#!/bin/sh
+# 0994-network-redteam-s15 — session 15's attacks on the network boundary, in the lab of
+# lab_lib.sh (as 0201: a user + network + mount namespace with a veth pair to a "remote"
+# namespace at 10.77.0.2 and a private /etc/hosts), as root and as sbxsh-test. The proxy's
+# fronts are driven by a test front end (sess_client.py, the same bytes a sandboxed client
+# sends) and from inside real sandboxes.
+#
+# - memory: a client trickling a request body (or a tunnel's bytes) one byte a read to an
+#   upstream that does not read: each read's 256 KiB buffer was queued for one byte, so the
+#   daemon's memory grew by 256 KiB a byte until it held 1 MiB of *bytes* (a million reads,
+#   gigabytes); now the queue is bounded by what it holds, buffers and all.
+. "$SBXSH_STAGE/e2e/lab_lib.sh"
+cd "$T/proj" || exit 1
+export ECHO_LOG="$T/echo.log"
+: > "$ECHO_LOG"
+in_remote_bg "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1
+SRV=$!
+# stall.py ADDR PORT: accepts and never reads (a server busy elsewhere, or hostile); a small
+# receive buffer so the path to it fills at once
+cat > "$T/stall.py" <<'PY'
+import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(64)
+held = []
+print("ready", flush=True)
+while True:
+    held.append(s.accept()[0])
+PY
+in_remote_bg "$PY" "$T/stall.py" 10.77.0.2 8080 > "$T/stall.out" 2>&1
+SRV="$SRV $!"
+check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
+check "the stalled server is up" wait_for grep -q ready "$T/stall.out"
+check "the daemon starts in the lab" sess_start
+check "a command allowing good.test and good.test:8080" sess_begin c1 --allow good.test \
+	--allow good.test:8080
+SRV="$SRV $(cat "$T/c1.pid")"
+X="-x http://127.0.0.1:$HP"
+
+# vm: the daemon's writable anonymous memory in kB (heap and mmap; not the address space
+# malloc reserves for each resolver thread, ---p, which VmData counts)
+vm() {
+	"$PY" -c 'import sys
+n = 0
+for l in open("/proc/%s/maps" % sys.argv[1]):
+    f = l.split()
+    if f[1] == "rw-p" and f[4] == "0" and (len(f) == 5 or f[5] == "[heap]"):
+        a, b = (int(x, 16) for x in f[0].split("-"))
+        n += (b - a) // 1024
+print(n)' "$DPID"
+}
+
+# --- memory: one byte a read, queued to an upstream that does not read ---
+# trickle.py PORT MODE N: a body (MODE post) or a tunnel (MODE connect) to good.test:8080,
+# first 256 KiB at once (the kernel's buffers towards the stalled server fill), then N bytes
+# one a send, each after the last was surely read (a short sleep); prints "sent N".
+cat > "$T/trickle.py" <<'PY'
+import socket, sys, time
+port, mode, n = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+c = socket.create_connection(("127.0.0.1", port))
+c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+if mode == "post":
+    c.sendall(b"POST http://good.test:8080/t HTTP/1.1\r\nHost: good.test:8080\r\n"
+              b"Content-Length: 1000000000\r\n\r\n")
+else:
+    c.sendall(b"CONNECT good.test:8080 HTTP/1.1\r\nHost: good.test:8080\r\n\r\n")
+    c.recv(4096)
+c.sendall(b"x" * 262144)
+time.sleep(0.5)
+c.settimeout(0.2)
+sent = 0
+for i in range(n):
+    try:
+        sent += c.send(b"y")
+    except socket.timeout:
+        break
+    time.sleep(0.001)
+print("sent %d" % sent, flush=True)
+time.sleep(30)
+PY
+# both names resolved once: the resolver threads' arenas are there before the first count
+curl -s $X http://good.test/warm > /dev/null
+curl -s -m 2 $X http://good.test:8080/warm > /dev/null
+for mode in connect post; do
+	before=$(vm)
+	"$PY" "$T/trickle.py" "$HP" $mode 3000 > "$T/trickle.$mode" 2>&1 &
+	TR=$!
+	wait_for grep -q sent "$T/trickle.$mode"
+	i=0; until grep -q sent "$T/trickle.$mode" || [ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	after=$(vm)
+	grew=$(( (after - before) / 1024 ))
+	diag "$mode: $(cat "$T/trickle.$mode"), daemon's anonymous memory $before -> $after kB"
+	check "$mode: 3000 one-byte reads queued to a stalled upstream grow the daemon by < 64 MiB ($grew MiB)" \
+		test "$grew" -lt 64
+	out=$(curl -sS $X http://good.test/beside 2>&1)
+	like "…and the proxy still serves a request beside" "$out" "path=/beside host=good.test"
+	kill "$TR" 2> /dev/null
+	wait "$TR" 2> /dev/null
+done
+
+sess_end c1
+sess_stop
+done_testing
