@@ -28,8 +28,8 @@ enum pstate {
  * its CONN_READ_SIZE buffer until written), and read again below CONN_LOW_WATER. */
 #define CONN_HIGH_WATER (1024 * 1024)
 #define CONN_LOW_WATER	(64 * 1024)
-#define CONN_READ_SIZE (256 * 1024)
-#define CONN_HELD_MAX  (HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
+#define CONN_READ_SIZE	(256 * 1024)
+#define CONN_HELD_MAX	(HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
 /* held at most: a head's worth, plus the rest of the one read that ended a request's body
  * (the client is not read again until that request's response is relayed) */
 #define CONN_PIPE_MAX (CONN_HELD_MAX + CONN_READ_SIZE)
@@ -91,7 +91,7 @@ struct pconn {
 	bool up_retired;  /* p->up is closing between two requests */
 	/* memory held by writes not yet written to the client / the upstream (buffers whole) */
 	size_t qmem_cli, qmem_up;
-	struct spl *spl;  /* splice(2) relay once both queues drained (splice.c) */
+	struct spl *spl; /* splice(2) relay once both queues drained (splice.c) */
 	/* SOCKS */
 	struct socks_conn socks;
 	struct socks_request sreq;
