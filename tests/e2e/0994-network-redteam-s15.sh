@@ -31,11 +31,20 @@ while True:
 PY
 in_remote_bg "$PY" "$T/stall.py" 10.77.0.2 8080 > "$T/stall.out" 2>&1
 SRV="$SRV $!"
+# the host's loopback service on every address ("::", dual stack), and two prefixes the host
+# takes as its own by a local route (AnyIP: ip route add local …), which no interface lists
+"$PY" "$E2E/echo_http.py" 18095 :: > /dev/null 2>&1 &
+SRV="$SRV $!"
+ip route add local 198.18.7.0/24 dev lo
+ip -6 route add local fd99::/64 dev lo
+printf '198.18.7.7 anyip.test\nfd99::7 anyip6.test\n' >> "$T/hosts"
 check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
+check "the host's server is up, and reached through the local route" \
+	wait_for curl -sf http://198.18.7.7:18095/
 check "the stalled server is up" wait_for grep -q ready "$T/stall.out"
 check "the daemon starts in the lab" sess_start
 check "a command allowing good.test and good.test:8080" sess_begin c1 --allow good.test \
-	--allow good.test:8080
+	--allow good.test:8080 --allow anyip.test:18095 --allow anyip6.test:18095
 SRV="$SRV $(cat "$T/c1.pid")"
 X="-x http://127.0.0.1:$HP"
 
@@ -99,6 +108,20 @@ for mode in connect post; do
 	kill "$TR" 2> /dev/null
 	wait "$TR" 2> /dev/null
 done
+
+# --- addresses the host takes as its own that no interface lists ---
+# A local route (AnyIP: a prefix routed to the host itself, as anycast and load-balancer
+# hosts use) makes every address in it the host's; getifaddrs lists none of them, so the
+# guard's list of the host's addresses let an allowed name resolving there reach the host's
+# services listening on any address.
+for h in anyip.test anyip6.test; do
+	out=$(curl -sS -o "$T/body" -w '%{http_code}' $X "http://$h:18095/anyip" 2>&1)
+	is "an allowed name ($h) in a prefix the host routes to itself is refused by the guard" \
+		"$out" 403
+	like "…saying it is an address of this host" "$(cat "$T/body")" \
+		"resolves to (198\.18\.7\.7|fd99::7) \(an address of this host\)"
+done
+unlike "…and the host's service never saw it" "$(cat "$ECHO_LOG")" "/anyip"
 
 sess_end c1
 sess_stop
