@@ -5,6 +5,9 @@
 # fronts are driven by a test front end (sess_client.py, the same bytes a sandboxed client
 # sends) and from inside real sandboxes.
 #
+# - the guard: an allowed name resolving into a prefix the host routes to itself (a local
+#   route, "AnyIP"), which no interface lists, reached the host's services on any address;
+#   now the kernel is asked whether each address is the host's.
 # - memory: a client trickling a request body (or a tunnel's bytes) one byte a read to an
 #   upstream that does not read: each read's 256 KiB buffer was queued for one byte, so the
 #   daemon's memory grew by 256 KiB a byte until it held 1 MiB of *bytes* (a million reads,
@@ -122,6 +125,47 @@ for h in anyip.test anyip6.test; do
 		"resolves to (198\.18\.7\.7|fd99::7) \(an address of this host\)"
 done
 unlike "…and the host's service never saw it" "$(cat "$ECHO_LOG")" "/anyip"
+# the same from inside a sandbox (network = proxy: its client goes through HTTP_PROXY)
+user_policy "[default]
+network = proxy
+allow_domains = anyip.test:18095"
+if "$SBXSH" -c true 2> "$T/err0"; then
+	out=$("$SBXSH" -c "curl -s -o /dev/null -w '%{http_code}' http://anyip.test:18095/inside" 2> "$T/err")
+	is "from inside a sandbox: refused too (403)" "$out" 403
+	like "…reported after the command as an address of this host" "$(cat "$T/err")" \
+		"network anyip\.test:18095 .*resolves to 198\.18\.7\.7 \(an address of this host\)"
+	unlike "…and the host's service never saw it" "$(cat "$ECHO_LOG")" "/inside"
+	# a program ignoring the proxy variables, by every route out the kernel offers it: IPv6,
+	# an IPv4-mapped address on an IPv6 socket, datagrams both ways, SCTP, a packet socket
+	cat > "$T/proj/direct.py" <<'PY'
+import socket
+def tcp(fam, addr, proto=0):
+    s = socket.socket(fam, socket.SOCK_STREAM, proto)
+    s.settimeout(3)
+    s.connect(addr)
+def udp(fam, addr):
+    socket.socket(fam, socket.SOCK_DGRAM).sendto(b"x", addr)
+cases = [("tcp6", lambda: tcp(socket.AF_INET6, ("fd77::2", 80))),
+         ("mapped", lambda: tcp(socket.AF_INET6, ("::ffff:10.77.0.2", 80))),
+         ("udp6", lambda: udp(socket.AF_INET6, ("fd77::2", 53))),
+         ("mapped-udp", lambda: udp(socket.AF_INET6, ("::ffff:10.77.0.2", 53))),
+         ("sctp", lambda: tcp(socket.AF_INET, ("10.77.0.2", 80), 132)),
+         ("packet", lambda: socket.socket(socket.AF_PACKET, socket.SOCK_RAW))]
+for name, f in cases:
+    try:
+        f()
+        print(name, "reached")
+    except OSError as e:
+        print(name, "errno", e.errno)
+PY
+	out=$(cd "$T/proj" && "$SBXSH" -c "'$PY' direct.py" 2>&1)
+	unlike "a program ignoring the proxy reaches nothing directly (IPv6, mapped, UDP, SCTP, packet)" \
+		"$out" "reached"
+	like "…each refused by the kernel (no route, or no such socket)" \
+		"$(printf '%s\n' "$out" | grep -cE ' errno (1|13|93|94|97|101|113)$')" "^6$"
+else
+	skip "the AnyIP check from inside a sandbox" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
+fi
 
 sess_end c1
 sess_stop
