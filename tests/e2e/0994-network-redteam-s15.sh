@@ -8,6 +8,8 @@
 # - the guard: an allowed name resolving into a prefix the host routes to itself (a local
 #   route, "AnyIP"), which no interface lists, reached the host's services on any address;
 #   now the kernel is asked whether each address is the host's.
+# - a program ignoring the proxy variables: every route out refused by the kernel (holds).
+# - an upgrade (WebSocket, h2c) after an allowed start: no blind tunnel (regression; holds).
 # - memory: a client trickling a request body (or a tunnel's bytes) one byte a read to an
 #   upstream that does not read: each read's 256 KiB buffer was queued for one byte, so the
 #   daemon's memory grew by 256 KiB a byte until it held 1 MiB of *bytes* (a million reads,
@@ -41,13 +43,52 @@ SRV="$SRV $!"
 ip route add local 198.18.7.0/24 dev lo
 ip -6 route add local fd99::/64 dev lo
 printf '198.18.7.7 anyip.test\nfd99::7 anyip6.test\n' >> "$T/hosts"
+# up101.py ADDR PORT LOG: answers every request "101 Switching Protocols" and then relays
+# nothing but logs what came after the head (a WebSocket or h2c server, or a hostile one)
+cat > "$T/up101.py" <<'PY'
+import socket, sys, threading
+def serve(c):
+    data = b""
+    c.settimeout(5)
+    try:
+        while b"\r\n\r\n" not in data:
+            d = c.recv(65536)
+            if not d:
+                return
+            data += d
+        head, _, rest = data.partition(b"\r\n\r\n")
+        c.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                  b"Connection: Upgrade\r\n\r\n")
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            rest += d
+    except OSError:
+        pass
+    with open(sys.argv[3], "a") as f:
+        up = [l for l in head.split(b"\r\n") if l.lower().startswith((b"upgrade:", b"http2-settings:", b"connection:"))]
+        f.write("head %r after %r\n" % (up, rest))
+    c.close()
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(16)
+print("ready", flush=True)
+while True:
+    threading.Thread(target=serve, args=(s.accept()[0],), daemon=True).start()
+PY
+: > "$T/up101.log"
+in_remote_bg "$PY" "$T/up101.py" 10.77.0.2 8081 "$T/up101.log" > "$T/up101.out" 2>&1
+SRV="$SRV $!"
 check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/
+check "the upgrading server is up" wait_for grep -q ready "$T/up101.out"
 check "the host's server is up, and reached through the local route" \
 	wait_for curl -sf http://198.18.7.7:18095/
 check "the stalled server is up" wait_for grep -q ready "$T/stall.out"
 check "the daemon starts in the lab" sess_start
 check "a command allowing good.test and good.test:8080" sess_begin c1 --allow good.test \
-	--allow good.test:8080 --allow anyip.test:18095 --allow anyip6.test:18095
+	--allow good.test:8080 --allow good.test:8081 --allow anyip.test:18095 --allow anyip6.test:18095
 SRV="$SRV $(cat "$T/c1.pid")"
 X="-x http://127.0.0.1:$HP"
 
@@ -111,6 +152,36 @@ for mode in connect post; do
 	kill "$TR" 2> /dev/null
 	wait "$TR" 2> /dev/null
 done
+
+# --- an upgrade after an allowed start: the forward proxy never becomes a blind tunnel ---
+# A WebSocket or h2c upgrade on a forwarded request, then bytes meant for the new protocol
+# (here another request, for evil.test): the proxy drops Upgrade and the fields Connection
+# names (HTTP2-Settings), refuses a 101, and judges the bytes after the head as a next request.
+out=$("$PY" - "$HP" <<'PY'
+import socket, sys
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+c.sendall(b"GET http://good.test:8081/ws HTTP/1.1\r\nHost: good.test:8081\r\n"
+          b"Connection: Upgrade, HTTP2-Settings\r\nUpgrade: websocket, h2c\r\n"
+          b"HTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n"
+          b"GET http://evil.test/smuggled HTTP/1.1\r\nHost: evil.test\r\n\r\n")
+out = b""
+try:
+    while True:
+        d = c.recv(65536)
+        if not d:
+            break
+        out += d
+except OSError:
+    pass
+print(" ".join(l.split(b" ")[1].decode() for l in out.split(b"\r\n") if l.startswith(b"HTTP/1.1 ")))
+PY
+)
+like "an upgrade answered 101 is a 502 (no blind tunnel), then the pipelined request is judged" \
+	"$out" "^502( 403)?$"
+i=0; until [ -s "$T/up101.log" ] || [ $i -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+is "…the server got no Upgrade, no Connection naming it, and nothing after the head" \
+	"$(cat "$T/up101.log")" "head [b'Connection: close'] after b''"
+unlike "…and evil.test was never reached" "$(cat "$ECHO_LOG")" "smuggled"
 
 # --- addresses the host takes as its own that no interface lists ---
 # A local route (AnyIP: a prefix routed to the host itself, as anycast and load-balancer
