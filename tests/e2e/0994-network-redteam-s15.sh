@@ -238,6 +238,73 @@ else
 	skip "the AnyIP check from inside a sandbox" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
 fi
 
+# --- the daemon survives hostile bytes on every front and state (a seeded random mix) ---
+# Fragments of valid requests, cut and spliced, with odd hosts, Host fields, SNI records and
+# SOCKS requests, closed at random points: the daemon must still serve a request after.
+out=$("$PY" - "$HP" "$SP" <<'PY'
+import random, socket, ssl, struct, sys
+hp, sp = int(sys.argv[1]), int(sys.argv[2])
+r = random.Random(994)
+hosts = [b"good.test", b"GOOD.test.", b"good.test:8080", b"[::1]", b"[::ffff:127.0.0.1]:18095",
+         b"0x7f.1:18095", b"anyip.test:18095", b"evil.test", b"", b"\xff\x00", b"good.test:0",
+         b"good.test:99999", b"a" * 300, b"[fe80::1%25lo]", b"xn--e1afmkfd.test"]
+def ch(name):
+    i, o = ssl.MemoryBIO(), ssl.MemoryBIO()
+    t = ssl.create_default_context().wrap_bio(i, o, server_hostname=name)
+    try:
+        t.do_handshake()
+    except ssl.SSLError:
+        pass
+    return o.read()
+hellos = [ch("good.test"), ch("evil.test"), b"\x16\x03\x05\x00\x05\x01\x00\x00\x01\x00"]
+def http():
+    h = r.choice(hosts)
+    m = r.choice([b"GET http://%s/x" % h, b"CONNECT %s" % h, b"POST http://%s/p" % h,
+                  b"HEAD http://%s/" % h, b"GET /origin"])
+    f = [m + b" HTTP/1." + r.choice([b"1", b"0", b"9"]) + b"\r\n"]
+    for _ in range(r.randrange(4)):
+        f.append(r.choice([b"Host: " + r.choice(hosts) + b"\r\n", b"Content-Length: 5\r\n",
+                           b"Transfer-Encoding: chunked\r\n", b"Connection: Upgrade\r\n",
+                           b"Content-Length: 5, 6\r\n", b" folded\r\n", b"X: \x01\r\n"]))
+    f.append(b"\r\n")
+    f.append(r.choice([b"", b"hello", b"5\r\nhello\r\n0\r\n\r\n", r.choice(hellos),
+                       b"GET http://evil.test/ HTTP/1.1\r\nHost: evil.test\r\n\r\n"]))
+    b = b"".join(f)
+    return b[:r.randrange(len(b) + 1)] if r.random() < 0.3 else b
+def socks():
+    a = r.choice([b"\x01\x7f\x00\x00\x01", b"\x03" + bytes([9]) + b"good.test",
+                  b"\x04" + b"\x00" * 15 + b"\x01", b"\x03\x00", b"\x09"])
+    b = (b"\x05" + bytes([r.randrange(3)]) + b"\x00\x02"[:r.randrange(3)] +
+         b"\x05" + bytes([r.choice([1, 2, 3, 9])]) + b"\x00" + a + struct.pack(">H", r.choice([80, 0, 8080])))
+    if r.random() < 0.2:
+        b = b"\x04\x01\x00\x50\x7f\x00\x00\x01u\x00"
+    return b[:r.randrange(len(b) + 1)] if r.random() < 0.3 else b + r.choice(hellos)
+for n in range(400):
+    port, data = (hp, http()) if r.random() < 0.7 else (sp, socks())
+    c = socket.create_connection(("127.0.0.1", port))
+    c.settimeout(0.3)
+    c.sendall(data)
+    if r.random() < 0.5:
+        try:
+            c.recv(4096)
+        except OSError:
+            pass
+    c.close()
+c = socket.create_connection(("127.0.0.1", hp), timeout=10)
+c.sendall(b"GET http://good.test/after-mix HTTP/1.1\r\nHost: good.test\r\nConnection: close\r\n\r\n")
+out = b""
+while True:
+    d = c.recv(65536)
+    if not d:
+        break
+    out += d
+print("after:", out.split(b"\r\n")[0].decode(), b"path=/after-mix" in out)
+PY
+)
+is "400 random hostile connections on both fronts, then a request is served" "$out" \
+	"after: HTTP/1.1 200 OK True"
+check "…by the same daemon" kill -0 "$DPID"
+
 sess_end c1
 sess_stop
 done_testing
