@@ -29,6 +29,13 @@ int host_dir_names(const char *dir, int (*add)(void *arg, const char *name), voi
  * the way that refuses in why (n bytes), or another -errno when it cannot be asked. */
 int host_dir_enterable(const char *dir, char *why, unsigned long n);
 
+/* The kernel's own answer to whether a connection to the address addr (family AF_INET: 4
+ * bytes, AF_INET6: 16, network order) stays on this host: its route is local (an interface's
+ * address, or any address of a prefix routed to the host itself, "ip route add local", which
+ * no interface lists), broadcast, anycast or multicast. Returns 1, 0 (a route off the host,
+ * or none), or -errno when the kernel cannot be asked. */
+int host_addr_local(int family, const void *addr);
+
 /* The kernel has seccomp filters. */
 bool host_has_seccomp(void);
 

@@ -7,8 +7,10 @@
  * - while a request is forwarded, every upstream byte goes through front.c (the response's
  *   framing decides what reaches the client); a kept client connection gets a new upstream
  *   for its next request only once the last one's handle has closed;
- * - a side is not read while the other side has more than CONN_HIGH_WATER queued, so a fast
- *   sender cannot grow the daemon's memory;
+ * - a side is not read while the writes queued to the other side hold more than
+ *   CONN_HIGH_WATER of memory, buffers whole: counting their bytes let a client that sends one
+ *   byte a read (to an upstream that does not read) queue a 256 KiB read buffer per byte, a
+ *   GiB of the daemon's memory per 4000 bytes (e2e 0994);
  * - a connection is freed only once every handle and request of it has called back; the
  *   command it belongs to stays allocated until then (cmd_ref).
  */
@@ -28,6 +30,7 @@ struct wbuf {
 	uv_write_t req;
 	struct pconn *p;
 	size_t cap;
+	size_t held; /* counted in the side's qmem: not written at once */
 	char data[];
 };
 
@@ -102,6 +105,12 @@ static uv_tcp_t *other(struct pconn *p, uv_stream_t *s)
 	return (uv_tcp_t *)s == &p->cli ? &p->up : &p->cli;
 }
 
+/* The memory queued to side to (the client or the upstream). */
+static size_t *qmem(struct pconn *p, const uv_stream_t *to)
+{
+	return to == (uv_stream_t *)&p->cli ? &p->qmem_cli : &p->qmem_up;
+}
+
 static void resume(struct pconn *p, uv_tcp_t *from);
 
 static void on_write(uv_write_t *req, int status)
@@ -110,6 +119,7 @@ static void on_write(uv_write_t *req, int status)
 	struct pconn *p = w->p;
 	uv_stream_t *to = req->handle;
 
+	*qmem(p, to) -= w->held;
 	free(w);
 	if (p->closing)
 		return;
@@ -126,7 +136,7 @@ static void on_write(uv_write_t *req, int status)
 	    p->cli.write_queue_size == 0 && p->up.write_queue_size == 0 && splice_start(p) == 0)
 		return;
 	/* Resume the side feeding this one once its queue drained. */
-	if (to->write_queue_size < CONN_LOW_WATER) {
+	if (*qmem(p, to) < CONN_LOW_WATER) {
 		uv_tcp_t *from = other(p, to);
 		bool *paused = from == &p->cli ? &p->cli_paused : &p->up_paused;
 		if (*paused) {
@@ -139,11 +149,20 @@ static void on_write(uv_write_t *req, int status)
 static void send_wbuf(struct pconn *p, uv_tcp_t *to, struct wbuf *w, char *base, size_t n)
 {
 	uv_buf_t b = uv_buf_init(base, (unsigned)n);
+	size_t before = to->write_queue_size;
 
 	w->req.data = w;
+	w->held = 0;
 	if (uv_write(&w->req, (uv_stream_t *)to, &b, 1, on_write) < 0) {
 		free(w);
 		conn_close(p);
+		return;
+	}
+	/* libuv writes at once when nothing is queued; what it could not write stays queued,
+	 * and with it the whole buffer */
+	if (to->write_queue_size > before) {
+		w->held = sizeof(*w) + w->cap;
+		*qmem(p, (uv_stream_t *)to) += w->held;
 	}
 }
 
@@ -161,7 +180,7 @@ int conn_write(uv_tcp_t *to, struct pconn *p, const void *data, size_t n)
 /* Stops reading from when the other way is full. */
 static void pressure(struct pconn *p, uv_tcp_t *from, uv_tcp_t *to)
 {
-	if (to->write_queue_size <= CONN_HIGH_WATER)
+	if (*qmem(p, (uv_stream_t *)to) <= CONN_HIGH_WATER)
 		return;
 	uv_read_stop((uv_stream_t *)from);
 	if (from == &p->cli)

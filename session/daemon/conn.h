@@ -23,12 +23,13 @@ enum pstate {
 	P_CLOSED,
 };
 
-#define CONN_HIGH_WATER                                                                            \
-	(1024 * 1024) /* stop reading a side past this much queued the other way                   \
-		       */
-#define CONN_LOW_WATER (64 * 1024)
-#define CONN_READ_SIZE (256 * 1024)
-#define CONN_HELD_MAX  (HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
+/* A side is not read while the writes queued the other way hold more than CONN_HIGH_WATER of
+ * the daemon's memory (their buffers whole, not the bytes in them: a read of one byte keeps
+ * its CONN_READ_SIZE buffer until written), and read again below CONN_LOW_WATER. */
+#define CONN_HIGH_WATER (1024 * 1024)
+#define CONN_LOW_WATER	(64 * 1024)
+#define CONN_READ_SIZE	(256 * 1024)
+#define CONN_HELD_MAX	(HTTP_HEAD_MAX + 4096) /* client bytes held before relaying */
 /* held at most: a head's worth, plus the rest of the one read that ended a request's body
  * (the client is not read again until that request's response is relayed) */
 #define CONN_PIPE_MAX (CONN_HELD_MAX + CONN_READ_SIZE)
@@ -88,7 +89,9 @@ struct pconn {
 	bool resp_sent;	  /* response bytes were queued to the client */
 	bool keep;	  /* the client connection stays open after this response */
 	bool up_retired;  /* p->up is closing between two requests */
-	struct spl *spl;  /* splice(2) relay once both queues drained (splice.c) */
+	/* memory held by writes not yet written to the client / the upstream (buffers whole) */
+	size_t qmem_cli, qmem_up;
+	struct spl *spl; /* splice(2) relay once both queues drained (splice.c) */
 	/* SOCKS */
 	struct socks_conn socks;
 	struct socks_request sreq;

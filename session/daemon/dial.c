@@ -4,10 +4,12 @@
  * - the daemon resolves names itself and connects to exactly the address it checked (the
  *   sockaddr it judged is the one passed to connect; nothing is resolved twice);
  * - loopback, unspecified, link-local, metadata, multicast, broadcast and reserved addresses,
- *   and the host's own interface addresses, are refused unless the policy named that address
- *   (or localhost:PORT) literally; localhost:PORT is dialled as 127.0.0.1 and ::1, never
- *   resolved (a resolver may say anything for "localhost."); IPv4-mapped and other spellings are
- * judged as one address (proxy/addr.c normalises);
+ *   the host's own interface addresses, and every address the kernel routes to the host
+ *   itself (a local route: "ip route add local 198.18.0.0/24 dev lo" makes each address in it
+ *   the host's, and no interface lists them; asked per address, failing closed), are refused unless
+ * the policy named that address (or localhost:PORT) literally; localhost:PORT is dialled as
+ * 127.0.0.1 and ::1, never resolved (a resolver may say anything for "localhost."); IPv4-mapped and
+ * other spellings are judged as one address (proxy/addr.c normalises);
  * - a refused or failed address moves on to the next one the name resolved to, never to
  *   an address that was not checked;
  * - a command runs at most DNS_PER_CMD name lookups at once (the rest wait in its own
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/host.h"
 #include "proxy/addr.h"
 #include "session/daemon/conn.h"
 #include "session/daemon/sessd.h"
@@ -51,6 +54,21 @@ static int own_address(const struct addr_ip *ip)
 	return n > 0 && addr_in_list(ip, own, (size_t)n);
 }
 
+/* The kernel's route to sa stays on this host (host_addr_local): 1, 0, or -errno. An address
+ * that embeds an IPv4 one (ip, normalised) is asked both ways. */
+static int routed_here(const struct sockaddr *sa, const struct addr_ip *ip)
+{
+	const void *a = sa->sa_family == AF_INET
+			    ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+			    : (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+	int r = host_addr_local(sa->sa_family, a), r2;
+
+	if (r != 0 || ip->family == sa->sa_family)
+		return r;
+	r2 = host_addr_local(ip->family, ip->b);
+	return r2;
+}
+
 /* 0 when the guard lets sa through; else -EPERM with the reason in p->guard_why (p->why
  * keeps the last connect error). */
 static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
@@ -58,6 +76,7 @@ static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 	struct addr_ip ip;
 	enum addr_class c;
 	char text[64] = "?";
+	int local = 0;
 
 	if (addr_from_sockaddr(sa, len, &ip, NULL) < 0) {
 		snprintf(p->guard_why, sizeof(p->guard_why),
@@ -73,9 +92,15 @@ static int guard(struct pconn *p, const struct sockaddr *sa, socklen_t len)
 			 addr_class_name(c));
 		return -EPERM;
 	}
-	if (own_address(&ip)) {
+	if (own_address(&ip) || (local = routed_here(sa, &ip)) > 0) {
 		snprintf(p->guard_why, sizeof(p->guard_why),
 			 "resolves to %s (an address of this host)", text);
+		return -EPERM;
+	}
+	if (local < 0) {
+		snprintf(p->guard_why, sizeof(p->guard_why),
+			 "resolves to %s, and the kernel cannot say whether that is this host (%s)",
+			 text, strerror(-local));
 		return -EPERM;
 	}
 	return 0;

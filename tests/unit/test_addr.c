@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "platform/host.h"
 #include "proxy/addr.h"
 #include "tests/unit/tap.h"
 
@@ -280,6 +281,29 @@ static void test_host_list(void)
 	   "a documentation address is not ours");
 }
 
+/* The kernel's answer (platform/linux/route.c): the host's loopback and an interface address
+ * are routed here, a documentation address is not (a default route or none), the families
+ * are checked. */
+static void test_route_local(void)
+{
+	struct addr_ip list[64], a;
+	int n = addr_host_list(list, 64), here = 1;
+
+	addr_parse_literal("127.0.0.1", 9, &a);
+	is_int(host_addr_local(AF_INET, a.b), 1, "127.0.0.1 is routed to this host");
+	addr_parse_literal("127.9.8.7", 9, &a);
+	is_int(host_addr_local(AF_INET, a.b), 1, "so is 127.9.8.7 (the local route 127/8)");
+	addr_parse_literal("192.0.2.123", 11, &a);
+	is_int(host_addr_local(AF_INET, a.b), 0, "192.0.2.123 is not");
+	addr_parse_literal("2001:db8::1", 11, &a);
+	is_int(host_addr_local(AF_INET6, a.b), 0, "nor is 2001:db8::1");
+	is_int(host_addr_local(AF_UNIX, a.b), -EAFNOSUPPORT, "another family is refused");
+	for (int i = 0; i < n && i < 64; i++)
+		if (list[i].family == AF_INET && host_addr_local(AF_INET, list[i].b) != 1)
+			here = 0;
+	ok(here, "every IPv4 interface address of this host is routed to it (%d listed)", n);
+}
+
 int main(void)
 {
 	test_classes();
@@ -287,5 +311,6 @@ int main(void)
 	test_against_glibc();
 	test_sockaddr();
 	test_host_list();
+	test_route_local();
 	return tap_done();
 }
