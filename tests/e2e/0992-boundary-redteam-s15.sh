@@ -1,0 +1,70 @@
+#!/bin/sh
+# 0992-boundary-redteam-s15 — a red team against the sandbox boundary (issue #11), session 15,
+# as root and as a user. Each attack below succeeded on the build before:
+# - the mode of a device node the command reaches: a terminal the caller passed (`sbxsh -c
+#   cmd > /dev/pts/N`, no relay) was made readable and writable by every local user
+#   (fchmod(1, 0666), chmod /proc/self/fd/1), which stayed after the command: another user
+#   then reads what the user types (a password at sudo's prompt) and writes to the terminal;
+#   as root, the sandbox's /dev binds the host's nodes, and `chmod 600 /dev/null` (or fchmod of
+#   an open /dev/null) changed the host's: every other user's /dev/null broken.
+. "$(dirname "$0")/lib.sh"
+
+redteam_start boundary-redteam-s15 "the sandbox boundary (session 15)"
+
+# --- 1. the caller's terminal's mode ---
+# A pty the test makes, on the command's stdout only (no relay: the caller's terminal itself);
+# prints the slave's mode before and after, then what the command said on stderr.
+cat > "$H/ttymode.py" << 'PY'
+import os, pty, stat, subprocess, sys
+m, s = pty.openpty()
+name = os.ttyname(s)
+os.chmod(name, 0o600)
+p = subprocess.run([sys.argv[1], "-c", sys.argv[2]], stdin=subprocess.DEVNULL, stdout=s,
+                   stderr=subprocess.PIPE)
+print("%04o %04o" % (0o600, stat.S_IMODE(os.stat(name).st_mode)))
+print(p.stderr.decode(errors="replace"))
+PY
+cat > "$P/fchmod.py" << 'PY'
+import os, sys
+try:
+    os.fchmod(int(sys.argv[1]), int(sys.argv[2], 8))
+    print("fchmod done", file=sys.stderr)
+except OSError as e:
+    print("fchmod refused", e.errno, file=sys.stderr)
+PY
+for m in 644 666 604; do
+	res=$(cd "$P" && python3 "$H/ttymode.py" "$SBXSH" "python3 fchmod.py 1 $m" 2>&1)
+	is "fchmod(1, 0$m) of the caller's terminal leaves its mode" "$(printf '%s\n' "$res" | head -1)" "0600 0600"
+	like "… and is refused (EPERM)" "$res" "fchmod refused 1"
+done
+res=$(cd "$P" && python3 "$H/ttymode.py" "$SBXSH" "chmod 666 /proc/self/fd/1 2>/dev/null || echo chmod-failed >&2" 2>&1)
+is "chmod of /proc/self/fd/1 (the caller's terminal) leaves its mode" "$(printf '%s\n' "$res" | head -1)" "0600 0600"
+like "… and fails" "$res" "chmod-failed"
+# control: a file of the project keeps its fchmod (tar, install)
+echo x > "$P/plain"
+chmod 600 "$P/plain"
+run "python3 fchmod.py 3 644 3< plain"
+is "control: fchmod of a file of the project works" "$(stat -c %a "$P/plain")" 644
+
+# --- 2. the host's device nodes through the sandbox's /dev (root: the nodes are its own) ---
+if is_root; then
+	mode0=$(stat -c %a /dev/full)
+	run "chmod 766 /dev/full; python3 -c 'import os; fd = os.open(\"/dev/full\", os.O_RDONLY); os.fchmod(fd, 0o664)'"
+	got=$(stat -c %a /dev/full)
+	chmod "$mode0" /dev/full
+	is "chmod and fchmod of the sandbox's /dev/full leave the host's node" "$got" "$mode0"
+	run "python3 fchmod.py 0 600" < /dev/full
+	got=$(stat -c %a /dev/full)
+	chmod "$mode0" /dev/full
+	is "… and so does fchmod of a /dev/full the caller passed on 0" "$got" "$mode0"
+	like "… refused (EPERM)" "$err" "fchmod refused 1"
+	run "echo x > /dev/null && head -c 3 /dev/zero | wc -c"
+	is "control: /dev/null is written and /dev/zero read" "$out" 3
+else
+	skip "device nodes of the host's root" "as root only"
+	skip "… passed on 0" "as root only"
+	skip "… refused" "as root only"
+	skip "control: /dev/null" "as root only"
+fi
+
+done_testing
