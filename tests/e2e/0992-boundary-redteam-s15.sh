@@ -7,6 +7,9 @@
 #   then reads what the user types (a password at sudo's prompt) and writes to the terminal;
 #   as root, the sandbox's /dev binds the host's nodes, and `chmod 600 /dev/null` (or fchmod of
 #   an open /dev/null) changed the host's: every other user's /dev/null broken.
+# - kernel files root reads as their owner beyond the masked ones: /sys/kernel/slab (the kernel
+#   heap's layout, /proc/slabinfo's second spelling) and /sys/class/zram-control/hot_add,
+#   whose read makes a new zram block device on the host (one a read, no bound).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s15 "the sandbox boundary (session 15)"
@@ -65,6 +68,24 @@ else
 	skip "… passed on 0" "as root only"
 	skip "… refused" "as root only"
 	skip "control: /dev/null" "as root only"
+fi
+
+# --- 3. kernel files root reads as their owner ---
+if is_root; then
+	run "cat /sys/kernel/slab/kmalloc-64/objects /sys/kernel/slab/kmalloc-64/total_objects 2>/dev/null | wc -l"
+	is "/sys/kernel/slab (the heap's layout) is not readable" "$out" 0
+	if [ -e /sys/class/zram-control/hot_add ]; then
+		run "cat /sys/class/zram-control/hot_add 2>/dev/null"
+		case $out in
+		[0-9]*) echo "$out" > /sys/class/zram-control/hot_remove ;;
+		esac
+		is "reading zram-control/hot_add makes no host device" "$out" ""
+	else
+		skip "zram-control/hot_add" "no zram module here"
+	fi
+else
+	skip "/sys/kernel/slab" "as root only (0400 files of the host's root)"
+	skip "zram-control/hot_add" "as root only"
 fi
 
 done_testing
