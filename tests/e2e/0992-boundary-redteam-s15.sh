@@ -10,6 +10,11 @@
 # - kernel files root reads as their owner beyond the masked ones: /sys/kernel/slab (the kernel
 #   heap's layout, /proc/slabinfo's second spelling) and /sys/class/zram-control/hot_add,
 #   whose read makes a new zram block device on the host (one a read, no bound).
+# - an epoll set, a timerfd and a signalfd the caller left open from 3 up passed (as "a wait
+#   set, a timer, the command's own signals"), but they are the caller's objects, changed in
+#   place: the command set the data word of the caller's epoll entry for a pipe both held
+#   (0x4141414141 came back to the caller's loop, which in C is a pointer), disarmed the
+#   caller's timer and emptied its signalfd's mask.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s15 "the sandbox boundary (session 15)"
@@ -87,5 +92,54 @@ else
 	skip "/sys/kernel/slab" "as root only (0400 files of the host's root)"
 	skip "zram-control/hot_add" "as root only"
 fi
+
+# --- 4. the caller's epoll, timerfd and signalfd, passed from 3 up ---
+# The caller (a driver) leaves them open for the command beside a pipe it also watches; the
+# command changes them in place: the epoll entry of the shared pipe gets a data word of its
+# choosing (a C caller's event loop takes it for a pointer), the caller's armed timer is
+# disarmed, the caller's signalfd stops taking SIGUSR1.
+cat > "$H/kobj.py" << 'PY'
+import ctypes, os, select, signal, struct, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+r, w = os.pipe()
+ep = select.epoll()
+ep.register(r, select.EPOLLIN)
+tfd = libc.timerfd_create(1, 0)                         # CLOCK_MONOTONIC
+libc.timerfd_settime(tfd, 0, struct.pack("qqqq", 0, 0, 3600, 0), None)
+mask = ctypes.create_string_buffer(struct.pack("Q", 1 << (signal.SIGUSR1 - 1)), 128)
+sfd = libc.signalfd(-1, mask, 0)
+for fd in (ep.fileno(), tfd, sfd, r):
+    os.set_inheritable(fd, True)
+cmd = "python3 kobj_in.py %d %d %d %d" % (ep.fileno(), tfd, sfd, r)
+p = subprocess.run([sys.argv[1], "-c", cmd], pass_fds=(ep.fileno(), tfd, sfd, r),
+                   stderr=subprocess.PIPE)
+os.write(w, b"x")
+ev = ep.poll(1)
+print("epoll", "same" if ev == [(r, select.EPOLLIN)] else "changed %r" % ev)
+cur = ctypes.create_string_buffer(32)
+libc.timerfd_gettime(tfd, cur)
+print("timer", "armed" if struct.unpack("qqqq", cur.raw)[2] > 0 else "disarmed")
+with open("/proc/self/fdinfo/%d" % sfd) as f:
+    sm = [l for l in f if l.startswith("sigmask:")][0].split()[1]
+print("signalfd", "same" if int(sm, 16) == 1 << (signal.SIGUSR1 - 1) else "changed " + sm)
+print(p.stderr.decode(errors="replace"))
+PY
+cat > "$P/kobj_in.py" << 'PY'
+import ctypes, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+ep, tfd, sfd, r = map(int, sys.argv[1:])
+said = []
+ev = struct.pack("=IQ", 1, 0x4141414141)                # EPOLLIN, a data word of ours
+said.append("epoll_ctl %d" % (libc.epoll_ctl(ep, 3, r, ev) or ctypes.get_errno()))
+said.append("timerfd_settime %d" % (libc.timerfd_settime(tfd, 0, bytes(32), None) or ctypes.get_errno()))
+said.append("signalfd %d" % (0 if libc.signalfd(sfd, bytes(128), 0) >= 0 else ctypes.get_errno()))
+print(" ".join(said), file=sys.stderr)
+PY
+res=$(cd "$P" && python3 "$H/kobj.py" "$SBXSH")
+is "the caller's epoll set keeps its entry (no data word of the command's)" \
+	"$(printf '%s\n' "$res" | grep '^epoll ')" "epoll same"
+is "the caller's timerfd stays armed" "$(printf '%s\n' "$res" | grep '^timer')" "timer armed"
+is "the caller's signalfd keeps its mask" "$(printf '%s\n' "$res" | grep '^signalfd')" "signalfd same"
+like "… they are not passed, with a note" "$res" "descriptor [0-9]+ \(a kernel object, anon_inode:\[eventpoll\]\) not passed"
 
 done_testing
