@@ -92,6 +92,31 @@ struct rule {
 	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffeUL, 8)), \
 	R1(n, R_ALL, EPERM, LOW32(0, 11)), \
 	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 12))
+/* An inet or inet6 socket's protocol other than 0, ICMP 1 (ping sockets), TCP 6, UDP 17,
+ * ICMPv6 58 and MPTCP 262 (Go 1.24 listens with it by default): SCTP, DCCP, UDP-Lite, L2TP,
+ * SMC over inet… — kernel code few run, which a distribution's kernel loads as a module at
+ * the first socket() of that protocol, for any user. High bits set count as large. AF_INET 2
+ * and AF_INET6 10 are one masked comparison (bit 3 left out). */
+#define INET46 LOW32M(0, 0xfffffff7UL, AF_INET)
+#define INET_PROTOS(n) \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 2)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 4)), \
+	R2(n, EPERM, INET46, LOW32(2, 7)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff8UL, 8)), \
+	R2(n, EPERM, INET46, LOW32(2, 16)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 18)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffcUL, 20)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff8UL, 24)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff0UL, 32)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff8UL, 48)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 56)), \
+	R2(n, EPERM, INET46, LOW32(2, 59)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffcUL, 60)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xffffffc0UL, 64)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xffffff80UL, 128)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffcUL, 256)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 260)), \
+	R2(n, EPERM, INET46, GE64(2, 263))
 /* clang-format on */
 
 static const struct rule rules[] = {
@@ -107,6 +132,7 @@ static const struct rule rules[] = {
      * socket it names (/dev/log, journald's), and SOCK_RAW is a datagram one to AF_UNIX
      * (types 2 and 3: the low 4 bits, SOCK_NONBLOCK/SOCK_CLOEXEC above them) */
     R2W("socketpair", R_UNIXPAIR, EPERM, LOW32(0, AF_UNIX), LOW32M(1, 0xeUL, SOCK_DGRAM)),
+    INET_PROTOS("socket"),
     /* netlink: routes and addresses (getaddrinfo, ip) and socket lists (ss) only; not audit,
      * uevents (the host's devices), netfilter, xfrm, generic netlink's families */
     R2("socket", EPERM, LOW32(0, AF_NETLINK), GE64(2, NETLINK_SOCK_DIAG + 1)),

@@ -15,6 +15,10 @@
 #   place: the command set the data word of the caller's epoll entry for a pipe both held
 #   (0x4141414141 came back to the caller's loop, which in C is a pointer), disarmed the
 #   caller's timer and emptied its signalfd's mask.
+# - inet and inet6 sockets of any protocol were made: SCTP, DCCP, UDP-Lite, L2TP, SMC over
+#   inet (kernel code few run, which a distribution's kernel loads as a module at the first
+#   socket() of that protocol, for any user); now only IP's default, ICMP (ping sockets), TCP,
+#   UDP, ICMPv6 and MPTCP, on every ABI (i386 in unit test_filters, through the simulator).
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s15 "the sandbox boundary (session 15)"
@@ -141,5 +145,26 @@ is "the caller's epoll set keeps its entry (no data word of the command's)" \
 is "the caller's timerfd stays armed" "$(printf '%s\n' "$res" | grep '^timer')" "timer armed"
 is "the caller's signalfd keeps its mask" "$(printf '%s\n' "$res" | grep '^signalfd')" "signalfd same"
 like "… they are not passed, with a note" "$res" "descriptor [0-9]+ \(a kernel object, anon_inode:\[eventpoll\]\) not passed"
+
+# --- 5. inet protocols beyond TCP, UDP, ICMP and MPTCP ---
+# A distribution's kernel loads SCTP, DCCP, L2TP's and SMC's modules at the first socket() of
+# that protocol, for any user (this kernel has none built: EPROTONOSUPPORT before the fix).
+# try-syscall: the errno of one raw socket() (tests/helpers/try-syscall.c).
+try=$SBXSH_STAGE/libexec/sbxsh/test/try-syscall
+if [ -x "$try" ] && [ "$(uname -m)" = x86_64 ]; then
+	cp "$try" "$P/try"
+	protos='./try x86_64 socket 2 1 132; ./try x86_64 socket 10 5 132; ./try x86_64 socket 2 6 33
+./try x86_64 socket 2 2 136; ./try x86_64 socket 2 2 115; ./try x86_64 socket 10 1 256
+./try x86_64 socket 2 1 0x100000006'
+	run "$protos"
+	is "SCTP, DCCP, UDP-Lite, L2TP, SMC over inet and a protocol with high bits are refused (EPERM)" \
+		"$(printf '%s\n' "$out" | tr '\n' ' ')" "EPERM EPERM EPERM EPERM EPERM EPERM EPERM "
+	run "./try x86_64 socket 2 1 6; ./try x86_64 socket 10 2 17; ./try x86_64 socket 2 1 262; ./try x86_64 socket 2 2 0"
+	is "control: TCP, UDP, MPTCP and the default protocol are made" \
+		"$(printf '%s\n' "$out" | tr '\n' ' ')" "ok ok ok ok "
+else
+	skip "inet protocols refused" "no try-syscall helper or not x86_64"
+	skip "control: TCP, UDP, MPTCP" "no try-syscall helper or not x86_64"
+fi
 
 done_testing

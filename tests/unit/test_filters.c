@@ -252,9 +252,34 @@ static void test_families(const struct prog *p)
 					   proto | 1ULL << 32) != RET_EPERM;
 			}
 		}
+		/* inet, inet6: IP 0, ICMP 1, TCP 6, UDP 17, ICMPv6 58, MPTCP 262 only */
+		for (uint64_t proto = 0; proto < 600; proto++)
+			for (int fi = 0; fi < 2; fi++) {
+				uint32_t want = proto == 0 || proto == 1 || proto == 6 ||
+							proto == 17 || proto == 58 || proto == 262
+						    ? RET_ALLOW
+						    : RET_EPERM;
+				uint64_t fam = fi ? AF_INET6 : AF_INET;
+
+				cases++;
+				if (run(p->p, b->arch, b->socket, fam, SOCK_STREAM, proto) !=
+					want &&
+				    bad++ < 3)
+					printf("# %s arch %x socket(%llu, proto %llu)\n", p->what,
+					       b->arch, (unsigned long long)fam,
+					       (unsigned long long)proto);
+				if (b->wide) {
+					cases++;
+					bad += run(p->p, b->arch, b->socket, fam, SOCK_STREAM,
+						   proto | 1ULL << 32) != RET_EPERM;
+				}
+			}
+		cases++;
+		bad +=
+		    run(p->p, b->arch, b->socket, AF_INET, SOCK_STREAM, 0xffffffffULL) != RET_EPERM;
 		is_int(bad, 0,
-		       "%s, arch %#x: socket families are an allowlist (%u cases: socket, "
-		       "socketpair, high bits, netlink protocols)",
+		       "%s, arch %#x: socket families are an allowlist, and inet protocols (%u "
+		       "cases: socket, socketpair, high bits, netlink and inet protocols)",
 		       p->what, b->arch, cases);
 	}
 }
