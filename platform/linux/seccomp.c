@@ -43,6 +43,11 @@
 #ifndef TIOCVHANGUP
 #define TIOCVHANGUP 0x5437
 #endif
+#ifndef TIOCSRS485
+#define TIOCSRS485 0x542F
+#endif
+/* _IOWR('T', 0x43, struct serial_iso7816): 40 bytes (Linux 4.20) */
+#define SBX_TIOCSISO7816 0xC0285443UL
 #ifndef FIOASYNC
 #define FIOASYNC 0x5452
 #endif
@@ -167,6 +172,16 @@ static const struct rule rules[] = {
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCCONS)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCVHANGUP)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSLCKTRMIOS)),
+    /* ...a serial line's: its modem lines (TIOCMBIS, TIOCMBIC 0x5416-7, TIOCMSET: dropping DTR
+     * hangs the line up, as vhangup), a break held on (TIOCSBRK), the port's settings, RS-485
+     * and ISO 7816 modes, all of which stay after the command (TIOCMGET, TCSBRK's timed break
+     * and tcdrain stay) */
+    R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xfffffffeUL, TIOCMBIS)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCMSET)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSBRK)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSSERIAL)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSRS485)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_TIOCSISO7816)),
     /* ...and two more that outlive the command: exclusive mode (every later open of the
      * caller's terminal is EBUSY: sudo, ssh and pinentry prompts) and TCOOFF (its output
      * stopped: the caller's shell hangs on its next write) */

@@ -19,6 +19,10 @@
 #   inet (kernel code few run, which a distribution's kernel loads as a module at the first
 #   socket() of that protocol, for any user); now only IP's default, ICMP (ping sockets), TCP,
 #   UDP, ICMPv6 and MPTCP, on every ABI (i386 in unit test_filters, through the simulator).
+# - a serial line's ioctls on the caller's terminal (no relay): dropping DTR (TIOCMBIC,
+#   TIOCMSET) hangs a serial login up as the refused vhangup does, and a break held on
+#   (TIOCSBRK), the port's settings (TIOCSSERIAL), RS-485 and ISO 7816 modes outlive the
+#   command.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s15 "the sandbox boundary (session 15)"
@@ -165,6 +169,25 @@ if [ -x "$try" ] && [ "$(uname -m)" = x86_64 ]; then
 else
 	skip "inet protocols refused" "no try-syscall helper or not x86_64"
 	skip "control: TCP, UDP, MPTCP" "no try-syscall helper or not x86_64"
+fi
+
+# --- 6. a serial line's ioctls on the caller's terminal ---
+# Dropping DTR (TIOCMBIC, TIOCMSET) hangs a serial login up, as vhangup; a break held on
+# (TIOCSBRK), the port's settings (TIOCSSERIAL), RS-485 and ISO 7816 modes stay after the
+# command. On a pty the kernel answers ENOTTY or 0; EPERM is the filter's.
+if [ -x "$try" ] && [ "$(uname -m)" = x86_64 ]; then
+	ser='./try x86_64 ioctl pty 0x5417 i:1; ./try x86_64 ioctl pty 0x5416 i:1
+./try x86_64 ioctl pty 0x5418 i:0; ./try x86_64 ioctl pty 0x5427 0; ./try x86_64 ioctl pty 0x541F w:0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+./try x86_64 ioctl pty 0x542F w:0,0,0,0,0,0,0,0; ./try x86_64 ioctl pty 0xC0285443 w:0,0,0,0,0,0,0,0,0,0'
+	run "$ser"
+	is "TIOCMBIC, TIOCMBIS, TIOCMSET, TIOCSBRK, TIOCSSERIAL, TIOCSRS485, TIOCSISO7816 are refused (EPERM)" \
+		"$(printf '%s\n' "$out" | tr '\n' ' ')" "EPERM EPERM EPERM EPERM EPERM EPERM EPERM "
+	run "./try x86_64 ioctl pty 0x5415 i:0; ./try x86_64 ioctl pty 0x5409 1"
+	is "control: TIOCMGET and tcdrain's TCSBRK reach the kernel" \
+		"$(printf '%s\n' "$out" | tr '\n' ' ')" "ENOTTY ok "
+else
+	skip "serial ioctls refused" "no try-syscall helper or not x86_64"
+	skip "control: TIOCMGET" "no try-syscall helper or not x86_64"
 fi
 
 done_testing

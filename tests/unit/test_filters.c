@@ -330,10 +330,18 @@ static void test_ioctls(const struct prog *p)
 					   0x5600,
 					   0x5606 /* VT_ACTIVATE */,
 					   0x560F,
-					   0x5452 /* FIOASYNC */};
-	static const uint32_t allowed[] = {TCGETS,    TCSETS,	  TIOCGWINSZ, TIOCSWINSZ, TIOCSPGRP,
-					   TIOCGPGRP, TIOCSCTTY,  FIONREAD,   TIOCGETD,	  0x5610,
-					   0x4C00,    0x80044B01, 0xC0045600};
+					   0x5452 /* FIOASYNC */,
+					   TIOCMBIS,
+					   TIOCMBIC,
+					   TIOCMSET,
+					   TIOCSBRK,
+					   TIOCSSERIAL,
+					   0x542F /* TIOCSRS485 */,
+					   0xC0285443 /* TIOCSISO7816 */};
+	static const uint32_t allowed[] = {
+	    TCGETS,	TCSETS,	  TIOCGWINSZ, TIOCSWINSZ, TIOCSPGRP,   TIOCGPGRP,
+	    TIOCSCTTY,	FIONREAD, TIOCGETD,   0x5610,	  0x4C00,      0x80044B01,
+	    0xC0045600, TIOCMGET, TCSBRK,     TIOCCBRK,	  TIOCGSERIAL, 0x542E /* TIOCGRS485 */};
 	unsigned bad = 0;
 
 	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
