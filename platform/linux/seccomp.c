@@ -46,6 +46,13 @@
 #ifndef TIOCSRS485
 #define TIOCSRS485 0x542F
 #endif
+/* chattr's ioctls: FS_IOC_SETFLAGS (_IOW('f', 2, long); 4 bytes on i386, FS_IOC32_SETFLAGS),
+ * FS_IOC_FSSETXATTR (_IOW('X', 32, struct fsxattr)), FS_IOC_ENABLE_VERITY (_IOW('f', 133,
+ * struct fsverity_enable_arg)) */
+#define SBX_FS_IOC_SETFLAGS	 0x40086602UL
+#define SBX_FS_IOC32_SETFLAGS	 0x40046602UL
+#define SBX_FS_IOC_FSSETXATTR	 0x401c5820UL
+#define SBX_FS_IOC_ENABLE_VERITY 0x40806685UL
 /* _IOWR('T', 0x43, struct serial_iso7816): 40 bytes (Linux 4.20) */
 #define SBX_TIOCSISO7816 0xC0285443UL
 #ifndef FIOASYNC
@@ -182,6 +189,14 @@ static const struct rule rules[] = {
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSSERIAL)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSRS485)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_TIOCSISO7816)),
+    /* A file's inode flags (chattr: no-dump, sync, no-atime…), its fsxattr and fs-verity
+     * (its content read-only for good): by a descriptor the caller passed for reading they
+     * reached the host's file on the caller's mount, where the kernel judges them, as chmod's
+     * did before the guard took it (the sandbox's read-only mounts refuse them: EROFS) */
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC_SETFLAGS)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC32_SETFLAGS)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC_FSSETXATTR)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC_ENABLE_VERITY)),
     /* ...and two more that outlive the command: exclusive mode (every later open of the
      * caller's terminal is EBUSY: sudo, ssh and pinentry prompts) and TCOOFF (its output
      * stopped: the caller's shell hangs on its next write) */

@@ -23,6 +23,9 @@
 #   TIOCMSET) hangs a serial login up as the refused vhangup does, and a break held on
 #   (TIOCSBRK), the port's settings (TIOCSSERIAL), RS-485 and ISO 7816 modes outlive the
 #   command.
+# - a file passed for reading (`sbxsh -c cmd < file`) had its inode flags changed through the
+#   descriptor (FS_IOC_SETFLAGS: no-atime, no-dump, sync), judged on the caller's mount where
+#   the file is writable, as chmod was before the guard took it; fsxattr and fs-verity too.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s15 "the sandbox boundary (session 15)"
@@ -188,6 +191,32 @@ if [ -x "$try" ] && [ "$(uname -m)" = x86_64 ]; then
 else
 	skip "serial ioctls refused" "no try-syscall helper or not x86_64"
 	skip "control: TIOCMGET" "no try-syscall helper or not x86_64"
+fi
+
+# --- 7. a file passed for reading: its inode flags (chattr) ---
+# FS_IOC_SETFLAGS through descriptor 0 reached the host's file on the caller's mount (no-atime
+# set here; no-dump hides it from dump and borg --exclude-nodump, sync slows every write).
+cat > "$P/setflags.py" << 'PY'
+import fcntl, struct, sys
+b = bytearray(8)
+try:
+    fcntl.ioctl(0, 0x80086601, b)                     # FS_IOC_GETFLAGS
+    fl = struct.unpack("=i", b[:4])[0]
+    fcntl.ioctl(0, 0x40086602, struct.pack("=q", fl | 0x80))   # FS_IOC_SETFLAGS, +noatime
+    print("setflags done")
+except OSError as e:
+    print("setflags refused", e.errno)
+PY
+echo data > "$H/hostfile"
+flags0=$(lsattr "$H/hostfile" 2> /dev/null | cut -d' ' -f1)
+if [ -n "$flags0" ]; then
+	run "python3 setflags.py" < "$H/hostfile"
+	is "FS_IOC_SETFLAGS of a file passed for reading leaves the host's file" \
+		"$(lsattr "$H/hostfile" | cut -d' ' -f1)" "$flags0"
+	is "… refused (EPERM)" "$out" "setflags refused 1"
+else
+	skip "FS_IOC_SETFLAGS of a passed file" "no inode flags on $H's file system"
+	skip "… refused" "no inode flags"
 fi
 
 done_testing

@@ -337,11 +337,31 @@ static void test_ioctls(const struct prog *p)
 					   TIOCSBRK,
 					   TIOCSSERIAL,
 					   0x542F /* TIOCSRS485 */,
-					   0xC0285443 /* TIOCSISO7816 */};
-	static const uint32_t allowed[] = {
-	    TCGETS,	TCSETS,	  TIOCGWINSZ, TIOCSWINSZ, TIOCSPGRP,   TIOCGPGRP,
-	    TIOCSCTTY,	FIONREAD, TIOCGETD,   0x5610,	  0x4C00,      0x80044B01,
-	    0xC0045600, TIOCMGET, TCSBRK,     TIOCCBRK,	  TIOCGSERIAL, 0x542E /* TIOCGRS485 */};
+					   0xC0285443 /* TIOCSISO7816 */,
+					   0x40086602 /* FS_IOC_SETFLAGS */,
+					   0x40046602 /* FS_IOC32_SETFLAGS */,
+					   0x401c5820 /* FS_IOC_FSSETXATTR */,
+					   0x40806685 /* FS_IOC_ENABLE_VERITY */};
+	static const uint32_t allowed[] = {TCGETS,
+					   TCSETS,
+					   TIOCGWINSZ,
+					   TIOCSWINSZ,
+					   TIOCSPGRP,
+					   TIOCGPGRP,
+					   TIOCSCTTY,
+					   FIONREAD,
+					   TIOCGETD,
+					   0x5610,
+					   0x4C00,
+					   0x80044B01,
+					   0xC0045600,
+					   TIOCMGET,
+					   TCSBRK,
+					   TIOCCBRK,
+					   TIOCGSERIAL,
+					   0x542E /* TIOCGRS485 */,
+					   0x80086601 /* FS_IOC_GETFLAGS */,
+					   0x801c581f /* FS_IOC_FSGETXATTR */};
 	unsigned bad = 0;
 
 	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
