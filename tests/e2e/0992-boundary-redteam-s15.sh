@@ -26,6 +26,11 @@
 # - a file passed for reading (`sbxsh -c cmd < file`) had its inode flags changed through the
 #   descriptor (FS_IOC_SETFLAGS: no-atime, no-dump, sync), judged on the caller's mount where
 #   the file is writable, as chmod was before the guard took it; fsxattr and fs-verity too.
+# - with unix_sockets = all, an unconnected datagram unix socket the caller left open from 3
+#   up sent to any abstract name of the caller's network namespace (a host daemon's), under
+#   network = none too; landlock's scope (ABI 6) now refuses it, and any signal from inside to
+#   a process outside the sandbox's domain: the listen relay, which a kill by its pid from
+#   inside (pgrep sbxsh-stage, pkill, kill -9 -1) ended.
 . "$(dirname "$0")/lib.sh"
 
 redteam_start boundary-redteam-s15 "the sandbox boundary (session 15)"
@@ -217,6 +222,70 @@ if [ -n "$flags0" ]; then
 else
 	skip "FS_IOC_SETFLAGS of a passed file" "no inode flags on $H's file system"
 	skip "… refused" "no inode flags"
+fi
+
+# --- 8. an abstract unix name of the caller's, through a datagram socket it passed ---
+# With unix_sockets = all, a unix socket from 3 up passes as it is; an unconnected datagram
+# one sends in the caller's network namespace, to any abstract name bound there (a host
+# daemon's). Closed by landlock's scope (Linux 6.12, ABI 6) where the kernel has it.
+cat > "$H/abstract.py" << 'PY'
+import os, socket, subprocess, sys
+name = b"\0sbxsh-e2e-0992-%d" % os.getpid()
+rx = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+rx.bind(name)
+rx.settimeout(2)
+tx = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+os.set_inheritable(tx.fileno(), True)
+inner = "python3 -c 'import socket; s = socket.socket(fileno=%d); " \
+        "print(\"sent\" if s.sendto(b\"hi\", bytes.fromhex(\"%s\")) else \"\")' 2>&1" \
+        % (tx.fileno(), name.hex())
+p = subprocess.run([sys.argv[1], "-c", inner], pass_fds=(tx.fileno(),), capture_output=True)
+try:
+    print("received", rx.recv(16).decode())
+except socket.timeout:
+    print("nothing received")
+print(p.stdout.decode(errors="replace").strip()[-200:])
+PY
+scope=$(python3 -c 'import ctypes; print(ctypes.CDLL(None).syscall(444, None, 0, 1))' 2> /dev/null)
+user_policy '[default]
+network = none
+unix_sockets = all'
+res=$(cd "$P" && python3 "$H/abstract.py" "$SBXSH")
+user_policy '[default]
+network = none'
+if [ "${scope:-0}" -ge 6 ] 2> /dev/null; then
+	is "a datagram socket the caller passed reaches no abstract name of the caller's (landlock scope)" \
+		"$(printf '%s\n' "$res" | head -1)" "nothing received"
+else
+	skip "abstract names of the caller's" "no landlock ABI 6 here (ABI ${scope:-none})"
+fi
+
+# --- 9. the listen relay, signalled by name from inside ---
+# `kill 0` leaves it (e2e 0221), but a kill by its pid (pgrep sbxsh-stage, pkill, kill -9 -1)
+# ended it: the host's connections to the command's own forwarded port then got nothing.
+if [ "${scope:-0}" -ge 6 ] 2> /dev/null; then
+	LP=$((18000 + $$ % 1000))
+	user_policy "[default]
+network = proxy
+listen = $LP"
+	rm -f "$P/up" "$P/done"
+	(cd "$P" && "$SBXSH" -c "python3 -m http.server $LP --bind 127.0.0.1 > /dev/null 2>&1 & s=\$!
+	until curl -s --noproxy '*' -o /dev/null http://127.0.0.1:$LP/; do sleep 0.05; done
+	for p in \$(pgrep -x sbxsh-stage); do [ \$p = 1 ] || kill -9 \$p 2> /dev/null || echo refused; done
+	: > up; while [ ! -e done ]; do sleep 0.05; done; kill -9 \$s" > "$H/lout" 2>&1) &
+	cmd=$!
+	i=0
+	while [ ! -e "$P/up" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	got=$(curl -sS -m 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$LP/" 2>&1)
+	: > "$P/done"
+	wait "$cmd"
+	is "after kill -9 of the relay's pid inside, the host still reaches the command's server" "$got" 200
+	like "… the kill was refused" "$(cat "$H/lout")" "^refused"
+	user_policy '[default]
+network = none'
+else
+	skip "the listen relay signalled from inside" "no landlock ABI 6 here"
+	skip "… refused" "no landlock ABI 6 here"
 fi
 
 done_testing
