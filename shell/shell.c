@@ -1022,7 +1022,8 @@ static int mon_fd(void *rr)
  * nothing is granted); a pty master (typed into a terminal outside); a device, a kernel file
  * system's file or a kernel object (/proc/PID/mem writes a host process's memory, a tun
  * device reaches the host's network, a pidfd names a host process). Pipes, files, terminals,
- * /dev/null's kin and eventfd, timerfd, signalfd and epoll pass, as bash's; 0-2 are
+ * /dev/null's kin and eventfd pass, as bash's (an epoll set, a timerfd, a signalfd are
+ * changed in place for the caller: not); 0-2 are
  * check_std_sockets', and a later copy of them passes. */
 static int drop_inherited_fd(const struct sbx_unix_fd *u, void *arg)
 {

@@ -180,9 +180,11 @@ static const unsigned long kernel_fs[] = {
 };
 
 /* Anonymous inodes that hold nothing of the host's beyond what their holder shares with the
- * command, as a pipe does: a counter, a timer, the command's own signals, a wait set. */
-static const char *const plain_anon[] = {"anon_inode:[eventfd]", "anon_inode:[timerfd]",
-					 "anon_inode:[signalfd]", "anon_inode:[eventpoll]"};
+ * command, as a pipe does: a counter. Not a wait set, a timer or a signalfd: the command
+ * changes them in place for their holder (an epoll entry of a descriptor both have gets a
+ * data word of the command's, which a C event loop takes for a pointer; the caller's timer
+ * disarmed; its signalfd's mask emptied), red team of session 15. */
+static const char *const plain_anon[] = {"anon_inode:[eventfd]"};
 
 /* A descriptor that is no pipe, no file of a real file system, no terminal and no data device
  * (/dev/null, zero, full, random, urandom): a device (tun, fuse, kvm, uinput, the kernel log,

@@ -1917,6 +1917,18 @@ static void self_fd(char *buf, size_t n, int fd)
 /* A set-user-ID bit, or a set-group-ID bit on anything but a directory (where it only passes
  * the group on): a file that runs as the command's user for whoever runs it on the host, past
  * every sandbox (root's for root). -EPERM, else 0. */
+/* A device node's mode, owner and attributes are never changed: the sandbox's /dev binds the
+ * host's nodes (as root, `chmod 600 /dev/null` closed the host's to every other user), and a
+ * terminal the caller passed is the caller's (fchmod(1, 0644) let every local user read what
+ * the user types, after the command too). The kernel would let the owner do both. */
+static int device_refused(enum guard_op op, mode_t type)
+{
+	if ((op == GOP_CHMOD || op == GOP_CHOWN || op == GOP_XATTR) &&
+	    (S_ISCHR(type) || S_ISBLK(type)))
+		return -EPERM;
+	return 0;
+}
+
 static int setid_refused(uint64_t mode, mode_t type)
 {
 	if ((mode & S_ISUID) || ((mode & S_ISGID) && !S_ISDIR(type)))
@@ -1973,6 +1985,15 @@ static int do_by_fd(struct ctx *x, const struct guard_call *c, struct guard_refu
 		return -EBADF;
 	if ((r = cmd_fd_file(x, c->dirfd, false, &ofd, ref)) < 0)
 		return r;
+	{
+		struct stat dst;
+
+		r = fstat(ofd, &dst) < 0 ? -errno : device_refused(c->op, dst.st_mode);
+		if (r < 0) {
+			close(ofd);
+			return r;
+		}
+	}
 	if (c->dirfd != AT_FDCWD && (r = caller_file_write(x, c->dirfd, ofd)) < 0) {
 		close(ofd);
 		return r;
@@ -2042,7 +2063,7 @@ static int do_xattr(struct ctx *x, const struct guard_call *c, struct guard_refu
 
 	if ((r = existing_name(x, c->dirfd, c->path, follow, &f, &st, ref)) < 0)
 		goto out;
-	if (S_ISLNK(st.st_mode)) {
+	if (S_ISLNK(st.st_mode) || (r = device_refused(c->op, st.st_mode)) < 0) {
 		r = -EPERM;
 		goto out;
 	}
@@ -2351,7 +2372,7 @@ static int name_meta(struct ctx *x, const struct guard_call *c, struct guard_ref
 	int r;
 
 	if ((r = existing_name(x, c->dirfd, c->path, follow, &f, &st, ref)) < 0 ||
-	    (r = valid(x)) < 0)
+	    (r = valid(x)) < 0 || (r = device_refused(c->op, st.st_mode)) < 0)
 		goto out;
 	if ((c->op == GOP_TRUNCATE || (c->op == GOP_CHMOD && mode_widens(c->mode, &st))) &&
 	    shared_file(x, f.real, &st, ref)) {

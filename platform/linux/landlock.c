@@ -15,15 +15,26 @@
  */
 #include <errno.h>
 #include <linux/landlock.h>
+#include <stddef.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "platform/sandbox.h"
 
+/* landlock_ruleset_attr as of ABI 6 (Linux 6.12): the scopes, which older headers lack. A
+ * kernel is given the size its ABI knows. */
+struct sbx_ruleset_attr {
+	__u64 handled_access_fs;
+	__u64 handled_access_net;
+	__u64 scoped;
+};
+#define SBX_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define SBX_SCOPE_SIGNAL	       (1ULL << 1)
+
 int sandbox_names_lock(void)
 {
-	struct landlock_ruleset_attr a = {
+	struct sbx_ruleset_attr a = {
 	    .handled_access_fs = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |
 				 LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR |
 				 LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
@@ -43,7 +54,16 @@ int sandbox_names_lock(void)
 	/* ABI 1 refuses a rename or link across directories whatever is handled; 2 names it */
 	if (abi >= 2)
 		a.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
-	fd = (int)syscall(SYS_landlock_create_ruleset, &a, sizeof(a), 0);
+	/* ABI 6: no connect or send to an abstract unix socket bound outside the sandbox (a
+	 * datagram socket the caller passed reached every abstract name of the caller's network
+	 * namespace), no signal to a process outside it (the listen relay, started before) */
+	if (abi >= 6)
+		a.scoped = SBX_SCOPE_ABSTRACT_UNIX_SOCKET | SBX_SCOPE_SIGNAL;
+	fd = (int)syscall(SYS_landlock_create_ruleset, &a,
+			  abi >= 6   ? sizeof(a)
+			  : abi >= 4 ? offsetof(struct sbx_ruleset_attr, scoped)
+				     : offsetof(struct sbx_ruleset_attr, handled_access_net),
+			  0);
 	if (fd < 0)
 		return -errno;
 	/* NO_NEW_PRIVS is set (sandbox_caps_drop) */

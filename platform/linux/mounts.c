@@ -106,6 +106,10 @@ static const char *const kernel_masked[] = {
     "/sys/kernel/debug",
     "/sys/kernel/security",
     "/sys/fs/pstore",
+    /* /proc/slabinfo's second spelling (each cache's objects, 0400), and zram's control
+     * directory, whose hot_add (0400) makes a new block device on the host at each read */
+    "/sys/kernel/slab",
+    "/sys/class/zram-control",
 };
 
 /* A directory with no entry (nothing mounted there): nothing to mask, no mount spent. */

@@ -97,7 +97,7 @@ static const struct notify_call calls[] = {
 	{ "clone", NOP_NOTE, F, N, N, N, N, N, false, CWD_TASK },
 	{ "umask", NOP_NOTE, W, N, N, N, N, N, false, 0 }, /* the guard's cache */
 	{ "fchmodat2", NOP_WRITE, W, 0, 1, N, N, N, false, 0 },
-	{ "fchmod", NOP_WRITE, W, N, N, N, N, N, false, 0 }, /* with a set-ID bit only */
+	{ "fchmod", NOP_WRITE, W, N, N, N, N, N, false, 0 },
 	{ "setxattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
 	{ "lsetxattr", NOP_WRITE, W, CWD, 0, N, N, N, false, 0 },
 	{ "fsetxattr", NOP_WRITE, W, N, N, N, N, N, false, 0 },

@@ -62,20 +62,11 @@ static int add_call(scmp_filter_ctx ctx, const struct notify_call *c, enum monit
 	if (c->op == NOP_NOTE && strcmp(c->name, "clone") == 0)
 		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
 					SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, 0));
-	/* fchmod only with a bit that makes a file run or lets others change it: an execute bit
-	 * (a disabled hook made executable through a read-only descriptor), S_ISGID (the guard
-	 * lets a directory have it; the filter refuses S_ISUID itself), the sticky bit, write for
-	 * others. tar and install call it once a file: their 0644 stays the kernel's. */
-	if (strcmp(c->name, "fchmod") == 0) {
-		static const unsigned bits[] = {S_IXUSR, S_IXGRP, S_IXOTH,
-						S_ISGID, S_ISVTX, S_IWOTH};
-		int r = 0;
-
-		for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]) && r == 0; i++)
-			r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
-					     SCMP_A1(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
-		return r;
-	}
+	/* fchmod with every mode: a descriptor may be a device node (the caller's terminal on
+	 * 0-2, which 0644 opened to every local user; as root the host's /dev/null, which 0600
+	 * closed to every other user), and BPF cannot tell a descriptor's file type. The guard
+	 * refuses a device node's and performs the rest (tar as root fchmods each file: one round
+	 * trip more, beside the utimensat it makes already). */
 	if (c->op == NOP_OPEN && !c->openat2 && level < MONITOR_FULL)
 		return add_write_opens(ctx, nr, c->flags);
 	if (c->op == NOP_READ && c->flags != NOTIFY_NOARG) /* not fstat's "" + AT_EMPTY_PATH */

@@ -43,6 +43,18 @@
 #ifndef TIOCVHANGUP
 #define TIOCVHANGUP 0x5437
 #endif
+#ifndef TIOCSRS485
+#define TIOCSRS485 0x542F
+#endif
+/* chattr's ioctls: FS_IOC_SETFLAGS (_IOW('f', 2, long); 4 bytes on i386, FS_IOC32_SETFLAGS),
+ * FS_IOC_FSSETXATTR (_IOW('X', 32, struct fsxattr)), FS_IOC_ENABLE_VERITY (_IOW('f', 133,
+ * struct fsverity_enable_arg)) */
+#define SBX_FS_IOC_SETFLAGS	 0x40086602UL
+#define SBX_FS_IOC32_SETFLAGS	 0x40046602UL
+#define SBX_FS_IOC_FSSETXATTR	 0x401c5820UL
+#define SBX_FS_IOC_ENABLE_VERITY 0x40806685UL
+/* _IOWR('T', 0x43, struct serial_iso7816): 40 bytes (Linux 4.20) */
+#define SBX_TIOCSISO7816 0xC0285443UL
 #ifndef FIOASYNC
 #define FIOASYNC 0x5452
 #endif
@@ -92,6 +104,31 @@ struct rule {
 	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffeUL, 8)), \
 	R1(n, R_ALL, EPERM, LOW32(0, 11)), \
 	R1(n, R_ALL, EPERM, LOW32M(0, 0xfffffffcUL, 12))
+/* An inet or inet6 socket's protocol other than 0, ICMP 1 (ping sockets), TCP 6, UDP 17,
+ * ICMPv6 58 and MPTCP 262 (Go 1.24 listens with it by default): SCTP, DCCP, UDP-Lite, L2TP,
+ * SMC over inet… — kernel code few run, which a distribution's kernel loads as a module at
+ * the first socket() of that protocol, for any user. High bits set count as large. AF_INET 2
+ * and AF_INET6 10 are one masked comparison (bit 3 left out). */
+#define INET46 LOW32M(0, 0xfffffff7UL, AF_INET)
+#define INET_PROTOS(n) \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 2)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 4)), \
+	R2(n, EPERM, INET46, LOW32(2, 7)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff8UL, 8)), \
+	R2(n, EPERM, INET46, LOW32(2, 16)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 18)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffcUL, 20)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff8UL, 24)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff0UL, 32)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffff8UL, 48)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 56)), \
+	R2(n, EPERM, INET46, LOW32(2, 59)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffcUL, 60)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xffffffc0UL, 64)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xffffff80UL, 128)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffcUL, 256)), \
+	R2(n, EPERM, INET46, LOW32M(2, 0xfffffffeUL, 260)), \
+	R2(n, EPERM, INET46, GE64(2, 263))
 /* clang-format on */
 
 static const struct rule rules[] = {
@@ -107,6 +144,7 @@ static const struct rule rules[] = {
      * socket it names (/dev/log, journald's), and SOCK_RAW is a datagram one to AF_UNIX
      * (types 2 and 3: the low 4 bits, SOCK_NONBLOCK/SOCK_CLOEXEC above them) */
     R2W("socketpair", R_UNIXPAIR, EPERM, LOW32(0, AF_UNIX), LOW32M(1, 0xeUL, SOCK_DGRAM)),
+    INET_PROTOS("socket"),
     /* netlink: routes and addresses (getaddrinfo, ip) and socket lists (ss) only; not audit,
      * uevents (the host's devices), netfilter, xfrm, generic netlink's families */
     R2("socket", EPERM, LOW32(0, AF_NETLINK), GE64(2, NETLINK_SOCK_DIAG + 1)),
@@ -141,6 +179,24 @@ static const struct rule rules[] = {
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCCONS)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCVHANGUP)),
     R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSLCKTRMIOS)),
+    /* ...a serial line's: its modem lines (TIOCMBIS, TIOCMBIC 0x5416-7, TIOCMSET: dropping DTR
+     * hangs the line up, as vhangup), a break held on (TIOCSBRK), the port's settings, RS-485
+     * and ISO 7816 modes, all of which stay after the command (TIOCMGET, TCSBRK's timed break
+     * and tcdrain stay) */
+    R1("ioctl", R_ALL, EPERM, LOW32M(1, 0xfffffffeUL, TIOCMBIS)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCMSET)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSBRK)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSSERIAL)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, TIOCSRS485)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_TIOCSISO7816)),
+    /* A file's inode flags (chattr: no-dump, sync, no-atime…), its fsxattr and fs-verity
+     * (its content read-only for good): by a descriptor the caller passed for reading they
+     * reached the host's file on the caller's mount, where the kernel judges them, as chmod's
+     * did before the guard took it (the sandbox's read-only mounts refuse them: EROFS) */
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC_SETFLAGS)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC32_SETFLAGS)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC_FSSETXATTR)),
+    R1("ioctl", R_ALL, EPERM, LOW32(1, SBX_FS_IOC_ENABLE_VERITY)),
     /* ...and two more that outlive the command: exclusive mode (every later open of the
      * caller's terminal is EBUSY: sudo, ssh and pinentry prompts) and TCOOFF (its output
      * stopped: the caller's shell hangs on its next write) */

@@ -88,8 +88,8 @@ is "… an existing .Rprofile (renv's) is not appended to, removed or replaced" 
 rm -rf "$P/a" "$P/.Rprofile" "$P/notes.pdbrc" "$P/Rprofile.R" "$H/tool.py"
 
 # --- a create grant's file another command made, by every other spelling of its path (the
-# guard resolves the real final name and checks the inode): none writes it; fchmod and utime
-# of a read-only descriptor are the documented exceptions (a mode, a time: not the content)
+# guard resolves the real final name and checks the inode): none writes it nor changes its
+# mode; utime of a read-only descriptor is the documented exception (a time: not the content)
 mkdir -p "$P/snaps"
 user_policy '[default]
 network = none
@@ -108,8 +108,8 @@ for s in "proc self cwd" "proc self root" "a child through its parent's procfs f
 done
 is "… nothing was appended by any of them" "$(r planted)" 0
 is "… the snapshot is as its maker wrote it" "$(cat "$P/snaps/s.sh")" "export SNAP=1"
-is "… (the documented exception: fchmod 0600 of a read-only descriptor is not the guard's)" \
-	"$(r "fchmod of the read-only descriptor")" ok
+is "… nor does fchmod 0600 of a read-only descriptor (the guard's with every mode since session 15)" \
+	"$(r "fchmod of the read-only descriptor")" EROFS
 rm -rf "$P/snaps" "$H/spell.py"
 user_policy '[default]
 network = none'
