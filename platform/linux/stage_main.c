@@ -57,7 +57,8 @@ _Static_assert(sizeof(((struct sandbox_spec *)0)->net_reach) / sizeof(uint16_t) 
 
 extern char **environ;
 
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT};
+/* SIGTSTP: sbxsh's stop without a relay (shell/supervise.c on_stop) */
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT, SIGTSTP};
 
 struct stage_args {
 	int fd;
@@ -415,6 +416,14 @@ static int supervise(int fd, pid_t shell, bool ctty, const sigset_t *set)
 			bool hup = sig == SIGHUP && si.si_code == SI_KERNEL;
 			if (!hup && (si.si_code > 0 || si.si_pid == getpid()))
 				continue;
+			/* sbxsh stopped without a relay: so does the command. Our process group is
+			 * orphaned (our parent, bwrap, is in another session), where the kernel
+			 * drops a SIGTSTP with its default action: SIGSTOP (this process, the
+			 * namespace's init, is not stopped by its own). */
+			if (sig == SIGTSTP && !ctty) {
+				kill(0, SIGSTOP);
+				continue;
+			}
 			kill(0, sig);
 			pid_t g = ctty ? getpgid(shell) : -1;
 			if (g > 1 && g != getpgrp())
@@ -490,8 +499,8 @@ int main(int argc, char **argv)
 	/* sbxsh ran bwrap with the forwarded signals blocked (a signal to its caller's process
 	 * group must not kill bwrap): the shell gets the caller's own mask for them back */
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
-		if (!(a.blocked & 1u << forwarded[i]))
-			sigdelset(&old, forwarded[i]);
+		if (forwarded[i] != SIGTSTP && !(a.blocked & 1u << forwarded[i]))
+			sigdelset(&old, forwarded[i]); /* (SIGTSTP: bwrap had the caller's own) */
 	/* A pty of our own: its foreground group gets ^C and ^Z; the shell takes it over. Until
 	 * the shell starts, 0-2 stay the front end's pty, which shows what goes wrong before. */
 	int r, master = -1, slave = -1;
