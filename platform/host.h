@@ -29,6 +29,10 @@ int host_dir_names(const char *dir, int (*add)(void *arg, const char *name), voi
  * the way that refuses in why (n bytes), or another -errno when it cannot be asked. */
 int host_dir_enterable(const char *dir, char *why, unsigned long n);
 
+/* The file at path (symbolic links followed) is this process's own executable (the same
+ * device and inode). false when either cannot be asked. */
+bool host_is_self_exe(const char *path);
+
 /* The kernel has seccomp filters. */
 bool host_has_seccomp(void);
 

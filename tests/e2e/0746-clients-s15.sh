@@ -118,4 +118,58 @@ else
 	skip "^Z at a job-control shell running sbxsh -c CMD > log" "no tmux"
 fi
 
+# --- OpenHands (compat.md 14): its bash session in tmux, driven as openhands_drive.py does it
+# (PROMPT_COMMAND exporting a PS1 that starts with a newline, then a JSON block between
+# ###PS1JSON### and ###PS1END### lines; each command's output is what precedes the next block,
+# the echo of the command taken off). Set up as README says: `sbxsh run --preset openhands`,
+# its shell the bash shim. The prompt marker stood on a line of its own before the block: every
+# output the model got ended with "[sbxsh:profile openhands]".
+SHIMS=$(cd "$SBXSH_STAGE/libexec/sbxsh/shims" 2>/dev/null && pwd -P) || SHIMS=$SBXSH_STAGE/libexec/sbxsh/shims
+if command -v tmux > /dev/null && [ -x "$PY" ]; then
+	mkdir -p "$T/proj/sub"
+	oh() { "$PY" "$E2E/openhands_drive.py" "$H/oh.$1.sock" "$2" 'echo hi' 'false' 'printf "a\nb\n"' 'cd sub && pwd' 2>&1; }
+	want=$(oh bash "/bin/bash --norc --noprofile")
+	got=$(timeout 300 "$SBXSH" run --preset openhands -- "$PY" "$E2E/openhands_drive.py" "$H/oh.run.sock" bash \
+		'echo hi' 'false' 'printf "a\nb\n"' 'cd sub && pwd' 'echo "$SBXSH_SANDBOX"' 'echo x > ~/oh-f' 2>&1)
+	is "OpenHands under sbxsh run: each command's output, exit code and directory as under bash" \
+		"$(printf '%s\n' "$got" | head -n 4)" "$want"
+	like "…sandboxed" "$(printf '%s\n' "$got" | sed -n 5p)" '"output": "1"'
+	like "…a violation told in the command's own output" "$(printf '%s\n' "$got" | sed -n 6p)" 'violation: write ~/oh-f'
+	check "…and refused" test ! -e "$HOME/oh-f"
+	# the shim named as its shell, SBXSH_PRESET set (no sbxsh run)
+	is "OpenHands with SBXSH_PRESET=openhands and the bash shim as its shell: the same" \
+		"$(SBXSH_PRESET=openhands oh shim "$SHIMS/bash")" "$want"
+else
+	skip "OpenHands' bash session" "no tmux or no $PY"
+fi
+
+# --- tmux running a pane's command through its default-shell: `$SHELL -c bash` (a pane's
+# command, default-command bash; OpenHands' window under sbxsh run), with SHELL and the bash on
+# PATH the shims. sbxsh ran a bare inner bash in a sandbox of `-c`: no marker, no violations
+# until the pane closed, no switch on cd. It is now sbxsh started as `bash`, as bash -c execs
+# its one command.
+if command -v tmux > /dev/null; then
+	TM kill-server 2> /dev/null; nsrv=$((nsrv + 1))
+	SHELL="$SHIMS/bash" PATH="$SHIMS:$PATH" TM new-session -d -s s -x 150 -y 40 -c "$T/proj" bash
+	wait_screen '^\[sbxsh:default\] '
+	like "tmux's \$SHELL -c bash with SHELL and PATH at the shims: an interactive sbxsh (the marker)" "$(screen)" '^\[sbxsh:default\] '
+	keys -l 'echo x > ~/pane-f; echo "pane-rc=$?"'; keys Enter
+	wait_screen '^\[sbxsh:default\] ' 2
+	like "…a violation told before the next prompt" "$(screen)" 'violation: write ~/pane-f'
+	keys -l 'exit 7'; keys Enter
+	i=0; while TM has-session -t s 2> /dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	check "…exit ends the pane" test $i -lt 200
+	TM kill-server 2> /dev/null
+	# what may run so: sbxsh's own executable only; another program named by the word runs
+	# in the sandbox as before
+	out=$(PATH="$T/fakebin:$PATH" && mkdir -p "$T/fakebin" && printf '#!/bin/sh\necho "fake=$SBXSH_SANDBOX"\n' > "$T/fakebin/bash" &&
+		chmod +x "$T/fakebin/bash" && PATH="$T/fakebin:$PATH" "$SHIMS/bash" -c bash < /dev/null 2>&1)
+	is "…a bash on PATH that is not sbxsh runs in the sandbox" "$out" "fake=1"
+	is "…sbxsh -c bash with the shim on PATH and no terminal reads stdin, sandboxed" \
+		"$(echo 'echo "in=$SBXSH_SANDBOX"; exit 3' | PATH="$SHIMS:$PATH" "$SBXSH" -c bash 2>&1; echo "rc=$?")" "in=1
+rc=3"
+else
+	skip "tmux's \$SHELL -c bash" "no tmux"
+fi
+
 done_testing
