@@ -66,6 +66,7 @@ struct sup {
 	bool net_done;	  /* the fronts came (or were refused): no second NET message */
 	int stop_pending; /* a stop that came before the command started (on_stop at STARTED) */
 	int stop_code;
+	int stopping; /* without a relay: the stop told to the stage, until it says STOPPED */
 	const struct supervise_net *net;
 	const struct supervise_extra *extra;
 	struct relay *relay;
@@ -272,13 +273,31 @@ static void on_stop(struct sup *s, int sig, int code)
 	}
 	if (group_orphaned())
 		return;
-	bool tell = s->pidfd >= 0 && !(code == SI_KERNEL && !s->new_session);
-	if (tell)
+	if (s->pidfd >= 0 && !(code == SI_KERNEL && !s->new_session)) {
+		/* sbxsh stops once the stage says the shell has stopped (on_command_stopped): until
+		 * then the monitor answers the calls the command waits in (a call left unanswered
+		 * would hold it running, in the kernel, where no stop reaches it) */
+		s->stopping = sig;
 		proc_handle_signal(s->pidfd, SIGTSTP);
+		return;
+	}
+	stop_self(sig);
+}
+
+/* The stage stopped the command for our stop (on_stop): now sbxsh stops. */
+static void on_command_stopped(struct sup *s)
+{
+	int sig = s->stopping;
+
+	s->stopping = 0;
+	if (group_orphaned()) { /* it became one meanwhile: nothing would continue us */
+		proc_handle_signal(s->pidfd, SIGCONT);
+		return;
+	}
 	stop_self(sig);
 	sigset_t p;
-	/* not stopped after all (the group became orphaned): the command goes on too */
-	if (tell && sigpending(&p) == 0 && sigismember(&p, SIGCONT) != 1)
+	/* not stopped after all (the kernel dropped it): the command goes on too */
+	if (sigpending(&p) == 0 && sigismember(&p, SIGCONT) != 1)
 		proc_handle_signal(s->pidfd, SIGCONT);
 }
 
@@ -326,6 +345,8 @@ static int on_message(struct sup *s)
 		s->res->refused = true;
 	} else if (kind == SBX_STAGE_STOPPED && s->res->started && s->relay && s->pidfd >= 0) {
 		on_stopped(s);
+	} else if (kind == SBX_STAGE_STOPPED && !s->relay && s->stopping && s->pidfd >= 0) {
+		on_command_stopped(s);
 	}
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);
@@ -344,6 +365,8 @@ static void forward(struct sup *s, const struct proc_sig *si)
 		relay_cont(s->relay);
 		return;
 	}
+	if (si->signo == SIGCONT)
+		s->stopping = 0; /* continued before the command had stopped: sbxsh does not stop */
 	if (!s->relay && (si->signo == SIGTSTP || si->signo == SIGTTIN || si->signo == SIGTTOU)) {
 		on_stop(s, si->signo, si->code);
 		return;
