@@ -172,4 +172,113 @@ else
 	skip "tmux's \$SHELL -c bash" "no tmux"
 fi
 
+# --- Programs that run $SHELL -c (or $SHELL) for the user: each as it runs bash.
+# make SHELL=…: each recipe line as `SHELL -c LINE`; .ONESHELL with .SHELLFLAGS=-ec
+printf 'all:\n\t@echo "mk=$${SBXSH_SANDBOX:-0}"\n\t@false\n\t@echo never\none:\n\techo "a=$${SBXSH_SANDBOX:-0}"; exit 0\n' > "$T/proj/Makefile"
+mk() { make -s -C "$T/proj" SHELL="$1" "$2" 2>&1 | sed -e 's/Makefile:[0-9]*: //' -e "s|$1|SH|g"; }
+is "make SHELL=sbxsh: a recipe runs sandboxed and its failure stops make, as under bash" \
+	"$(mk "$SBXSH" all)" "$(mk /bin/bash all | sed 's/mk=0/mk=1/')"
+printf '.ONESHELL:\n.SHELLFLAGS = -ec\nall:\n\t@x=2\n\techo "one=$$x $${SBXSH_SANDBOX:-0}"\n\tfalse\n\techo never\n' > "$T/proj/one.mk"
+mk1() { make -s -C "$T/proj" -f one.mk SHELL="$1" 2>&1 | sed -e 's/one.mk:[0-9]*: //' -e "s|$1|SH|g"; }
+is "….ONESHELL with .SHELLFLAGS = -ec" "$(mk1 "$SBXSH")" "$(mk1 /bin/bash | sed 's/one=2 0/one=2 1/')"
+rm -f "$T/proj/Makefile" "$T/proj/one.mk"
+# xargs -0 and find -exec … {} + with names holding spaces and a newline
+mkdir -p "$T/proj/xa"; : > "$T/proj/xa/a b"; : > "$T/proj/xa/$(printf 'c\nd')"; : > "$T/proj/xa/e"
+xa() { find xa -type f -print0 | sort -z | xargs -0 "$1" -c 'for f; do printf "[%s]" "$f"; done; echo " n=$#"' _; }
+fe() { find xa -type f -exec "$1" -c 'printf "%s\n" "$@" | sort | tr "\n" "|"; echo " n=$#"' _ {} +; }
+is "xargs -0 \$SHELL -c '…' _: the names arrive whole" "$(xa "$SBXSH")" "$(xa /bin/bash)"
+is "find -exec \$SHELL -c '…' _ {} +" "$(fe "$SBXSH")" "$(fe /bin/bash)"
+# script(1) runs $SHELL -c CMD on a pty of its own
+if command -v script > /dev/null; then
+	sc() { SHELL=$1 script -qec 'echo "sc=${SBXSH_SANDBOX:-0} $(tty | cut -c1-9)"; exit 3' /dev/null < /dev/null | tr -d '\r'; echo "status=$?"; }
+	is "script -qec CMD with SHELL=sbxsh: sandboxed, on a terminal, its status" "$(sc "$SBXSH")" "$(sc /bin/bash | sed 's/sc=0/sc=1/')"
+else
+	skip "script -qec CMD with SHELL=sbxsh" "no script(1)"
+fi
+# nohup: SIGHUP ignored for the command, as bash keeps it
+nh() { nohup "$1" -c 'kill -HUP $$; echo "after-hup ${SBXSH_SANDBOX:-0}"' < /dev/null > "$T/nohup.out" 2>&1; echo "status=$? $(cat "$T/nohup.out")"; }
+is "nohup \$SHELL -c: the hang-up stays ignored" "$(nh "$SBXSH")" "$(nh /bin/bash | sed 's/after-hup 0/after-hup 1/')"
+# env -i: no HOME, no PATH (cron-like and sudo-like callers)
+ei() { env -i "$1" -c 'echo "HOME=${HOME-unset} PATH=$PATH"; echo ~'; }
+is "env -i \$SHELL -c: HOME unset, bash's default PATH, ~ the passwd home" "$(ei "$SBXSH")" "$(ei /bin/bash)"
+# exec -a NAME: $0, and a login shell by a leading -
+ea() { /bin/bash -c 'exec -a "$2" "$1" -c "echo \"\$0 \$(shopt -q login_shell && echo login || echo nologin)\""' _ "$@" 2>&1; }
+is "exec -a mysh \$SHELL -c" "$(ea "$SBXSH" mysh)" "$(ea /bin/bash mysh)"
+is "exec -a -bash \$SHELL -c: a login shell" "$(ea "$SBXSH" -bash)" "$(ea /bin/bash -bash)"
+
+# --- Interactive callers on a terminal of their own: vim's :! and :terminal, screen, expect.
+if command -v tmux > /dev/null && command -v vim > /dev/null; then
+	TM kill-server 2> /dev/null; nsrv=$((nsrv + 1))
+	TM new-session -d -s s -x 150 -y 40 -c "$T/proj" "SHELL=$SBXSH vim -u NONE -N -i NONE; echo vim-rc=\$?; sleep 300"
+	wait_screen '^~'
+	keys -l ':!echo "vim-bang=$SBXSH_SANDBOX"; exit 3'; keys Enter
+	wait_screen 'shell returned 3'
+	like "vim :!cmd with SHELL=sbxsh: sandboxed" "$(screen)" '^vim-bang=1$'
+	like "…its status told" "$(screen)" 'shell returned 3'
+	keys Enter
+	if vim --version | grep -q '+terminal'; then
+		keys -l ':terminal'; keys Enter
+		wait_screen '^\[sbxsh:default\] '
+		keys -l 'echo "vt=$SBXSH_SANDBOX"'; keys Enter
+		wait_screen '^vt=1 *$'
+		like "vim :terminal: an interactive sbxsh (the marker, sandboxed)" "$(screen)" '^vt=1 *$'
+		keys -l 'exit'; keys Enter
+		i=0; while [ "$(TM capture-pane -p -t s | grep -c '^\[sbxsh:default\] ')" -gt 0 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	else
+		skip "vim :terminal" "vim without +terminal"
+	fi
+	keys Escape; keys -l ':qa!'; keys Enter
+	wait_screen '^vim-rc='
+	like "…vim quits" "$(screen)" '^vim-rc=0$'
+	TM kill-server 2> /dev/null
+else
+	skip "vim :! and :terminal" "no tmux or vim"
+fi
+if command -v tmux > /dev/null && command -v screen > /dev/null; then
+	TM kill-server 2> /dev/null; nsrv=$((nsrv + 1))
+	mkdir -m 700 "$T/screendir"
+	TM new-session -d -s s -x 150 -y 40 -c "$T/proj" "SHELL=$SBXSH SCREENDIR=$T/screendir screen -S e2e; echo screen-rc=\$?; sleep 300"
+	wait_screen '^\[sbxsh:default\] '
+	keys -l 'echo "sw=$SBXSH_SANDBOX ${STY#*.}"'; keys Enter
+	wait_screen '^sw='
+	like "screen with SHELL=sbxsh: each window an interactive sbxsh" "$(TM capture-pane -p -t s)" '^sw=1 e2e$'
+	keys C-a c
+	i=0; while TM capture-pane -p -t s | grep -q '^sw=' && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_screen '^\[sbxsh:default\] '
+	keys -l 'echo "sw2=$SBXSH_SANDBOX $WINDOW"'; keys Enter
+	wait_screen '^sw2='
+	like "…a second window (C-a c) too" "$(TM capture-pane -p -t s)" '^sw2=1 1$'
+	keys -l 'exit'; keys Enter
+	wait_screen '^sw=1 e2e$'
+	keys -l 'exit'; keys Enter
+	wait_screen '^screen-rc='
+	like "…exit closes them, screen ends" "$(screen)" 'screen is terminating'
+	TM kill-server 2> /dev/null
+else
+	skip "screen with SHELL=sbxsh" "no tmux or screen"
+fi
+if command -v expect > /dev/null; then
+	cat > "$T/t.exp" << 'EOX'
+set timeout 60
+spawn $env(SH)
+expect -re {[$#] $}
+send "echo \"ex=\$SBXSH_SANDBOX\"\r"
+expect -re {ex=([0-9])}
+puts "\nGOT=$expect_out(1,string)"
+send "sleep 300\r"
+expect "sleep 300"
+sleep 1
+send "\003"
+expect -re {[$#] $}
+send "exit 4\r"
+expect eof
+puts "STATUS=[lindex [wait] 3]"
+EOX
+	out=$(SH=$SBXSH timeout 120 expect "$T/t.exp" 2>&1 | tr -d '\r')
+	like "expect: spawn sbxsh, a command sandboxed" "$out" '^GOT=1$'
+	like "…^C of a job keeps the shell, exit 4 its status" "$out" '^STATUS=4$'
+else
+	skip "expect spawning sbxsh" "no expect"
+fi
+
 done_testing
