@@ -1476,8 +1476,10 @@ static void exec_self_word(const struct shell_args *a)
 	const char *w = a->cmd, *path = getenv("PATH");
 	char buf[4096];
 
-	if (!a->command || !w || a->login || a->interactive || a->fwd.n != 3 || a->cmd_at != 2 ||
-	    strcmp(a->fwd.v[1], "-c") != 0 || !w[0] || w[0] == '-' ||
+	/* (sbxsh's own --config and --dry-run are not in fwd: with them it does not apply) */
+	if (!a->command || !w || a->login || a->interactive || a->config || a->dry_run ||
+	    a->fwd.n != 3 || a->cmd_at != 2 || strcmp(a->fwd.v[1], "-c") != 0 || !w[0] ||
+	    w[0] == '-' ||
 	    w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-")])
 		return;
 	if (strchr(w, '/')) {

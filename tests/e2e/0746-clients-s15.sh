@@ -168,6 +168,9 @@ if command -v tmux > /dev/null; then
 	is "…sbxsh -c bash with the shim on PATH and no terminal reads stdin, sandboxed" \
 		"$(echo 'echo "in=$SBXSH_SANDBOX"; exit 3' | PATH="$SHIMS:$PATH" "$SBXSH" -c bash 2>&1; echo "rc=$?")" "in=1
 rc=3"
+	printf '[default]\nnetwork = none\nenv_set += E2E_CFG=yes\n' > "$T/cfg.ini"; chmod 600 "$T/cfg.ini"
+	is "…sbxsh --config F -c bash keeps F's policy" \
+		"$(echo 'echo "cfg=$E2E_CFG"' | PATH="$SHIMS:$PATH" "$SBXSH" --config "$T/cfg.ini" -c bash 2>&1)" "cfg=yes"
 else
 	skip "tmux's \$SHELL -c bash" "no tmux"
 fi
