@@ -8,7 +8,7 @@ what=${1:-build}
 build_mods="libseccomp:libseccomp-dev libcap-ng:libcap-ng-dev inih:libinih-dev libuv:libuv1-dev openssl:libssl-dev pam:libpam0g-dev"
 # command -> Debian package
 build_cmds="pkg-config:pkg-config cc:gcc musl-gcc:musl-tools bwrap:bubblewrap"
-test_cmds="curl:curl tmux:tmux vi:vim-tiny git:git sshd:openssh-server ssh:openssh-client pamtester:pamtester ip:iproute2 openssl:openssl runuser:util-linux setpriv:util-linux npm:npm zsh:zsh mandoc:mandoc rsync:rsync time:time mvn:maven gradle:gradle hg:mercurial direnv:direnv"
+test_cmds="curl:curl tmux:tmux vi:vim-tiny git:git sshd:openssh-server ssh:openssh-client pamtester:pamtester ip:iproute2 openssl:openssl runuser:util-linux setpriv:util-linux npm:npm zsh:zsh mandoc:mandoc rsync:rsync time:time mvn:maven gradle:gradle hg:mercurial direnv:direnv screen:screen expect:expect script:bsdutils"
 test_files="/usr/lib/x86_64-linux-gnu/libpam_wrapper.so:libpam-wrapper"
 bench_cmds="hyperfine:hyperfine tinyproxy:tinyproxy-bin wrk:wrk strace:strace valgrind:valgrind"
 

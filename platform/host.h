@@ -36,6 +36,10 @@ int host_dir_enterable(const char *dir, char *why, unsigned long n);
  * or none), or -errno when the kernel cannot be asked. */
 int host_addr_local(int family, const void *addr);
 
+/* The file at path (symbolic links followed) is this process's own executable (the same
+ * device and inode). false when either cannot be asked. */
+bool host_is_self_exe(const char *path);
+
 /* The kernel has seccomp filters. */
 bool host_has_seccomp(void);
 

@@ -25,9 +25,9 @@
 #include "platform/buf.h"
 #include "platform/fdpass.h"
 #include "platform/fds.h"
+#include "platform/host.h"
 #include "platform/log.h"
 #include "platform/pty.h"
-#include "platform/host.h"
 #include "platform/memfile.h"
 #include "platform/sandbox.h"
 #include "platform/term.h"
@@ -491,6 +491,18 @@ static int late_history(struct strv *env)
 	return e == 0 ? strv_push(env, "HISTFILE=") : e;
 }
 
+/* The prompt marker's format: the recovery shell's; none for an agent's shell (a preset in
+ * force: sbxsh run, SBXSH_PRESET, an agent's variable), whose prompt a program parses, not a
+ * person (OpenHands finds each command's end by a block its PS1 starts on a line of its own:
+ * a marker before it, or anywhere outside it, is read as the command's output); else
+ * [sbxsh] prompt_marker. */
+static const char *marker_fmt(const struct run *r, const struct settings *set)
+{
+	if (r->recovery)
+		return "[sbxsh:RECOVERY]";
+	return agent_preset_env() ? "" : set->prompt_marker;
+}
+
 /* An interactive bash reads sbxsh.bashrc (bound read-only, --rcfile; a login shell: late_rc):
  * the violations before each prompt, the prompt marker (SBXSH_PROMPT_MARKER) and the profile
  * switch on cd. */
@@ -502,8 +514,7 @@ static void prompt_marker(struct run *r, const struct settings *set)
 	/* the shell that runs: the zsh shim's zsh takes none of bash's options (--noprofile) */
 	if (r->args.dry_run || !prompts(&r->args) || !shell_is(inner_for(&r->args, set), "bash"))
 		return;
-	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
-			r->spec.profile_name ? r->spec.profile_name : "");
+	m = marker_text(marker_fmt(r, set), r->spec.profile_name ? r->spec.profile_name : "");
 	if (m)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
 	if (e == 0 && late_rc(r)) {
@@ -569,8 +580,7 @@ static void zsh_startup(struct run *r, const struct settings *set)
 	if (!zsh_argv0(r, set) || r->args.dry_run || !interactive(&r->args) ||
 	    access(ZDOTDIR_PATH "/.zshenv", R_OK) != 0)
 		return;
-	m = marker_text(r->recovery ? "[sbxsh:RECOVERY]" : set->prompt_marker,
-			r->spec.profile_name ? r->spec.profile_name : "");
+	m = marker_text(marker_fmt(r, set), r->spec.profile_name ? r->spec.profile_name : "");
 	if (m)
 		e = strv_pushf(&r->spec.env_set, "SBXSH_PROMPT_MARKER=%s", m);
 	if (e == 0 && zd)
@@ -1455,6 +1465,42 @@ static void hold_stdio(void)
 			sbx_fatal("cannot open /dev/null: %s", strerror(errno));
 }
 
+/* `sbxsh -c WORD` where WORD (one bare word, nothing after it) names sbxsh itself on the
+ * caller's PATH — a shim, as `bash` under sbxsh run: tmux's `$SHELL -c bash` for a pane, a
+ * terminal's or an agent's `-c bash` — is sbxsh started by that name, as bash -c runs its one
+ * command with exec: an interactive session with the prompt hook, the violations before each
+ * prompt and the switch on cd, not a bare inner shell under a -c that reports at its end. No
+ * other program runs outside the sandbox: only our own executable (same file). Returns when
+ * it does not apply. */
+static void exec_self_word(const struct shell_args *a)
+{
+	const char *w = a->cmd, *path = getenv("PATH");
+	char buf[4096];
+
+	/* (sbxsh's own --config and --dry-run are not in fwd: with them it does not apply) */
+	if (!a->command || !w || a->login || a->interactive || a->config || a->dry_run ||
+	    a->fwd.n != 3 || a->cmd_at != 2 || strcmp(a->fwd.v[1], "-c") != 0 || !w[0] ||
+	    w[0] == '-' ||
+	    w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-")])
+		return;
+	if (strchr(w, '/')) {
+		if (host_is_self_exe(w))
+			execv(w, (char *[]){(char *)w, NULL});
+		return;
+	}
+	/* the first executable of that name on PATH, as the inner shell would find it */
+	for (const char *d = path; d && *d;) {
+		size_t n = strcspn(d, ":");
+		int k = snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, d, n ? "/" : "./", w);
+		d += n + (d[n] == ':');
+		if (k <= 0 || (size_t)k >= sizeof(buf) || access(buf, X_OK) != 0)
+			continue;
+		if (host_is_self_exe(buf))
+			execv(buf, (char *[]){(char *)w, NULL});
+		return;
+	}
+}
+
 int shell_main(int argc, char **argv)
 {
 	/* Static: the pty relay's 68 KB of buffers (struct relay) zeroed on the stack cost a
@@ -1473,5 +1519,6 @@ int shell_main(int argc, char **argv)
 		return answer(&r.args);
 	if (nested_detect(MARKER_PATH, &inner))
 		run_nested(&r.args, inner);
+	exec_self_word(&r.args);
 	return run_sandboxed(&r);
 }

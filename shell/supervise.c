@@ -45,6 +45,9 @@
 
 static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD};
 static const int relayed[] = {SIGWINCH, SIGCONT}; /* with a pty relay: the relay's */
+/* Without a relay: the stops a job-control shell (^Z, kill -TSTP %1) or a supervisor sends.
+ * The sandbox is in a session of its own and hears none of them: sbxsh stops it, then itself. */
+static const int stops[] = {SIGTSTP, SIGTTIN, SIGTTOU};
 
 #define SBX_REAP_MS 2000
 static pid_t pending_bwrap = -1; /* the stage reported; bwrap not yet reaped */
@@ -60,7 +63,10 @@ struct sup {
 	pid_t bwrap;
 	int sock, sigfd, pidfd;
 	bool new_session;
-	bool net_done; /* the fronts came (or were refused): no second NET message */
+	bool net_done;	  /* the fronts came (or were refused): no second NET message */
+	int stop_pending; /* a stop that came before the command started (on_stop at STARTED) */
+	int stop_code;
+	int stopping; /* without a relay: the stop told to the stage, until it says STOPPED */
 	const struct supervise_net *net;
 	const struct supervise_extra *extra;
 	struct relay *relay;
@@ -77,6 +83,11 @@ static void sigset_handled(sigset_t *set, bool relay)
 	/* Without a relay, a SIGCONT goes on to the sandbox: a command that stopped itself (kill
 	 * -STOP $$) is continued by its caller's kill -CONT, as it would be under bash. */
 	sigaddset(set, SIGCONT);
+	for (size_t i = 0; !relay && i < sizeof(stops) / sizeof(*stops); i++) {
+		struct sigaction sa; /* one the caller ignores stays ignored (nothing stops) */
+		if (sigaction(stops[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+			sigaddset(set, stops[i]);
+	}
 	for (size_t i = 0; i < sizeof(handled) / sizeof(*handled); i++) {
 		struct sigaction sa;
 		if (handled[i] != SIGCHLD && sigaction(handled[i], NULL, &sa) == 0 &&
@@ -210,6 +221,86 @@ static void on_stopped(struct sup *s)
 	proc_handle_signal(s->pidfd, SIGCONT);
 }
 
+/* Whether our process group is orphaned, where the kernel drops a stop signal with its default
+ * action (nothing would continue it): no process on the way up from us, within our group, has
+ * its parent in another group of our session. (Other members of the group than our ancestors
+ * are not looked at: a job's other processes share an ancestor with us.) */
+static bool group_orphaned(void)
+{
+	pid_t me = getpid(), g = getpgrp(), sid = getsid(0);
+
+	for (int depth = 0; depth < 64; depth++) {
+		pid_t pp = proc_parent(me);
+		if (pp <= 0)
+			return true;
+		pid_t pg = getpgid(pp);
+		if (pg < 0)
+			return true;
+		if (pg != g)
+			return getsid(pp) != sid;
+		me = pp;
+	}
+	return true;
+}
+
+/* Stops this process with sig as its default action would (our caller sees WSTOPSIG sig) and
+ * returns once it is continued. The signal is blocked here (the signal descriptor's): raised
+ * for this thread, then let through. */
+static void stop_self(int sig)
+{
+	sigset_t one;
+
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL); /* taken here: stopped until a SIGCONT */
+	sigprocmask(SIG_BLOCK, &one, NULL);
+}
+
+/* A stop (SIGTSTP, SIGTTIN, SIGTTOU) without a relay: the command stopped (the stage stops its
+ * process group: SIGSTOP, since that group is orphaned inside, where a SIGTSTP is dropped),
+ * then sbxsh itself, so the job-control shell that sent it sees the job stopped; its fg or
+ * kill -CONT continues sbxsh, and the SIGCONT goes on to the command (forward). In an orphaned
+ * group the kernel would drop the stop: then nothing stops. One from the terminal to our
+ * group when that group holds the sandbox too (a terminal on some of 0-2) reached the
+ * command already. */
+static void on_stop(struct sup *s, int sig, int code)
+{
+	if (!s->res->started) { /* the command is not running yet: at STARTED */
+		s->stop_pending = sig;
+		s->stop_code = code;
+		return;
+	}
+	if (group_orphaned())
+		return;
+	if (s->pidfd >= 0 && !(code == SI_KERNEL && !s->new_session)) {
+		/* sbxsh stops once the stage says the shell has stopped (on_command_stopped): until
+		 * then the monitor answers the calls the command waits in (a call left unanswered
+		 * would hold it running, in the kernel, where no stop reaches it) */
+		s->stopping = sig;
+		proc_handle_signal(s->pidfd, SIGTSTP);
+		return;
+	}
+	stop_self(sig);
+}
+
+/* The stage stopped the command for our stop (on_stop): now sbxsh stops. */
+static void on_command_stopped(struct sup *s)
+{
+	int sig = s->stopping;
+
+	s->stopping = 0;
+	if (group_orphaned()) { /* it became one meanwhile: nothing would continue us */
+		proc_handle_signal(s->pidfd, SIGCONT);
+		return;
+	}
+	stop_self(sig);
+	sigset_t p;
+	/* not stopped after all (the kernel dropped it): the command goes on too */
+	if (sigpending(&p) == 0 && sigismember(&p, SIGCONT) != 1)
+		proc_handle_signal(s->pidfd, SIGCONT);
+}
+
 /* Reads one message. Returns 1, 0 at end of stream (the stage and bwrap closed it), or -1
  * when none is queued. */
 static int on_message(struct sup *s)
@@ -240,6 +331,10 @@ static int on_message(struct sup *s)
 				nfds = 0;
 		}
 		s->res->started = true;
+		if (s->stop_pending) {
+			on_stop(s, s->stop_pending, s->stop_code);
+			s->stop_pending = 0;
+		}
 	} else if (kind == SBX_STAGE_EXITED && s->res->started && !s->res->reported) {
 		s->res->wstatus = m.status;
 		s->res->reported = true;
@@ -250,6 +345,8 @@ static int on_message(struct sup *s)
 		s->res->refused = true;
 	} else if (kind == SBX_STAGE_STOPPED && s->res->started && s->relay && s->pidfd >= 0) {
 		on_stopped(s);
+	} else if (kind == SBX_STAGE_STOPPED && !s->relay && s->stopping && s->pidfd >= 0) {
+		on_command_stopped(s);
 	}
 	for (size_t i = 0; i < nfds; i++)
 		close(fds[i]);
@@ -266,6 +363,12 @@ static void forward(struct sup *s, const struct proc_sig *si)
 	}
 	if (s->relay && si->signo == SIGCONT) {
 		relay_cont(s->relay);
+		return;
+	}
+	if (si->signo == SIGCONT)
+		s->stopping = 0; /* continued before the command had stopped: sbxsh does not stop */
+	if (!s->relay && (si->signo == SIGTSTP || si->signo == SIGTTIN || si->signo == SIGTTOU)) {
+		on_stop(s, si->signo, si->code);
 		return;
 	}
 	/* The terminal sent it to our process group, which holds the sandbox too. */

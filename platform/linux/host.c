@@ -109,6 +109,14 @@ bool host_is_mount_point(int fd, const char *path)
 	return a && b ? a != b : da != db;
 }
 
+bool host_is_self_exe(const char *path)
+{
+	struct stat a, b;
+
+	return stat("/proc/self/exe", &a) == 0 && stat(path, &b) == 0 && S_ISREG(b.st_mode) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 bool host_has_seccomp(void)
 {
 	return prctl(PR_GET_SECCOMP) >= 0;

@@ -57,7 +57,8 @@ _Static_assert(sizeof(((struct sandbox_spec *)0)->net_reach) / sizeof(uint16_t) 
 
 extern char **environ;
 
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT};
+/* SIGTSTP: sbxsh's stop without a relay (shell/supervise.c on_stop) */
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT, SIGTSTP};
 
 struct stage_args {
 	int fd;
@@ -400,8 +401,28 @@ static int own_pty(int *master)
 /* Waits for the shell; reaps orphans; forwards signals sent from outside or by others. With a
  * pty (ctty), a shell that stops itself (`suspend`, a SIGSTOP) is told to the front end, which
  * stops in turn and, continued, sends us the SIGCONT that goes on to the shell. */
+static bool stopped_now(pid_t pid)
+{
+	char path[64], buf[512];
+	int f;
+	ssize_t n = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(f, buf, sizeof(buf) - 1);
+		close(f);
+	}
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	const char *c = strrchr(buf, ')');
+	return c && c[1] == ' ' && (c[2] == 'T' || c[2] == 't');
+}
+
 static int supervise(int fd, pid_t shell, bool ctty, const sigset_t *set)
 {
+	bool stopping = false; /* without a pty: sbxsh's stop, until the shell has stopped */
+
 	for (;;) {
 		siginfo_t si;
 		int sig = sigwaitinfo(set, &si);
@@ -415,6 +436,21 @@ static int supervise(int fd, pid_t shell, bool ctty, const sigset_t *set)
 			bool hup = sig == SIGHUP && si.si_code == SI_KERNEL;
 			if (!hup && (si.si_code > 0 || si.si_pid == getpid()))
 				continue;
+			/* sbxsh stopped without a relay: so does the command. Our process group is
+			 * orphaned (our parent, bwrap, is in another session), where the kernel
+			 * drops a SIGTSTP with its default action: SIGSTOP (this process, the
+			 * namespace's init, is not stopped by its own). */
+			if (sig == SIGTSTP && !ctty) {
+				kill(0, SIGSTOP);
+				/* sbxsh stops when we say the shell did (a shell stopped already
+				 * is not reported again) */
+				stopping = !stopped_now(shell);
+				if (!stopping)
+					send_msg(fd, SBX_STAGE_STOPPED, 0);
+				continue;
+			}
+			if (sig == SIGCONT)
+				stopping = false;
 			kill(0, sig);
 			pid_t g = ctty ? getpgid(shell) : -1;
 			if (g > 1 && g != getpgrp())
@@ -428,11 +464,14 @@ static int supervise(int fd, pid_t shell, bool ctty, const sigset_t *set)
 		}
 		int status;
 		pid_t p;
-		while ((p = waitpid(-1, &status, WNOHANG | (ctty ? WUNTRACED : 0))) > 0)
-			if (p == shell && WIFSTOPPED(status))
-				send_msg(fd, SBX_STAGE_STOPPED, 0);
-			else if (p == shell)
+		while ((p = waitpid(-1, &status, WNOHANG | (ctty || stopping ? WUNTRACED : 0))) > 0)
+			if (p == shell && WIFSTOPPED(status)) {
+				if (ctty || stopping)
+					send_msg(fd, SBX_STAGE_STOPPED, 0);
+				stopping = false;
+			} else if (p == shell) {
 				return status;
+			}
 	}
 }
 
@@ -490,8 +529,8 @@ int main(int argc, char **argv)
 	/* sbxsh ran bwrap with the forwarded signals blocked (a signal to its caller's process
 	 * group must not kill bwrap): the shell gets the caller's own mask for them back */
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
-		if (!(a.blocked & 1u << forwarded[i]))
-			sigdelset(&old, forwarded[i]);
+		if (forwarded[i] != SIGTSTP && !(a.blocked & 1u << forwarded[i]))
+			sigdelset(&old, forwarded[i]); /* (SIGTSTP: bwrap had the caller's own) */
 	/* A pty of our own: its foreground group gets ^C and ^Z; the shell takes it over. Until
 	 * the shell starts, 0-2 stay the front end's pty, which shows what goes wrong before. */
 	int r, master = -1, slave = -1;
