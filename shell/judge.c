@@ -807,16 +807,15 @@ char *judge_tilde(const char *home, const char *path, char *buf, size_t n)
 	return buf;
 }
 
-char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
+/* path as judge_tilde spells it, each of the characters in esc after a backslash, into buf. */
+static char *tilde_escaped(const char *home, const char *path, const char *esc, char *buf, size_t n)
 {
 	char t[PATH_MAX];
 	size_t w = 0;
 
 	judge_tilde(home, path, t, sizeof(t));
-	/* path_escape_value's characters: a blank, ',', '$' or ';' left bare made the line name
-	 * other paths (`write += ~/notes ~` grants all of ~) */
 	for (const char *s = t; *s && w + 2 < n; s++) {
-		if (strchr("*?[]{}\\ \t,$;", *s))
+		if (strchr(esc, *s))
 			buf[w++] = '\\';
 		buf[w++] = *s;
 	}
@@ -825,22 +824,18 @@ char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
 	return buf;
 }
 
+char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
+{
+	/* path_escape_value's characters: a blank, ',', '$' or ';' left bare made the line name
+	 * other paths (`write += ~/notes ~` grants all of ~) */
+	return tilde_escaped(home, path, "*?[]{}\\ \t,$;", buf, n);
+}
+
 /* A rule's value (glob characters already escaped) as a suggested line spells it: "~/…"
  * under home, the characters a value reads as syntax besides escaped (judge_policy_path). */
 static char *rule_line(const char *home, const char *value, char *buf, size_t n)
 {
-	char t[PATH_MAX];
-	size_t w = 0;
-
-	judge_tilde(home, value, t, sizeof(t));
-	for (const char *s = t; *s && w + 2 < n; s++) {
-		if (strchr(" \t,$;", *s))
-			buf[w++] = '\\';
-		buf[w++] = *s;
-	}
-	if (n)
-		buf[w < n ? w : n - 1] = '\0';
-	return buf;
+	return tilde_escaped(home, value, " \t,$;", buf, n);
 }
 
 const char *judge_kind_name(enum viol_kind k)
