@@ -1283,25 +1283,16 @@ int mandatory_check(const struct mand_ctx *x, const char *path, enum mand_op op,
 	return g ? hit_(h, MAND_DENY_WRITE, g) : 0;
 }
 
-static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op op,
-		       struct mand_hit *h)
-{
-	static __thread struct comps c;
-	long base = -1, hb;
-	int r;
-	bool into = op == MAND_DIR_TO, link = op == MAND_LINK;
+/* A step's answer besides 0 (go on to the next rule) and hit_'s 1: allowed, and no later rule
+ * is asked (a new repository's .git where git_config = yes, a git directory itself written). */
+enum { ALLOWED = 2 };
 
-	if (into)
-		op = MAND_REMOVE;
-	if (link)
-		op = MAND_WRITE;
-	if (!split(path, &c))
-		return hit_(h, MAND_NEVER, "a path too deep to check");
-	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
-	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0 ||
-	    (r = sourced_rule(x, path, op, h)) != 0)
-		return r;
-	/* the names: below the deepest write grant holding the path, else below home */
+/* The first component the name rules look at: below the deepest write grant holding path,
+ * else below home; c->n (none) when neither holds it. */
+static size_t names_base(const struct mand_ctx *x, const char *path, const struct comps *c)
+{
+	long base = -1;
+
 	for (size_t i = 0; i < x->ngrants; i++) {
 		long b = below(path, x->grants[i]);
 
@@ -1310,54 +1301,72 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 	}
 	if (base < 0 && x->home)
 		base = below(path, x->home);
-	for (size_t i = base < 0 ? c.n : (size_t)base; i < c.n; i++) {
-		if (c.p[i][0] != '.') {
+	return base < 0 ? c->n : (size_t)base;
+}
+
+/* The protected names (names, file_names, bare ones) from component base on. */
+static int names_rule(const struct comps *c, size_t base, enum mand_op op, struct mand_hit *h)
+{
+	for (size_t i = base; i < c->n; i++) {
+		if (c->p[i][0] != '.') {
 			for (size_t k = 0; k < N(bare_file_names); k++)
-				if (i + 1 == c.n && op != MAND_MKDIR &&
-				    eq(&c, i, bare_file_names[k]))
+				if (i + 1 == c->n && op != MAND_MKDIR &&
+				    eq(c, i, bare_file_names[k]))
 					return hit_(h, MAND_NEVER, bare_file_names[k]);
 			for (size_t k = 0; k < N(bare_names); k++)
-				if (eq(&c, i, bare_names[k]))
+				if (eq(c, i, bare_names[k]))
 					return hit_(h, MAND_NEVER, bare_names[k]);
 			continue; /* every other name starts with a dot */
 		}
 		for (size_t k = 0; k < N(names); k++)
-			if (eq(&c, i, names[k]) || zwc(&c, i, names[k]))
+			if (eq(c, i, names[k]) || zwc(c, i, names[k]))
 				return hit_(h, MAND_NEVER,
-					    eq(&c, i, names[k]) ? names[k] : zwc_rule);
+					    eq(c, i, names[k]) ? names[k] : zwc_rule);
 		/* a file's name only: a directory by that name (a virtualenv called .env) holds
 		 * nothing a host tool reads */
 		for (size_t k = 0; k < N(file_names); k++)
-			if (i + 1 == c.n && op != MAND_MKDIR &&
-			    (eq(&c, i, file_names[k]) || zwc(&c, i, file_names[k])))
+			if (i + 1 == c->n && op != MAND_MKDIR &&
+			    (eq(c, i, file_names[k]) || zwc(c, i, file_names[k])))
 				return hit_(h, MAND_NEVER,
-					    eq(&c, i, file_names[k]) ? file_names[k] : zwc_rule);
+					    eq(c, i, file_names[k]) ? file_names[k] : zwc_rule);
 		/* zsh's completion dump, sourced by compinit at every interactive start
 		 * (${ZDOTDIR:-~}/.zcompdump, oh-my-zsh's .zcompdump-HOST-VERSION, its .zwc) */
-		if (i + 1 == c.n && op != MAND_MKDIR && c.len[i] >= 10 &&
-		    memcmp(c.p[i], ".zcompdump", 10) == 0)
+		if (i + 1 == c->n && op != MAND_MKDIR && c->len[i] >= 10 &&
+		    memcmp(c->p[i], ".zcompdump", 10) == 0)
 			return hit_(h, MAND_NEVER, ".zcompdump* (zsh's completion dump)");
 	}
-	/* an agent's directory: anywhere, a grant of it or below it included */
-	for (size_t i = 0; i < c.n; i++) {
-		if (c.p[i][0] != '.')
+	return 0;
+}
+
+/* An agent's directory: anywhere, a grant of it or below it included. */
+static int agent_dirs_rule(const struct mand_ctx *x, const char *path, const struct comps *c,
+			   enum mand_op op, struct mand_hit *h)
+{
+	int r;
+
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->p[i][0] != '.')
 			continue;
 		for (size_t k = 0; k < N(agent_dirs); k++)
-			if (eq(&c, i, agent_dirs[k]) &&
-			    (r = agent_rule(x, path, &c, i, op, h)) != 0)
+			if (eq(c, i, agent_dirs[k]) && (r = agent_rule(x, path, c, i, op, h)) != 0)
 				return r;
 	}
-	if ((r = tool_config(&c, base < 0 ? c.n : (size_t)base, op, h)) != 0 ||
-	    (r = hooknames_rule(x, path, &c, base < 0 ? c.n : (size_t)base, op, h)) != 0)
-		return r;
-	/* git: a .git component anywhere */
-	for (size_t i = 0; i < c.n; i++) {
-		if (!eq(&c, i, ".git"))
+	return 0;
+}
+
+/* git: a .git component anywhere (into: a directory renamed there; link: a symbolic link). */
+static int git_rule(const struct mand_ctx *x, const struct comps *c, enum mand_op op, bool into,
+		    bool link, struct mand_hit *h)
+{
+	int r;
+
+	for (size_t i = 0; i < c->n; i++) {
+		if (!eq(c, i, ".git"))
 			continue;
-		if (i + 1 == c.n) {
+		if (i + 1 == c->n) {
 			if (op == MAND_MKDIR)
 				return x->git_config
-					   ? 0
+					   ? ALLOWED
 					   : hit_(h, MAND_GIT_CONFIG, ".git (a new repository)");
 			return hit_(h, MAND_NEVER,
 				    op == MAND_REMOVE ? ".git (a git directory)"
@@ -1365,40 +1374,86 @@ static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op 
 		}
 		if (link)
 			return hit_(h, MAND_NEVER, ".git/** (a symbolic link)");
-		if ((r = in_gitdir(x, &c, i + 1, op, h)) != 0 ||
-		    (into && (r = dir_into_gitdir(&c, i + 1, h)) != 0))
+		if ((r = in_gitdir(x, c, i + 1, op, h)) != 0 ||
+		    (into && (r = dir_into_gitdir(c, i + 1, h)) != 0))
 			return r;
 	}
-	/* the git directories found at start */
+	return 0;
+}
+
+/* The git directories found at start (gitdir:, commondir): at, below, or holding one. */
+static int gitdirs_rule(const struct mand_ctx *x, const char *path, const struct comps *c,
+			enum mand_op op, bool into, bool link, struct mand_hit *h)
+{
+	int r;
+
 	for (size_t i = 0; i < x->ngitdirs; i++) {
 		long b = below(path, x->gitdirs[i]);
 
-		if (b >= 0 && (size_t)b == c.n)
+		if (b >= 0 && (size_t)b == c->n)
 			return op == MAND_REMOVE || op == MAND_MKDIR || link
 				   ? hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)")
-				   : 0;
+				   : ALLOWED;
 		if (b >= 0 && link)
 			return hit_(h, MAND_NEVER, ".git/** (a symbolic link)");
-		if (b >= 0 && ((r = in_gitdir(x, &c, (size_t)b, op, h)) != 0 ||
-			       (into && (r = dir_into_gitdir(&c, (size_t)b, h)) != 0)))
+		if (b >= 0 && ((r = in_gitdir(x, c, (size_t)b, op, h)) != 0 ||
+			       (into && (r = dir_into_gitdir(c, (size_t)b, h)) != 0)))
 			return r;
 	}
 	if (op == MAND_REMOVE && holds_gitdir(x, path))
 		return hit_(h, MAND_NEVER, "a git directory (gitdir:, commondir)");
-	if ((r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0 ||
-	    (r = jj_rule(&c, op, h)) != 0 || (r = vcs_rule(&c, op, h)) != 0)
-		return r;
+	return 0;
+}
+
+/* The home rule below HOME, and below the password database's home where HOME names another
+ * directory: its start-up files, ~/.ssh, ~/.config/sbxsh are what the user's next login
+ * reads; a grant of it by its absolute path (or a project root a marker found there) no
+ * longer passes them. */
+static int home_dirs_rule(const struct mand_ctx *x, const char *path, const struct comps *c,
+			  enum mand_op op, struct mand_hit *h)
+{
+	long hb;
+	int r;
+
 	if (x->home && (hb = below(path, x->home)) >= 0 &&
-	    (r = home_rule(x, x->home, path, &c, (size_t)hb, op, h)) != 0)
+	    (r = home_rule(x, x->home, path, c, (size_t)hb, op, h)) != 0)
 		return r;
-	/* the password database's home, where HOME names another directory: its start-up
-	 * files, ~/.ssh, ~/.config/sbxsh are what the user's next login reads; a grant of it by
-	 * its absolute path (or a project root a marker found there) no longer passes them */
 	if (x->pw_home && (hb = below(path, x->pw_home)) >= 0 &&
-	    (r = home_rule(x, x->pw_home, path, &c, (size_t)hb, op, h)) != 0) {
+	    (r = home_rule(x, x->pw_home, path, c, (size_t)hb, op, h)) != 0) {
 		h->lift = MAND_NEVER;
 		h->rule = "the home rule, in the password database's home (HOME names another)";
 		return r;
 	}
+	return 0;
+}
+
+/* Every rule but the policy's deny lists, in order: the first that answers decides. */
+static int check_rules(const struct mand_ctx *x, const char *path, enum mand_op op,
+		       struct mand_hit *h)
+{
+	static __thread struct comps c;
+	bool into = op == MAND_DIR_TO, link = op == MAND_LINK;
+	size_t base;
+	int r;
+
+	if (into)
+		op = MAND_REMOVE;
+	if (link)
+		op = MAND_WRITE;
+	if (!split(path, &c))
+		return hit_(h, MAND_NEVER, "a path too deep to check");
+	base = names_base(x, path, &c);
+	if ((r = fixed_rule(x, path, op, h)) != 0 || (r = hooks_rule(x, path, op, h)) != 0 ||
+	    (r = bins_rule(x, path, op, h)) != 0 || (r = links_rule(x, path, op, h)) != 0 ||
+	    (r = sourced_rule(x, path, op, h)) != 0 || (r = names_rule(&c, base, op, h)) != 0 ||
+	    (r = agent_dirs_rule(x, path, &c, op, h)) != 0 ||
+	    (r = tool_config(&c, base, op, h)) != 0 ||
+	    (r = hooknames_rule(x, path, &c, base, op, h)) != 0 ||
+	    (r = git_rule(x, &c, op, into, link, h)) != 0 ||
+	    (r = gitdirs_rule(x, path, &c, op, into, link, h)) != 0 ||
+	    (r = bare_head(x, path, &c, op, h)) != 0 || (r = hg_rule(&c, op, h)) != 0 ||
+	    (r = jj_rule(&c, op, h)) != 0 || (r = vcs_rule(&c, op, h)) != 0 ||
+	    (r = home_dirs_rule(x, path, &c, op, h)) != 0)
+		return r == ALLOWED ? 0 : r;
 	return policy_rule(x, path, op, h);
 }

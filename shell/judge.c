@@ -807,16 +807,15 @@ char *judge_tilde(const char *home, const char *path, char *buf, size_t n)
 	return buf;
 }
 
-char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
+/* path as judge_tilde spells it, each of the characters in esc after a backslash, into buf. */
+static char *tilde_escaped(const char *home, const char *path, const char *esc, char *buf, size_t n)
 {
 	char t[PATH_MAX];
 	size_t w = 0;
 
 	judge_tilde(home, path, t, sizeof(t));
-	/* path_escape_value's characters: a blank, ',', '$' or ';' left bare made the line name
-	 * other paths (`write += ~/notes ~` grants all of ~) */
 	for (const char *s = t; *s && w + 2 < n; s++) {
-		if (strchr("*?[]{}\\ \t,$;", *s))
+		if (strchr(esc, *s))
 			buf[w++] = '\\';
 		buf[w++] = *s;
 	}
@@ -825,22 +824,18 @@ char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
 	return buf;
 }
 
+char *judge_policy_path(const char *home, const char *path, char *buf, size_t n)
+{
+	/* path_escape_value's characters: a blank, ',', '$' or ';' left bare made the line name
+	 * other paths (`write += ~/notes ~` grants all of ~) */
+	return tilde_escaped(home, path, "*?[]{}\\ \t,$;", buf, n);
+}
+
 /* A rule's value (glob characters already escaped) as a suggested line spells it: "~/…"
  * under home, the characters a value reads as syntax besides escaped (judge_policy_path). */
 static char *rule_line(const char *home, const char *value, char *buf, size_t n)
 {
-	char t[PATH_MAX];
-	size_t w = 0;
-
-	judge_tilde(home, value, t, sizeof(t));
-	for (const char *s = t; *s && w + 2 < n; s++) {
-		if (strchr(" \t,$;", *s))
-			buf[w++] = '\\';
-		buf[w++] = *s;
-	}
-	if (n)
-		buf[w < n ? w : n - 1] = '\0';
-	return buf;
+	return tilde_escaped(home, value, " \t,$;", buf, n);
 }
 
 const char *judge_kind_name(enum viol_kind k)
@@ -852,15 +847,20 @@ const char *judge_kind_name(enum viol_kind k)
 
 /* ---- suggestions ---- */
 
+/* The user's file a grant goes in, as the user reads it ("~/…"; into f). */
+static const char *grant_file(const struct judge_ctx *c, char *f, size_t n)
+{
+	return c->prof->grant_file ? judge_tilde(c->home, c->prof->grant_file, f, n)
+				   : "~/.config/sbxsh/sbxsh.ini";
+}
+
 static const char *grant_where(const struct judge_ctx *c, char *buf, size_t n)
 {
 	const struct profile *p = c->prof;
 	char f[PATH_MAX];
 
-	if (p->grant_file)
-		judge_tilde(c->home, p->grant_file, f, sizeof(f));
 	if (snprintf(buf, n, "%s in %s", p->grant_section ? p->grant_section : "[default]",
-		     p->grant_file ? f : "~/.config/sbxsh/sbxsh.ini") < 0)
+		     grant_file(c, f, sizeof(f))) < 0)
 		buf[0] = '\0';
 	return buf;
 }
@@ -1022,14 +1022,188 @@ static void no_code_grant(const char *why, char *buf, size_t n)
 		 why);
 }
 
+/* What suggest_write's steps share: the verdict; where a grant goes; the deciding rule as the
+ * user reads it (rule) and as a line spells it (line); the directory written in (d) and its
+ * policy spelling (td). */
+struct wsug {
+	const struct judge_ctx *c;
+	const struct verdict *v;
+	const char *where, *rule, *line, *d, *td;
+};
+
+/* The home rule: a grant of the dot-entry, or of the shallowest directory below it on the way
+ * to d that holds no place the host runs code from; none when every one holds one. */
+static void write_home(const struct wsug *s, char *buf, size_t n)
+{
+	const struct judge_ctx *c = s->c;
+	const char *d = s->d, *td = s->td, *r = td + 2, *sl = strchr(r, '/');
+	char e[PATH_MAX], eh[PATH_MAX + 8], why[PATH_MAX + 200];
+
+	/* ~/.entry: the first component below home */
+	snprintf(e, sizeof(e), "~/%.*s", sl ? (int)(sl - r) : (int)strlen(r), r);
+	if (strcmp(td, "~") == 0) {
+		judge_tilde(c->home, s->v->path, e, sizeof(e));
+		snprintf(eh, sizeof(eh), "%s", s->v->path);
+	} else {
+		size_t hl = strlen(c->home);
+
+		snprintf(eh, sizeof(eh), "%.*s", (int)(hl + 1 + strcspn(d + hl + 1, "/")), d);
+	}
+	/* the dot-entry holds a place the host runs code from: the shallowest directory on the
+	 * way to the one written in that holds none (a grant below the dot-entry lifts the rule
+	 * as well) */
+	while (runs_code(c, eh, why, sizeof(why))) {
+		size_t l = strlen(eh);
+
+		if (strcmp(td, "~") == 0 || !under(d, eh) || strcmp(d, eh) == 0) {
+			no_code_grant(why, buf, n);
+			return;
+		}
+		snprintf(eh + l, sizeof(eh) - l, "%.*s", (int)strcspn(d + l + 1, "/") + 1, d + l);
+		judge_policy_path(c->home, eh, e, sizeof(e));
+	}
+	snprintf(
+	    buf, n,
+	    "the home rule: a grant of ~ never covers ~/.* or ~/bin; to allow: %s: write += %s",
+	    s->where, e);
+}
+
+/* deny_write: a deeper grant where it holds no place the host runs code from, else the line
+ * to take out (of the user's file: a preset's is lifted by a section of the same name there,
+ * which applies after the shipped file). */
+static void write_deny_write(const struct wsug *s, char *buf, size_t n)
+{
+	const struct judge_ctx *c = s->c;
+	const struct pol_value *rv = s->v->rule;
+	char o[PATH_MAX], why[PATH_MAX + 200];
+	bool deeper = rv && depth_of(s->d) > depth_of(rv->value);
+
+	if (deeper && runs_code(c, s->d, why, sizeof(why)))
+		no_code_grant(why, buf, n);
+	else if (deeper)
+		snprintf(buf, n, "read-only by deny_write %s (%s); to allow: %s: write += %s",
+			 s->rule, origin(c, rv, o, sizeof(o)), s->where, s->td);
+	else if (rv && rv->file && strcmp(rv->file, "<embedded>") == 0) {
+		char sec[256], f[PATH_MAX];
+
+		embedded_section(rv->line, sec, sizeof(sec));
+		snprintf(buf, n,
+			 "read-only by deny_write %s (%s); to lift it: %s in %s: deny_write -= %s",
+			 s->rule, origin(c, rv, o, sizeof(o)), sec[0] ? sec : "[default]",
+			 grant_file(c, f, sizeof(f)), s->line);
+	} else
+		snprintf(buf, n,
+			 "read-only by deny_write %s (%s); remove it there: deny_write -= %s",
+			 s->rule, origin(c, rv, o, sizeof(o)), s->line);
+}
+
+/* A create grant: what it keeps, and the lines that lift it (a preset's by a section of the
+ * same name in the user's file, which applies after it). */
+static void write_create(const struct wsug *s, char *buf, size_t n)
+{
+	const struct judge_ctx *c = s->c;
+	const struct verdict *v = s->v;
+	char sec[256], f[PATH_MAX], o[PATH_MAX], wh[PATH_MAX + 300];
+
+	snprintf(wh, sizeof(wh), "%s", s->where);
+	if (v->rule && v->rule->file && strcmp(v->rule->file, "<embedded>") == 0 &&
+	    *embedded_section(v->rule->line, sec, sizeof(sec)))
+		snprintf(wh, sizeof(wh), "%s in %s", sec, grant_file(c, f, sizeof(f)));
+	char *lit = v->rule ? path_unescape(v->rule->value) : NULL;
+	bool inside = lit && under(v->path, lit) && strcmp(v->path, lit) != 0;
+
+	free(lit);
+	snprintf(buf, n,
+		 inside ? "create grant %s (%s): a command changes only what it made there "
+			  "itself, and this command did not make it (another command's "
+			  "file, which an agent may source in a wider sandbox); make a new "
+			  "file instead. To let every command change every file there: %s: "
+			  "create -= %s, then write += %s"
+			: "create grant %s (%s): its directory and the directories holding "
+			  "it are not removed, renamed or changed (the names in it are what "
+			  "later commands source). To lift it: %s: create -= %s, then "
+			  "write += %s",
+		 s->rule, origin(c, v->rule, o, sizeof(o)), wh, s->line, s->line);
+}
+
+/* A write grant that matched nothing at start: make what it names, then run it again. */
+static void write_unmounted(const struct wsug *s, char *buf, size_t n)
+{
+	const struct pol_value *rv = s->v->rule;
+	char made[PATH_MAX], o[PATH_MAX];
+	char *lit = rv && !path_has_glob(rv->value) ? path_unescape(rv->value) : NULL;
+
+	judge_tilde(s->c->home, lit ? lit : s->d, made, sizeof(made));
+	free(lit);
+	snprintf(buf, n,
+		 "write grant %s (%s) matched nothing when the command started "
+		 "(a grant covers what exists); create %s first and run it again",
+		 s->rule, origin(s->c, rv, o, sizeof(o)), made);
+}
+
+/* At or below what a deny_read hides (the guard's refusal): as the read would be told when a
+ * credential or system deny hides it, else the line to take out. */
+static void write_deny_read(const struct wsug *s, char *buf, size_t n)
+{
+	const struct judge_ctx *c = s->c;
+	char o[PATH_MAX];
+
+	if (s->v->rule && deny_origin(c, s->v->rule) != VW_DENY_READ) {
+		struct verdict w = *s->v;
+
+		w.why = deny_origin(c, s->v->rule);
+		no_grant(c, &w, s->rule, buf, n);
+	} else
+		snprintf(buf, n,
+			 "hidden by deny_read %s (%s): nothing is written where it hides; "
+			 "to allow it, remove it there: deny_read -= %s",
+			 s->rule, origin(c, s->v->rule, o, sizeof(o)), s->line);
+}
+
+/* No grant covers it: a grant of its directory (of the file alone in / or home), the line
+ * that makes the cwd a project, or none where that hands out a place the host runs code from. */
+static void write_plain(const struct wsug *s, char *buf, size_t n)
+{
+	const struct judge_ctx *c = s->c;
+	const struct profile *p = c->prof;
+	const char *path = s->v->path, *d = s->d;
+	bool top = strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0);
+	char why[PATH_MAX + 200];
+
+	if (runs_code(c, top ? path : d, why, sizeof(why)))
+		no_code_grant(why, buf, n);
+	else if (!p->root && p->no_project && p->cwd && under(path, p->cwd) &&
+		 strcmp(p->cwd, "/") != 0) {
+		/* no project: the line that makes the cwd one */
+		const char *np = p->no_project, *tail = strstr(np, "] write = .");
+		char f[PATH_MAX];
+
+		snprintf(buf, n, "%.*s in %s: write = . (there is no project here)",
+			 tail ? (int)(tail - np) + 1 : (int)strlen(np), np,
+			 grant_file(c, f, sizeof(f)));
+	} else if (top) {
+		char tp[PATH_MAX];
+
+		snprintf(buf, n,
+			 "%s: write += %s (the file alone: a grant of %s would open all of it)",
+			 s->where, judge_policy_path(c->home, path, tp, sizeof(tp)), s->td);
+	} else
+		snprintf(buf, n, "%s: write += %s", s->where, s->td);
+}
+
 static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, const char *where,
 			   char *buf, size_t n)
 {
-	char d[PATH_MAX], td[PATH_MAX], rv[PATH_MAX], o[PATH_MAX], rl[PATH_MAX];
-	const char *rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "";
-	const char *line = v->rule ? rule_line(c->home, v->rule->value, rl, sizeof(rl)) : "";
-
-	char why[PATH_MAX + 200];
+	char d[PATH_MAX], td[PATH_MAX], rv[PATH_MAX], rl[PATH_MAX];
+	struct wsug s = {
+	    .c = c,
+	    .v = v,
+	    .where = where,
+	    .rule = v->rule ? judge_tilde(c->home, v->rule->value, rv, sizeof(rv)) : "",
+	    .line = v->rule ? rule_line(c->home, v->rule->value, rl, sizeof(rl)) : "",
+	    .d = d,
+	    .td = td,
+	};
 
 	dir_of(v->path, d, sizeof(d));
 	judge_policy_path(c->home, d, td, sizeof(td));
@@ -1046,157 +1220,29 @@ static char *suggest_write(const struct judge_ctx *c, const struct verdict *v, c
 			 "can set core.fsmonitor or core.hooksPath, which git runs on the host)",
 			 v->mandatory, where);
 		break;
-	case VW_HOME: {
-		char e[PATH_MAX], eh[PATH_MAX + 8];
-		const char *s = td + 2, *sl = strchr(s, '/');
-
-		/* ~/.entry: the first component below home */
-		snprintf(e, sizeof(e), "~/%.*s", sl ? (int)(sl - s) : (int)strlen(s), s);
-		if (strcmp(td, "~") == 0) {
-			judge_tilde(c->home, v->path, e, sizeof(e));
-			snprintf(eh, sizeof(eh), "%s", v->path);
-		} else {
-			size_t hl = strlen(c->home);
-
-			snprintf(eh, sizeof(eh), "%.*s", (int)(hl + 1 + strcspn(d + hl + 1, "/")),
-				 d);
-		}
-		/* the dot-entry holds a place the host runs code from: the shallowest directory
-		 * on the way to the one written in that holds none (a grant below the dot-entry
-		 * lifts the rule as well) */
-		while (runs_code(c, eh, why, sizeof(why))) {
-			size_t l = strlen(eh);
-
-			if (strcmp(td, "~") == 0 || !under(d, eh) || strcmp(d, eh) == 0) {
-				no_code_grant(why, buf, n);
-				goto done;
-			}
-			snprintf(eh + l, sizeof(eh) - l, "%.*s", (int)strcspn(d + l + 1, "/") + 1,
-				 d + l);
-			judge_policy_path(c->home, eh, e, sizeof(e));
-		}
-		snprintf(buf, n,
-			 "the home rule: a grant of ~ never covers ~/.* or ~/bin; to allow: %s: "
-			 "write += %s",
-			 where, e);
+	case VW_HOME:
+		write_home(&s, buf, n);
 		break;
-	}
 	case VW_DENY_WRITE:
-		if (v->rule && depth_of(d) > depth_of(v->rule->value) &&
-		    runs_code(c, d, why, sizeof(why)))
-			no_code_grant(why, buf, n);
-		else if (v->rule && depth_of(d) > depth_of(v->rule->value))
-			snprintf(buf, n,
-				 "read-only by deny_write %s (%s); to allow: %s: write += %s", rule,
-				 origin(c, v->rule, o, sizeof(o)), where, td);
-		else if (v->rule && v->rule->file && strcmp(v->rule->file, "<embedded>") == 0) {
-			char sec[256], f[PATH_MAX];
-
-			/* the shipped file is not the user's to edit: a section of the same
-			 * name in the user's file applies after it */
-			embedded_section(v->rule->line, sec, sizeof(sec));
-			if (c->prof->grant_file)
-				judge_tilde(c->home, c->prof->grant_file, f, sizeof(f));
-			snprintf(buf, n,
-				 "read-only by deny_write %s (%s); to lift it: %s in %s: "
-				 "deny_write -= %s",
-				 rule, origin(c, v->rule, o, sizeof(o)), sec[0] ? sec : "[default]",
-				 c->prof->grant_file ? f : "~/.config/sbxsh/sbxsh.ini", line);
-		} else
-			snprintf(buf, n,
-				 "read-only by deny_write %s (%s); remove it there: "
-				 "deny_write -= %s",
-				 rule, origin(c, v->rule, o, sizeof(o)), line);
+		write_deny_write(&s, buf, n);
 		break;
-	case VW_CREATE: {
-		char sec[256], f[PATH_MAX], wh[PATH_MAX + 300];
-
-		/* a preset's grant is lifted by a section of the same name in the user's file,
-		 * which applies after it */
-		snprintf(wh, sizeof(wh), "%s", where);
-		if (v->rule && v->rule->file && strcmp(v->rule->file, "<embedded>") == 0 &&
-		    *embedded_section(v->rule->line, sec, sizeof(sec)))
-			snprintf(wh, sizeof(wh), "%s in %s", sec,
-				 c->prof->grant_file
-				     ? judge_tilde(c->home, c->prof->grant_file, f, sizeof(f))
-				     : "~/.config/sbxsh/sbxsh.ini");
-		char *lit = v->rule ? path_unescape(v->rule->value) : NULL;
-		bool inside = lit && under(v->path, lit) && strcmp(v->path, lit) != 0;
-
-		free(lit);
-		snprintf(buf, n,
-			 inside
-			     ? "create grant %s (%s): a command changes only what it made there "
-			       "itself, and this command did not make it (another command's "
-			       "file, which an agent may source in a wider sandbox); make a new "
-			       "file instead. To let every command change every file there: %s: "
-			       "create -= %s, then write += %s"
-			     : "create grant %s (%s): its directory and the directories holding "
-			       "it are not removed, renamed or changed (the names in it are what "
-			       "later commands source). To lift it: %s: create -= %s, then "
-			       "write += %s",
-			 rule, origin(c, v->rule, o, sizeof(o)), wh, line, line);
+	case VW_CREATE:
+		write_create(&s, buf, n);
 		break;
-	}
-	case VW_UNMOUNTED: {
-		char made[PATH_MAX], *lit = v->rule && !path_has_glob(v->rule->value)
-						? path_unescape(v->rule->value)
-						: NULL;
-
-		judge_tilde(c->home, lit ? lit : d, made, sizeof(made));
-		free(lit);
-		snprintf(buf, n,
-			 "write grant %s (%s) matched nothing when the command started "
-			 "(a grant covers what exists); create %s first and run it again",
-			 rule, origin(c, v->rule, o, sizeof(o)), made);
+	case VW_UNMOUNTED:
+		write_unmounted(&s, buf, n);
 		break;
-	}
 	case VW_CREDENTIAL:
 	case VW_SYSTEM:
-		no_grant(c, v, rule, buf, n);
+		no_grant(c, v, s.rule, buf, n);
 		break;
-	case VW_DENY_READ: /* at or below what a deny_read hides (the guard's refusal) */
-		if (v->rule && deny_origin(c, v->rule) != VW_DENY_READ) {
-			struct verdict w = *v;
-
-			w.why = deny_origin(c, v->rule);
-			no_grant(c, &w, rule, buf, n);
-		} else
-			snprintf(buf, n,
-				 "hidden by deny_read %s (%s): nothing is written where it hides; "
-				 "to allow it, remove it there: deny_read -= %s",
-				 rule, origin(c, v->rule, o, sizeof(o)), line);
+	case VW_DENY_READ:
+		write_deny_read(&s, buf, n);
 		break;
 	default:
-		if (runs_code(c,
-			      strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0) ? v->path
-											  : d,
-			      why, sizeof(why)))
-			no_code_grant(why, buf, n);
-		else if (!c->prof->root && c->prof->no_project && c->prof->cwd &&
-			 under(v->path, c->prof->cwd) && strcmp(c->prof->cwd, "/") != 0) {
-			/* no project: the line that makes the cwd one */
-			const char *np = c->prof->no_project, *tail = strstr(np, "] write = .");
-			char f[PATH_MAX];
-
-			snprintf(buf, n, "%.*s in %s: write = . (there is no project here)",
-				 tail ? (int)(tail - np) + 1 : (int)strlen(np), np,
-				 c->prof->grant_file
-				     ? judge_tilde(c->home, c->prof->grant_file, f, sizeof(f))
-				     : "~/.config/sbxsh/sbxsh.ini");
-		} else if (strcmp(d, "/") == 0 || (c->home && strcmp(d, c->home) == 0)) {
-			char tp[PATH_MAX];
-
-			snprintf(buf, n,
-				 "%s: write += %s (the file alone: a grant of %s would open "
-				 "all of it)",
-				 where, judge_policy_path(c->home, v->path, tp, sizeof(tp)), td);
-		} else {
-			snprintf(buf, n, "%s: write += %s", where, td);
-		}
+		write_plain(&s, buf, n);
 		break;
 	}
-done:
 	return buf;
 }
 

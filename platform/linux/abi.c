@@ -1,6 +1,7 @@
 /* abi — which system-call interfaces the stage's filter covers, and which the kernel offers
  * (for `sbxsh doctor`). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -29,7 +30,8 @@ static const char *arch_name(uint32_t a)
 
 #if defined(__x86_64__)
 /* IA32 emulation: a child makes i386's getpid (20) through int 0x80; without the emulation
- * the instruction faults (SIGSEGV), which only the child sees. 1 on, 0 off, -1 unknown. */
+ * the instruction faults (SIGSEGV), which only the child sees: by the default action, not a
+ * handler the caller had (a sanitizer's exits 1, read as "unknown"). 1 on, 0 off, -1 unknown. */
 static int probe_ia32(void)
 {
 	int st;
@@ -40,6 +42,7 @@ static int probe_ia32(void)
 	if (pid == 0) {
 		long r;
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* no core file if it faults */
+		signal(SIGSEGV, SIG_DFL);
 		__asm__ volatile("int $0x80"
 				 : "=a"(r)
 				 : "a"(20L)

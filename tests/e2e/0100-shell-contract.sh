@@ -100,30 +100,8 @@ is "a policy error is refused with 125" "$rc" 125
 like "…naming the file" "$out" 'bad.ini'
 
 # No command on a terminal: an interactive inner shell, inside the sandbox.
-out=$(python3 - "$SBXSH" <<'PY' 2>&1
-import os, pty, sys, time, select
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], [sys.argv[1], "--norc"])
-out, end, sent = b"", time.time() + 20, False
-while time.time() < end:
-    if not sent and (out.rstrip().endswith(b"$") or out.rstrip().endswith(b"#")):
-        os.write(fd, b"echo in-sandbox=$SBXSH_SANDBOX; exit 7\n")  # at the prompt
-        sent = True
-    r, _, _ = select.select([fd], [], [], 0.5)
-    if r:
-        try:
-            d = os.read(fd, 4096)
-        except OSError:
-            break
-        if not d:
-            break
-        out += d
-_, st = os.waitpid(pid, 0)
-print(out.decode(errors="replace").replace("\r", ""))
-print("status=%d" % os.waitstatus_to_exitcode(st))
-PY
-)
+out=$(python3 "$E2E/pty_run.py" --at-prompt --type 'echo in-sandbox=$SBXSH_SANDBOX; exit 7\n' \
+	"$SBXSH" --norc 2>&1)
 like "sbxsh on a terminal runs an interactive shell in the sandbox" "$out" 'in-sandbox=1$'
 like "…which exits with its status" "$out" '^status=7$'
 

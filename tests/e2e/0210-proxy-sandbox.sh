@@ -10,11 +10,7 @@
 # pair to a "remote" namespace at 10.77.0.2 and a private /etc/hosts naming it good.test etc.
 . "$SBXSH_STAGE/e2e/lab_lib.sh"
 cd "$T/proj" || exit 1
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "the sandbox in the lab"
 
 # --- servers: HTTP (echo) and a dumb-HTTP git repository on the remote; one on loopback ---
 export ECHO_LOG="$T/echo.log"

@@ -14,11 +14,7 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$T/proj" || exit 1
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "the sandbox" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "the sandbox"
 uid=$(id -u)
 
 # --- a squatted runtime directory: /tmp/sbxsh-UID made first by someone else ---

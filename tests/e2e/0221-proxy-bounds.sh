@@ -7,11 +7,7 @@
 cd "$T/proj" || exit 1
 # A small per-command limit for this script's daemon (started by its first command).
 export SBXSH_PROXY_CONN_MAX=8
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "the sandbox in the lab"
 P="$T/proj"
 
 # --- kill 0 inside a command with listen: the relay is not in the command's group ---

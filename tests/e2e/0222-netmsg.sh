@@ -8,11 +8,7 @@
 # It runs in the lab of lab_lib.sh (as 0210): traffic only to loopback and the lab's remote.
 . "$SBXSH_STAGE/e2e/lab_lib.sh"
 cd "$T/proj" || exit 1
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "the sandbox in the lab"
 in_remote_bg "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1
 SRV=$!
 check "the remote HTTP server is up" wait_for curl -sf http://10.77.0.2/

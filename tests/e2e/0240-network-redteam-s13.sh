@@ -19,11 +19,7 @@
 . "$SBXSH_STAGE/e2e/lab_lib.sh"
 P="$T/proj"
 cd "$P" || exit 1
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "the sandbox in the lab"
 export ECHO_LOG="$T/echo.log"
 : > "$ECHO_LOG"
 in_remote_bg "$PY" "$E2E/echo_http.py" 80 10.77.0.2 > /dev/null 2>&1

@@ -25,11 +25,7 @@ present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $e
 
 pol '[default]
 network = none'
-if ! "$SBXSH" -c true 2> "$H/err"; then
-	skip "the guard" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
-	done_testing
-	exit
-fi
+need_sandbox "the guard"
 
 # --- each missing name, with a control beside it ---
 run 'echo x > ok.txt'

@@ -24,27 +24,6 @@ if [ -z "$PY" ]; then
 	done_testing; exit
 fi
 
-# ttydrive.py CMD…: runs CMD on a new pty (its controlling terminal); prints what it wrote, then
-# rc=N.
-cat > "$T/ttydrive.py" <<'PYEOF'
-import os, pty, sys
-pid, m = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], sys.argv[1:])
-out = b""
-while True:
-    try:
-        b = os.read(m, 4096)
-    except OSError:
-        break
-    if not b:
-        break
-    out += b
-_, st = os.waitpid(pid, 0)
-sys.stdout.write(out.decode("utf-8", "replace").replace("\r", ""))
-print("rc=%d" % os.waitstatus_to_exitcode(st))
-PYEOF
-
 # The command's terminal, and the file /dev/tty gave it: the same device of the same devpts
 # (stat -L follows the descriptors' links to the inodes).
 same='exec 3<>/dev/tty || exit 7
@@ -52,12 +31,12 @@ echo via-tty >&3
 a=$(stat -L -c %d.%t.%T /proc/self/fd/3) b=$(stat -L -c %d.%t.%T /proc/self/fd/0)
 [ "$a" = "$b" ] && echo SAME || echo "DIFFERENT $a $b"'
 
-out=$("$PY" "$T/ttydrive.py" "$SBXSH" -c "$same" 2>&1)
+out=$("$PY" "$E2E/pty_run.py" "$SBXSH" -c "$same" 2>&1)
 like "behind the relay, /dev/tty opens for reading and writing" "$out" '^via-tty$'
 like "and it is the command's own terminal" "$out" '^SAME$'
-like "the command exits 0" "$out" '^rc=0$'
+like "the command exits 0" "$out" '^status=0$'
 
-out=$("$PY" "$T/ttydrive.py" "$SBXSH" -c 'python3 -c "
+out=$("$PY" "$E2E/pty_run.py" "$SBXSH" -c 'python3 -c "
 import os
 fd = os.open(\"/dev/tty\", os.O_RDWR | os.O_NOCTTY)
 os.write(fd, b\"getpass-style\n\")
@@ -90,7 +69,7 @@ for name, path, dfd in (("slash", "/dev//tty", None), ("dot", "/dev/./tty", None
         print(name, "OTHER")
 os.unlink(ln)
 PYEOF
-out=$("$PY" "$T/ttydrive.py" "$SBXSH" -c "python3 $T/ttyspell.py" 2>&1)
+out=$("$PY" "$E2E/pty_run.py" "$SBXSH" -c "python3 $T/ttyspell.py" 2>&1)
 for s in slash dot dotdot link dirfd reopen; do
 	like "/dev/tty as $s: the command's own terminal" "$out" "^$s OWN\$"
 done
@@ -104,7 +83,7 @@ if is_root && command -v unshare > /dev/null; then
 	cat > "$T/coll.sh" <<EOF
 mount -t devpts -o newinstance,ptmxmode=666,mode=620 devpts /dev/pts || exit 9
 mount --bind /dev/pts/ptmx /dev/ptmx || exit 9
-exec "$PY" "$T/ttydrive.py" /bin/sh -c 'tty; exec "\$0" -c "\$1"' "$SBXSH" "\$1"
+exec "$PY" "$E2E/pty_run.py" /bin/sh -c 'tty; exec "\$0" -c "\$1"' "$SBXSH" "\$1"
 EOF
 	out=$(unshare -m --propagation private /bin/sh "$T/coll.sh" "$same" 2>&1)
 	if printf '%s\n' "$out" | grep -qx '/dev/pts/0'; then

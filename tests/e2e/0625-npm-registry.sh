@@ -12,11 +12,7 @@ if ! command -v npm > /dev/null 2>&1; then
 	done_testing
 	exit
 fi
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "the sandbox in the lab" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "the sandbox in the lab"
 export NPM_REG_LOG="$T/reg.log"
 : > "$NPM_REG_LOG"
 in_remote_bg "$PY" "$E2E/npm_registry.py" 8080 10.77.0.2 good.test:8080 20 "$T/proj" > "$T/reg.out" 2>&1

@@ -8,11 +8,7 @@ cd "$T/proj" || exit 1
 user_policy '[default]
 network = none'
 PY=/usr/bin/python3
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "real clients" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "real clients"
 
 # --- A terminal whose line discipline still holds an end-of-file when sbxsh starts.
 # script(1) with stdin not a terminal writes ^D into its pty when its stdin ends (CI wrappers:
@@ -33,38 +29,7 @@ else
 fi
 # The same with lines typed ahead: a whole line, one ended by ^D (no newline) and a ^D on its
 # own, all queued before the shell starts (the child waits until the driver wrote them).
-typeahead() {
-	"$PY" - "$@" <<'PY'
-import os, pty, sys, select, time
-r, w = os.pipe()
-pid, fd = pty.fork()
-if pid == 0:
-    os.close(w)
-    os.read(r, 1)
-    os.execv(sys.argv[1], sys.argv[1:])
-os.close(r)
-os.write(fd, b"line1\nab\x04\x04")
-time.sleep(0.3)  # the line discipline has queued them
-os.write(w, b"g")
-out, end = b"", time.time() + 20
-while time.time() < end:
-    rd, _, _ = select.select([fd], [], [], 0.5)
-    if rd:
-        try:
-            d = os.read(fd, 4096)
-        except OSError:
-            break
-        if not d:
-            break
-        out += d
-_, st = os.waitpid(pid, os.WNOHANG) if time.time() >= end else os.waitpid(pid, 0)
-if time.time() >= end:
-    os.kill(pid, 9)
-    print("timed out")
-sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
-print("status=%d" % (os.waitstatus_to_exitcode(st) if st else -1))
-PY
-}
+typeahead() { "$PY" "$E2E/pty_run.py" --ahead --type 'line1\nab\x04\x04' "$@"; }
 if [ -x "$PY" ]; then
 	want=$(typeahead /bin/bash -c 'cat | od -An -c | tr -s " "; echo done; exit 3' 2>&1)
 	got=$(typeahead "$SBXSH" -c 'cat | od -An -c | tr -s " "; echo done; exit 3' 2>&1)

@@ -7,38 +7,16 @@
 # serial: as root it adds [dir] sections to the staged system policy ($SYSCONF/conf.d) and
 # a user (useradd, userdel).
 . "$SBXSH_STAGE/e2e/lib.sh"
+. "$SBXSH_STAGE/e2e/sshd_lib.sh"
 
-names="ssh runs a command sandboxed"
-if ! is_root; then skip "$names" "sshd serving another user needs root"; done_testing; exit; fi
-SSHD=/usr/sbin/sshd
-PWRAP=$(ls /usr/lib/*/libpam_wrapper.so 2>/dev/null | head -n 1)
-SECDIR=$(dirname "$(ls /usr/lib/*/security/pam_permit.so 2>/dev/null | head -n 1)")
-if [ ! -x "$SSHD" ] || ! command -v ssh > /dev/null || [ -z "$PWRAP" ] || ! id sbxsh-test > /dev/null 2>&1; then
-	skip "$names" "needs openssh-server, openssh-client, libpam-wrapper and the user sbxsh-test"
-	done_testing; exit
-fi
+sshd_need "ssh runs a command sandboxed"
 u=sbxsh-test; uid=$(id -u $u); uhome=$(getent passwd $u | cut -d: -f6)
-mkdir -p /run/sshd
-D="$T/sshd"; mkdir -p "$D/pam.d"
-ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
-ssh-keygen -q -t ed25519 -N '' -f "$D/userkey"
+sshd_keys userkey
 cp "$D/userkey.pub" "$D/authorized_keys"; chmod 644 "$D/authorized_keys"
-printf '%s\n' "account required $SECDIR/pam_permit.so" "session required $SECDIR/pam_loginuid.so" \
-	"session required $SBXSH_STAGE/lib/security/pam_sbxsh.so debug" > "$D/pam.d/sshd"
+sshd_pam debug
 port=$((20000 + $$ % 20000))
-cat > "$D/sshd_config" <<EOC
-Port $port
-ListenAddress 127.0.0.1
-HostKey $D/hostkey
-PidFile $D/sshd.pid
-AuthorizedKeysFile $D/authorized_keys
-StrictModes no
-UsePAM yes
-KbdInteractiveAuthentication no
-PasswordAuthentication no
+sshd_config sshd $port <<EOC
 ForceCommand $SBXSH -c "\$SSH_ORIGINAL_COMMAND"
-Subsystem sftp /usr/lib/openssh/sftp-server
-DisableForwarding yes
 PermitUserRC no
 AllowUsers $u
 EOC
@@ -50,20 +28,15 @@ mkdir -p "$uhome/.ssh"; echo secret > "$uhome/.ssh/id_0720"; chown -R $u "$uhome
 [ -e "$uhome/.bashrc" ] || { : > "$uhome/.bashrc"; chown $u "$uhome/.bashrc"; }
 rc_before=$(cksum < "$uhome/.bashrc")
 cleanup() {
-	[ -f "$D/sshd.pid" ] && kill "$(cat "$D/sshd.pid")" 2>/dev/null
-	[ -f "$D/sshd2.pid" ] && kill "$(cat "$D/sshd2.pid")" 2>/dev/null
-	if id sbxsh-ssh-0720 > /dev/null 2>&1; then
-		pkill -KILL -u sbxsh-ssh-0720 2>/dev/null; sleep 0.2
-		userdel -r sbxsh-ssh-0720 > /dev/null 2>&1
-	fi
+	sshd_stop sshd
+	sshd_stop sshd2
+	if id sbxsh-ssh-0720 > /dev/null 2>&1; then login_user_gone sbxsh-ssh-0720; fi
 	ssh -S "$D/cm" -O exit x > /dev/null 2>&1
 	rm -rf "$SYSCONF/conf.d/0720-ssh.ini" "$SYSCONF/conf.d/0720-ssh-rc.ini" "$uhome/.ssh/id_0720" "$uhome"/upload-0720*
 	e2e_cleanup
 }
 trap cleanup EXIT
-LD_PRELOAD=$PWRAP PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$D/pam.d" "$SSHD" -f "$D/sshd_config" -E "$D/sshd.log"
-i=0; while [ ! -s "$D/sshd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if [ ! -s "$D/sshd.pid" ]; then
+if ! sshd_start sshd; then
 	not_ok "sshd starts on 127.0.0.1:$port"; diag "$(tail -5 "$D/sshd.log")"; done_testing; exit
 fi
 SSHO="-i $D/userkey -p $port -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
@@ -149,18 +122,15 @@ check "closing the connection stops it and removes its directory" \
 # A user whose login shell is sbxsh (created for this test): no ForceCommand, sshd runs
 # `sbxsh -c CMD` itself; a command killed by a signal comes back as exit-signal.
 lu=sbxsh-ssh-0720
-if id "$lu" > /dev/null 2>&1; then # left by an interrupted run
-	pkill -KILL -u "$lu" 2>/dev/null; sleep 0.2; userdel -r "$lu" > /dev/null 2>&1
-fi
-if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
+if login_user "$lu"; then
 	luhome=$(getent passwd $lu | cut -d: -f6)
-	sed -e "s/^AllowUsers .*/AllowUsers $lu/" -e '/^ForceCommand/d' -e "s/^Port .*/Port $((port + 1))/" \
-		-e "s|^PidFile .*|PidFile $D/sshd2.pid|" -e 's/^PermitUserRC no/PermitUserRC yes/' \
-		"$D/sshd_config" > "$D/sshd2_config"
+	sshd_config sshd2 $((port + 1)) <<EOC
+PermitUserRC yes
+AllowUsers $lu
+EOC
 	mkdir -p "$luhome/.ssh"; echo 'echo rc sandbox=$SBXSH_SANDBOX' > "$luhome/.ssh/rc"
 	chown -R "$lu" "$luhome/.ssh"
-	LD_PRELOAD=$PWRAP PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$D/pam.d" "$SSHD" -f "$D/sshd2_config" -E "$D/sshd2.log"
-	i=0; while [ ! -s "$D/sshd2.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	sshd_start sshd2
 	# shellcheck disable=SC2086
 	s2() { ssh $(echo "$SSHO" | sed "s/-p $port/-p $((port + 1))/") "$lu@127.0.0.1" "$@"; }
 	out=$(s2 'echo sandbox=$SBXSH_SANDBOX session=$SBXSH_SESSION')
@@ -229,7 +199,7 @@ if useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
 	else
 		skip "interactive logins over ssh -tt and su -" "tmux is not installed"
 	fi
-	kill "$(cat "$D/sshd2.pid")" 2>/dev/null
+	sshd_stop sshd2
 	i=0; while pgrep -u "$lu" > /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	check "after its logins nothing of the user runs" sh -c "! pgrep -u $lu > /dev/null"
 	userdel -r "$lu" > /dev/null 2>&1

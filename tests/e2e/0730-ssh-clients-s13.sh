@@ -8,49 +8,24 @@
 # serial: as root it adds a [dir] section to the staged system policy ($SYSCONF/conf.d)
 # and a user (useradd, userdel).
 . "$SBXSH_STAGE/e2e/lib.sh"
+. "$SBXSH_STAGE/e2e/sshd_lib.sh"
 
 names="ssh clients against sbxsh"
-if ! is_root; then skip "$names" "sshd serving another user needs root"; done_testing; exit; fi
-SSHD=/usr/sbin/sshd
-PWRAP=$(ls /usr/lib/*/libpam_wrapper.so 2>/dev/null | head -n 1)
-SECDIR=$(dirname "$(ls /usr/lib/*/security/pam_permit.so 2>/dev/null | head -n 1)")
-if [ ! -x "$SSHD" ] || ! command -v ssh > /dev/null || [ -z "$PWRAP" ] || ! id sbxsh-test > /dev/null 2>&1; then
-	skip "$names" "needs openssh-server, openssh-client, libpam-wrapper and the user sbxsh-test"
-	done_testing; exit
-fi
+sshd_need "$names"
 lu=sbxsh-ssh-0730 # login shell sbxsh (made here)
 fu=sbxsh-test     # login shell /bin/sh, ForceCommand sbxsh
-if id "$lu" > /dev/null 2>&1; then # left by an interrupted run
-	pkill -KILL -u "$lu" 2>/dev/null; sleep 0.2; userdel -r "$lu" > /dev/null 2>&1
-fi
-if ! useradd -m -s "$SBXSH" "$lu" > /dev/null 2>&1; then
+if ! login_user "$lu"; then
 	skip "$names" "useradd $lu failed"; done_testing; exit
 fi
 lhome=$(getent passwd $lu | cut -d: -f6)
-mkdir -p /run/sshd
-D="$T/sshd"; mkdir -p "$D/pam.d"
-ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
-ssh-keygen -q -t ed25519 -N '' -f "$D/userkey"
-ssh-keygen -q -t ed25519 -N '' -f "$D/cmdkey"
+sshd_keys userkey cmdkey
 # the command= key: what the client asked for, word by word and whole, as the key's command sees it
 printf 'command="printf \\"[%%s]\\" $SSH_ORIGINAL_COMMAND; echo; echo \\"whole=$SSH_ORIGINAL_COMMAND sandbox=$SBXSH_SANDBOX\\"" %s\n%s\n' \
 	"$(cat "$D/cmdkey.pub")" "$(cat "$D/userkey.pub")" > "$D/authorized_keys"
 chmod 644 "$D/authorized_keys"
-printf '%s\n' "account required $SECDIR/pam_permit.so" "session required $SECDIR/pam_loginuid.so" \
-	"session required $SBXSH_STAGE/lib/security/pam_sbxsh.so" > "$D/pam.d/sshd"
+sshd_pam
 port=$((40000 + $$ % 20000))
-cat > "$D/sshd_config" <<EOC
-Port $port
-ListenAddress 127.0.0.1
-HostKey $D/hostkey
-PidFile $D/sshd.pid
-AuthorizedKeysFile $D/authorized_keys
-StrictModes no
-UsePAM yes
-KbdInteractiveAuthentication no
-PasswordAuthentication no
-Subsystem sftp /usr/lib/openssh/sftp-server
-DisableForwarding yes
+sshd_config sshd $port <<EOC
 PermitUserRC no
 AllowUsers $lu $fu
 Match User $fu
@@ -60,16 +35,13 @@ EOC
 mkdir -p "$SYSCONF/conf.d"
 printf '[dir %s]\nuse = ssh\n' "$lhome" > "$SYSCONF/conf.d/0730-ssh.ini"
 cleanup() {
-	[ -f "$D/sshd.pid" ] && kill "$(cat "$D/sshd.pid")" 2>/dev/null
-	pkill -KILL -u "$lu" 2>/dev/null; sleep 0.2
-	userdel -r "$lu" > /dev/null 2>&1
+	sshd_stop sshd
+	login_user_gone "$lu"
 	rm -f "$SYSCONF/conf.d/0730-ssh.ini"
 	e2e_cleanup
 }
 trap cleanup EXIT
-LD_PRELOAD=$PWRAP PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$D/pam.d" "$SSHD" -f "$D/sshd_config" -E "$D/sshd.log"
-i=0; while [ ! -s "$D/sshd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if [ ! -s "$D/sshd.pid" ]; then
+if ! sshd_start sshd; then
 	not_ok "sshd starts on 127.0.0.1:$port"; diag "$(tail -5 "$D/sshd.log")"; done_testing; exit
 fi
 O="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR -o IdentitiesOnly=yes"

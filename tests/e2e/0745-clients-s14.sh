@@ -7,11 +7,7 @@ TMPDIR=/var/tmp; export TMPDIR # HOME and the project outside /tmp (sbxsh hides 
 cd "$T/proj" || exit 1
 user_policy '[default]
 network = none'
-if ! "$SBXSH" -c true 2> "$T/err0"; then
-	skip "real callers" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/err0")"
-	done_testing
-	exit
-fi
+need_sandbox "real callers"
 # the user's start-up files: ~/.profile (a login's) and ~/.bashrc (an interactive shell's)
 cat > "$HOME/.profile" << 'EOP'
 export FROM_PROFILE=p1

@@ -87,6 +87,15 @@ var_home() {
 }
 user_policy() { printf '%s\n' "$1" > "$HOME/.config/sbxsh/sbxsh.ini"; chmod 600 "$HOME/.config/sbxsh/sbxsh.ini"; }
 
+# need_sandbox WHAT: unless a sandbox runs here (sbxsh -c true), WHAT is skipped with sbxsh's
+# words and the suite ends.
+need_sandbox() {
+	"$SBXSH" -c true 2> "$T/need_sandbox.err" && return 0
+	skip "$1" "sbxsh cannot run a sandbox here: $(head -c 300 "$T/need_sandbox.err")"
+	done_testing
+	exit
+}
+
 # redteam_start NAME WHAT: a red-team suite's start — HOME ($H/home) and the project ($P) under
 # /var/tmp, network = none, the cwd the project; the whole suite skipped (WHAT attacked) when
 # no sandbox runs here. Then: run CMD [DIR] (sets out, rc, err), absent DESC PATH, present DESC PATH.
@@ -98,11 +107,7 @@ redteam_start() {
 	user_policy '[default]
 network = none'
 	cd "$P" || exit 1
-	if ! "$SBXSH" -c true 2> "$H/err"; then
-		skip "$2 attacked" "sbxsh cannot run a sandbox here: $(head -c 300 "$H/err")"
-		done_testing
-		exit
-	fi
+	need_sandbox "$2 attacked"
 	run() { out=$(cd "${2:-$P}" && "$SBXSH" -c "$1" 2> "$H/err"); rc=$?; err=$(cat "$H/err"); }
 	absent() { if [ ! -e "$2" ] && [ ! -L "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 exists"; fi; }
 	present() { if [ -e "$2" ]; then ok "$1"; else not_ok "$1"; diag "$2 missing; $err"; fi; }

@@ -377,7 +377,7 @@ static char *plan(const struct profile *p, bool root, struct strv *notes, struct
 
 static void mk(const char *rel, bool dir)
 {
-	char p[512];
+	char p[sizeof(T) + 768]; /* T/, then the callers' names (up to 599 bytes) whole */
 	snprintf(p, sizeof(p), "%s/%s", T, rel);
 	if (dir) {
 		mkdir(p, 0755);

@@ -3,10 +3,12 @@
  * Then the programs themselves, run by a small BPF reader on chosen calls: every ABI refused
  * alike (x32 whole), the socket-family allowlist, the terminal ioctls, and every call a notify
  * program hands the monitor is one its table maps (the monitor refuses any other). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -21,6 +23,31 @@
 #include "platform/sandbox.h"
 #include "tests/unit/bpf_run.h"
 #include "tests/unit/tap.h"
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	_exit(3);
+}
+
+/* sbxsh doctor's IA32 probe (int 0x80 in a child): the child dies of the fault as any program
+ * would, whatever SIGSEGV handler the caller has (a sanitizer's, a crash reporter's). */
+static void test_ia32_probe(void)
+{
+	struct sigaction sa = {.sa_handler = on_segv}, old;
+	struct sandbox_abis plain, handled;
+
+	sandbox_abis_probe(&plain);
+	sigaction(SIGSEGV, &sa, &old);
+	sandbox_abis_probe(&handled);
+	sigaction(SIGSEGV, &old, NULL);
+	if (!plain.ia32) {
+		skip("not x86_64", "the IA32 probe");
+		return;
+	}
+	ok(strncmp(plain.ia32, "unknown", 7) != 0, "the IA32 probe answers: %s", plain.ia32);
+	is_str(handled.ia32, plain.ia32, "… and the same with a SIGSEGV handler in the caller");
+}
 
 /* libseccomp's program for one variant, exported now; *n instructions. */
 /* notify -1: the guard's program (monitor = off), variant as main's; 2: the shell filter. */
@@ -570,6 +597,7 @@ int main(void)
 	same(&filters_guard[1], -1, 1, "guard filter (off), AF_UNIX allowed");
 	same(&filters_shell[0], 2, 0, "shell filter");
 	test_guard_calls();
+	test_ia32_probe();
 	same_numbers(0, seccomp_arch_native());
 	same_numbers(1, sandbox_seccomp_compat_arch() ? sandbox_seccomp_compat_arch()
 						      : seccomp_arch_native());
