@@ -1258,7 +1258,14 @@ static int emit(struct plan *pl, struct sandbox_spec *s, struct entry *done, enu
 		struct stat ls;
 		bool lok = e->kind == K_HIDE && (above == S_RO || above == S_RW) &&
 			   lstat(e->path, &ls) == 0;
-		int op = op_for(e->kind, above, e->path, &ls, lok, &now);
+		/* a hit of a listing gone since (a lock or temporary file: /etc/gshadow.lock
+		 * while useradd runs, a history's .tmp) leaves nothing to hide where the sandbox
+		 * is read-only, and bwrap could not make its mount point there: the start
+		 * failed (exit 125) */
+		bool gone = e->kind == K_HIDE && above == S_RO && !lok && errno == ENOENT;
+		int op = gone ? -1 : op_for(e->kind, above, e->path, &ls, lok, &now);
+		if (gone)
+			now = S_HIDDEN;
 		bool hide = op == SBX_M_HIDE_DIR || op == SBX_M_HIDE_FILE;
 		/* /tmp itself is bwrap.c's to mount (private or shared); only its state counts. */
 		if (op >= 0 && strcmp(e->path, "/tmp") != 0)

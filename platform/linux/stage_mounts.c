@@ -201,6 +201,11 @@ int stage_mounts_make(const struct stage_mount *v, size_t n, const char *marker,
 		default:
 			e = -EINVAL;
 		}
+		/* a path to hide gone since sbxsh's plan (a lock or temporary file the host
+		 * removed) leaves nothing to hide: the mask is not needed (as for a path that
+		 * was not there at the plan) */
+		if (e == -ENOENT && v[i].kind != STAGE_RO)
+			e = 0;
 	}
 	if (e == 0 && marker) {
 		bool src = false;
