@@ -751,59 +751,11 @@ static int env_word(struct monitor *m, const struct judge_ctx *jc, struct strv *
 	return push_writable(m, jc->home, sv, p);
 }
 
-/* What the caller's environment names as code the host runs by itself (mand_ctx.sourced): a
- * file every bash, sh, python, readline, git, less, ripgrep, npm or pip start reads (BASH_ENV,
- * ENV, PYTHONSTARTUP, INPUTRC, GIT_CONFIG_GLOBAL …: the whole value), the program an editor,
- * pager, askpass or preprocessor variable starts (EDITOR, PAGER, SUDO_ASKPASS, LESSOPEN …:
- * the first word, after less's `|`), the libraries LD_PRELOAD loads into every program, and
- * the modules and agents NODE_OPTIONS, RUBYOPT and the JVM's option variables load. In the
- * home directory or a write grant (a dotfiles repository that is the project): the host's
- * next shell or tool of that environment runs what a command wrote there. */
-static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
+/* The variables that move a tool's directory, and what in it runs code (find_env_named). */
+static int env_dirs_named(struct monitor *m, const struct judge_ctx *jc)
 {
-	static const char *const files[] = {"BASH_ENV",
-					    "ENV",
-					    "PYTHONSTARTUP",
-					    "INPUTRC",
-					    "GIT_CONFIG_GLOBAL",
-					    "GIT_CONFIG_SYSTEM",
-					    "RIPGREP_CONFIG_PATH",
-					    "LESSKEY",
-					    "LESSKEYIN",
-					    "LESSKEY_SYSTEM",
-					    "LESSKEYIN_SYSTEM",
-					    "MYVIMRC",
-					    "SCREENRC",
-					    "WGETRC",
-					    "NPM_CONFIG_USERCONFIG",
-					    "npm_config_userconfig",
-					    "NPM_CONFIG_GLOBALCONFIG",
-					    "npm_config_globalconfig",
-					    "PIP_CONFIG_FILE",
-					    "UV_CONFIG_FILE",
-					    "BASH_COMPLETION_USER_FILE",
-					    "ZSH_COMPDUMP",
-					    "GIT_TEMPLATE_DIR"};
-	static const char *const progs[] = {"EDITOR",	   "VISUAL",	      "SUDO_EDITOR",
-					    "FCEDIT",	   "PAGER",	      "MANPAGER",
-					    "GIT_EDITOR",  "GIT_PAGER",	      "GIT_SEQUENCE_EDITOR",
-					    "GIT_SSH",	   "GIT_SSH_COMMAND", "GIT_ASKPASS",
-					    "SSH_ASKPASS", "SUDO_ASKPASS",    "BROWSER",
-					    "TERMINAL",	   "SYSTEMD_PAGER",   "SYSTEMD_EDITOR",
-					    "LESSOPEN",	   "LESSCLOSE",	      "SHELL",
-					    "LUA_INIT",	   "LUA_INIT_5_4",    "LUA_INIT_5_3",
-					    "LUA_INIT_5_2"};
-	static const char *const opts[] = {"NODE_OPTIONS", "RUBYOPT", "JAVA_TOOL_OPTIONS",
-					   "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"};
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
-		const char *v = getenv(files[i]);
-		char p[PATH_MAX];
-
-		if (v && v[0] == '/' && snprintf(p, sizeof(p), "%s", v) < (int)sizeof(p))
-			r = push_writable(m, jc->home, &m->sourced, p);
-	}
 	/* the variables that move a tool's directory, and what in it runs code: the home rule's
 	 * ~/.cargo/config.toml, ~/.gradle/init.d … where the variable puts them (the first of
 	 * JULIA_DEPOT_PATH's list) */
@@ -826,24 +778,16 @@ static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
 				     dirs[i].sub[k]) < (int)sizeof(p))
 				r = push_writable(m, jc->home, &m->sourced, p);
 	}
-	for (size_t i = 0; r == 0 && i < sizeof(progs) / sizeof(progs[0]); i++) {
-		const char *v = getenv(progs[i]);
+	return r;
+}
 
-		if (!v)
-			continue;
-		/* less's input preprocessor: `|cmd %s`, `||cmd %s`, `|-cmd`, `-cmd`; Lua's @FILE */
-		v += strspn(v, " \t|-@");
-		r = env_word(m, jc, &m->sourced, v, strcspn(v, " \t"));
-	}
-	/* LD_PRELOAD: a list, by blanks or colons */
-	for (const char *v = getenv("LD_PRELOAD"); r == 0 && v && *v;) {
-		size_t l;
+/* Options that load a file (find_env_named). */
+static int env_opts_named(struct monitor *m, const struct judge_ctx *jc)
+{
+	static const char *const opts[] = {"NODE_OPTIONS", "RUBYOPT", "JAVA_TOOL_OPTIONS",
+					   "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"};
+	int r = 0;
 
-		v += strspn(v, " \t:");
-		l = strcspn(v, " \t:");
-		r = env_word(m, jc, &m->sourced, v, l);
-		v += l;
-	}
 	/* options that load a file: node's --require/-r/--import/--loader, ruby's -r, the JVM's
 	 * -javaagent:FILE[=…] and -agentpath:FILE[=…] */
 	for (size_t i = 0; r == 0 && i < sizeof(opts) / sizeof(opts[0]); i++) {
@@ -887,6 +831,82 @@ static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
 			}
 		}
 	}
+	return r;
+}
+
+/* What the caller's environment names as code the host runs by itself (mand_ctx.sourced): a
+ * file every bash, sh, python, readline, git, less, ripgrep, npm or pip start reads (BASH_ENV,
+ * ENV, PYTHONSTARTUP, INPUTRC, GIT_CONFIG_GLOBAL …: the whole value), the program an editor,
+ * pager, askpass or preprocessor variable starts (EDITOR, PAGER, SUDO_ASKPASS, LESSOPEN …:
+ * the first word, after less's `|`), the libraries LD_PRELOAD loads into every program, and
+ * the modules and agents NODE_OPTIONS, RUBYOPT and the JVM's option variables load. In the
+ * home directory or a write grant (a dotfiles repository that is the project): the host's
+ * next shell or tool of that environment runs what a command wrote there. */
+static int find_env_named(struct monitor *m, const struct judge_ctx *jc)
+{
+	static const char *const files[] = {"BASH_ENV",
+					    "ENV",
+					    "PYTHONSTARTUP",
+					    "INPUTRC",
+					    "GIT_CONFIG_GLOBAL",
+					    "GIT_CONFIG_SYSTEM",
+					    "RIPGREP_CONFIG_PATH",
+					    "LESSKEY",
+					    "LESSKEYIN",
+					    "LESSKEY_SYSTEM",
+					    "LESSKEYIN_SYSTEM",
+					    "MYVIMRC",
+					    "SCREENRC",
+					    "WGETRC",
+					    "NPM_CONFIG_USERCONFIG",
+					    "npm_config_userconfig",
+					    "NPM_CONFIG_GLOBALCONFIG",
+					    "npm_config_globalconfig",
+					    "PIP_CONFIG_FILE",
+					    "UV_CONFIG_FILE",
+					    "BASH_COMPLETION_USER_FILE",
+					    "ZSH_COMPDUMP",
+					    "GIT_TEMPLATE_DIR"};
+	static const char *const progs[] = {"EDITOR",	   "VISUAL",	      "SUDO_EDITOR",
+					    "FCEDIT",	   "PAGER",	      "MANPAGER",
+					    "GIT_EDITOR",  "GIT_PAGER",	      "GIT_SEQUENCE_EDITOR",
+					    "GIT_SSH",	   "GIT_SSH_COMMAND", "GIT_ASKPASS",
+					    "SSH_ASKPASS", "SUDO_ASKPASS",    "BROWSER",
+					    "TERMINAL",	   "SYSTEMD_PAGER",   "SYSTEMD_EDITOR",
+					    "LESSOPEN",	   "LESSCLOSE",	      "SHELL",
+					    "LUA_INIT",	   "LUA_INIT_5_4",    "LUA_INIT_5_3",
+					    "LUA_INIT_5_2"};
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
+		const char *v = getenv(files[i]);
+		char p[PATH_MAX];
+
+		if (v && v[0] == '/' && snprintf(p, sizeof(p), "%s", v) < (int)sizeof(p))
+			r = push_writable(m, jc->home, &m->sourced, p);
+	}
+	if (r == 0)
+		r = env_dirs_named(m, jc);
+	for (size_t i = 0; r == 0 && i < sizeof(progs) / sizeof(progs[0]); i++) {
+		const char *v = getenv(progs[i]);
+
+		if (!v)
+			continue;
+		/* less's input preprocessor: `|cmd %s`, `||cmd %s`, `|-cmd`, `-cmd`; Lua's @FILE */
+		v += strspn(v, " \t|-@");
+		r = env_word(m, jc, &m->sourced, v, strcspn(v, " \t"));
+	}
+	/* LD_PRELOAD: a list, by blanks or colons */
+	for (const char *v = getenv("LD_PRELOAD"); r == 0 && v && *v;) {
+		size_t l;
+
+		v += strspn(v, " \t:");
+		l = strcspn(v, " \t:");
+		r = env_word(m, jc, &m->sourced, v, l);
+		v += l;
+	}
+	if (r == 0)
+		r = env_opts_named(m, jc);
 	return r;
 }
 
